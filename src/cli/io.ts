@@ -1,0 +1,59 @@
+/** Node-side helpers of the CLI: files, git, stderr progress, exit codes. */
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { InputError } from "../lib/errors.js";
+import { parseCsv, type Table } from "../lib/data/csv.js";
+
+export function readCsvFile(path: string): Table {
+  if (!existsSync(path)) throw new InputError(`${path}: no such file`);
+  if (statSync(path).isDirectory()) throw new InputError(`${path}: is a directory, not a CSV file`);
+  return parseCsv(readFileSync(path, "utf8"), path);
+}
+
+export function writeText(path: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (error) {
+    throw new InputError(`${path}: cannot write (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+}
+
+let sha: string | undefined;
+/** The git commit of the consolesr checkout, or "unknown" outside a git checkout. */
+export function gitSha(): string {
+  if (sha !== undefined) return sha;
+  try {
+    const cwd = new URL("../..", import.meta.url).pathname;
+    sha = execFileSync("git", ["rev-parse", "HEAD"], { cwd, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+  } catch {
+    sha = "unknown";
+  }
+  return sha;
+}
+
+export interface Reporter {
+  info(line: string): void;
+}
+
+export function reporter(quiet: boolean): Reporter {
+  return { info: (line) => quiet || process.stderr.write(`${line}\n`) };
+}
+
+/** Comma-separated flag values, trimmed, empties dropped. */
+export const list = (value: string): string[] =>
+  value
+    .split(",")
+    .map((v) => v.trim())
+    .filter(Boolean);
+
+export function parseInteger(value: string, flag: string, min = 0): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new InputError(`${flag} must be an integer ≥ ${min} (got "${value}")`);
+  return n;
+}
+
+export function parseNumber(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new InputError(`${flag} must be a number (got "${value}")`);
+  return n;
+}

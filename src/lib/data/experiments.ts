@@ -1,0 +1,123 @@
+/**
+ * The paper's datasets (§5.1): syn1, syn2 and the toy of §5.2. Inputs ~ U(1,2) for training
+ * and U(3,4) for testing (extrapolation), 2000 rows each. The true equations generate the
+ * targets and score the results; no search code reads them.
+ */
+import type { Equation } from "../equation/types.js";
+import { evaluateEquation, type SymbolLookup } from "../equation/evaluate.js";
+import type { Rng } from "../rng.js";
+import { std } from "../metrics/nrmse.js";
+import type { Dataset } from "./dataset.js";
+
+export interface Experiment {
+  name: string;
+  description: string;
+  inputs: string[];
+  /** The symbol pool the paper searches with. */
+  symbols: string[];
+  truth: Equation[];
+  trainRange: [number, number];
+  testRange: [number, number];
+  rows: number;
+}
+
+const x = (input: string) => ({ symbol: "x", input });
+const sq = (input: string) => ({ symbol: "x^2", input });
+const f = (symbol: string, input: string, weight = 1) => ({ symbol, input, weight });
+
+export const experiments: Record<string, Experiment> = {
+  syn1: {
+    name: "syn1",
+    description: "y1 = 3·x1²·cos(2.5·x2), y2 = 4·x1·x3, y3 = 3·x3²",
+    inputs: ["x1", "x2", "x3"],
+    symbols: ["x", "x^2", "cos"],
+    truth: [
+      { target: "y1", terms: [{ coefficient: 3, factors: [sq("x1"), f("cos", "x2", 2.5)] }] },
+      { target: "y2", terms: [{ coefficient: 4, factors: [x("x1"), x("x3")] }] },
+      { target: "y3", terms: [{ coefficient: 3, factors: [sq("x3")] }] },
+    ],
+    trainRange: [1, 2],
+    testRange: [3, 4],
+    rows: 2000,
+  },
+  syn2: {
+    name: "syn2",
+    description: "y1 = sqrt(2.2·x1)·x2 + x1·x2², y2 = sin(1.8·x1)·(log(3·x2) + sqrt(x3)), y3 = sqrt(3.7·x3)·log(1.6·x1) + x1²",
+    inputs: ["x1", "x2", "x3"],
+    symbols: ["sqrt", "x", "x^2", "log", "sin"],
+    truth: [
+      {
+        target: "y1",
+        terms: [
+          { coefficient: 1, factors: [f("sqrt", "x1", 2.2), x("x2")] },
+          { coefficient: 1, factors: [x("x1"), sq("x2")] },
+        ],
+      },
+      {
+        target: "y2",
+        terms: [
+          { coefficient: 1, factors: [f("sin", "x1", 1.8), f("log", "x2", 3)] },
+          { coefficient: 1, factors: [f("sin", "x1", 1.8), f("sqrt", "x3", 1)] },
+        ],
+      },
+      {
+        target: "y3",
+        terms: [
+          { coefficient: 1, factors: [f("sqrt", "x3", 3.7), f("log", "x1", 1.6)] },
+          { coefficient: 1, factors: [sq("x1")] },
+        ],
+      },
+    ],
+    trainRange: [1, 2],
+    testRange: [3, 4],
+    rows: 2000,
+  },
+  toy: {
+    name: "toy",
+    description: "y = 3·x1²·cos(2.5·x2), the 4-layer LoCaL of §5.2",
+    inputs: ["x1", "x2"],
+    symbols: ["x^2", "cos"],
+    truth: [{ target: "y", terms: [{ coefficient: 3, factors: [sq("x1"), f("cos", "x2", 2.5)] }] }],
+    trainRange: [1, 2],
+    testRange: [3, 4],
+    rows: 2000,
+  },
+};
+
+export interface GenerateOptions {
+  rng: Rng;
+  symbols: SymbolLookup;
+  rows?: number;
+  range?: [number, number];
+  /** Gaussian noise on the targets at this signal-to-noise ratio in dB; none when omitted. */
+  snrDb?: number;
+}
+
+/** Draws inputs ~ U(range) row by row, evaluates the equations, then adds noise at the SNR. */
+export function generateDataset(inputs: readonly string[], equations: readonly Equation[], options: GenerateOptions): Dataset {
+  const rows = options.rows ?? 2000;
+  const [lo, hi] = options.range ?? [1, 2];
+  const x = inputs.map(() => new Float64Array(rows));
+  for (let i = 0; i < rows; i++) for (const column of x) column[i] = options.rng.uniform(lo, hi);
+  const lookup = (name: string) => x[inputs.indexOf(name)]!;
+  const y = equations.map((e) => evaluateEquation(e, options.symbols, lookup, rows));
+  if (options.snrDb !== undefined) for (const column of y) addNoise(column, options.snrDb, options.rng);
+  return { inputs: [...inputs], targets: equations.map((e) => e.target), x, y, rows };
+}
+
+/** Adds N(0, σ²) in place with σ = std(y)/10^(snr/20): signal power / noise power = 10^(snr/10). */
+export function addNoise(y: Float64Array, snrDb: number, rng: Rng): void {
+  const sigma = std(y) / 10 ** (snrDb / 20);
+  for (let i = 0; i < y.length; i++) y[i] = y[i]! + sigma * rng.normal();
+}
+
+/** Train (U(1,2)) and test (U(3,4)) sets of an experiment, train drawn first from `rng`. */
+export function experimentData(
+  experiment: Experiment,
+  options: Omit<GenerateOptions, "range">,
+): { train: Dataset; test: Dataset } {
+  const rows = options.rows ?? experiment.rows;
+  const train = generateDataset(experiment.inputs, experiment.truth, { ...options, rows, range: experiment.trainRange });
+  const test = generateDataset(experiment.inputs, experiment.truth, { ...options, rows, range: experiment.testRange, snrDb: undefined });
+  return { train, test };
+}

@@ -1,0 +1,92 @@
+/**
+ * Text (DESIGN grammar: numbers, column names, + - * / ^, parentheses, sin cos tan exp log
+ * sqrt abs tanh) and LaTeX of an equation. Symbols render themselves through their plugin.
+ */
+import type { SymbolLookup } from "./evaluate.js";
+import type { Equation, Factor, Term } from "./types.js";
+
+/** A number to `digits` significant digits without trailing zeros: 2.99999987 → "3". */
+export function formatNumber(value: number, digits = 4): string {
+  if (value === 0) return "0";
+  return String(Number(value.toPrecision(digits)));
+}
+
+function latexNumber(value: number, digits: number): string {
+  const text = formatNumber(value, digits);
+  const match = /^(-?[\d.]+)e([+-]\d+)$/.exec(text);
+  if (!match) return text;
+  return `${match[1]} \\times 10^{${Number(match[2])}}`;
+}
+
+/** x1 → x_{1}; theta → \theta-free \mathrm{theta}; single letters stay italic. */
+export function columnLatex(name: string): string {
+  const indexed = /^([A-Za-z])_?(\d+)$/.exec(name);
+  if (indexed) return `${indexed[1]}_{${indexed[2]}}`;
+  if (/^[A-Za-z]$/.test(name)) return name;
+  return `\\mathrm{${name.replace(/([_#$%&{}])/g, "\\$1")}}`;
+}
+
+interface Renderer {
+  number: (v: number) => string;
+  column: (name: string) => string;
+  weighted: (w: string, column: string) => string;
+  times: string;
+  symbol: (factor: Factor, arg: string) => string;
+}
+
+function renderFactor(factor: Factor, r: Renderer, digits: number): string {
+  const column = r.column(factor.input);
+  const w = factor.weight;
+  const arg = w === undefined || formatNumber(w, digits) === "1" ? column : r.weighted(r.number(w), column);
+  return r.symbol(factor, arg);
+}
+
+function renderTerm(term: Term, r: Renderer, digits: number): { negative: boolean; body: string } {
+  const negative = term.coefficient < 0;
+  const magnitude = Math.abs(term.coefficient);
+  const factors = term.factors.map((f) => renderFactor(f, r, digits));
+  const unit = formatNumber(magnitude, digits) === "1";
+  const parts = unit && factors.length > 0 ? factors : [r.number(magnitude), ...factors];
+  return { negative, body: parts.join(r.times) };
+}
+
+function render(equation: Equation, r: Renderer, digits: number): string {
+  if (equation.terms.length === 0) return "0";
+  return equation.terms
+    .map((term, k) => {
+      const { negative, body } = renderTerm(term, r, digits);
+      if (k === 0) return negative ? `-${body}` : body;
+      return negative ? ` - ${body}` : ` + ${body}`;
+    })
+    .join("");
+}
+
+/** Right-hand side in the DESIGN text grammar. */
+export function equationText(equation: Equation, symbols: SymbolLookup, digits = 4): string {
+  return render(
+    equation,
+    {
+      number: (v) => formatNumber(v, digits),
+      column: (name) => name,
+      weighted: (w, column) => `${w}*${column}`,
+      times: "*",
+      symbol: (factor, arg) => symbols(factor.symbol).text(arg),
+    },
+    digits,
+  );
+}
+
+/** Right-hand side in LaTeX, as KaTeX renders it. */
+export function equationLatex(equation: Equation, symbols: SymbolLookup, digits = 4): string {
+  return render(
+    equation,
+    {
+      number: (v) => latexNumber(v, digits),
+      column: columnLatex,
+      weighted: (w, column) => `${w} ${column}`,
+      times: " ",
+      symbol: (factor, arg) => symbols(factor.symbol).latex(arg),
+    },
+    digits,
+  );
+}

@@ -1,0 +1,6 @@
+export type { Equation, Factor, Term } from "./types.js";
+export { evaluateEquation, evaluateTerm, evaluateFactor, type SymbolLookup, type ColumnLookup } from "./evaluate.js";
+export { simplifyEquation, compareTerms, compareFactors, type SimplifyOptions } from "./simplify.js";
+export { equationText, equationLatex, formatNumber, columnLatex } from "./format.js";
+export { parseForm, type ParseFormOptions } from "./parse.js";
+export { equationsOfLocal, structureOfEquations } from "./extract.js";

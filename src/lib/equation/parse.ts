@@ -1,0 +1,102 @@
+/**
+ * Parses a `--form` string ("y1 = x1^2*cos(x2); y2 = x1*x3") into equations of structure:
+ * which factors each term multiplies. Numbers in the form (coefficients, inner weights) are
+ * accepted and ignored: a form fixes the structure, the fit finds the numbers from 1.
+ *
+ * Factors are matched against each symbol's own `text` template (the text of the symbol
+ * applied to a placeholder), so a plugin symbol is parseable with no parser change.
+ */
+import { InputError } from "../errors.js";
+import type { SymbolPlugin } from "../plugins.js";
+import type { Equation, Factor } from "./types.js";
+
+export interface ParseFormOptions {
+  symbols: readonly SymbolPlugin[];
+  /** Columns a factor may name. */
+  inputs: readonly string[];
+  /** Columns a left-hand side may name (all columns when omitted). */
+  targets?: readonly string[];
+}
+
+const HOLE = "\u0001";
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** Splits at `separator` outside parentheses. */
+function splitTop(text: string, separators: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === "(") depth++;
+    else if (ch === ")") depth--;
+    else if (depth === 0 && separators.includes(ch)) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts.map((p) => p.trim());
+}
+
+function parseFactor(text: string, o: ParseFormOptions, where: string): Factor | null {
+  if (NUMBER.test(text)) return null;
+  let best: { factor: Factor; length: number } | null = null;
+  let badColumn: string | null = null;
+  for (const symbol of o.symbols) {
+    const [prefix = "", suffix = ""] = symbol.text(HOLE).split(HOLE);
+    if (text.length <= prefix.length + suffix.length || !text.startsWith(prefix) || !text.endsWith(suffix)) continue;
+    const middle = text.slice(prefix.length, text.length - suffix.length).trim();
+    const weighted = /^([^*]+)\*\s*(.+)$/.exec(middle);
+    const column = weighted && NUMBER.test(weighted[1]!.trim()) && symbol.innerWeight ? weighted[2]!.trim() : middle;
+    if (!o.inputs.includes(column)) {
+      if (/^[A-Za-z_][\w.]*$/.test(column)) badColumn ??= column;
+      continue;
+    }
+    const length = prefix.length + suffix.length;
+    if (!best || length > best.length) best = { factor: { symbol: symbol.name, input: column }, length };
+  }
+  if (best) return best.factor;
+  const call = /^([A-Za-z_]\w*)\s*\(/.exec(text);
+  if (call && !o.symbols.some((s) => s.text(HOLE).startsWith(`${call[1]}(`))) {
+    throw new InputError(`--form: unknown symbol "${call[1]}" in "${text}" (${where}); known: ${o.symbols.map((s) => s.name).join(", ")}`);
+  }
+  if (badColumn) throw new InputError(`--form: unknown column "${badColumn}" in "${text}" (${where}); inputs: ${o.inputs.join(", ")}`);
+  throw new InputError(`--form: cannot read the factor "${text}" (${where}); write products of symbols such as x1^2*cos(x2)`);
+}
+
+export function parseForm(form: string, options: ParseFormOptions): Equation[] {
+  const equations: Equation[] = [];
+  const statements = form.split(/[;\n]/).map((s) => s.trim()).filter(Boolean);
+  if (statements.length === 0) throw new InputError("--form: no equation given");
+  for (const statement of statements) {
+    const sides = statement.split("=");
+    if (sides.length !== 2 || !sides[0]!.trim() || !sides[1]!.trim()) {
+      throw new InputError(`--form: "${statement}" is not of the form "target = term + term"`);
+    }
+    const target = sides[0]!.trim();
+    const targets = options.targets ?? options.inputs;
+    if (!targets.includes(target)) throw new InputError(`--form: unknown target column "${target}"`);
+    if (equations.some((e) => e.target === target)) throw new InputError(`--form: target "${target}" appears twice`);
+    const rhs = sides[1]!.trim();
+    if (/[/]/.test(rhs.replace(/\([^()]*\)/g, ""))) throw new InputError(`--form: "/" is not a LoCaL operation in "${rhs}"`);
+    // Terms are separated by top-level + or −; a leading sign belongs to the first coefficient.
+    const terms = splitTop(rhs.replace(/^[+-]\s*/, ""), "+-").filter((t, k, all) => t !== "" || k === all.length - 1);
+    const equation: Equation = { target, terms: [] };
+    for (const termText of terms) {
+      if (!termText) throw new InputError(`--form: empty term in "${rhs}"`);
+      const where = `equation for ${target}`;
+      const factors = splitTop(termText, "*").map((f) => {
+        if (!f) throw new InputError(`--form: empty factor in "${termText}" (${where})`);
+        return parseFactor(f, options, where);
+      });
+      const kept = factors.filter((f): f is Factor => f !== null);
+      if (kept.length === 0) throw new InputError(`--form: the term "${termText}" has no symbol (${where}); LoCaL has no constant term`);
+      const seen = new Set(kept.map((f) => `${f.symbol}|${f.input}`));
+      if (seen.size !== kept.length) throw new InputError(`--form: "${termText}" repeats a factor (${where}); use a power symbol such as x^2`);
+      equation.terms.push({ coefficient: 1, factors: kept });
+    }
+    equations.push(equation);
+  }
+  return equations;
+}

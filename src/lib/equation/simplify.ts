@@ -1,0 +1,114 @@
+/**
+ * Simplification to a canonical form, applied to learned equations and to ground truth alike
+ * so they can be compared (DESIGN "Metrics"): identifiable scales folded into coefficients
+ * (sqrt(2.2·x) → 1.483·sqrt(x)), even/odd symmetries (cos(−w·x), sin(−w·x)), factors that are
+ * constant on the data (cos(0.005·x1) on U(1,2)) folded, equal terms merged, negligible terms
+ * dropped, and a canonical order of factors and terms.
+ */
+import { evaluateFactor, evaluateTerm, type ColumnLookup, type SymbolLookup } from "./evaluate.js";
+import type { Equation, Factor, Term } from "./types.js";
+
+export interface SimplifyOptions {
+  symbols: SymbolLookup;
+  /** Canonical order of inputs and symbols (factors sort by input, then symbol). */
+  inputOrder: readonly string[];
+  symbolOrder: readonly string[];
+  /** Training data, to find factors constant on it and terms negligible on it. */
+  columns?: ColumnLookup;
+  rows?: number;
+  /** Relative size below which a factor's variation or a term's contribution is dropped (1e-4). */
+  tolerance?: number;
+}
+
+const rms = (values: ArrayLike<number>) => {
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) sum += values[i]! ** 2;
+  return Math.sqrt(sum / Math.max(1, values.length));
+};
+
+function sameWeight(a: number | undefined, b: number | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
+export function compareFactors(a: Factor, b: Factor, o: Pick<SimplifyOptions, "inputOrder" | "symbolOrder">): number {
+  return (
+    o.inputOrder.indexOf(a.input) - o.inputOrder.indexOf(b.input) ||
+    o.symbolOrder.indexOf(a.symbol) - o.symbolOrder.indexOf(b.symbol) ||
+    (a.weight ?? 1) - (b.weight ?? 1)
+  );
+}
+
+export function compareTerms(a: Term, b: Term, o: Pick<SimplifyOptions, "inputOrder" | "symbolOrder">): number {
+  for (let i = 0; i < Math.min(a.factors.length, b.factors.length); i++) {
+    const c = compareFactors(a.factors[i]!, b.factors[i]!, o);
+    if (c !== 0) return c;
+  }
+  return a.factors.length - b.factors.length;
+}
+
+const sameFactors = (a: Term, b: Term) =>
+  a.factors.length === b.factors.length &&
+  a.factors.every((f, i) => {
+    const g = b.factors[i]!;
+    return f.symbol === g.symbol && f.input === g.input && sameWeight(f.weight, g.weight);
+  });
+
+export function simplifyEquation(equation: Equation, options: SimplifyOptions): Equation {
+  const tolerance = options.tolerance ?? 1e-4;
+  const { columns, rows } = options;
+  const terms: Term[] = [];
+  for (const term of equation.terms) {
+    let coefficient = term.coefficient;
+    const factors: Factor[] = [];
+    for (const factor of term.factors) {
+      const symbol = options.symbols(factor.symbol);
+      let weight = symbol.innerWeight ? (factor.weight ?? 1) : undefined;
+      if (weight !== undefined && symbol.fold) {
+        const folded = symbol.fold(weight);
+        coefficient *= folded.coefficient;
+        weight = folded.weight;
+      }
+      const next: Factor = weight === undefined ? { symbol: factor.symbol, input: factor.input } : { ...factor, weight };
+      const constant = constantValue(next, options, tolerance);
+      if (constant !== undefined) coefficient *= constant;
+      else factors.push(next);
+    }
+    factors.sort((a, b) => compareFactors(a, b, options));
+    const twin = terms.find((t) => sameFactors(t, { coefficient, factors }));
+    if (twin) twin.coefficient += coefficient;
+    else terms.push({ coefficient, factors });
+  }
+  let kept = terms.filter((t) => t.coefficient !== 0);
+  if (columns && rows) {
+    const values = kept.map((t) => evaluateTerm(t, options.symbols, columns, rows));
+    const total = new Float64Array(rows);
+    for (const v of values) for (let i = 0; i < rows; i++) total[i] = total[i]! + v[i]!;
+    const scale = rms(total);
+    kept = kept.filter((_, k) => !(rms(values[k]!) <= tolerance * scale));
+  }
+  kept.sort((a, b) => compareTerms(a, b, options));
+  return { target: equation.target, terms: kept };
+}
+
+/** The value of a factor that does not vary on the data (relative range ≤ tolerance), else undefined. */
+function constantValue(factor: Factor, options: SimplifyOptions, tolerance: number): number | undefined {
+  if (factor.weight === undefined) return undefined;
+  if (!options.columns || !options.rows) {
+    if (factor.weight !== 0) return undefined;
+    const at0 = options.symbols(factor.symbol).evaluate(0);
+    return Number.isFinite(at0) && at0 !== 0 ? at0 : undefined;
+  }
+  const values = evaluateFactor(factor, options.symbols, options.columns(factor.input));
+  let lo = Infinity;
+  let hi = -Infinity;
+  let sum = 0;
+  for (const v of values) {
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+    sum += v;
+  }
+  const mean = sum / values.length;
+  if (!Number.isFinite(mean) || mean === 0) return undefined;
+  return hi - lo <= tolerance * Math.abs(mean) ? mean : undefined;
+}

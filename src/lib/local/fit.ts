@@ -1,0 +1,301 @@
+/**
+ * fitLocal: coefficient estimation of a LoCaL structure (paper §3.1, Theorems 3–4). Every
+ * trainable weight starts at `init` (1, paper appendix); Adam (lr 1e-2) runs on tfjs — or on
+ * the float64 engine — and a Levenberg–Marquardt polish finishes from the convex region Adam
+ * reached (SEARCH-NOTES.md: Adam alone needs thousands of steps where a log has an inner weight).
+ */
+import { InputError } from "../errors.js";
+import type { SymbolPlugin } from "../plugins.js";
+import { tf, type Tensor } from "../tf.js";
+import { nrmse, std } from "../metrics/nrmse.js";
+import { compileLocal, initialTheta, unpackWeights, type CompiledLocal, type LocalWeights } from "./compiled.js";
+import { float64Model, levenbergMarquardt, type Float64Model } from "./float64.js";
+import type { LocalStructure } from "./structure.js";
+
+export interface FitData {
+  /** Input columns, in the order of `structure.inputs`. */
+  x: readonly ArrayLike<number>[];
+  /** Target columns, in the order of `structure.outputs`. */
+  y: readonly ArrayLike<number>[];
+}
+
+export interface FitOptions {
+  /** Symbol look-up: a registry or any name → plugin function. */
+  symbols: { get(name: string): SymbolPlugin } | ((name: string) => SymbolPlugin);
+  /** Adam steps (default 200). */
+  steps?: number;
+  /** Adam learning rate (default 1e-2, paper). */
+  learningRate?: number;
+  /** Second-order polish after Adam: "lm" (default) or "none" (Adam only, as in the paper). */
+  polish?: "lm" | "none";
+  /** "tfjs" (default; the active tfjs backend) or "js" (the same Adam in float64 JavaScript). */
+  engine?: "tfjs" | "js";
+  /** Initial value of every trainable weight (default 1). */
+  init?: number;
+  /** Adam stops early once the loss is below this (default 1e-12; float32 cannot go much lower). */
+  tolerance?: number;
+  signal?: AbortSignal;
+}
+
+export interface FitResult {
+  weights: LocalWeights;
+  /** Train NRMSE per output, in float64. */
+  trainNrmse: number[];
+  /** Adam's loss per step: mean over outputs of MSE / var(y). */
+  loss: number[];
+  steps: number;
+  polishIterations: number;
+  engine: string;
+  ms: number;
+}
+
+const lookupOf = (symbols: FitOptions["symbols"]) =>
+  typeof symbols === "function" ? symbols : (name: string) => symbols.get(name);
+
+function checkData(structure: LocalStructure, data: FitData): number {
+  if (data.x.length !== structure.inputs.length) throw new InputError(`fitLocal: ${structure.inputs.length} inputs in the structure but ${data.x.length} columns`);
+  if (data.y.length !== structure.outputs.length) throw new InputError(`fitLocal: ${structure.outputs.length} outputs in the structure but ${data.y.length} targets`);
+  const rows = data.y[0]?.length ?? 0;
+  for (const column of [...data.x, ...data.y]) if (column.length !== rows) throw new InputError("fitLocal: columns differ in length");
+  if (rows < 2) throw new InputError("fitLocal: need at least 2 rows");
+  return rows;
+}
+
+export async function fitLocal(structure: LocalStructure, data: FitData, options: FitOptions): Promise<FitResult> {
+  return fitLocalSync(structure, data, options);
+}
+
+/** The synchronous body of fitLocal (the cpu and wasm backends never need to await). */
+export function fitLocalSync(structure: LocalStructure, data: FitData, options: FitOptions): FitResult {
+  const started = performance.now();
+  const rows = checkData(structure, data);
+  const compiled = compileLocal(structure, lookupOf(options.symbols));
+  const scale = data.y.map((column) => {
+    const s = std(column);
+    return s > 0 ? 1 / s : 1;
+  });
+  const model = float64Model(compiled, data.x, data.y, scale);
+  const steps = options.steps ?? 200;
+  const learningRate = options.learningRate ?? 1e-2;
+  const tolerance = options.tolerance ?? 1e-12;
+  const engine = options.engine ?? "tfjs";
+  let theta = initialTheta(compiled, options.init ?? 1);
+  let curve: number[] = [];
+  if (compiled.terms.length > 0 && steps > 0) {
+    const run = engine === "js" ? adamFloat64 : adamTfjs;
+    ({ theta, curve } = run(compiled, model, data, scale, theta, { steps, learningRate, tolerance, signal: options.signal }));
+  }
+  let polishIterations = 0;
+  if ((options.polish ?? "lm") === "lm" && compiled.terms.length > 0) {
+    const polished = levenbergMarquardt(model, theta);
+    // Keep Adam's answer if the polish could not start (e.g. Adam left the domain).
+    if (Number.isFinite(polished.loss)) theta = polished.theta;
+    polishIterations = polished.iterations;
+  }
+  const yhat = model.predict(theta);
+  const trainNrmse = data.y.map((column, o) => nrmse(column, yhat[o]!));
+  return {
+    weights: unpackWeights(compiled, theta),
+    trainNrmse,
+    loss: curve,
+    steps: curve.length,
+    polishIterations,
+    engine: engine === "js" ? "js" : tf.getBackend(),
+    ms: performance.now() - started,
+  };
+}
+
+interface AdamSettings {
+  steps: number;
+  learningRate: number;
+  tolerance: number;
+  signal: AbortSignal | undefined;
+}
+
+const BETA1 = 0.9;
+const BETA2 = 0.999;
+const EPSILON = 1e-7; // tfjs's default, so both engines take the same steps
+
+/** Adam in float64 with the analytic gradient: the `js` engine and the benchmark's floor. */
+export function adamFloat64(
+  compiled: CompiledLocal,
+  model: Float64Model,
+  data: FitData,
+  _scale: readonly number[],
+  start: Float64Array,
+  settings: AdamSettings,
+): { theta: Float64Array; curve: number[] } {
+  const denominator = (data.y[0]!.length) * data.y.length;
+  const theta = Float64Array.from(start);
+  const m = new Float64Array(theta.length);
+  const v = new Float64Array(theta.length);
+  const curve: number[] = [];
+  let last = Float64Array.from(theta);
+  for (let t = 1; t <= settings.steps; t++) {
+    if (settings.signal?.aborted) break;
+    const { loss, jtr } = model.normalEquations(theta, true);
+    const value = loss / denominator;
+    if (!Number.isFinite(value)) {
+      theta.set(last);
+      break;
+    }
+    curve.push(value);
+    if (value < settings.tolerance) break;
+    last = Float64Array.from(theta);
+    const b1 = 1 - BETA1 ** t;
+    const b2 = 1 - BETA2 ** t;
+    for (let u = 0; u < theta.length; u++) {
+      const g = (-2 * jtr[u]!) / denominator;
+      m[u] = BETA1 * m[u]! + (1 - BETA1) * g;
+      v[u] = BETA2 * v[u]! + (1 - BETA2) * g * g;
+      theta[u] = theta[u]! - (settings.learningRate * (m[u]! / b1)) / (Math.sqrt(v[u]! / b2) + EPSILON);
+    }
+  }
+  void compiled;
+  return { theta, curve };
+}
+
+/**
+ * The LoCaL forward pass as one tfjs program over the active neurons, products and terms.
+ * It uses only same-shape elementwise ops and matMul, whose gradients are cheap on every
+ * backend: gather, slice, concat and prod have slow backward kernels on cpu (5–10× measured),
+ * and broadcasting binary ops take a slow generic path there. Neurons are grouped by symbol:
+ *   u_s = x_s ⊙ (1·(θ_inner·R_s + b_s))     inner weights spread over the group's columns, 1 where none
+ *   a_s = f_s(u_s)
+ *   p   = Π_f (Σ_s a_s·S_{f,s} + pad_f)      S_{f,s} picks the f-th factor of every product
+ *   ŷ   = p·(G·(c ⊙ E))                      G: term → product, E: term → output
+ */
+export function buildTfjsForward(compiled: CompiledLocal, x: readonly ArrayLike<number>[]) {
+  const rows = x[0]!.length;
+  const nP = compiled.products.length;
+  const nT = compiled.terms.length;
+  const nI = Math.max(1, compiled.inner.length);
+  const outputs = compiled.structure.outputs.length;
+  const depth = Math.max(...compiled.products.map((p) => p.length));
+  const groups = [...new Set(compiled.neurons.map((n) => n.symbol))].map((symbol) => {
+    const members = compiled.neurons.flatMap((n, k) => (n.symbol === symbol ? [k] : []));
+    const m = members.length;
+    const xs = new Float32Array(rows * m);
+    members.forEach((k, col) => {
+      const column = x[compiled.neurons[k]!.input]!;
+      for (let i = 0; i < rows; i++) xs[i * m + col] = column[i]!;
+    });
+    const spread = new Float32Array(nI * m);
+    const base = new Float32Array(m).fill(1);
+    members.forEach((k, col) => {
+      const q = compiled.inner.indexOf(k);
+      if (q >= 0) {
+        spread[q * m + col] = 1;
+        base[col] = 0;
+      }
+    });
+    const select = Array.from({ length: depth }, (_, f) => {
+      const sel = new Float32Array(m * nP);
+      compiled.products.forEach((factors, j) => {
+        const col = members.indexOf(factors[f] ?? -1);
+        if (col >= 0) sel[col * nP + j] = 1;
+      });
+      return tf.tensor2d(sel, [m, nP]);
+    });
+    return {
+      symbol,
+      x: tf.tensor2d(xs, [rows, m]),
+      spread: tf.tensor2d(spread, [nI, m]),
+      base: tf.tensor2d(base, [1, m]),
+      select,
+    };
+  });
+  const pads = Array.from({ length: depth }, (_, f) => {
+    const pad = new Float32Array(rows * nP);
+    compiled.products.forEach((factors, j) => {
+      if (f >= factors.length) for (let i = 0; i < rows; i++) pad[i * nP + j] = 1;
+    });
+    return tf.tensor2d(pad, [rows, nP]);
+  });
+  const termProduct = new Float32Array(nP * nT);
+  const termOutput = new Float32Array(nT * outputs);
+  compiled.terms.forEach((t, q) => {
+    termProduct[t.product * nT + q] = 1;
+    termOutput[q * outputs + t.output] = 1;
+  });
+  const rowOnes = tf.ones([rows, 1]);
+  const G = tf.tensor2d(termProduct, [nP, nT]);
+  const E = tf.tensor2d(termOutput, [nT, outputs]);
+  const forward = (inner: Tensor | null, coefficients: Tensor): Tensor => {
+    const row = inner ? tf.reshape(inner, [1, -1]) : null;
+    const activations = groups.map((g) => {
+      const u = row ? tf.mul(g.x, tf.matMul(rowOnes, tf.add(tf.matMul(row, g.spread), g.base))) : g.x;
+      return g.symbol.apply(u, tf);
+    });
+    let products: Tensor | null = null;
+    for (let f = 0; f < depth; f++) {
+      let factor: Tensor = pads[f]!;
+      groups.forEach((g, s) => (factor = tf.add(factor, tf.matMul(activations[s]!, g.select[f]!))));
+      products = products ? tf.mul(products, factor) : factor;
+    }
+    return tf.matMul(products!, tf.matMul(G, tf.mul(tf.reshape(coefficients, [-1, 1]), E)));
+  };
+  const dispose = () => {
+    for (const g of groups) [g.x, g.spread, g.base, ...g.select].forEach((t) => t.dispose());
+    [...pads, rowOnes, G, E].forEach((t) => t.dispose());
+  };
+  return { forward, dispose };
+}
+
+function adamTfjs(
+  compiled: CompiledLocal,
+  _model: Float64Model,
+  data: FitData,
+  scale: readonly number[],
+  start: Float64Array,
+  settings: AdamSettings,
+): { theta: Float64Array; curve: number[] } {
+  const rows = data.y[0]!.length;
+  const outputs = data.y.length;
+  const nI = compiled.inner.length;
+  const net = buildTfjsForward(compiled, data.x);
+  const yFlat = new Float32Array(rows * outputs);
+  data.y.forEach((column, o) => {
+    for (let i = 0; i < rows; i++) yFlat[i * outputs + o] = column[i]!;
+  });
+  const y = tf.tensor2d(yFlat, [rows, outputs]);
+  const weight = tf.tensor1d(scale.map((s) => (s * s) / (rows * outputs)));
+  const inner = nI > 0 ? tf.variable(tf.tensor1d(Float32Array.from(start.subarray(0, nI)))) : null;
+  const coefficients = tf.variable(tf.tensor1d(Float32Array.from(start.subarray(nI))));
+  const optimizer = tf.train.adam(settings.learningRate, BETA1, BETA2, EPSILON);
+  const variables = inner ? [inner, coefficients] : [coefficients];
+  const curve: number[] = [];
+  const snapshot = () => Float64Array.from([...(inner?.dataSync() ?? []), ...coefficients.dataSync()]);
+  let last = start;
+  try {
+    for (let t = 1; t <= settings.steps; t++) {
+      if (settings.signal?.aborted) break;
+      // Every 10 steps, remember the weights this step's loss is computed at; they become the
+      // fallback once that loss proves finite (a later step may leave a symbol's domain).
+      const before = t % 10 === 1 ? snapshot() : null;
+      const cost = optimizer.minimize(
+        () => tf.sum(tf.mul(tf.square(tf.sub(y, net.forward(inner, coefficients))), weight)) as tf.Scalar,
+        true,
+        variables,
+      );
+      const value = cost!.dataSync()[0]!;
+      cost!.dispose();
+      if (!Number.isFinite(value)) break;
+      if (before) last = before;
+      curve.push(value);
+      if (value < settings.tolerance || t === settings.steps) {
+        const after = snapshot();
+        if (after.every(Number.isFinite)) last = after;
+        break;
+      }
+    }
+    return { theta: last, curve };
+  } finally {
+    optimizer.dispose();
+    inner?.dispose();
+    coefficients.dispose();
+    y.dispose();
+    weight.dispose();
+    net.dispose();
+  }
+}

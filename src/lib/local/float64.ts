@@ -1,0 +1,203 @@
+/**
+ * The LoCaL forward pass and its analytic Jacobian in plain float64 JavaScript. It serves
+ * the Levenberg–Marquardt polish after Adam, the `js` fitting engine, and the benchmark's
+ * floor. Per row: a_k = f_k(w_k·x), p_j = Π_{k∈j} a_k, ŷ_o = Σ_{t→o} c_t·p_{j(t)}.
+ */
+import type { SymbolPlugin } from "../plugins.js";
+import type { CompiledLocal } from "./compiled.js";
+
+type Columns = readonly ArrayLike<number>[];
+
+function derivativeOf(symbol: SymbolPlugin): (u: number) => number {
+  if (symbol.derivative) return symbol.derivative;
+  // Central difference of the scalar reference; accurate to ~1e-10, enough for a Jacobian.
+  return (u) => {
+    const h = 1e-6 * Math.max(1, Math.abs(u));
+    return (symbol.evaluate(u + h) - symbol.evaluate(u - h)) / (2 * h);
+  };
+}
+
+export interface Float64Model {
+  readonly parameters: number;
+  /** ŷ per output. */
+  predict(theta: ArrayLike<number>): Float64Array[];
+  /** Σ_o Σ_i ((y−ŷ)·s_o)² where s_o = 1/std(y_o): the normalised sum of squares. */
+  loss(theta: ArrayLike<number>): number;
+  /**
+   * Loss, JᵀJ (row-major p×p) and Jᵀr of the normalised residual r = (y−ŷ)·s_o, where J is
+   * ∂ŷ·s/∂θ. With `gradientOnly` JᵀJ is left at zero (the loss gradient is −2·Jᵀr).
+   */
+  normalEquations(theta: ArrayLike<number>, gradientOnly?: boolean): { loss: number; jtj: Float64Array; jtr: Float64Array };
+}
+
+export function float64Model(c: CompiledLocal, x: Columns, y: Columns, scale: readonly number[]): Float64Model {
+  const rows = x[0]?.length ?? 0;
+  const nK = c.neurons.length;
+  const nI = c.inner.length;
+  const p = nI + c.terms.length;
+  const innerOf = new Int32Array(nK).fill(-1);
+  c.inner.forEach((k, q) => (innerOf[k] = q));
+  const f = c.neurons.map((n) => n.symbol.evaluate);
+  const df = c.neurons.map((n) => derivativeOf(n.symbol));
+  const cols = c.neurons.map((n) => x[n.input]!);
+  const outputs = c.structure.outputs.length;
+  const termsOf = Array.from({ length: outputs }, (_, o) => c.terms.flatMap((t, q) => (t.output === o ? [q] : [])));
+  const a = new Float64Array(nK);
+  const da = new Float64Array(nK);
+  const prod = new Float64Array(c.products.length);
+
+  /** Fills a, da (∂a/∂w) and prod for row i. */
+  const row = (theta: ArrayLike<number>, i: number, withDerivative: boolean) => {
+    for (let k = 0; k < nK; k++) {
+      const xi = cols[k]![i]!;
+      const q = innerOf[k]!;
+      const w = q >= 0 ? theta[q]! : 1;
+      a[k] = f[k]!(w * xi);
+      if (withDerivative && q >= 0) da[k] = df[k]!(w * xi) * xi;
+    }
+    for (let j = 0; j < c.products.length; j++) {
+      let v = 1;
+      for (const k of c.products[j]!) v *= a[k]!;
+      prod[j] = v;
+    }
+  };
+
+  const predict = (theta: ArrayLike<number>) => {
+    const out = Array.from({ length: outputs }, () => new Float64Array(rows));
+    for (let i = 0; i < rows; i++) {
+      row(theta, i, false);
+      for (let o = 0; o < outputs; o++) {
+        let v = 0;
+        for (const q of termsOf[o]!) v += theta[nI + q]! * prod[c.terms[q]!.product]!;
+        out[o]![i] = v;
+      }
+    }
+    return out;
+  };
+
+  const loss = (theta: ArrayLike<number>) => {
+    const yhat = predict(theta);
+    let sum = 0;
+    for (let o = 0; o < outputs; o++) {
+      const s = scale[o]!;
+      const yo = y[o]!;
+      const ho = yhat[o]!;
+      for (let i = 0; i < rows; i++) {
+        const r = (yo[i]! - ho[i]!) * s;
+        sum += r * r;
+      }
+    }
+    return sum;
+  };
+
+  const normalEquations = (theta: ArrayLike<number>, gradientOnly = false) => {
+    const jtj = new Float64Array(p * p);
+    const jtr = new Float64Array(p);
+    const J = new Float64Array(p);
+    let sum = 0;
+    for (let i = 0; i < rows; i++) {
+      row(theta, i, true);
+      for (let o = 0; o < outputs; o++) {
+        const s = scale[o]!;
+        J.fill(0);
+        let yhat = 0;
+        for (const q of termsOf[o]!) {
+          const term = c.terms[q]!;
+          const cq = theta[nI + q]!;
+          const pj = prod[term.product]!;
+          yhat += cq * pj;
+          J[nI + q] = pj * s;
+          const factors = c.products[term.product]!;
+          for (const k of factors) {
+            const qi = innerOf[k]!;
+            if (qi < 0) continue;
+            let others = 1;
+            for (const k2 of factors) if (k2 !== k) others *= a[k2]!;
+            J[qi] = J[qi]! + cq * others * da[k]! * s;
+          }
+        }
+        const r = (y[o]![i]! - yhat) * s;
+        sum += r * r;
+        for (let u = 0; u < p; u++) {
+          const ju = J[u]!;
+          if (ju === 0) continue;
+          jtr[u] = jtr[u]! + ju * r;
+          if (gradientOnly) continue;
+          for (let v = u; v < p; v++) jtj[u * p + v] = jtj[u * p + v]! + ju * J[v]!;
+        }
+      }
+    }
+    for (let u = 0; u < p; u++) for (let v = 0; v < u; v++) jtj[u * p + v] = jtj[v * p + u]!;
+    return { loss: sum, jtj, jtr };
+  };
+
+  return { parameters: p, predict, loss, normalEquations };
+}
+
+/** Solves the symmetric positive definite system A·x = b by Cholesky; null when A is not SPD. */
+export function solveSpd(A: Float64Array, b: Float64Array): Float64Array | null {
+  const n = b.length;
+  const L = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j <= i; j++) {
+      let s = A[i * n + j]!;
+      for (let k = 0; k < j; k++) s -= L[i * n + k]! * L[j * n + k]!;
+      if (i === j) {
+        if (!(s > 0)) return null;
+        L[i * n + i] = Math.sqrt(s);
+      } else L[i * n + j] = s / L[j * n + j]!;
+    }
+  }
+  const z = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let s = b[i]!;
+    for (let k = 0; k < i; k++) s -= L[i * n + k]! * z[k]!;
+    z[i] = s / L[i * n + i]!;
+  }
+  const out = new Float64Array(n);
+  for (let i = n - 1; i >= 0; i--) {
+    let s = z[i]!;
+    for (let k = i + 1; k < n; k++) s -= L[k * n + i]! * out[k]!;
+    out[i] = s / L[i * n + i]!;
+  }
+  return out;
+}
+
+export interface PolishResult {
+  theta: Float64Array;
+  loss: number;
+  iterations: number;
+}
+
+/**
+ * Levenberg–Marquardt (Marquardt's diagonal scaling). A step that leaves a symbol's domain
+ * gives a NaN loss and is rejected like any step that does not descend.
+ */
+export function levenbergMarquardt(model: Float64Model, start: ArrayLike<number>, maxIterations = 100): PolishResult {
+  let theta = Float64Array.from(start);
+  let { loss, jtj, jtr } = model.normalEquations(theta);
+  let lambda = 1e-3;
+  let iterations = 0;
+  const p = model.parameters;
+  if (!Number.isFinite(loss)) return { theta, loss, iterations };
+  while (iterations < maxIterations && loss > 1e-28 && lambda < 1e16) {
+    iterations++;
+    const A = Float64Array.from(jtj);
+    for (let u = 0; u < p; u++) A[u * p + u] = A[u * p + u]! * (1 + lambda) + 1e-300 + lambda * 1e-12;
+    const delta = solveSpd(A, jtr);
+    if (!delta) {
+      lambda *= 10;
+      continue;
+    }
+    const next = theta.map((t, u) => t + delta[u]!);
+    const nextLoss = model.loss(next);
+    if (Number.isFinite(nextLoss) && nextLoss < loss) {
+      const improvement = (loss - nextLoss) / loss;
+      theta = next;
+      ({ loss, jtj, jtr } = model.normalEquations(theta));
+      lambda = Math.max(lambda * 0.3, 1e-12);
+      if (improvement < 1e-12) break;
+    } else lambda *= 10;
+  }
+  return { theta, loss, iterations };
+}

@@ -1,0 +1,150 @@
+/**
+ * Plugin kinds, typed identity helpers and registries (DESIGN "Plugins").
+ *
+ * A plugin is a plain object; a plugin file needs no import of consolesr or tfjs because
+ * tfjs arrives as an argument of `apply`. Plugins are validated once, when registered, with
+ * messages that name the plugin and the field; inside the library they are trusted.
+ */
+import { z } from "zod";
+import { InputError } from "./errors.js";
+import type { Tensor, Tf } from "./tf.js";
+
+export interface SymbolPlugin {
+  kind: "symbol";
+  name: string;
+  /** Cost of one use of the symbol, for parsimony and the hall of fame. */
+  complexity: number;
+  /** When true the library learns w in f(w·x); it starts at 1. */
+  innerWeight: boolean;
+  /** Text of f(arg) in the DESIGN grammar; `arg` is a column name or `w*column`. */
+  text: (arg: string) => string;
+  /** LaTeX of f(arg); `arg` is already LaTeX. */
+  latex: (arg: string) => string;
+  /** Scalar reference f(x); must return NaN outside the domain, never a quiet 0. */
+  evaluate: (x: number) => number;
+  /** Differentiable tfjs op computing f elementwise. */
+  apply: (x: Tensor, tf: Tf) => Tensor;
+  /** Optional f'(x); without it the float64 polish uses a central difference of `evaluate`. */
+  derivative?: (x: number) => number;
+  /** Optional domain of f; e.g. x > 0 for log and sqrt. Absent means all reals. */
+  domain?: (x: number) => boolean;
+  /**
+   * Optional identifiable rescaling: f(w·x) = coefficient · f(weight·x). sqrt folds w into
+   * its coefficient (weight 1), cos makes w positive, sin moves the sign of w outside.
+   */
+  fold?: (w: number) => { coefficient: number; weight: number };
+  description?: string;
+}
+
+export interface ConstraintContext {
+  /** Layer of the decision (0-based) and the partial structure so far. */
+  layer: number;
+  state: readonly number[];
+  action: readonly number[];
+  [key: string]: unknown;
+}
+
+export interface ConstraintPlugin {
+  kind: "constraint";
+  name: string;
+  describe: () => string;
+  check: (ctx: ConstraintContext) => true | string;
+}
+
+export interface RewardFit {
+  yTrue: ArrayLike<number>;
+  yPred: ArrayLike<number>;
+  nrmse: number;
+  complexity: number;
+}
+
+export interface RewardPlugin {
+  kind: "reward";
+  name: string;
+  range: [number, number];
+  score: (fit: RewardFit) => number;
+}
+
+export type Plugin = SymbolPlugin | ConstraintPlugin | RewardPlugin;
+
+export const defineSymbol = (plugin: SymbolPlugin): SymbolPlugin => plugin;
+export const defineConstraint = (plugin: ConstraintPlugin): ConstraintPlugin => plugin;
+export const defineReward = (plugin: RewardPlugin): RewardPlugin => plugin;
+
+const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === "function", "must be a function");
+const name = z.string().min(1).regex(/^[A-Za-z0-9_^.\-]+$/, "must be letters, digits or _ ^ . -");
+
+const schemas = {
+  symbol: z.object({
+    kind: z.literal("symbol"),
+    name,
+    complexity: z.number().positive().finite(),
+    innerWeight: z.boolean(),
+    text: fn,
+    latex: fn,
+    evaluate: fn,
+    apply: fn,
+    derivative: fn.optional(),
+    domain: fn.optional(),
+    fold: fn.optional(),
+    description: z.string().optional(),
+  }),
+  constraint: z.object({ kind: z.literal("constraint"), name, describe: fn, check: fn }),
+  reward: z.object({
+    kind: z.literal("reward"),
+    name,
+    range: z.tuple([z.number(), z.number()]).refine(([lo, hi]) => lo < hi, "must be [lo, hi] with lo < hi"),
+    score: fn,
+  }),
+} as const;
+
+/** Validates an unknown object as a plugin, throwing an InputError that names plugin and field. */
+export function validatePlugin(candidate: unknown, origin = "plugin"): Plugin {
+  const label = (candidate as { name?: unknown } | null)?.name;
+  const who = typeof label === "string" && label ? `plugin ${label}` : origin;
+  if (typeof candidate !== "object" || candidate === null) throw new InputError(`${who}: not an object`);
+  const kind = (candidate as { kind?: unknown }).kind;
+  if (kind !== "symbol" && kind !== "constraint" && kind !== "reward") {
+    throw new InputError(`${who}: field "kind" must be "symbol", "constraint" or "reward" (got ${JSON.stringify(kind)})`);
+  }
+  const parsed = schemas[kind].safeParse(candidate);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.join(".") || "(object)";
+    const message = issue.code === "invalid_type" && issue.input === undefined ? "is missing" : issue.message;
+    throw new InputError(`${who}: field "${field}" ${message}`);
+  }
+  // zod strips unknown keys and would drop methods' `this`; keep the author's object.
+  return candidate as Plugin;
+}
+
+/** A name → plugin map that throws on a duplicate and on an unknown name. */
+export class Registry<P extends Plugin> {
+  readonly #items = new Map<string, P>();
+  constructor(readonly kind: P["kind"], plugins: readonly P[] = []) {
+    for (const plugin of plugins) this.register(plugin);
+  }
+  register(plugin: P): this {
+    const valid = validatePlugin(plugin) as P;
+    if (valid.kind !== this.kind) throw new InputError(`plugin ${valid.name}: is a ${valid.kind}, not a ${this.kind}`);
+    if (this.#items.has(valid.name)) throw new InputError(`plugin ${valid.name}: a ${this.kind} with this name is already registered`);
+    this.#items.set(valid.name, valid);
+    return this;
+  }
+  has(name: string): boolean {
+    return this.#items.has(name);
+  }
+  get(name: string): P {
+    const plugin = this.#items.get(name);
+    if (!plugin) throw new InputError(`unknown ${this.kind} "${name}" (known: ${[...this.#items.keys()].join(", ")})`);
+    return plugin;
+  }
+  names(): string[] {
+    return [...this.#items.keys()];
+  }
+  values(): P[] {
+    return [...this.#items.values()];
+  }
+}
+
+export type SymbolRegistry = Registry<SymbolPlugin>;

@@ -1,0 +1,51 @@
+/**
+ * The version-1 result JSON of DESIGN "CLI contract", shared by the CLI, the pages and
+ * `reproduce`. Wall-clock times are kept out of it unless asked for, so that one seed gives
+ * byte-identical JSON (they go to stderr instead).
+ */
+import type { Term } from "./equation/types.js";
+
+export interface EquationResult {
+  target: string;
+  text: string;
+  latex: string;
+  terms: Term[];
+  trainNrmse: number;
+}
+
+export interface EvaluationResult {
+  target: string;
+  truth: string;
+  exact: boolean;
+  coefficientError: number;
+  testNrmse: number;
+  reason: string;
+}
+
+export interface Manifest {
+  seed: number;
+  config: Record<string, unknown>;
+  version: string;
+  git: string;
+  backend: string;
+}
+
+export interface ResultJson {
+  version: 1;
+  equations: EquationResult[];
+  search: {
+    method: string;
+    episodes: number;
+    structures: number;
+    seconds?: number;
+    stopReason: string;
+  };
+  /** Present for the paper's experiments, where the truth is known: metrics only. */
+  evaluation?: EvaluationResult[];
+  manifest: Manifest;
+}
+
+/** Stable JSON: keys in insertion order, numbers as JavaScript prints them, two-space indent. */
+export function resultToJson(result: ResultJson): string {
+  return JSON.stringify(result, null, 2) + "\n";
+}

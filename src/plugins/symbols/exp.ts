@@ -1,0 +1,15 @@
+import { defineSymbol } from "../../lib/plugins.js";
+
+/** exp(w·x). */
+export default defineSymbol({
+  kind: "symbol",
+  name: "exp",
+  complexity: 2,
+  innerWeight: true,
+  text: (a) => `exp(${a})`,
+  latex: (a) => `\\exp\\left(${a}\\right)`,
+  evaluate: (x) => Math.exp(x),
+  derivative: (x) => Math.exp(x),
+  apply: (x, tf) => tf.exp(x),
+  description: "exponential",
+});

@@ -1,0 +1,19 @@
+import { defineSymbol } from "../../lib/plugins.js";
+
+/**
+ * log(w·x), natural logarithm. c·log(w·x) = c·log(w) + c·log(x): the weight is identifiable
+ * but its gradient is only c/w, which is why Adam alone is slow here (SEARCH-NOTES.md).
+ */
+export default defineSymbol({
+  kind: "symbol",
+  name: "log",
+  complexity: 2,
+  innerWeight: true,
+  text: (a) => `log(${a})`,
+  latex: (a) => `\\log\\left(${a}\\right)`,
+  evaluate: (x) => (x > 0 ? Math.log(x) : Number.NaN),
+  derivative: (x) => (x > 0 ? 1 / x : Number.NaN),
+  apply: (x, tf) => tf.log(x),
+  domain: (x) => x > 0,
+  description: "natural logarithm; domain x > 0",
+});
