@@ -5,7 +5,8 @@ import { datasetFromTable } from "../lib/data/csv.js";
 import { experimentData, experiments } from "../lib/data/experiments.js";
 import { InputError } from "../lib/errors.js";
 import { evaluateExperiment } from "../lib/evaluate.js";
-import { fitForm, type FitFormResult } from "../lib/fitForm.js";
+import { checkDomains, fitForm, type FitFormResult } from "../lib/fitForm.js";
+import { parseForm } from "../lib/equation/parse.js";
 import { Registry, type SymbolPlugin } from "../lib/plugins.js";
 import { resultToJson, type EvaluationResult, type ResultJson } from "../lib/result.js";
 import { createRng } from "../lib/rng.js";
@@ -86,10 +87,13 @@ export function registerCommands(program: Command): void {
     }
     const form = flags.form;
     const restricted = new Registry<SymbolPlugin>("symbol", pool.map((name) => registry.get(name)));
+    // Reject a bad form before any progress line, so a bad input gives exactly one stderr line.
+    const equations = parseForm(form, { symbols: restricted.values(), inputs: data.inputs, targets: data.targets });
+    checkDomains(equations, data, restricted);
     const backend = await useBackend(flags.backend);
     const started = performance.now();
     log.info(`fitting ${data.targets.join(", ")} from ${data.rows} rows of ${file} on tfjs ${backend}`);
-    const fitted = fitWithProgress((onProgress) => fitForm(data, form, { symbols: restricted, ...settings, onProgress }), log);
+    const fitted = fitWithProgress((onProgress) => fitForm(data, equations, { symbols: restricted, ...settings, onProgress }), log);
     const missing = data.targets.find((t) => !fitted.equations.some((e) => e.target === t));
     if (missing) throw new InputError(`--form has no equation for target "${missing}"`);
     const result: ResultJson = {

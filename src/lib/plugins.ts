@@ -111,7 +111,8 @@ export function validatePlugin(candidate: unknown, origin = "plugin"): Plugin {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.join(".") || "(object)";
-    const message = issue.code === "invalid_type" && issue.input === undefined ? "is missing" : issue.message;
+    const value = issue.path.reduce<unknown>((o, key) => (o as Record<PropertyKey, unknown> | undefined)?.[key as PropertyKey], candidate);
+    const message = value === undefined ? "is missing" : issue.message;
     throw new InputError(`${who}: field "${field}" ${message}`);
   }
   // zod strips unknown keys and would drop methods' `this`; keep the author's object.

@@ -260,8 +260,8 @@ function adamTfjs(
   });
   const y = tf.tensor2d(yFlat, [rows, outputs]);
   const weight = tf.tensor1d(scale.map((s) => (s * s) / (rows * outputs)));
-  const inner = nI > 0 ? tf.variable(tf.tensor1d(Float32Array.from(start.subarray(0, nI)))) : null;
-  const coefficients = tf.variable(tf.tensor1d(Float32Array.from(start.subarray(nI))));
+  const inner = nI > 0 ? tf.tidy(() => tf.variable(tf.tensor1d(Float32Array.from(start.subarray(0, nI))))) : null;
+  const coefficients = tf.tidy(() => tf.variable(tf.tensor1d(Float32Array.from(start.subarray(nI)))));
   const optimizer = tf.train.adam(settings.learningRate, BETA1, BETA2, EPSILON);
   const variables = inner ? [inner, coefficients] : [coefficients];
   const curve: number[] = [];

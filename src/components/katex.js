@@ -1,0 +1,20 @@
+// Offline KaTeX helper for Framework pages. Use instead of the implicit `tex` global, which
+// Framework resolves to an npm: import from a CDN. The bare specifier "katex" is self-hosted by
+// Framework from node_modules. Pages also need the stylesheet (fonts inlined):
+//   <link rel="stylesheet" href="./components/katex.css">   (served by katex.css.ts)
+import katex from "katex";
+
+/**
+ * Render a TeX string to a DOM element.
+ * @param {string} source TeX source
+ * @param {{displayMode?: boolean}} [options] displayMode: block (div) instead of inline (span)
+ * @returns {HTMLElement}
+ */
+export function tex(source, {displayMode = false} = {}) {
+  const element = document.createElement(displayMode ? "div" : "span");
+  katex.render(String(source), element, {displayMode, throwOnError: false, output: "htmlAndMathml"});
+  return element;
+}
+
+/** Display-mode shorthand: `tex.block("x^2")`. */
+tex.block = (source) => tex(source, {displayMode: true});
