@@ -90,12 +90,12 @@ export function registerCommands(program: Command): void {
     // Reject a bad form before any progress line, so a bad input gives exactly one stderr line.
     const equations = parseForm(form, { symbols: restricted.values(), inputs: data.inputs, targets: data.targets });
     checkDomains(equations, data, restricted);
+    const missing = data.targets.find((t) => !equations.some((e) => e.target === t));
+    if (missing) throw new InputError(`--form has no equation for target "${missing}"`);
     const backend = await useBackend(flags.backend);
     const started = performance.now();
     log.info(`fitting ${data.targets.join(", ")} from ${data.rows} rows of ${file} on tfjs ${backend}`);
     const fitted = fitWithProgress((onProgress) => fitForm(data, equations, { symbols: restricted, ...settings, onProgress }), log);
-    const missing = data.targets.find((t) => !fitted.equations.some((e) => e.target === t));
-    if (missing) throw new InputError(`--form has no equation for target "${missing}"`);
     const result: ResultJson = {
       version: 1,
       equations: fitted.equations,
