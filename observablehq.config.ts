@@ -1,0 +1,65 @@
+// Observable Framework configuration for the consolesr site.
+// Offline by construction: no CDN, no font server, no registry (see ../shared/STACK.md,
+// "Observable Framework offline"). test/site.test.ts builds with network access blocked.
+import {existsSync, mkdirSync, readdirSync, readFileSync} from "node:fs";
+import {join} from "node:path";
+
+const root = "src";
+
+// Framework's client bundle (client.js, stdlib.js) names the libraries behind its implicit globals
+// (d3, Plot, html, React, …) as `npm:<name>` and resolves each to a version by asking
+// registry.npmjs.org, unless a folder `<cache>/_npm/<name>@<version>` already exists. Those URLs are
+// only written into client.js (nothing is downloaded: pages import bare specifiers, which Framework
+// self-hosts from node_modules), but the lookup alone makes a cold build fail offline. Seed the
+// version cache before the build starts: the installed version where there is one, else the version
+// a networked build of Framework 1.13.4 resolved (any version would do; nothing is fetched).
+const clientNpmVersions: Record<string, string> = {
+  "@observablehq/plot": "0.6.17",
+  "@observablehq/sample-datasets": "1.0.1",
+  "apache-arrow": "21.2.0",
+  arquero: "8.0.3",
+  d3: "7.9.2",
+  "d3-dsv": "3.0.2",
+  echarts: "6.1.0",
+  htl: "0.3.1",
+  leaflet: "1.9.4",
+  lodash: "4.18.1",
+  "mapbox-gl": "3.32.0",
+  "parquet-wasm": "0.8.0",
+  react: "19.3.1",
+  "react-dom": "19.3.1",
+  "topojson-client": "3.1.0"
+};
+
+function installedVersion(name: string): string | undefined {
+  try {
+    return JSON.parse(readFileSync(join("node_modules", name, "package.json"), "utf8")).version;
+  } catch {
+    return undefined;
+  }
+}
+
+function seedNpmVersionCache(): void {
+  const npmCache = join(root, ".observablehq", "cache", "_npm");
+  for (const [name, fallback] of Object.entries(clientNpmVersions)) {
+    const scope = join(npmCache, ...name.split("/").slice(0, -1));
+    const base = name.split("/").pop()!;
+    if (existsSync(scope) && readdirSync(scope).some((entry) => entry.startsWith(`${base}@`))) continue;
+    mkdirSync(join(npmCache, `${name}@${installedVersion(name) ?? fallback}`), {recursive: true});
+  }
+}
+
+seedNpmVersionCache();
+
+export default {
+  root,
+  output: "dist",
+  title: "consolesr",
+  // The default theme's global stylesheet links a web-font server: keep it empty.
+  globalStylesheets: [],
+  // Pages live in src/docs/ (added later); the home is src/index.md and is always first.
+  pages: [],
+  // The default footer links observablehq.com; keep the site free of external hosts.
+  footer: "consolesr — CoNSoLe symbolic regression in TypeScript.",
+  search: false
+};
