@@ -2,31 +2,35 @@
 import type { Command } from "commander";
 import { useBackend } from "../lib/backend.js";
 import { datasetFromTable } from "../lib/data/csv.js";
+import type { Dataset } from "../lib/data/dataset.js";
 import { experimentData, experiments } from "../lib/data/experiments.js";
+import { parseForm } from "../lib/equation/parse.js";
+import { equationText, formatNumber } from "../lib/equation/format.js";
+import type { Equation } from "../lib/equation/types.js";
 import { InputError } from "../lib/errors.js";
 import { evaluateExperiment } from "../lib/evaluate.js";
 import { checkDomains, fitForm, type FitFormResult } from "../lib/fitForm.js";
-import { parseForm } from "../lib/equation/parse.js";
 import { Registry, type SymbolPlugin } from "../lib/plugins.js";
 import { resultToJson, type EvaluationResult, type ResultJson } from "../lib/result.js";
-import { createRng } from "../lib/rng.js";
+import { createRng, type Rng } from "../lib/rng.js";
+import { search, type SearchResult } from "../lib/search/index.js";
 import { tf } from "../lib/tf.js";
 import { VERSION } from "../lib/version.js";
-import { createSymbolRegistry } from "../plugins/index.js";
-import { addFitFlags, fitSettings, type FitFlags } from "./fitOptions.js";
+import { createConstraintRegistry, createRewardRegistry, createSymbolRegistry } from "../plugins/index.js";
+import { addFitFlags, addSearchFlags, fitSettings, searchOverrides, type FitFlags, type SearchFlags } from "./fitOptions.js";
 import { gitSha, list, parseInteger, parseNumber, readCsvFile, reporter, writeText, type Reporter } from "./io.js";
 
-interface CommonFlags extends FitFlags {
+interface CommonFlags extends FitFlags, SearchFlags {
   seed: string;
   out?: string;
   quiet?: boolean;
   timings?: boolean;
 }
 
-function fitWithProgress(
-  run: (onProgress: NonNullable<Parameters<typeof fitForm>[2]["onProgress"]>) => FitFormResult,
-  log: Reporter,
-): FitFormResult {
+/** Set when Ctrl-C stopped a search: main exits 130 after printing the best so far. */
+export const interrupted = { value: false };
+
+function fitWithProgress(run: (onProgress: NonNullable<Parameters<typeof fitForm>[2]["onProgress"]>) => FitFormResult, log: Reporter): FitFormResult {
   return run(({ target, done, total, fit }) => {
     log.info(
       `[${done}/${total}] ${target}: train NRMSE ${fit.trainNrmse[0]!.toExponential(2)} after ${fit.steps} Adam steps` +
@@ -58,35 +62,123 @@ const formTargets = (form: string) =>
     .map((s) => s.split("=")[0]!.trim())
     .filter(Boolean);
 
+/** With an explicit pool, a symbol whose domain an input violates is an error naming both. */
+function checkPoolDomains(data: Dataset, pool: readonly string[], symbols: Registry<SymbolPlugin>): void {
+  for (const name of pool) {
+    const domain = symbols.get(name).domain;
+    if (!domain) continue;
+    data.inputs.forEach((input, i) => {
+      const bad = data.x[i]!.findIndex((v) => !domain(v));
+      if (bad >= 0) {
+        throw new InputError(`symbol ${name} on column "${input}": row ${bad + 1} has ${input} = ${data.x[i]![bad]}, outside the symbol's domain; drop ${name} from --symbols or the column from --inputs`);
+      }
+    });
+  }
+}
+
+async function runSearch(data: Dataset, pool: string[], flags: CommonFlags, defaults: Parameters<typeof searchOverrides>[1], rng: Rng, log: Reporter) {
+  const fit = fitSettings(flags, { steps: 50, engine: "js" });
+  const { method, settings, constraints } = searchOverrides(flags, { ...defaults, fit });
+  const symbols = createSymbolRegistry();
+  const constraintPlugins = constraints.map((name) => createConstraintRegistry().get(name));
+  const reward = createRewardRegistry().get(flags.reward);
+  const controller = new AbortController();
+  const onSigint = () => {
+    interrupted.value = true;
+    controller.abort();
+  };
+  process.once("SIGINT", onSigint);
+  let shown = "";
+  try {
+    const result = await search(data, {
+      symbols,
+      pool,
+      constraints: constraintPlugins,
+      reward,
+      rng,
+      method,
+      settings,
+      signal: controller.signal,
+      onEpisode: (e) => {
+        const text = `${e.best.key}`;
+        if (text !== shown || e.episode % 50 === 0) {
+          shown = text;
+          const best = e.best.equation.terms.length ? formatEquation(e.best.equation, symbols) : "—";
+          log.info(`${e.target} episode ${e.episode}: reward ${e.reward.toFixed(6)}; best ${best} (NRMSE ${formatNumber(e.best.nrmse, 3)}); ${e.structures} structures`);
+        }
+      },
+    });
+    for (const o of result.outputs) log.info(`${o.target}: ${o.stopReason} after ${o.episodes} episodes, ${o.structures} structures fitted (greedy ${o.actions.greedy}, random ${o.actions.random}, rejected ${o.actions.rejected})`);
+    return { result, method, constraints, reward: reward.name };
+  } finally {
+    process.removeListener("SIGINT", onSigint);
+  }
+}
+
+const formatEquation = (e: Equation, symbols: Registry<SymbolPlugin>) => equationText(e, (n) => symbols.get(n));
+
+function searchBlock(found: SearchResult, method: string): ResultJson["search"] {
+  return {
+    method,
+    episodes: found.episodes,
+    structures: found.structures,
+    stopReason: found.stopReason,
+    targets: found.outputs.map((o) => ({ target: o.target, episodes: o.episodes, structures: o.structures, stopReason: o.stopReason })),
+    front: found.front,
+  };
+}
+
 export function registerCommands(program: Command): void {
-  addFitFlags(
-    program
-      .command("fit")
-      .description("fit equations to a CSV file")
-      .argument("<data.csv>", "CSV with a header row of column names")
-      .option("--target <names>", "target column(s), comma-separated")
-      .option("--inputs <names>", "input columns (default: every column that is not a target)")
-      .option("--symbols <names>", "symbol pool, comma-separated (default: all registered)")
-      .option("--form <equations>", 'structure to fit, e.g. "y1 = x1^2*cos(x2); y2 = x1*x3"')
-      .option("--seed <n>", "random seed", "0")
-      .option("--out <file>", "write the version-1 JSON result")
-      .option("--timings", "include wall-clock seconds in the JSON (breaks byte-identity)")
-      .option("--quiet", "no progress on stderr"),
+  addSearchFlags(
+    addFitFlags(
+      program
+        .command("fit")
+        .description("find (or, with --form, fit) equations for a CSV file")
+        .argument("<data.csv>", "CSV with a header row of column names")
+        .option("--target <names>", "target column(s), comma-separated")
+        .option("--inputs <names>", "input columns (default: every column that is not a target)")
+        .option("--symbols <names>", "symbol pool, comma-separated (default: all registered)")
+        .option("--form <equations>", 'fit this structure only, e.g. "y1 = x1^2*cos(x2); y2 = x1*x3"')
+        .option("--seed <n>", "random seed", "0")
+        .option("--out <file>", "write the version-1 JSON result")
+        .option("--timings", "include wall-clock seconds in the JSON (breaks byte-identity)")
+        .option("--quiet", "no progress on stderr"),
+    ),
   ).action(async (file: string, flags: CommonFlags & { target?: string; inputs?: string; symbols?: string; form?: string }) => {
     const log = reporter(Boolean(flags.quiet));
     const seed = parseInteger(flags.seed, "--seed");
-    const settings = fitSettings(flags);
     const registry = createSymbolRegistry();
-    const pool = checkSymbols(registry, flags.symbols ? list(flags.symbols) : undefined);
+    const explicitPool = flags.symbols ? list(flags.symbols) : undefined;
+    const pool = checkSymbols(registry, explicitPool);
     const targets = flags.target ? list(flags.target) : flags.form ? formTargets(flags.form) : [];
     if (targets.length === 0) throw new InputError("--target is required (the column(s) to explain)");
     const table = readCsvFile(file);
     const data = datasetFromTable(table, targets, flags.inputs ? list(flags.inputs) : undefined, file);
+    const restricted = new Registry<SymbolPlugin>("symbol", pool.map((name) => registry.get(name)));
     if (!flags.form) {
-      throw new InputError("fit without --form needs the structure search, which this version does not have yet; give --form \"y = …\"");
+      if (explicitPool) checkPoolDomains(data, pool, registry);
+      const backend = await useBackend(flags.backend);
+      const started = performance.now();
+      log.info(`searching ${data.targets.join(", ")} from ${data.rows} rows of ${file} with symbols ${pool.join(", ")} (tfjs ${backend})`);
+      const { result: found, method, constraints, reward } = await runSearch(data, pool, flags, {}, createRng(seed), log);
+      const result: ResultJson = {
+        version: 1,
+        equations: found.equations,
+        search: searchBlock(found, method),
+        manifest: {
+          seed,
+          config: { data: file, targets: data.targets, inputs: data.inputs, symbols: pool, constraints, reward, ...found.settings },
+          version: VERSION,
+          git: gitSha(),
+          backend: found.settings.fit.engine === "js" ? "js" : tf.getBackend(),
+        },
+      };
+      emit(result, flags, (performance.now() - started) / 1000, log);
+      if (found.error) throw found.error;
+      return;
     }
     const form = flags.form;
-    const restricted = new Registry<SymbolPlugin>("symbol", pool.map((name) => registry.get(name)));
+    const settings = fitSettings(flags, { steps: 200, engine: "tfjs" });
     // Reject a bad form before any progress line, so a bad input gives exactly one stderr line.
     const equations = parseForm(form, { symbols: restricted.values(), inputs: data.inputs, targets: data.targets });
     checkDomains(equations, data, restricted);
@@ -111,54 +203,66 @@ export function registerCommands(program: Command): void {
     emit(result, flags, (performance.now() - started) / 1000, log);
   });
 
-  addFitFlags(
-    program
-      .command("run")
-      .description(`reproduce one of the paper's experiments (${Object.keys(experiments).join(", ")})`)
-      .argument("<experiment>", Object.keys(experiments).join(" | "))
-      .option("--seed <n>", "random seed of the generated data", "0")
-      .option("--snr <dB>", "Gaussian noise on the training targets at this SNR")
-      .option("--rows <n>", "rows of train and of test data", "2000")
-      .option("--out <file>", "write the version-1 JSON result")
-      .option("--timings", "include wall-clock seconds in the JSON (breaks byte-identity)")
-      .option("--quiet", "no progress on stderr"),
-  ).action(async (name: string, flags: CommonFlags & { snr?: string; rows: string }) => {
+  addSearchFlags(
+    addFitFlags(
+      program
+        .command("run")
+        .description(`reproduce one of the paper's experiments (${Object.keys(experiments).join(", ")})`)
+        .argument("<experiment>", Object.keys(experiments).join(" | "))
+        .option("--seed <n>", "random seed of the data and the search", "0")
+        .option("--snr <dB>", "Gaussian noise on the training targets at this SNR")
+        .option("--rows <n>", "rows of train and of test data", "2000")
+        .option("--given-form", "fit the experiment's known forms instead of searching (coefficient estimation only)")
+        .option("--out <file>", "write the version-1 JSON result")
+        .option("--timings", "include wall-clock seconds in the JSON (breaks byte-identity)")
+        .option("--quiet", "no progress on stderr"),
+    ),
+  ).action(async (name: string, flags: CommonFlags & { snr?: string; rows: string; givenForm?: boolean }) => {
     const log = reporter(Boolean(flags.quiet));
     const experiment = experiments[name];
     if (!experiment) throw new InputError(`unknown experiment "${name}" (known: ${Object.keys(experiments).join(", ")})`);
     const seed = parseInteger(flags.seed, "--seed");
     const rows = parseInteger(flags.rows, "--rows", 10);
     const snrDb = flags.snr === undefined ? undefined : parseNumber(flags.snr, "--snr");
-    const settings = fitSettings(flags);
     const registry = createSymbolRegistry();
     const backend = await useBackend(flags.backend);
-    const data = experimentData(experiment, { rng: createRng(seed), symbols: (n) => registry.get(n), rows, snrDb });
+    const rng = createRng(seed);
+    const data = experimentData(experiment, { rng, symbols: (n) => registry.get(n), rows, snrDb });
     const started = performance.now();
     log.info(`${experiment.name}: ${experiment.description}; ${rows} rows, seed ${seed}${snrDb === undefined ? "" : `, SNR ${snrDb} dB`}, tfjs ${backend}`);
-    // Until the structure search lands, `run` fits the experiment's known forms (structure only,
-    // every weight from 1): the coefficient-estimation half of CoNSoLe.
-    const forms = experiment.truth.map((e) => ({ target: e.target, terms: e.terms.map((t) => ({ coefficient: 1, factors: t.factors.map(({ symbol, input }) => ({ symbol, input })) })) }));
-    const fitted = fitWithProgress((onProgress) => fitForm(data.train, forms, { symbols: registry, ...settings, onProgress }), log);
-    const evaluation: EvaluationResult[] = evaluateExperiment(experiment, fitted.simplified, data, registry);
+    let equations: ResultJson["equations"];
+    let simplified: Equation[];
+    let searchJson: ResultJson["search"];
+    let config: Record<string, unknown>;
+    let error: InputError | undefined;
+    if (flags.givenForm) {
+      // The experiment's forms, structure only, every weight from 1: coefficient estimation.
+      const forms = experiment.truth.map((e) => ({ target: e.target, terms: e.terms.map((t) => ({ coefficient: 1, factors: t.factors.map(({ symbol, input }) => ({ symbol, input })) })) }));
+      const settings = fitSettings(flags, { steps: 200, engine: "tfjs" });
+      const fitted = fitWithProgress((onProgress) => fitForm(data.train, forms, { symbols: registry, ...settings, onProgress }), log);
+      ({ equations, simplified } = fitted);
+      searchJson = { method: "form", episodes: 0, structures: fitted.equations.length, stopReason: "form-given" };
+      config = { experiment: name, rows, snrDb: snrDb ?? null, givenForm: true, ...settings };
+    } else {
+      const { result: found, method, constraints, reward } = await runSearch(data.train, experiment.symbols, flags, experiment.search ?? {}, rng.fork(), log);
+      ({ equations, simplified } = found);
+      searchJson = searchBlock(found, method);
+      config = { experiment: name, rows, snrDb: snrDb ?? null, symbols: experiment.symbols, constraints, reward, ...found.settings };
+      error = found.error;
+    }
+    const evaluation: EvaluationResult[] = evaluateExperiment(experiment, simplified, data, registry);
     for (const e of evaluation) {
-      log.info(
-        `${e.target}: ${e.exact ? "exact" : `not exact (${e.reason})`}, E_c ${e.coefficientError.toPrecision(3)} %, test NRMSE ${e.testNrmse.toExponential(2)}; truth ${e.truth}`,
-      );
+      log.info(`${e.target}: ${e.exact ? "exact" : `not exact (${e.reason})`}, E_c ${e.coefficientError.toPrecision(3)} %, test NRMSE ${e.testNrmse.toExponential(2)}; truth ${e.truth}`);
     }
     const result: ResultJson = {
       version: 1,
-      equations: fitted.equations,
-      search: { method: "form", episodes: 0, structures: fitted.equations.length, stopReason: "form-given" },
+      equations,
+      search: searchJson,
       evaluation,
-      manifest: {
-        seed,
-        config: { experiment: name, rows, snrDb: snrDb ?? null, ...settings },
-        version: VERSION,
-        git: gitSha(),
-        backend: settings.engine === "js" ? "js" : tf.getBackend(),
-      },
+      manifest: { seed, config, version: VERSION, git: gitSha(), backend: tf.getBackend() },
     };
     emit(result, flags, (performance.now() - started) / 1000, log);
+    if (error) throw error;
   });
 
   program
@@ -166,7 +270,9 @@ export function registerCommands(program: Command): void {
     .description("list the registered plugins")
     .action(() => {
       for (const s of createSymbolRegistry().values()) {
-        process.stdout.write(`symbol  ${s.name.padEnd(6)} complexity ${s.complexity}${s.innerWeight ? ", inner weight" : ""}${s.description ? ` — ${s.description}` : ""}\n`);
+        process.stdout.write(`symbol      ${s.name.padEnd(10)} complexity ${s.complexity}${s.innerWeight ? ", inner weight" : ""}${s.description ? ` — ${s.description}` : ""}\n`);
       }
+      for (const c of createConstraintRegistry().values()) process.stdout.write(`constraint  ${c.name.padEnd(10)} ${c.describe()}\n`);
+      for (const r of createRewardRegistry().values()) process.stdout.write(`reward      ${r.name.padEnd(10)} range [${r.range.join(", ")}]\n`);
     });
 }

@@ -1,30 +1,71 @@
-/** Flags shared by `fit` and `run`: the LoCaL fit settings and the backend. */
+/** Flags shared by `fit` and `run`: the LoCaL fit settings, the backend and the search. */
 import type { Command } from "commander";
 import { InputError } from "../lib/errors.js";
 import type { FitOptions } from "../lib/local/fit.js";
-import { parseInteger, parseNumber } from "./io.js";
+import type { SearchMethod, SearchSettings } from "../lib/search/qlearning.js";
+import { list, parseInteger, parseNumber } from "./io.js";
 
 export interface FitFlags {
-  steps: string;
-  lr: string;
-  polish: string;
-  engine: string;
+  steps?: string;
+  lr?: string;
+  polish?: string;
+  engine?: string;
   backend: string;
+}
+
+export interface SearchFlags {
+  method: string;
+  episodes?: string;
+  terms?: string;
+  maxFactors?: string;
+  constraints: string;
+  reward: string;
+  stopNrmse?: string;
+  epsilon?: string;
+  gamma?: string;
 }
 
 export function addFitFlags(command: Command): Command {
   return command
-    .option("--steps <n>", "Adam steps per fit", "200")
-    .option("--lr <rate>", "Adam learning rate (paper: 1e-2)", "0.01")
-    .option("--polish <kind>", "second-order polish after Adam: lm | none", "lm")
-    .option("--engine <engine>", "where Adam runs: tfjs | js (float64)", "tfjs")
+    .option("--steps <n>", "Adam steps per fit (default 200 for a form, 50 in the search)")
+    .option("--lr <rate>", "Adam learning rate (paper: 1e-2)")
+    .option("--polish <kind>", "second-order polish after Adam: lm | none (default lm)")
+    .option("--engine <engine>", "where Adam runs: tfjs | js (default tfjs for a form, js in the search)")
     .option("--backend <name>", "tfjs backend: cpu | wasm", "cpu");
 }
 
-export function fitSettings(flags: FitFlags): Pick<FitOptions, "steps" | "learningRate" | "polish" | "engine"> {
-  if (flags.polish !== "lm" && flags.polish !== "none") throw new InputError(`--polish must be lm or none (got "${flags.polish}")`);
-  if (flags.engine !== "tfjs" && flags.engine !== "js") throw new InputError(`--engine must be tfjs or js (got "${flags.engine}")`);
-  const learningRate = parseNumber(flags.lr, "--lr");
+export function addSearchFlags(command: Command): Command {
+  return command
+    .option("--method <name>", "search method: consolesr | paper", "consolesr")
+    .option("--episodes <n>", "maximum episodes per output (paper T = 600)")
+    .option("--terms <n>", "products per output (LoCaL n2)")
+    .option("--max-factors <n>", "symbols per product (static constraint)")
+    .option("--constraints <names>", "constraint plugins, comma-separated (empty: none)", "static,dynamic")
+    .option("--reward <name>", "reward plugin", "inv-nrmse")
+    .option("--stop-nrmse <x>", "consolesr stop rule: train NRMSE at or below this (default 1e-6)")
+    .option("--epsilon <p>", "ε-greedy exploration (paper 0.4)")
+    .option("--gamma <g>", "discount factor (paper 0.2)");
+}
+
+export function fitSettings(flags: FitFlags, defaults: Pick<FitOptions, "steps" | "engine">): Pick<FitOptions, "steps" | "learningRate" | "polish" | "engine"> {
+  const polish = flags.polish ?? "lm";
+  const engine = flags.engine ?? defaults.engine ?? "tfjs";
+  if (polish !== "lm" && polish !== "none") throw new InputError(`--polish must be lm or none (got "${polish}")`);
+  if (engine !== "tfjs" && engine !== "js") throw new InputError(`--engine must be tfjs or js (got "${engine}")`);
+  const learningRate = flags.lr === undefined ? 0.01 : parseNumber(flags.lr, "--lr");
   if (learningRate <= 0) throw new InputError(`--lr must be positive (got "${flags.lr}")`);
-  return { steps: parseInteger(flags.steps, "--steps"), learningRate, polish: flags.polish, engine: flags.engine };
+  const steps = flags.steps === undefined ? (defaults.steps ?? 200) : parseInteger(flags.steps, "--steps");
+  return { steps, learningRate, polish, engine };
+}
+
+export function searchOverrides(flags: SearchFlags, defaults: Partial<SearchSettings> = {}): { method: SearchMethod; settings: Partial<SearchSettings>; constraints: string[] } {
+  if (flags.method !== "consolesr" && flags.method !== "paper") throw new InputError(`--method must be consolesr or paper (got "${flags.method}")`);
+  const settings: Partial<SearchSettings> = { ...defaults };
+  if (flags.episodes !== undefined) settings.episodes = parseInteger(flags.episodes, "--episodes", 1);
+  if (flags.terms !== undefined) settings.terms = parseInteger(flags.terms, "--terms", 1);
+  if (flags.maxFactors !== undefined) settings.maxFactors = parseInteger(flags.maxFactors, "--max-factors", 1);
+  if (flags.stopNrmse !== undefined) settings.stopNrmse = parseNumber(flags.stopNrmse, "--stop-nrmse");
+  if (flags.epsilon !== undefined) settings.epsilon = parseNumber(flags.epsilon, "--epsilon");
+  if (flags.gamma !== undefined) settings.gamma = parseNumber(flags.gamma, "--gamma");
+  return { method: flags.method, settings, constraints: list(flags.constraints) };
 }

@@ -1,12 +1,13 @@
 /**
  * consolesr's command line. Exit codes (DESIGN): 0 success, 2 bad input or usage with one
- * `error: …` line on stderr, 1 an internal error (set CONSOLESR_DEBUG=1 for the stack).
+ * `error: …` line on stderr, 1 an internal error (set CONSOLESR_DEBUG=1 for the stack), 130
+ * after Ctrl-C stopped a search (the best equations so far are printed first).
  */
 import { Command, CommanderError } from "commander";
 import { isInputError } from "../lib/errors.js";
 import { tf } from "../lib/tf.js";
 import { VERSION } from "../lib/version.js";
-import { registerCommands } from "./commands.js";
+import { interrupted, registerCommands } from "./commands.js";
 
 // tfjs's "install tfjs-node" banner would be noise on stderr; PROD also skips debug checks.
 tf.env().set("PROD", true);
@@ -21,6 +22,11 @@ for (const command of program.commands) command.exitOverride().configureOutput({
 
 try {
   await program.parseAsync(process.argv);
+  // Ctrl-C during a search: the best so far has been printed; 130 = 128 + SIGINT.
+  if (interrupted.value) {
+    process.stderr.write("interrupted: printed the best equations found so far\n");
+    process.exit(130);
+  }
 } catch (error) {
   if (error instanceof CommanderError) {
     if (error.exitCode === 0) process.exit(0); // --help, --version

@@ -36,19 +36,33 @@ export interface SymbolPlugin {
   description?: string;
 }
 
+/** A product of the LoCaL as the layer-1 neurons it multiplies (neuron = input·|Φ| + symbol). */
+export type Product = readonly number[];
+
+/** What a constraint sees of one proposed transition of the search (paper Algorithm 2). */
 export interface ConstraintContext {
-  /** Layer of the decision (0-based) and the partial structure so far. */
+  /** 0: which activation neurons are enabled (Z0); 1: which neurons feed which product (Z1); 2: which products are summed (Z2). */
   layer: number;
   state: readonly number[];
   action: readonly number[];
-  [key: string]: unknown;
+  /** The search space: inputs, symbol pool, neurons n1 = inputs·symbols, products per output. */
+  space: { inputs: readonly string[]; symbols: readonly string[]; neurons: number; terms: number };
+  /** The partial structure after this action: enabled neurons, then products, then the summed products. */
+  structure: { neurons: readonly number[]; products?: readonly Product[]; sums?: readonly number[] };
+  /** Limits from the search options. */
+  limits: { maxFactors: number; maxTerms: number; pearson: number };
+  /** Products fitted so far with their |Pearson| to the output and the output's train NRMSE. */
+  evidence: readonly { product: Product; pearson: number; nrmse: number }[];
 }
 
 export interface ConstraintPlugin {
   kind: "constraint";
   name: string;
   describe: () => string;
+  /** true to accept the transition, or the reason to reject it (the search redraws). */
   check: (ctx: ConstraintContext) => true | string;
+  /** Optional: products every later structure must keep (the dynamic constraint). */
+  keep?: (ctx: Pick<ConstraintContext, "evidence" | "limits">) => Product[];
 }
 
 export interface RewardFit {
@@ -89,7 +103,7 @@ const schemas = {
     fold: fn.optional(),
     description: z.string().optional(),
   }),
-  constraint: z.object({ kind: z.literal("constraint"), name, describe: fn, check: fn }),
+  constraint: z.object({ kind: z.literal("constraint"), name, describe: fn, check: fn, keep: fn.optional() }),
   reward: z.object({
     kind: z.literal("reward"),
     name,

@@ -39,6 +39,10 @@ export interface ResultJson {
     structures: number;
     seconds?: number;
     stopReason: string;
+    /** Per target, for a structure search: episodes, distinct structures fitted, why it stopped. */
+    targets?: { target: string; episodes: number; structures: number; stopReason: string }[];
+    /** The Pareto front of the hall of fame, per target. */
+    front?: { target: string; complexity: number; nrmse: number; text: string }[];
   };
   /** Present for the paper's experiments, where the truth is known: metrics only. */
   evaluation?: EvaluationResult[];

@@ -19,6 +19,8 @@ export interface Experiment {
   trainRange: [number, number];
   testRange: [number, number];
   rows: number;
+  /** Search settings the experiment runs with (products per output, symbols per product). */
+  search?: { terms?: number; maxFactors?: number };
 }
 
 const x = (input: string) => ({ symbol: "x", input });
@@ -39,6 +41,7 @@ export const experiments: Record<string, Experiment> = {
     trainRange: [1, 2],
     testRange: [3, 4],
     rows: 2000,
+    search: { terms: 2, maxFactors: 2 },
   },
   syn2: {
     name: "syn2",
@@ -71,6 +74,7 @@ export const experiments: Record<string, Experiment> = {
     trainRange: [1, 2],
     testRange: [3, 4],
     rows: 2000,
+    search: { terms: 2, maxFactors: 2 },
   },
   toy: {
     name: "toy",
@@ -81,6 +85,7 @@ export const experiments: Record<string, Experiment> = {
     trainRange: [1, 2],
     testRange: [3, 4],
     rows: 2000,
+    search: { terms: 1, maxFactors: 2 },
   },
 };
 

@@ -1,0 +1,139 @@
+/**
+ * Fitting and scoring one proposed structure, cached by its canonical key so that a structure
+ * the search proposes again costs nothing (SEARCH-NOTES: greedy actions repeat).
+ */
+import type { Dataset } from "../data/dataset.js";
+import { columnOf } from "../data/dataset.js";
+import { equationsOfLocal } from "../equation/extract.js";
+import { evaluateEquation, evaluateTerm } from "../equation/evaluate.js";
+import { simplifyEquation } from "../equation/simplify.js";
+import type { Equation } from "../equation/types.js";
+import { fitLocalSync, type FitOptions } from "../local/fit.js";
+import { structureKey, type LocalStructure } from "../local/structure.js";
+import { nrmse } from "../metrics/nrmse.js";
+import type { Product, Registry, RewardPlugin, SymbolPlugin } from "../plugins.js";
+import { InputError } from "../errors.js";
+
+export interface Candidate {
+  key: string;
+  structure: LocalStructure;
+  /** The simplified equation the fit gives. */
+  equation: Equation;
+  /** Train NRMSE of the simplified equation. */
+  nrmse: number;
+  complexity: number;
+  reward: number;
+  /** |Pearson| of each fitted product with the output (the dynamic constraint's evidence). */
+  evidence: { product: Product; pearson: number }[];
+}
+
+/** Σ over terms of (1 + Σ symbol complexities): a term costs its sum and its factors. */
+export function complexityOf(equation: Equation, symbols: Registry<SymbolPlugin>): number {
+  return equation.terms.reduce((sum, t) => sum + 1 + t.factors.reduce((s, f) => s + symbols.get(f.symbol).complexity, 0), 0);
+}
+
+function pearson(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  const n = a.length;
+  let ma = 0;
+  let mb = 0;
+  for (let i = 0; i < n; i++) {
+    ma += a[i]!;
+    mb += b[i]!;
+  }
+  ma /= n;
+  mb /= n;
+  let sab = 0;
+  let saa = 0;
+  let sbb = 0;
+  for (let i = 0; i < n; i++) {
+    const da = a[i]! - ma;
+    const db = b[i]! - mb;
+    sab += da * db;
+    saa += da * da;
+    sbb += db * db;
+  }
+  return saa > 0 && sbb > 0 ? Math.abs(sab / Math.sqrt(saa * sbb)) : 0;
+}
+
+export interface Evaluator {
+  evaluate(structure: LocalStructure): { candidate: Candidate; cached: boolean };
+  readonly size: number;
+}
+
+export function createEvaluator(
+  data: Dataset,
+  target: string,
+  symbols: Registry<SymbolPlugin>,
+  reward: RewardPlugin,
+  fit: Omit<FitOptions, "symbols">,
+): Evaluator {
+  const cache = new Map<string, Candidate>();
+  const y = columnOf(data, target);
+  const lookup = (name: string) => symbols.get(name);
+  const columns = (name: string) => columnOf(data, name);
+  const order = { symbols: lookup, inputOrder: data.inputs, symbolOrder: symbols.names(), columns, rows: data.rows };
+  return {
+    get size() {
+      return cache.size;
+    },
+    evaluate(structure) {
+      const key = structureKey(structure);
+      const hit = cache.get(key);
+      if (hit) return { candidate: hit, cached: true };
+      const fitted = fitLocalSync(structure, { x: structure.inputs.map(columns), y: [y] }, { ...fit, symbols });
+      const [raw] = equationsOfLocal(structure, fitted.weights, lookup);
+      const equation = simplifyEquation(raw!, order);
+      const predicted = evaluateEquation(equation, lookup, columns, data.rows);
+      let error = nrmse(y, predicted);
+      if (!Number.isFinite(error)) error = Number.POSITIVE_INFINITY;
+      const complexity = complexityOf(equation, symbols);
+      const fitScore = { yTrue: y, yPred: predicted, nrmse: error, complexity };
+      let score: number;
+      try {
+        score = reward.score(fitScore);
+      } catch (cause) {
+        throw new InputError(`plugin ${reward.name}: score threw: ${cause instanceof Error ? cause.message : String(cause)}`);
+      }
+      if (!Number.isFinite(score)) {
+        if (Number.isFinite(error)) throw new InputError(`plugin ${reward.name}: score returned ${score} for NRMSE ${error}`);
+        score = reward.range[0];
+      }
+      const evidence = structure.products.map((product, j) => {
+        const term = raw!.terms[j]!;
+        const values = evaluateTerm({ coefficient: 1, factors: term.factors }, lookup, columns, data.rows);
+        return { product, pearson: pearson(values, y) };
+      });
+      const candidate: Candidate = { key, structure, equation, nrmse: error, complexity, reward: score, evidence };
+      cache.set(key, candidate);
+      return { candidate, cached: false };
+    },
+  };
+}
+
+/** The best candidate per complexity; the front keeps those no simpler candidate beats. */
+export class HallOfFame {
+  readonly #best = new Map<number, Candidate>();
+  add(candidate: Candidate): void {
+    const current = this.#best.get(candidate.complexity);
+    if (!current || candidate.nrmse < current.nrmse) this.#best.set(candidate.complexity, candidate);
+  }
+  /** Pareto front by (complexity ↑, NRMSE ↓). */
+  front(): Candidate[] {
+    const out: Candidate[] = [];
+    for (const c of [...this.#best.values()].sort((a, b) => a.complexity - b.complexity)) {
+      if (out.length === 0 || c.nrmse < out[out.length - 1]!.nrmse) out.push(c);
+    }
+    return out;
+  }
+  /**
+   * The answer: the simplest candidate whose NRMSE is within `slack` of the best seen (plus
+   * `floor` for noiseless fits at machine precision). Extra terms fitted to noise lower the
+   * NRMSE a little; they should not win.
+   */
+  choose(slack = 1.05, floor = 1e-9): Candidate | undefined {
+    const front = this.front();
+    if (front.length === 0) return undefined;
+    const best = Math.min(...front.map((c) => c.nrmse));
+    return front.find((c) => c.nrmse <= best * slack + floor);
+  }
+}

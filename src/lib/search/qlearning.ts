@@ -1,0 +1,327 @@
+/**
+ * The double-convex deep Q-learning of paper Algorithm 2 for one output. −R(s,a) and −Q(s,a) are
+ * input-convex networks; the greedy action is the argmin of −Q over the relaxed action box
+ * (an exact LP for a ReLU ICNN, solved by highs), rounded at 0.5; ε-greedy exploration,
+ * a replay buffer, TD targets from a target network refreshed every T0 episodes.
+ *
+ * consolesr's default mode differs where the literal algorithm measurably fails
+ * (README "Deviations"): the state carries the structure built so far, the stop rule is a
+ * train NRMSE threshold instead of |R − 1| ≤ λ, the dynamic constraint keeps a product only at
+ * |ρ| ≥ 0.9999, and a greedy trajectory that repeats a fitted structure is redrawn.
+ */
+import type { Dataset } from "../data/dataset.js";
+import { InputError } from "../errors.js";
+import type { FitOptions } from "../local/fit.js";
+import type { ConstraintContext, ConstraintPlugin, Product, Registry, RewardPlugin, SymbolPlugin } from "../plugins.js";
+import type { Rng } from "../rng.js";
+import type { ArgminSolver } from "./argmin.js";
+import { roundAction } from "./argmin.js";
+import { createEvaluator, HallOfFame, type Candidate } from "./candidate.js";
+import {
+  createSpace,
+  initialState,
+  layerBounds,
+  LAYERS,
+  partialStructure,
+  randomAction,
+  structureOf,
+  transition,
+  type Limits,
+  type PartialStructure,
+  type SearchSpace,
+  type StateEncoding,
+} from "./cmp.js";
+import { Icnn } from "./icnn.js";
+
+export type SearchMethod = "consolesr" | "paper";
+
+export interface SearchSettings {
+  method: SearchMethod;
+  /** Maximum episodes T (paper 600). */
+  episodes: number;
+  gamma: number;
+  epsilon: number;
+  /** Paper stop rule: |R − 1| ≤ λ. */
+  lambda: number;
+  /** consolesr stop rule: train NRMSE of the simplified equation ≤ this. */
+  stopNrmse: number;
+  targetEvery: number;
+  icnnLearningRate: number;
+  epochs: number;
+  batch: number;
+  hidden: number[];
+  terms: number;
+  maxFactors: number;
+  pearson: number;
+  encoding: StateEncoding;
+  /** Redraw a greedy trajectory whose structure was already fitted (consolesr). */
+  avoidRepeats: boolean;
+  fit: Omit<FitOptions, "symbols">;
+}
+
+export const paperSettings: SearchSettings = {
+  method: "paper",
+  episodes: 600,
+  gamma: 0.2,
+  epsilon: 0.4,
+  lambda: 1e-2,
+  stopNrmse: 0,
+  targetEvery: 10,
+  icnnLearningRate: 5e-3,
+  epochs: 50,
+  batch: 100,
+  hidden: [32, 32],
+  terms: 2,
+  maxFactors: 2,
+  pearson: 0.99,
+  encoding: "paper",
+  avoidRepeats: false,
+  fit: { engine: "js", steps: 50, polish: "lm" },
+};
+
+export const consolesrSettings: SearchSettings = {
+  ...paperSettings,
+  method: "consolesr",
+  lambda: 0,
+  stopNrmse: 1e-6,
+  pearson: 0.9999,
+  encoding: "structure",
+  avoidRepeats: true,
+};
+
+export interface EpisodeEvent {
+  target: string;
+  episode: number;
+  reward: number;
+  structures: number;
+  best: Candidate;
+  /** Which way this episode's actions were chosen. */
+  greedy: number;
+  random: number;
+  rejected: number;
+}
+
+export interface SearchContext {
+  data: Dataset;
+  target: string;
+  symbols: Registry<SymbolPlugin>;
+  /** Symbol pool Φ (registry names). */
+  pool: string[];
+  constraints: ConstraintPlugin[];
+  reward: RewardPlugin;
+  argmin: ArgminSolver;
+  rng: Rng;
+  signal?: AbortSignal;
+  onEpisode?: (event: EpisodeEvent) => void;
+}
+
+export interface OutputSearchResult {
+  target: string;
+  best: Candidate | undefined;
+  front: Candidate[];
+  episodes: number;
+  structures: number;
+  stopReason: "reward-threshold" | "episodes" | "aborted" | "error";
+  /** A plugin failure that stopped the search; the best found before it is kept. */
+  error?: InputError;
+  rewards: number[];
+  /** How often the LP's rounded argmin was taken, and how often it was redrawn. */
+  actions: { greedy: number; random: number; rejected: number };
+}
+
+interface Transition {
+  state: Float64Array;
+  action: Float64Array;
+  next: Float64Array;
+  reward: number;
+  terminal: boolean;
+}
+
+const stateKey = (s: ArrayLike<number>) => Array.prototype.join.call(s, ",");
+
+function runConstraint(plugin: ConstraintPlugin, ctx: ConstraintContext): true | string {
+  let verdict: unknown;
+  try {
+    verdict = plugin.check(ctx);
+  } catch (cause) {
+    throw new InputError(`plugin ${plugin.name}: check threw: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+  if (verdict === true || typeof verdict === "string") return verdict;
+  throw new InputError(`plugin ${plugin.name}: check returned ${JSON.stringify(verdict)}, not true or a reason`);
+}
+
+/** Domain-safe neurons: a symbol with a domain only on inputs whose every value is inside it. */
+export function allowedNeurons(data: Dataset, pool: readonly string[], symbols: Registry<SymbolPlugin>): boolean[] {
+  return data.inputs.flatMap((_, i) =>
+    pool.map((name) => {
+      const domain = symbols.get(name).domain;
+      return !domain || data.x[i]!.every((v) => domain(v));
+    }),
+  );
+}
+
+export async function searchOutput(ctx: SearchContext, settings: SearchSettings): Promise<OutputSearchResult> {
+  const { rng } = ctx;
+  const space: SearchSpace = createSpace(ctx.data.inputs, ctx.pool, settings.terms, settings.encoding, allowedNeurons(ctx.data, ctx.pool, ctx.symbols));
+  const limits: Limits = { maxFactors: settings.maxFactors, maxTerms: settings.terms, pearson: settings.pearson };
+  const evaluator = createEvaluator(ctx.data, ctx.target, ctx.symbols, ctx.reward, settings.fit);
+  const hall = new HallOfFame();
+  const shape = { state: space.nS, action: space.nA, hidden: settings.hidden };
+  const rNet = new Icnn(shape, rng.fork());
+  const qNet = new Icnn(shape, rng.fork());
+  const qTarget = qNet.clone();
+  const replay: Transition[] = [];
+  const rewardSamples: { state: Float64Array; action: Float64Array; target: number }[] = [];
+  const evidence: ConstraintContext["evidence"][number][] = [];
+  let targetValues = new Map<string, number>();
+  const rewards: number[] = [];
+  const counts = { greedy: 0, random: 0, rejected: 0 };
+  let best: Candidate | undefined;
+  let stopReason: OutputSearchResult["stopReason"] = "episodes";
+  const train = { epochs: settings.epochs, learningRate: settings.icnnLearningRate, batchSize: settings.batch };
+  const keepers = ctx.constraints.filter((c) => c.keep);
+
+  const kept = (): Product[] => {
+    const all: Product[] = [];
+    for (const plugin of keepers) {
+      try {
+        all.push(...plugin.keep!({ evidence, limits }));
+      } catch (cause) {
+        throw new InputError(`plugin ${plugin.name}: keep threw: ${cause instanceof Error ? cause.message : String(cause)}`);
+      }
+    }
+    return all.slice(0, Math.max(0, settings.terms - 1));
+  };
+
+  /** One trajectory s_0 → s_3; every action passes every constraint or is redrawn. */
+  const rollout = (epsilon: number) => {
+    const keep = kept();
+    const states: Float64Array[] = [initialState(space)];
+    const actions: Float64Array[] = [];
+    const relaxed: Float64Array[] = [];
+    const tally = { greedy: 0, random: 0, rejected: 0 };
+    for (let k = 0; k < LAYERS; k++) {
+      const partial: PartialStructure = partialStructure(space, actions);
+      const bounds = layerBounds(space, k, partial, keep, limits);
+      const accept = (action: Float64Array) => {
+        const after = partialStructure(space, [...actions, action]);
+        const c: ConstraintContext = {
+          layer: k,
+          state: Array.from(states[k]!),
+          action: Array.from(action),
+          space: { inputs: space.inputs, symbols: space.symbols, neurons: space.n1, terms: space.n2 },
+          structure: after,
+          limits,
+          evidence,
+        };
+        for (const plugin of ctx.constraints) if (runConstraint(plugin, c) !== true) return false;
+        return true;
+      };
+      let chosen: Float64Array | null = null;
+      let relax: Float64Array | null = null;
+      if (!(rng.next() < epsilon)) {
+        const solved = ctx.argmin.lp(qNet, states[k]!, bounds);
+        relax = solved.action;
+        const rounded = roundAction(solved.action);
+        if (accept(rounded)) {
+          chosen = rounded;
+          tally.greedy++;
+        } else tally.rejected++;
+      }
+      for (let attempt = 0; !chosen; attempt++) {
+        if (attempt > 1000) throw new InputError(`the constraints reject every action at layer ${k}; loosen --max-factors/--terms or the constraint plugins`);
+        const candidate = randomAction(space, k, bounds, limits, rng);
+        if (accept(candidate)) {
+          chosen = candidate;
+          tally.random++;
+        } else tally.rejected++;
+      }
+      actions.push(chosen);
+      relaxed.push(relax ?? chosen);
+      states.push(transition(space, k, states[k]!, chosen));
+    }
+    return { states, actions, relaxed, tally, structure: structureOf(space, ctx.target, partialStructure(space, actions)) };
+  };
+
+  let error: InputError | undefined;
+  for (let episode = 1; episode <= settings.episodes; episode++) {
+    // Yield to the event loop once per episode so that Ctrl-C and a page's cancel get through.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (ctx.signal?.aborted) {
+      stopReason = "aborted";
+      break;
+    }
+    try {
+      let trajectory = rollout(settings.epsilon);
+      let fitted = evaluator.evaluate(trajectory.structure);
+      // A greedy policy proposes the same structure again and again; in consolesr mode a repeat
+      // is replaced by another trajectory, fully random after two greedy repeats (bounded tries),
+      // so that every episode buys information.
+      for (let tries = 0; settings.avoidRepeats && fitted.cached && tries < 20; tries++) {
+        trajectory = rollout(tries < 2 ? settings.epsilon : 1);
+        fitted = evaluator.evaluate(trajectory.structure);
+      }
+      counts.greedy += trajectory.tally.greedy;
+      counts.random += trajectory.tally.random;
+      counts.rejected += trajectory.tally.rejected;
+      const candidate = fitted.candidate;
+      hall.add(candidate);
+      if (!fitted.cached) for (const e of candidate.evidence) evidence.push({ ...e, nrmse: candidate.nrmse });
+      if (!best || candidate.nrmse < best.nrmse || (candidate.nrmse === best.nrmse && candidate.complexity < best.complexity)) best = candidate;
+      const R = candidate.reward;
+      rewards.push(R);
+
+      // −R on the end-of-trajectory reward of every (s_k, a_k) of the episode.
+      for (let k = 0; k < LAYERS; k++) rewardSamples.push({ state: trajectory.states[k]!, action: trajectory.actions[k]!, target: -R });
+      const rSample = sample(rewardSamples, settings.batch, rng);
+      rNet.train(rSample.map((s) => s.state), rSample.map((s) => s.action), rSample.map((s) => s.target), { ...train, rng });
+
+      // Replay: the taken (binary) transitions with R_t, and the relaxed ones with R(s, ã).
+      for (let k = 0; k < LAYERS; k++) {
+        const base = { state: trajectory.states[k]!, next: trajectory.states[k + 1]!, terminal: k === LAYERS - 1 };
+        replay.push({ ...base, action: trajectory.actions[k]!, reward: R });
+        const relaxed = trajectory.relaxed[k]!;
+        if (relaxed !== trajectory.actions[k]) replay.push({ ...base, action: relaxed, reward: -rNet.value(base.state, relaxed) });
+      }
+      const batch = sample(replay, settings.batch, rng);
+      const targets = batch.map((m) => {
+        if (m.terminal) return -m.reward;
+        // max_a Q'(s', a) = −min_a −Q'(s', a) over the box: an LP per distinct next state, cached
+        // for the target network's lifetime.
+        const key = stateKey(m.next);
+        let value = targetValues.get(key);
+        if (value === undefined) {
+          value = ctx.argmin.lp(qTarget, m.next).value;
+          targetValues.set(key, value);
+        }
+        return -(m.reward + settings.gamma * -value);
+      });
+      qNet.train(batch.map((m) => m.state), batch.map((m) => m.action), targets, { ...train, rng });
+      if (episode % settings.targetEvery === 0) {
+        qTarget.copyFrom(qNet);
+        targetValues = new Map();
+      }
+
+      ctx.onEpisode?.({ target: ctx.target, episode, reward: R, structures: evaluator.size, best: best!, ...trajectory.tally });
+      const done = settings.method === "paper" ? Math.abs(R - 1) <= settings.lambda : candidate.nrmse <= settings.stopNrmse;
+      if (done) {
+        stopReason = "reward-threshold";
+        break;
+      }
+    } catch (cause) {
+      if (!(cause instanceof InputError)) throw cause;
+      error = cause;
+      stopReason = "error";
+      break;
+    }
+  }
+  const answer = settings.method === "paper" ? best : (hall.choose() ?? best);
+  return { target: ctx.target, best: answer, front: hall.front(), episodes: rewards.length, structures: evaluator.size, stopReason, error, rewards, actions: counts };
+}
+
+function sample<T>(items: readonly T[], n: number, rng: Rng): T[] {
+  if (items.length <= n) return [...items];
+  const out: T[] = [];
+  for (let i = 0; i < n; i++) out.push(items[rng.int(items.length)]!);
+  return out;
+}
