@@ -92,6 +92,7 @@ export interface PartialStructure {
 export function partialStructure(space: SearchSpace, actions: readonly ArrayLike<number>[]): PartialStructure {
   const { n1, n2 } = space;
   const out: PartialStructure = { neurons: [] };
+  if (actions.length === 0) return out;
   const a0 = actions[0]!;
   for (let i = 0; i < n1; i++) if (a0[i]! > 0.5) out.neurons.push(i);
   if (actions.length > 1) {
