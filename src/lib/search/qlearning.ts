@@ -56,6 +56,13 @@ export interface SearchSettings {
   encoding: StateEncoding;
   /** Redraw a greedy trajectory whose structure was already fitted (consolesr). */
   avoidRepeats: boolean;
+  /**
+   * What the ICNNs learn from the reward: "raw" (paper) or "log", −log10(1 − u)/12 of the reward
+   * normalised to u ∈ [0, 1], which spreads the near-exact fits R = 0.99…1 that raw R squeezes.
+   */
+  shaping: "raw" | "log";
+  /** Exploration: "uniform" random actions (paper) or half of them "mutate" the best trajectory. */
+  explore: "uniform" | "mutate";
   fit: Omit<FitOptions, "symbols">;
 }
 
@@ -76,6 +83,8 @@ export const paperSettings: SearchSettings = {
   pearson: 0.99,
   encoding: "paper",
   avoidRepeats: false,
+  shaping: "raw",
+  explore: "uniform",
   fit: { engine: "js", steps: 50, polish: "lm" },
 };
 
@@ -127,6 +136,8 @@ export interface OutputSearchResult {
   rewards: number[];
   /** How often the LP's rounded argmin was taken, and how often it was redrawn. */
   actions: { greedy: number; random: number; rejected: number };
+  /** The trained −Q and −R networks (for inspection and the convexity tests; not serialised). */
+  nets: { q: Icnn; r: Icnn };
 }
 
 interface Transition {
@@ -166,9 +177,9 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
   const limits: Limits = { maxFactors: settings.maxFactors, maxTerms: settings.terms, pearson: settings.pearson };
   const evaluator = createEvaluator(ctx.data, ctx.target, ctx.symbols, ctx.reward, settings.fit);
   const hall = new HallOfFame();
-  const shape = { state: space.nS, action: space.nA, hidden: settings.hidden };
-  const rNet = new Icnn(shape, rng.fork());
-  const qNet = new Icnn(shape, rng.fork());
+  const netShape = { state: space.nS, action: space.nA, hidden: settings.hidden };
+  const rNet = new Icnn(netShape, rng.fork());
+  const qNet = new Icnn(netShape, rng.fork());
   const qTarget = qNet.clone();
   const replay: Transition[] = [];
   const rewardSamples: { state: Float64Array; action: Float64Array; target: number }[] = [];
@@ -180,6 +191,13 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
   let stopReason: OutputSearchResult["stopReason"] = "episodes";
   const train = { epochs: settings.epochs, learningRate: settings.icnnLearningRate, batchSize: settings.batch };
   const keepers = ctx.constraints.filter((c) => c.keep);
+  let bestActions: Float64Array[] | undefined;
+  const [lo, hi] = ctx.reward.range;
+  const shape = (r: number) => {
+    if (settings.shaping === "raw") return r;
+    const u = Math.min(1, Math.max(0, (r - lo) / (hi - lo)));
+    return -Math.log10(1 - u + 1e-12) / 12;
+  };
 
   const kept = (): Product[] => {
     const all: Product[] = [];
@@ -230,7 +248,10 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
       }
       for (let attempt = 0; !chosen; attempt++) {
         if (attempt > 1000) throw new InputError(`the constraints reject every action at layer ${k}; loosen --max-factors/--terms or the constraint plugins`);
-        const candidate = randomAction(space, k, bounds, limits, rng);
+        const candidate =
+          settings.explore === "mutate" && bestActions && rng.next() < 0.5
+            ? mutateAction(bestActions[k]!, bounds, rng)
+            : randomAction(space, k, bounds, limits, rng);
         if (accept(candidate)) {
           chosen = candidate;
           tally.random++;
@@ -267,9 +288,12 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
       const candidate = fitted.candidate;
       hall.add(candidate);
       if (!fitted.cached) for (const e of candidate.evidence) evidence.push({ ...e, nrmse: candidate.nrmse });
-      if (!best || candidate.nrmse < best.nrmse || (candidate.nrmse === best.nrmse && candidate.complexity < best.complexity)) best = candidate;
-      const R = candidate.reward;
-      rewards.push(R);
+      if (!best || candidate.nrmse < best.nrmse || (candidate.nrmse === best.nrmse && candidate.complexity < best.complexity)) {
+        best = candidate;
+        bestActions = trajectory.actions;
+      }
+      const R = shape(candidate.reward);
+      rewards.push(candidate.reward);
 
       // −R on the end-of-trajectory reward of every (s_k, a_k) of the episode.
       for (let k = 0; k < LAYERS; k++) rewardSamples.push({ state: trajectory.states[k]!, action: trajectory.actions[k]!, target: -R });
@@ -302,7 +326,7 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
         targetValues = new Map();
       }
 
-      ctx.onEpisode?.({ target: ctx.target, episode, reward: R, structures: evaluator.size, best: best!, ...trajectory.tally });
+      ctx.onEpisode?.({ target: ctx.target, episode, reward: candidate.reward, structures: evaluator.size, best: best!, ...trajectory.tally });
       const done = settings.method === "paper" ? Math.abs(R - 1) <= settings.lambda : candidate.nrmse <= settings.stopNrmse;
       if (done) {
         stopReason = "reward-threshold";
@@ -316,7 +340,19 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
     }
   }
   const answer = settings.method === "paper" ? best : (hall.choose() ?? best);
-  return { target: ctx.target, best: answer, front: hall.front(), episodes: rewards.length, structures: evaluator.size, stopReason, error, rewards, actions: counts };
+  return { target: ctx.target, best: answer, front: hall.front(), episodes: rewards.length, structures: evaluator.size, stopReason, error, rewards, actions: counts, nets: { q: qNet, r: rNet } };
+}
+
+/** Flips one or two free entries of a previous action (a local move around the best structure). */
+function mutateAction(previous: Float64Array, bounds: { lower: Float64Array; upper: Float64Array }, rng: Rng): Float64Array {
+  const a = Float64Array.from(previous, (v, i) => Math.min(bounds.upper[i]!, Math.max(bounds.lower[i]!, v)));
+  const free = Array.from(a.keys()).filter((i) => bounds.upper[i]! > bounds.lower[i]!);
+  const flips = 1 + rng.int(2);
+  for (let f = 0; f < flips && free.length > 0; f++) {
+    const i = free[rng.int(free.length)]!;
+    a[i] = 1 - a[i]!;
+  }
+  return a;
 }
 
 function sample<T>(items: readonly T[], n: number, rng: Rng): T[] {
