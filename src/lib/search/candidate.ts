@@ -56,6 +56,8 @@ function pearson(a: ArrayLike<number>, b: ArrayLike<number>): number {
 }
 
 export interface Evaluator {
+  /** Whether a structure was fitted already (no fit happens). */
+  has(structure: LocalStructure): boolean;
   evaluate(structure: LocalStructure): { candidate: Candidate; cached: boolean };
   readonly size: number;
 }
@@ -76,6 +78,7 @@ export function createEvaluator(
     get size() {
       return cache.size;
     },
+    has: (structure) => cache.has(structureKey(structure)),
     evaluate(structure) {
       const key = structureKey(structure);
       const hit = cache.get(key);

@@ -63,6 +63,14 @@ export interface SearchSettings {
   shaping: "raw" | "log";
   /** Exploration: "uniform" random actions (paper) or half of them "mutate" the best trajectory. */
   explore: "uniform" | "mutate";
+  /**
+   * How a greedy episode picks its trajectory: "argmin" (paper: the LP argmin of −Q at each
+   * layer) or "surrogate": the LP-greedy trajectory and `candidates` sampled ones are scored by
+   * the trained −R network and the best unfitted one is taken (the convex reward model used as
+   * a surrogate, batching candidates).
+   */
+  proposal: "argmin" | "surrogate";
+  candidates: number;
   fit: Omit<FitOptions, "symbols">;
 }
 
@@ -85,6 +93,8 @@ export const paperSettings: SearchSettings = {
   avoidRepeats: false,
   shaping: "raw",
   explore: "uniform",
+  proposal: "argmin",
+  candidates: 256,
   fit: { engine: "js", steps: 50, polish: "lm" },
 };
 
@@ -96,6 +106,9 @@ export const consolesrSettings: SearchSettings = {
   pearson: 0.9999,
   encoding: "structure",
   avoidRepeats: true,
+  shaping: "log",
+  explore: "mutate",
+  proposal: "surrogate",
 };
 
 export interface EpisodeEvent {
@@ -264,6 +277,24 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
     return { states, actions, relaxed, tally, structure: structureOf(space, ctx.target, partialStructure(space, actions)) };
   };
 
+  /** The unfitted trajectory the −R network rates best among the greedy one and sampled ones. */
+  const propose = () => {
+    const pool = [rollout(0)];
+    for (let c = 0; c < settings.candidates; c++) pool.push(rollout(1));
+    let choice = pool[0]!;
+    let score = Number.POSITIVE_INFINITY;
+    for (const t of pool) {
+      if (evaluator.has(t.structure)) continue;
+      let predicted = 0;
+      for (let k = 0; k < LAYERS; k++) predicted += rNet.value(t.states[k]!, t.actions[k]!);
+      if (predicted < score) {
+        score = predicted;
+        choice = t;
+      }
+    }
+    return choice;
+  };
+
   let error: InputError | undefined;
   for (let episode = 1; episode <= settings.episodes; episode++) {
     // Yield to the event loop once per episode so that Ctrl-C and a page's cancel get through.
@@ -273,7 +304,7 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
       break;
     }
     try {
-      let trajectory = rollout(settings.epsilon);
+      let trajectory = settings.proposal === "surrogate" && rng.next() >= settings.epsilon ? propose() : rollout(settings.epsilon);
       let fitted = evaluator.evaluate(trajectory.structure);
       // A greedy policy proposes the same structure again and again; in consolesr mode a repeat
       // is replaced by another trajectory, fully random after two greedy repeats (bounded tries),
