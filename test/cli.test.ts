@@ -235,6 +235,34 @@ describe("consolesr CLI", { concurrency: Math.min(4, Math.max(2, availableParall
     assert.equal(json.manifest.seed, 3);
   });
 
+  test("fit without --form searches and finds y = 3*x1^2*cos(2.5*x2), listing the Pareto front", async () => {
+    const out = join(dir, "search.json");
+    const run = await cli(["fit", good, "--target", "y", "--symbols", "x,x^2,cos", "--out", out]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, "y = 3*x1^2*cos(2.5*x2)\n");
+    assert.match(run.stderr, /y episode \d+: reward/);
+    const json = JSON.parse(readFileSync(out, "utf8"));
+    assert.equal(json.search.method, "consolesr");
+    assert.equal(json.search.stopReason, "reward-threshold");
+    assert.ok(json.search.front.length >= 1 && json.search.front.every((f: { complexity: number; nrmse: number; text: string }) => f.text && f.complexity > 0));
+  });
+
+  test("fit --symbols rejects an unknown symbol, naming it", async () => {
+    assertInputError(await cli(["fit", good, "--target", "y", "--symbols", "x,tanh"]), /unknown symbol "tanh"/);
+  });
+
+  test("fit --symbols rejects a symbol whose domain a column violates, naming symbol and column", async () => {
+    const rows: (string | number)[][] = synthRows(20);
+    rows[2]![1] = -1; // x2 < 0 at data row 3
+    const file = writeCsv("negative-x2.csv", rows);
+    assertInputError(await cli(["fit", file, "--target", "y", "--symbols", "x,log"]), /symbol log/, '"x2"', /\brow 3\b/);
+  });
+
+  test("fit rejects an unknown search method and an unknown reward plugin", async () => {
+    assertInputError(await cli(["fit", good, "--target", "y", "--method", "magic"]), /--method/);
+    assertInputError(await cli(["fit", good, "--target", "y", "--reward", "nope"]), /unknown reward "nope"/);
+  });
+
   test("fit rejects an unknown option and a missing --target with one error line", async () => {
     assertInputError(await cli(["fit", good, "--target", "y", "--form", FORM, "--bogus"]), "--bogus");
     assertInputError(await cli(["fit", good]), "--target");

@@ -13,7 +13,7 @@ import { checkDomains, fitForm, type FitFormResult } from "../lib/fitForm.js";
 import { Registry, type SymbolPlugin } from "../lib/plugins.js";
 import { resultToJson, type EvaluationResult, type ResultJson } from "../lib/result.js";
 import { createRng, type Rng } from "../lib/rng.js";
-import { search, type SearchResult } from "../lib/search/index.js";
+import { resolveSettings, search, type SearchResult } from "../lib/search/index.js";
 import { tf } from "../lib/tf.js";
 import { VERSION } from "../lib/version.js";
 import { createConstraintRegistry, createRewardRegistry, createSymbolRegistry } from "../plugins/index.js";
@@ -76,12 +76,19 @@ function checkPoolDomains(data: Dataset, pool: readonly string[], symbols: Regis
   }
 }
 
-async function runSearch(data: Dataset, pool: string[], flags: CommonFlags, defaults: Parameters<typeof searchOverrides>[1], rng: Rng, log: Reporter) {
+/** Resolves and validates the search flags (before any progress line is printed). */
+function prepareSearch(flags: CommonFlags, defaults: Parameters<typeof searchOverrides>[1]) {
   const fit = fitSettings(flags, { steps: 50, engine: "js" });
   const { method, settings, constraints } = searchOverrides(flags, { ...defaults, fit });
-  const symbols = createSymbolRegistry();
   const constraintPlugins = constraints.map((name) => createConstraintRegistry().get(name));
   const reward = createRewardRegistry().get(flags.reward);
+  resolveSettings(method, settings);
+  return { method, settings, constraints, constraintPlugins, reward };
+}
+
+async function runSearch(data: Dataset, pool: string[], prepared: ReturnType<typeof prepareSearch>, rng: Rng, log: Reporter) {
+  const { method, settings, constraints, constraintPlugins, reward } = prepared;
+  const symbols = createSymbolRegistry();
   const controller = new AbortController();
   const onSigint = () => {
     interrupted.value = true;
@@ -157,10 +164,11 @@ export function registerCommands(program: Command): void {
     const restricted = new Registry<SymbolPlugin>("symbol", pool.map((name) => registry.get(name)));
     if (!flags.form) {
       if (explicitPool) checkPoolDomains(data, pool, registry);
+      const prepared = prepareSearch(flags, {});
       const backend = await useBackend(flags.backend);
       const started = performance.now();
       log.info(`searching ${data.targets.join(", ")} from ${data.rows} rows of ${file} with symbols ${pool.join(", ")} (tfjs ${backend})`);
-      const { result: found, method, constraints, reward } = await runSearch(data, pool, flags, {}, createRng(seed), log);
+      const { result: found, method, constraints, reward } = await runSearch(data, pool, prepared, createRng(seed), log);
       const result: ResultJson = {
         version: 1,
         equations: found.equations,
@@ -225,6 +233,7 @@ export function registerCommands(program: Command): void {
     const rows = parseInteger(flags.rows, "--rows", 10);
     const snrDb = flags.snr === undefined ? undefined : parseNumber(flags.snr, "--snr");
     const registry = createSymbolRegistry();
+    const prepared = flags.givenForm ? undefined : prepareSearch(flags, experiment.search ?? {});
     const backend = await useBackend(flags.backend);
     const rng = createRng(seed);
     const data = experimentData(experiment, { rng, symbols: (n) => registry.get(n), rows, snrDb });
@@ -235,7 +244,7 @@ export function registerCommands(program: Command): void {
     let searchJson: ResultJson["search"];
     let config: Record<string, unknown>;
     let error: InputError | undefined;
-    if (flags.givenForm) {
+    if (!prepared) {
       // The experiment's forms, structure only, every weight from 1: coefficient estimation.
       const forms = experiment.truth.map((e) => ({ target: e.target, terms: e.terms.map((t) => ({ coefficient: 1, factors: t.factors.map(({ symbol, input }) => ({ symbol, input })) })) }));
       const settings = fitSettings(flags, { steps: 200, engine: "tfjs" });
@@ -244,7 +253,7 @@ export function registerCommands(program: Command): void {
       searchJson = { method: "form", episodes: 0, structures: fitted.equations.length, stopReason: "form-given" };
       config = { experiment: name, rows, snrDb: snrDb ?? null, givenForm: true, ...settings };
     } else {
-      const { result: found, method, constraints, reward } = await runSearch(data.train, experiment.symbols, flags, experiment.search ?? {}, rng.fork(), log);
+      const { result: found, method, constraints, reward } = await runSearch(data.train, experiment.symbols, prepared!, rng.fork(), log);
       ({ equations, simplified } = found);
       searchJson = searchBlock(found, method);
       config = { experiment: name, rows, snrDb: snrDb ?? null, symbols: experiment.symbols, constraints, reward, ...found.settings };
