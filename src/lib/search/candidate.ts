@@ -60,6 +60,8 @@ export interface Evaluator {
   has(structure: LocalStructure): boolean;
   evaluate(structure: LocalStructure): { candidate: Candidate; cached: boolean };
   readonly size: number;
+  /** Wall-clock seconds spent fitting (for the benchmark's fits per second). */
+  readonly seconds: number;
 }
 
 export function createEvaluator(
@@ -70,6 +72,7 @@ export function createEvaluator(
   fit: Omit<FitOptions, "symbols">,
 ): Evaluator {
   const cache = new Map<string, Candidate>();
+  let seconds = 0;
   const y = columnOf(data, target);
   const lookup = (name: string) => symbols.get(name);
   const columns = (name: string) => columnOf(data, name);
@@ -78,11 +81,15 @@ export function createEvaluator(
     get size() {
       return cache.size;
     },
+    get seconds() {
+      return seconds;
+    },
     has: (structure) => cache.has(structureKey(structure)),
     evaluate(structure) {
       const key = structureKey(structure);
       const hit = cache.get(key);
       if (hit) return { candidate: hit, cached: true };
+      const started = performance.now();
       const fitted = fitLocalSync(structure, { x: structure.inputs.map(columns), y: [y] }, { ...fit, symbols });
       const [raw] = equationsOfLocal(structure, fitted.weights, lookup);
       const equation = simplifyEquation(raw!, order);
@@ -108,6 +115,7 @@ export function createEvaluator(
       });
       const candidate: Candidate = { key, structure, equation, nrmse: error, complexity, reward: score, evidence };
       cache.set(key, candidate);
+      seconds += (performance.now() - started) / 1000;
       return { candidate, cached: false };
     },
   };

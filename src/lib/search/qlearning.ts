@@ -149,6 +149,8 @@ export interface OutputSearchResult {
   rewards: number[];
   /** How often the LP's rounded argmin was taken, and how often it was redrawn. */
   actions: { greedy: number; random: number; rejected: number };
+  /** Seconds spent fitting LoCaL structures (the rest is the Q-learning). */
+  fitSeconds: number;
   /** The trained −Q and −R networks (for inspection and the convexity tests; not serialised). */
   nets: { q: Icnn; r: Icnn };
 }
@@ -371,7 +373,7 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
     }
   }
   const answer = settings.method === "paper" ? best : (hall.choose() ?? best);
-  return { target: ctx.target, best: answer, front: hall.front(), episodes: rewards.length, structures: evaluator.size, stopReason, error, rewards, actions: counts, nets: { q: qNet, r: rNet } };
+  return { target: ctx.target, best: answer, front: hall.front(), episodes: rewards.length, structures: evaluator.size, stopReason, error, rewards, actions: counts, fitSeconds: evaluator.seconds, nets: { q: qNet, r: rNet } };
 }
 
 /** Flips one or two free entries of a previous action (a local move around the best structure). */
