@@ -1,7 +1,7 @@
 /** consolesr's public API. Browser-safe: nothing here imports a `node:` module. */
 export { VERSION } from "./version.js";
 export { InputError, isInputError } from "./errors.js";
-export { tf } from "./tf.js";
+export { tf, type Tf, type Tensor } from "./tf.js";
 export { useBackend, BACKENDS, type BackendName } from "./backend.js";
 export { createRng, type Rng } from "./rng.js";
 export * from "./plugins.js";
@@ -14,4 +14,5 @@ export { toMasks, fromMasks, structureKey, validateStructure, type LocalStructur
 export { fitForm, checkDomains, type FitFormOptions, type FitFormResult } from "./fitForm.js";
 export { evaluateExperiment } from "./evaluate.js";
 export { resultToJson, type ResultJson, type EquationResult, type EvaluationResult, type Manifest } from "./result.js";
-export { createSymbolRegistry, builtinSymbols } from "../plugins/index.js";
+export { createSymbolRegistry, createConstraintRegistry, createRewardRegistry, createRegistries, builtinSymbols, builtinConstraints, builtinRewards } from "../plugins/index.js";
+export { checkPlugins, checkPlugin, formatFailure, sampleConstraintContexts, sampleRewardFits, type CheckPluginsOptions, type PluginCheckReport, type PluginCheckFailure } from "./checkPlugin.js";

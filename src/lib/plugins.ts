@@ -163,3 +163,61 @@ export class Registry<P extends Plugin> {
 }
 
 export type SymbolRegistry = Registry<SymbolPlugin>;
+
+/** The three registries a search or a fit draws its plugins from. */
+export interface Registries {
+  symbols: Registry<SymbolPlugin>;
+  constraints: Registry<ConstraintPlugin>;
+  rewards: Registry<RewardPlugin>;
+}
+
+const describeCause = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause));
+
+/**
+ * A symbol whose functions rethrow any error as an InputError naming the plugin and the
+ * function (`plugin tanh: evaluate threw: …`), so that a user symbol failing in the middle of a
+ * search stops it like a failing constraint or reward does: with the best result so far kept.
+ * Built-ins are trusted and not wrapped (evaluate runs in the fit's inner loop).
+ */
+export function guardSymbol(plugin: SymbolPlugin): SymbolPlugin {
+  const guarded: SymbolPlugin = { ...plugin };
+  const keys = ["text", "latex", "evaluate", "apply", "derivative", "domain", "fold"] as const;
+  for (const key of keys) {
+    const original = plugin[key] as ((...args: unknown[]) => unknown) | undefined;
+    if (typeof original !== "function") continue;
+    (guarded as unknown as Record<string, unknown>)[key] = (...args: unknown[]) => {
+      try {
+        return original.apply(plugin, args);
+      } catch (cause) {
+        if (cause instanceof InputError && cause.message.startsWith(`plugin ${plugin.name}:`)) throw cause;
+        throw new InputError(`plugin ${plugin.name}: ${key} threw: ${describeCause(cause)}`);
+      }
+    };
+  }
+  return guarded;
+}
+
+/**
+ * Registers user plugins into the registries by kind: each is validated (messages name the
+ * plugin and the field), a name already taken in its kind is an error, and symbols are guarded
+ * (see guardSymbol). Nothing is registered when any plugin fails.
+ */
+export function registerPlugins(registries: Registries, plugins: readonly unknown[], origin = "plugin"): Registries {
+  const valid = plugins.map((candidate, i) => validatePlugin(candidate, plugins.length > 1 ? `${origin} #${i + 1}` : origin));
+  const seen = new Map<string, Set<string>>();
+  for (const plugin of valid) {
+    const names = seen.get(plugin.kind) ?? new Set<string>();
+    const registry = plugin.kind === "symbol" ? registries.symbols : plugin.kind === "constraint" ? registries.constraints : registries.rewards;
+    if (registry.has(plugin.name) || names.has(plugin.name)) {
+      throw new InputError(`plugin ${plugin.name}: field "name": a ${plugin.kind} named "${plugin.name}" is already registered`);
+    }
+    names.add(plugin.name);
+    seen.set(plugin.kind, names);
+  }
+  for (const plugin of valid) {
+    if (plugin.kind === "symbol") registries.symbols.register(guardSymbol(plugin));
+    else if (plugin.kind === "constraint") registries.constraints.register(plugin);
+    else registries.rewards.register(plugin);
+  }
+  return registries;
+}

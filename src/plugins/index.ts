@@ -1,4 +1,4 @@
-import { Registry, type ConstraintPlugin, type RewardPlugin, type SymbolPlugin } from "../lib/plugins.js";
+import { Registry, registerPlugins, type ConstraintPlugin, type Registries, type RewardPlugin, type SymbolPlugin } from "../lib/plugins.js";
 import { builtinSymbols } from "./symbols/index.js";
 import staticConstraint from "./constraints/static.js";
 import dynamicConstraint from "./constraints/dynamic.js";
@@ -20,4 +20,13 @@ export function createConstraintRegistry(extra: readonly ConstraintPlugin[] = []
 
 export function createRewardRegistry(extra: readonly RewardPlugin[] = []): Registry<RewardPlugin> {
   return new Registry<RewardPlugin>("reward", [...builtinRewards, ...extra]);
+}
+
+/**
+ * Fresh registries of the built-ins with user plugins (any kinds, validated) registered on
+ * top: a symbol becomes usable in a pool and a form, a constraint and a reward by name.
+ */
+export function createRegistries(extra: readonly unknown[] = []): Registries {
+  const registries: Registries = { symbols: createSymbolRegistry(), constraints: createConstraintRegistry(), rewards: createRewardRegistry() };
+  return registerPlugins(registries, extra);
 }

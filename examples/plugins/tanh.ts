@@ -1,0 +1,25 @@
+/**
+ * A symbol plugin: tanh(w·x), with a learned inner weight w (starting at 1).
+ *
+ *   consolesr check-plugin examples/plugins/tanh.ts
+ *   consolesr fit data.csv --plugin examples/plugins/tanh.ts --symbols tanh,x --target y
+ *
+ * The file imports nothing at run time: tfjs arrives as the second argument of `apply`, and the
+ * type import below is erased when the file loads (it only lets `tsc` check the object).
+ */
+import type { SymbolPlugin } from "../../src/lib/sdk.js";
+
+export default {
+  kind: "symbol",
+  name: "tanh",
+  complexity: 2,
+  innerWeight: true,
+  text: (a) => `tanh(${a})`,
+  latex: (a) => `\\tanh\\left(${a}\\right)`,
+  evaluate: (x) => Math.tanh(x),
+  derivative: (x) => 1 - Math.tanh(x) ** 2,
+  apply: (x, tf) => tf.tanh(x),
+  // tanh is odd: tanh(−w·x) = −tanh(w·x), so equations print a positive weight.
+  fold: (w) => (w < 0 ? { coefficient: -1, weight: -w } : { coefficient: 1, weight: w }),
+  description: "hyperbolic tangent",
+} satisfies SymbolPlugin;
