@@ -57,8 +57,8 @@ export default {
   title: "consolesr",
   // The default theme's global stylesheet links a web-font server: keep it empty.
   globalStylesheets: [],
-  // Pages live in src/docs/ (added later); the home is src/index.md and is always first.
-  pages: [],
+  // Pages live in src/docs/; the home is src/index.md and is always first.
+  pages: [{name: "Writing a plugin", path: "/docs/plugins"}],
   // The default footer links observablehq.com; keep the site free of external hosts.
   footer: "consolesr — CoNSoLe symbolic regression in TypeScript.",
   search: false
