@@ -1,4 +1,4 @@
-/** The CLI commands: fit, run, plugins (DESIGN "CLI contract"). */
+/** The CLI commands: fit, run, plugins, check-plugin (DESIGN "CLI contract"). */
 import type { Command } from "commander";
 import { useBackend } from "../lib/backend.js";
 import { datasetFromTable } from "../lib/data/csv.js";
@@ -10,22 +10,28 @@ import type { Equation } from "../lib/equation/types.js";
 import { InputError } from "../lib/errors.js";
 import { evaluateExperiment } from "../lib/evaluate.js";
 import { checkDomains, fitForm, type FitFormResult } from "../lib/fitForm.js";
-import { Registry, type SymbolPlugin } from "../lib/plugins.js";
+import { Registry, type Registries, type SymbolPlugin } from "../lib/plugins.js";
+import { checkPlugins, formatFailure, type PluginCheckReport } from "../lib/checkPlugin.js";
 import { resultToJson, type EvaluationResult, type ResultJson } from "../lib/result.js";
 import { createRng, type Rng } from "../lib/rng.js";
 import { resolveSettings, search, type SearchResult } from "../lib/search/index.js";
 import { tf } from "../lib/tf.js";
 import { VERSION } from "../lib/version.js";
-import { createConstraintRegistry, createRewardRegistry, createSymbolRegistry } from "../plugins/index.js";
+import { builtinConstraints, builtinRewards, builtinSymbols } from "../plugins/index.js";
 import { addFitFlags, addSearchFlags, fitSettings, searchOverrides, type FitFlags, type SearchFlags } from "./fitOptions.js";
 import { gitSha, list, parseInteger, parseNumber, readCsvFile, reporter, writeText, type Reporter } from "./io.js";
+import { collect, importPluginFile, loadRegistries } from "./plugins.js";
 
 interface CommonFlags extends FitFlags, SearchFlags {
   seed: string;
+  plugin: string[];
   out?: string;
   quiet?: boolean;
   timings?: boolean;
 }
+
+const PLUGIN_HELP = "load plugins from a .js, .mjs or .ts file whose default export is a plugin or an array (repeatable)";
+const addPluginFlag = (command: Command): Command => command.option("--plugin <file>", PLUGIN_HELP, collect, []);
 
 /** Set when Ctrl-C stopped a search: main exits 130 after printing the best so far. */
 export const interrupted = { value: false };
@@ -77,18 +83,17 @@ function checkPoolDomains(data: Dataset, pool: readonly string[], symbols: Regis
 }
 
 /** Resolves and validates the search flags (before any progress line is printed). */
-function prepareSearch(flags: CommonFlags, defaults: Parameters<typeof searchOverrides>[1]) {
+function prepareSearch(flags: CommonFlags, defaults: Parameters<typeof searchOverrides>[1], registries: Registries) {
   const fit = fitSettings(flags, { steps: 50, engine: "js" });
   const { method, settings, constraints } = searchOverrides(flags, { ...defaults, fit });
-  const constraintPlugins = constraints.map((name) => createConstraintRegistry().get(name));
-  const reward = createRewardRegistry().get(flags.reward);
+  const constraintPlugins = constraints.map((name) => registries.constraints.get(name));
+  const reward = registries.rewards.get(flags.reward);
   resolveSettings(method, settings);
   return { method, settings, constraints, constraintPlugins, reward };
 }
 
-async function runSearch(data: Dataset, pool: string[], prepared: ReturnType<typeof prepareSearch>, rng: Rng, log: Reporter) {
+async function runSearch(data: Dataset, pool: string[], prepared: ReturnType<typeof prepareSearch>, rng: Rng, log: Reporter, symbols: Registry<SymbolPlugin>) {
   const { method, settings, constraints, constraintPlugins, reward } = prepared;
-  const symbols = createSymbolRegistry();
   const controller = new AbortController();
   const onSigint = () => {
     interrupted.value = true;
@@ -136,7 +141,7 @@ function searchBlock(found: SearchResult, method: string): ResultJson["search"] 
 }
 
 export function registerCommands(program: Command): void {
-  addSearchFlags(
+  addPluginFlag(addSearchFlags(
     addFitFlags(
       program
         .command("fit")
@@ -151,10 +156,11 @@ export function registerCommands(program: Command): void {
         .option("--timings", "include wall-clock seconds in the JSON (breaks byte-identity)")
         .option("--quiet", "no progress on stderr"),
     ),
-  ).action(async (file: string, flags: CommonFlags & { target?: string; inputs?: string; symbols?: string; form?: string }) => {
+  )).action(async (file: string, flags: CommonFlags & { target?: string; inputs?: string; symbols?: string; form?: string }) => {
     const log = reporter(Boolean(flags.quiet));
     const seed = parseInteger(flags.seed, "--seed");
-    const registry = createSymbolRegistry();
+    const { registries } = await loadRegistries(flags.plugin);
+    const registry = registries.symbols;
     const explicitPool = flags.symbols ? list(flags.symbols) : undefined;
     const pool = checkSymbols(registry, explicitPool);
     const targets = flags.target ? list(flags.target) : flags.form ? formTargets(flags.form) : [];
@@ -164,11 +170,11 @@ export function registerCommands(program: Command): void {
     const restricted = new Registry<SymbolPlugin>("symbol", pool.map((name) => registry.get(name)));
     if (!flags.form) {
       if (explicitPool) checkPoolDomains(data, pool, registry);
-      const prepared = prepareSearch(flags, {});
+      const prepared = prepareSearch(flags, {}, registries);
       const backend = await useBackend(flags.backend);
       const started = performance.now();
       log.info(`searching ${data.targets.join(", ")} from ${data.rows} rows of ${file} with symbols ${pool.join(", ")} (tfjs ${backend})`);
-      const { result: found, method, constraints, reward } = await runSearch(data, pool, prepared, createRng(seed), log);
+      const { result: found, method, constraints, reward } = await runSearch(data, pool, prepared, createRng(seed), log, registry);
       const result: ResultJson = {
         version: 1,
         equations: found.equations,
@@ -211,7 +217,7 @@ export function registerCommands(program: Command): void {
     emit(result, flags, (performance.now() - started) / 1000, log);
   });
 
-  addSearchFlags(
+  addPluginFlag(addSearchFlags(
     addFitFlags(
       program
         .command("run")
@@ -225,15 +231,16 @@ export function registerCommands(program: Command): void {
         .option("--timings", "include wall-clock seconds in the JSON (breaks byte-identity)")
         .option("--quiet", "no progress on stderr"),
     ),
-  ).action(async (name: string, flags: CommonFlags & { snr?: string; rows: string; givenForm?: boolean }) => {
+  )).action(async (name: string, flags: CommonFlags & { snr?: string; rows: string; givenForm?: boolean }) => {
     const log = reporter(Boolean(flags.quiet));
     const experiment = experiments[name];
     if (!experiment) throw new InputError(`unknown experiment "${name}" (known: ${Object.keys(experiments).join(", ")})`);
     const seed = parseInteger(flags.seed, "--seed");
     const rows = parseInteger(flags.rows, "--rows", 10);
     const snrDb = flags.snr === undefined ? undefined : parseNumber(flags.snr, "--snr");
-    const registry = createSymbolRegistry();
-    const prepared = flags.givenForm ? undefined : prepareSearch(flags, experiment.search ?? {});
+    const { registries } = await loadRegistries(flags.plugin);
+    const registry = registries.symbols;
+    const prepared = flags.givenForm ? undefined : prepareSearch(flags, experiment.search ?? {}, registries);
     const backend = await useBackend(flags.backend);
     const rng = createRng(seed);
     const data = experimentData(experiment, { rng, symbols: (n) => registry.get(n), rows, snrDb });
@@ -253,7 +260,7 @@ export function registerCommands(program: Command): void {
       searchJson = { method: "form", episodes: 0, structures: fitted.equations.length, stopReason: "form-given" };
       config = { experiment: name, rows, snrDb: snrDb ?? null, givenForm: true, ...settings };
     } else {
-      const { result: found, method, constraints, reward } = await runSearch(data.train, experiment.symbols, prepared!, rng.fork(), log);
+      const { result: found, method, constraints, reward } = await runSearch(data.train, experiment.symbols, prepared!, rng.fork(), log, registry);
       ({ equations, simplified } = found);
       searchJson = searchBlock(found, method);
       config = { experiment: name, rows, snrDb: snrDb ?? null, symbols: experiment.symbols, constraints, reward, ...found.settings };
@@ -274,14 +281,63 @@ export function registerCommands(program: Command): void {
     if (error) throw error;
   });
 
-  program
-    .command("plugins")
-    .description("list the registered plugins")
-    .action(() => {
-      for (const s of createSymbolRegistry().values()) {
-        process.stdout.write(`symbol      ${s.name.padEnd(10)} complexity ${s.complexity}${s.innerWeight ? ", inner weight" : ""}${s.description ? ` — ${s.description}` : ""}\n`);
+  addPluginFlag(
+    program
+      .command("plugins")
+      .description("list the registered plugins (built-ins and --plugin files)"),
+  ).action(async (flags: { plugin: string[] }) => {
+    const { registries, origins } = await loadRegistries(flags.plugin);
+    const from = (kind: string, name: string) => {
+      const file = origins.get(`${kind}:${name}`);
+      return file ? `  [${file}]` : "";
+    };
+    for (const s of registries.symbols.values()) {
+      process.stdout.write(`symbol      ${s.name.padEnd(10)} complexity ${s.complexity}${s.innerWeight ? ", inner weight" : ""}${s.description ? ` — ${s.description}` : ""}${from("symbol", s.name)}\n`);
+    }
+    for (const c of registries.constraints.values()) process.stdout.write(`constraint  ${c.name.padEnd(10)} ${c.describe()}${from("constraint", c.name)}\n`);
+    for (const r of registries.rewards.values()) process.stdout.write(`reward      ${r.name.padEnd(10)} range [${r.range.join(", ")}]${from("reward", r.name)}\n`);
+  });
+
+  addPluginFlag(
+    program
+      .command("check-plugin")
+      .description("conformance checks for plugin files: symbols against tfjs, KaTeX and their domain; constraints; rewards")
+      .argument("[file]", "plugin file (.js, .mjs, .ts); more with --plugin")
+      .option("--builtins", "check the built-in plugins too")
+      .option("--seed <n>", "seed of the random points and sample contexts", "0"),
+  ).action(async (file: string | undefined, flags: { plugin: string[]; builtins?: boolean; seed: string }) => {
+    const seed = parseInteger(flags.seed, "--seed");
+    const files = [...(file ? [file] : []), ...flags.plugin];
+    if (files.length === 0 && !flags.builtins) throw new InputError("check-plugin needs a plugin file (or --builtins)");
+    // Import every file first: a file that cannot be imported is one error line, before any check.
+    const groups: { origin: string; candidates: unknown[] }[] = [];
+    if (flags.builtins) groups.push({ origin: "built-in", candidates: [...builtinSymbols, ...builtinConstraints, ...builtinRewards] });
+    for (const path of files) groups.push({ origin: path, candidates: await importPluginFile(path) });
+    await useBackend("cpu");
+    const registered = {
+      symbol: builtinSymbols.map((p) => p.name),
+      constraint: builtinConstraints.map((p) => p.name),
+      reward: builtinRewards.map((p) => p.name),
+    };
+    const reports: PluginCheckReport[] = [];
+    for (const { origin, candidates } of groups) {
+      const group = checkPlugins(candidates, { tf, seed, origin, registered: origin === "built-in" ? {} : registered });
+      for (const report of group) {
+        if (report.kind !== "unknown") registered[report.kind] = [...registered[report.kind], report.plugin];
+        const status = report.failures.length === 0 ? "ok  " : "FAIL";
+        const count = report.failures.length === 0 ? `${report.checks.length} checks passed` : `${report.failures.length} of ${report.checks.length} checks failed`;
+        process.stdout.write(`${status}  ${report.kind.padEnd(10)} ${report.plugin.padEnd(16)} ${count}  [${origin}]\n`);
+        for (const failure of report.failures) process.stderr.write(`error: ${formatFailure(failure)}\n`);
       }
-      for (const c of createConstraintRegistry().values()) process.stdout.write(`constraint  ${c.name.padEnd(10)} ${c.describe()}\n`);
-      for (const r of createRewardRegistry().values()) process.stdout.write(`reward      ${r.name.padEnd(10)} range [${r.range.join(", ")}]\n`);
-    });
+      reports.push(...group);
+    }
+    const checks = reports.reduce((n, r) => n + r.checks.length, 0);
+    const failed = reports.reduce((n, r) => n + r.failures.length, 0);
+    if (failed > 0) {
+      process.stdout.write(`FAIL: ${failed} of ${checks} checks failed (${reports.filter((r) => r.failures.length).length} of ${reports.length} plugins)\n`);
+      process.exitCode = 2;
+    } else {
+      process.stdout.write(`ok: ${reports.length} plugin${reports.length === 1 ? "" : "s"}, ${checks} checks passed\n`);
+    }
+  });
 }

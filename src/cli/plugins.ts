@@ -1,0 +1,90 @@
+/**
+ * Loading `--plugin <file>` (Node only): a .js, .mjs, .cjs, .ts or .mts file whose default export
+ * is one plugin or an array of plugins. Files are imported through tsx, so TypeScript needs no
+ * build step, wherever the file lives (inside this package or not). Registering them into the
+ * registries is the library's job (registerPlugins); this file only turns a path into objects
+ * and prefixes every problem with `plugin file <path>: `.
+ */
+import { existsSync, statSync } from "node:fs";
+import { extname, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { tsImport } from "tsx/esm/api";
+import { InputError } from "../lib/errors.js";
+import { registerPlugins, validatePlugin, type Plugin, type Registries } from "../lib/plugins.js";
+import { createRegistries } from "../plugins/index.js";
+
+export const PLUGIN_EXTENSIONS = [".js", ".mjs", ".cjs", ".ts", ".mts"];
+
+/** commander collector for a repeatable option. */
+export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ").trim();
+
+function fileError(path: string, message: string): InputError {
+  return new InputError(`plugin file ${path}: ${message}`);
+}
+
+/** The default export of a plugin file, unvalidated: one object or an array of them. */
+export async function importPluginFile(path: string): Promise<unknown[]> {
+  const absolute = resolve(path);
+  if (!existsSync(absolute)) throw fileError(path, "no such file");
+  if (statSync(absolute).isDirectory()) throw fileError(path, "is a directory, not a plugin file");
+  if (!PLUGIN_EXTENSIONS.includes(extname(absolute))) throw fileError(path, `must be a ${PLUGIN_EXTENSIONS.join(", ")} file`);
+  let module: Record<string, unknown>;
+  try {
+    module = (await tsImport(pathToFileURL(absolute).href, import.meta.url)) as Record<string, unknown>;
+  } catch (cause) {
+    throw fileError(path, `cannot be imported: ${oneLine(cause instanceof Error ? cause.message : String(cause))}`);
+  }
+  let exported = module.default;
+  // A file loaded as CommonJS (a .ts or .js outside an ES-module package) comes back wrapped:
+  // { default: { default: plugin } } for `export default`, { default: plugin } for module.exports,
+  // and { default: { x }, x } for named exports only.
+  if (exported && typeof exported === "object" && !Array.isArray(exported) && !("kind" in exported)) {
+    if ("default" in exported) exported = (exported as { default: unknown }).default;
+    else if (Object.keys(exported).some((key) => key in module && key !== "default")) exported = undefined;
+  }
+  if (exported === undefined) {
+    throw fileError(path, "has no default export; write `export default { kind: \"symbol\", … }` (one plugin) or `export default [ … ]` (several)");
+  }
+  const plugins = Array.isArray(exported) ? exported : [exported];
+  if (plugins.length === 0) throw fileError(path, "exports an empty array: no plugin");
+  return plugins;
+}
+
+/** A plugin file's plugins, validated (messages name the file, the plugin and the field). */
+export async function loadPluginFile(path: string): Promise<Plugin[]> {
+  const candidates = await importPluginFile(path);
+  return candidates.map((candidate, i) => {
+    try {
+      return validatePlugin(candidate, candidates.length > 1 ? `export #${i + 1}` : "the default export");
+    } catch (error) {
+      throw fileError(path, (error as Error).message);
+    }
+  });
+}
+
+export interface LoadedPlugins {
+  registries: Registries;
+  /** Plugin name → the file it came from, per kind (for `consolesr plugins`). */
+  origins: Map<string, string>;
+}
+
+/** The built-in registries with every --plugin file's plugins registered on top. */
+export async function loadRegistries(files: readonly string[] = []): Promise<LoadedPlugins> {
+  const registries = createRegistries();
+  const origins = new Map<string, string>();
+  for (const file of files) {
+    const plugins = await loadPluginFile(file);
+    try {
+      registerPlugins(registries, plugins);
+    } catch (error) {
+      const clash = plugins.find((p) => (error as Error).message.startsWith(`plugin ${p.name}:`));
+      const taken = clash && (clash.kind === "symbol" ? registries.symbols : clash.kind === "constraint" ? registries.constraints : registries.rewards).has(clash.name);
+      const where = !clash ? "" : !taken ? " (twice in this file)" : ` (by ${origins.get(`${clash.kind}:${clash.name}`) ?? "a built-in"})`;
+      throw fileError(file, `${(error as Error).message}${where}`);
+    }
+    for (const p of plugins) origins.set(`${p.kind}:${p.name}`, file);
+  }
+  return { registries, origins };
+}
