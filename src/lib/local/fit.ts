@@ -68,7 +68,7 @@ export async function fitLocal(structure: LocalStructure, data: FitData, options
 /** The synchronous body of fitLocal (the cpu and wasm backends never need to await). */
 export function fitLocalSync(structure: LocalStructure, data: FitData, options: FitOptions): FitResult {
   const started = performance.now();
-  const rows = checkData(structure, data);
+  checkData(structure, data);
   const compiled = compileLocal(structure, lookupOf(options.symbols));
   const scale = data.y.map((column) => {
     const s = std(column);
@@ -82,8 +82,8 @@ export function fitLocalSync(structure: LocalStructure, data: FitData, options: 
   let theta = initialTheta(compiled, options.init ?? 1);
   let curve: number[] = [];
   if (compiled.terms.length > 0 && steps > 0) {
-    const run = engine === "js" ? adamFloat64 : adamTfjs;
-    ({ theta, curve } = run(compiled, model, data, scale, theta, { steps, learningRate, tolerance, signal: options.signal }));
+    const settings = { steps, learningRate, tolerance, signal: options.signal };
+    ({ theta, curve } = engine === "js" ? adamFloat64(model, data, theta, settings) : adamTfjs(compiled, data, scale, theta, settings));
   }
   let polishIterations = 0;
   if ((options.polish ?? "lm") === "lm" && compiled.terms.length > 0) {
@@ -117,14 +117,7 @@ const BETA2 = 0.999;
 const EPSILON = 1e-7; // tfjs's default, so both engines take the same steps
 
 /** Adam in float64 with the analytic gradient: the `js` engine and the benchmark's floor. */
-export function adamFloat64(
-  compiled: CompiledLocal,
-  model: Float64Model,
-  data: FitData,
-  _scale: readonly number[],
-  start: Float64Array,
-  settings: AdamSettings,
-): { theta: Float64Array; curve: number[] } {
+export function adamFloat64(model: Float64Model, data: FitData, start: Float64Array, settings: AdamSettings): { theta: Float64Array; curve: number[] } {
   const denominator = (data.y[0]!.length) * data.y.length;
   const theta = Float64Array.from(start);
   const m = new Float64Array(theta.length);
@@ -151,7 +144,6 @@ export function adamFloat64(
       theta[u] = theta[u]! - (settings.learningRate * (m[u]! / b1)) / (Math.sqrt(v[u]! / b2) + EPSILON);
     }
   }
-  void compiled;
   return { theta, curve };
 }
 
@@ -244,7 +236,6 @@ export function buildTfjsForward(compiled: CompiledLocal, x: readonly ArrayLike<
 
 function adamTfjs(
   compiled: CompiledLocal,
-  _model: Float64Model,
   data: FitData,
   scale: readonly number[],
   start: Float64Array,
