@@ -8,7 +8,7 @@ import { tf } from "../src/lib/tf.js";
 import { useBackend } from "../src/lib/backend.js";
 import { createRng } from "../src/lib/rng.js";
 import { columnOf, experimentData, experiments, type Dataset } from "../src/lib/data/index.js";
-import { structureOfEquations, simplifyEquation, equationsOfLocal, type Equation } from "../src/lib/equation/index.js";
+import { structureOfEquations, simplifyEquation, equationsOfLocal, formOf } from "../src/lib/equation/index.js";
 import { fitLocalSync, type FitOptions } from "../src/lib/local/fit.js";
 import { exactRecovery } from "../src/lib/metrics/index.js";
 import { createSymbolRegistry } from "../src/plugins/index.js";
@@ -16,7 +16,6 @@ import { createSymbolRegistry } from "../src/plugins/index.js";
 tf.env().set("PROD", true);
 const registry = createSymbolRegistry();
 const lookup = (name: string) => registry.get(name);
-const formOf = (e: Equation): Equation => ({ target: e.target, terms: e.terms.map((t) => ({ coefficient: 1, factors: t.factors.map(({ symbol, input }) => ({ symbol, input })) })) });
 
 function setup(name: string) {
   const experiment = experiments[name]!;

@@ -7,7 +7,7 @@ import { experimentData, experiments, columnOf, type Dataset } from "../src/lib/
 import { fitForm } from "../src/lib/fitForm.js";
 import { evaluateExperiment } from "../src/lib/evaluate.js";
 import { fitLocalSync } from "../src/lib/local/fit.js";
-import { structureOfEquations, parseForm } from "../src/lib/equation/index.js";
+import { structureOfEquations, parseForm, formOf } from "../src/lib/equation/index.js";
 import { createSymbolRegistry } from "../src/plugins/index.js";
 
 tf.env().set("PROD", true);
@@ -16,11 +16,7 @@ const registry = createSymbolRegistry();
 const lookup = (name: string) => registry.get(name);
 
 /** The experiment's forms with every number removed: what a user would pass as --form. */
-const formsOf = (name: string) =>
-  experiments[name]!.truth.map((e) => ({
-    target: e.target,
-    terms: e.terms.map((t) => ({ coefficient: 1, factors: t.factors.map(({ symbol, input }) => ({ symbol, input })) })),
-  }));
+const formsOf = (name: string) => experiments[name]!.truth.map(formOf);
 
 for (const name of ["syn1", "syn2"]) {
   test(`${name}: fitting the true forms from the all-ones init recovers every coefficient within 1 % and extrapolates`, () => {

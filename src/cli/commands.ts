@@ -7,11 +7,12 @@ import { experimentData, experiments } from "../lib/data/experiments.js";
 import { parseForm } from "../lib/equation/parse.js";
 import { equationText, formatNumber } from "../lib/equation/format.js";
 import type { Equation } from "../lib/equation/types.js";
+import { formOf } from "../lib/equation/extract.js";
 import { InputError } from "../lib/errors.js";
 import { evaluateExperiment } from "../lib/evaluate.js";
 import { checkDomains, fitForm, type FitFormResult } from "../lib/fitForm.js";
 import { Registry, type Registries, type SymbolPlugin } from "../lib/plugins.js";
-import { checkPlugins, formatFailure, type PluginCheckReport } from "../lib/checkPlugin.js";
+import type { PluginCheckReport } from "../lib/checkPlugin.js";
 import { resultToJson, type EvaluationResult, type ResultJson } from "../lib/result.js";
 import { createRng, type Rng } from "../lib/rng.js";
 import { resolveSettings, search, type SearchResult } from "../lib/search/index.js";
@@ -24,14 +25,14 @@ import { collect, importPluginFile, loadRegistries } from "./plugins.js";
 
 interface CommonFlags extends FitFlags, SearchFlags {
   seed: string;
-  plugin: string[];
+  plugin?: string[];
   out?: string;
   quiet?: boolean;
   timings?: boolean;
 }
 
 const PLUGIN_HELP = "load plugins from a .js, .mjs or .ts file whose default export is a plugin or an array (repeatable)";
-const addPluginFlag = (command: Command): Command => command.option("--plugin <file>", PLUGIN_HELP, collect, []);
+const addPluginFlag = (command: Command, help = PLUGIN_HELP): Command => command.option("--plugin <file>", help, collect);
 
 /** Set when Ctrl-C stopped a search: main exits 130 after printing the best so far. */
 export const interrupted = { value: false };
@@ -253,7 +254,7 @@ export function registerCommands(program: Command): void {
     let error: InputError | undefined;
     if (!prepared) {
       // The experiment's forms, structure only, every weight from 1: coefficient estimation.
-      const forms = experiment.truth.map((e) => ({ target: e.target, terms: e.terms.map((t) => ({ coefficient: 1, factors: t.factors.map(({ symbol, input }) => ({ symbol, input })) })) }));
+      const forms = experiment.truth.map(formOf);
       const settings = fitSettings(flags, { steps: 200, engine: "tfjs" });
       const fitted = fitWithProgress((onProgress) => fitForm(data.train, forms, { symbols: registry, ...settings, onProgress }), log);
       ({ equations, simplified } = fitted);
@@ -285,7 +286,7 @@ export function registerCommands(program: Command): void {
     program
       .command("plugins")
       .description("list the registered plugins (built-ins and --plugin files)"),
-  ).action(async (flags: { plugin: string[] }) => {
+  ).action(async (flags: { plugin?: string[] }) => {
     const { registries, origins } = await loadRegistries(flags.plugin);
     const from = (kind: string, name: string) => {
       const file = origins.get(`${kind}:${name}`);
@@ -305,15 +306,18 @@ export function registerCommands(program: Command): void {
       .argument("[file]", "plugin file (.js, .mjs, .ts); more with --plugin")
       .option("--builtins", "check the built-in plugins too")
       .option("--seed <n>", "seed of the random points and sample contexts", "0"),
-  ).action(async (file: string | undefined, flags: { plugin: string[]; builtins?: boolean; seed: string }) => {
+    "another plugin file to check (repeatable)",
+  ).action(async (file: string | undefined, flags: { plugin?: string[]; builtins?: boolean; seed: string }) => {
     const seed = parseInteger(flags.seed, "--seed");
-    const files = [...(file ? [file] : []), ...flags.plugin];
+    const files = [...(file ? [file] : []), ...(flags.plugin ?? [])];
     if (files.length === 0 && !flags.builtins) throw new InputError("check-plugin needs a plugin file (or --builtins)");
     // Import every file first: a file that cannot be imported is one error line, before any check.
     const groups: { origin: string; candidates: unknown[] }[] = [];
     if (flags.builtins) groups.push({ origin: "built-in", candidates: [...builtinSymbols, ...builtinConstraints, ...builtinRewards] });
     for (const path of files) groups.push({ origin: path, candidates: await importPluginFile(path) });
     await useBackend("cpu");
+    // Loaded here only: KaTeX costs every other command ~60 ms of start-up.
+    const { checkPlugins, formatFailure } = await import("../lib/checkPlugin.js");
     const registered = {
       symbol: builtinSymbols.map((p) => p.name),
       constraint: builtinConstraints.map((p) => p.name),

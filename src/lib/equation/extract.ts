@@ -52,3 +52,11 @@ export function structureOfEquations(equations: readonly Equation[], inputs: rea
   );
   return { ...base, products, sums };
 }
+
+/** The form of an equation: its structure with every coefficient 1 and no inner weights. */
+export function formOf(equation: Equation): Equation {
+  return {
+    target: equation.target,
+    terms: equation.terms.map((t) => ({ coefficient: 1, factors: t.factors.map(({ symbol, input }) => ({ symbol, input })) })),
+  };
+}

@@ -3,4 +3,4 @@ export { evaluateEquation, evaluateTerm, evaluateFactor, type SymbolLookup, type
 export { simplifyEquation, compareTerms, compareFactors, type SimplifyOptions } from "./simplify.js";
 export { equationText, equationLatex, formatNumber, columnLatex } from "./format.js";
 export { parseForm, type ParseFormOptions } from "./parse.js";
-export { equationsOfLocal, structureOfEquations } from "./extract.js";
+export { equationsOfLocal, structureOfEquations, formOf } from "./extract.js";
