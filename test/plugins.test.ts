@@ -116,6 +116,13 @@ describe("checkPlugins", () => {
     assertFails(inverse, "evaluate", /undeclared domain: evaluate\(0\) = Infinity/);
   });
 
+  test("a symbol whose functions throw fails those checks, and the report still comes back", () => {
+    const found = failures({ ...goodTanh, name: "thrower", evaluate: () => { throw new Error("nope"); }, domain: () => { throw new Error("nah"); } });
+    assert.ok(found.includes("evaluate: no point of [-3, 3] is inside the declared domain (tried 64)"), JSON.stringify(found));
+    assert.ok(found.includes("domain: threw: nah"), JSON.stringify(found));
+    assert.match(failures({ ...goodTanh, name: "thrower", evaluate: () => { throw new Error("nope"); } }).join("\n"), /^evaluate: threw: nope$/m);
+  });
+
   test("rejects an op whose autodiff gradient is wrong (a custom gradient)", () => {
     const apply = (x: lib.Tensor, t: lib.Tf) => t.customGrad(((u: lib.Tensor) => ({ value: t.tanh(u), gradFunc: (dy: lib.Tensor) => t.mul(dy, 2) })) as unknown as Parameters<lib.Tf["customGrad"]>[0])(x);
     assertFails({ ...goodTanh, name: "slanted", apply }, "gradient", /autodiff of the tfjs op gives 2 at x = -?[\d.]+ but a central difference of evaluate gives/);

@@ -139,7 +139,22 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
   const n = options.points ?? 64;
   // float32-representable points, so that tfjs (float32) and evaluate (float64) see the same x.
   const random = Array.from({ length: n }, () => Math.fround(rng.uniform(LO, HI)));
-  const inDomain = (x: number) => !s.domain || s.domain(x) === true;
+  // Used to pick points outside the checks: a domain or evaluate that throws counts as "no"
+  // here, and is reported by the check that calls it directly.
+  const inDomain = (x: number) => {
+    try {
+      return !s.domain || s.domain(x) === true;
+    } catch {
+      return false;
+    }
+  };
+  const finiteAt = (x: number) => {
+    try {
+      return Number.isFinite(s.evaluate(x));
+    } catch {
+      return false;
+    }
+  };
 
   c.run("text", (fail) => {
     for (const arg of ["x1", ...(s.innerWeight ? ["2.5*x1"] : [])]) {
@@ -195,7 +210,7 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
     });
   }
 
-  const finite = inside.filter((x) => Number.isFinite(s.evaluate(x)));
+  const finite = inside.filter(finiteAt);
   c.run("apply", (fail) => {
     if (finite.length === 0) return;
     const out = tf.tidy(() => {
