@@ -293,10 +293,10 @@ export function registerCommands(program: Command): void {
       return file ? `  [${file}]` : "";
     };
     for (const s of registries.symbols.values()) {
-      process.stdout.write(`symbol      ${s.name.padEnd(10)} complexity ${s.complexity}${s.innerWeight ? ", inner weight" : ""}${s.description ? ` — ${s.description}` : ""}${from("symbol", s.name)}\n`);
+      process.stdout.write(`symbol      ${s.name.padEnd(16)} complexity ${s.complexity}${s.innerWeight ? ", inner weight" : ""}${s.description ? ` — ${s.description}` : ""}${from("symbol", s.name)}\n`);
     }
-    for (const c of registries.constraints.values()) process.stdout.write(`constraint  ${c.name.padEnd(10)} ${c.describe()}${from("constraint", c.name)}\n`);
-    for (const r of registries.rewards.values()) process.stdout.write(`reward      ${r.name.padEnd(10)} range [${r.range.join(", ")}]${from("reward", r.name)}\n`);
+    for (const c of registries.constraints.values()) process.stdout.write(`constraint  ${c.name.padEnd(16)} ${c.describe()}${from("constraint", c.name)}\n`);
+    for (const r of registries.rewards.values()) process.stdout.write(`reward      ${r.name.padEnd(16)} range [${r.range.join(", ")}]${from("reward", r.name)}\n`);
   });
 
   addPluginFlag(
