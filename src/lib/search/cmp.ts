@@ -10,6 +10,7 @@
  *   and a one-hot layer, so the next decision sees which neurons and products exist
  *   (SEARCH-NOTES: counts alone do not tell the next layer what was built).
  */
+import { InputError } from "../errors.js";
 import type { LocalStructure } from "../local/structure.js";
 import type { Product } from "../plugins.js";
 import type { Rng } from "../rng.js";
@@ -143,7 +144,8 @@ export function layerBounds(space: SearchSpace, k: number, partial: PartialStruc
   if (k === 0) {
     for (let i = 0; i < n1; i++) upper[i] = space.allowed[i] ? 1 : 0;
     for (const i of kept.flat()) lower[i] = upper[i] = 1;
-    const all = Array.from({ length: n1 }, (_, i) => i);
+    const all = Array.from({ length: n1 }, (_, i) => i).filter((i) => space.allowed[i]);
+    if (all.length === 0) throw new InputError("no (input, symbol) pair lies in its symbol's domain: widen the symbol pool");
     rows.push({ index: all, coef: all.map(() => 1), lo: 1, hi: limits.maxFactors * limits.maxTerms });
   } else if (k === 1) {
     for (const i of partial.neurons) for (let j = 0; j < n2; j++) upper[i * n2 + j] = 1;
@@ -168,7 +170,8 @@ export function layerBounds(space: SearchSpace, k: number, partial: PartialStruc
     kept.forEach((_, j) => {
       if (j < n2 && upper[j]) lower[j] = 1;
     });
-    rows.push({ index, coef: index.map(() => 1), lo: 1, hi: limits.maxTerms });
+    // Without the static constraint every product may be empty; then nothing can be summed.
+    if (index.length > 0) rows.push({ index, coef: index.map(() => 1), lo: 1, hi: limits.maxTerms });
   }
   return { lower, upper, rows };
 }
