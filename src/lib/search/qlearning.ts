@@ -71,6 +71,8 @@ export interface SearchSettings {
    */
   proposal: "argmin" | "surrogate";
   candidates: number;
+  /** Mutations start from one of the `elite` best trajectories (1: the best only). */
+  elite: number;
   fit: Omit<FitOptions, "symbols">;
 }
 
@@ -95,6 +97,7 @@ export const paperSettings: SearchSettings = {
   explore: "uniform",
   proposal: "argmin",
   candidates: 256,
+  elite: 1,
   fit: { engine: "js", steps: 50, polish: "lm" },
 };
 
@@ -206,7 +209,8 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
   let stopReason: OutputSearchResult["stopReason"] = "episodes";
   const train = { epochs: settings.epochs, learningRate: settings.icnnLearningRate, batchSize: settings.batch };
   const keepers = ctx.constraints.filter((c) => c.keep);
-  let bestActions: Float64Array[] | undefined;
+  /** The best trajectories by NRMSE, one per structure, best first. */
+  const elite: { nrmse: number; key: string; actions: Float64Array[] }[] = [];
   const [lo, hi] = ctx.reward.range;
   const shape = (r: number) => {
     if (settings.shaping === "raw") return r;
@@ -233,6 +237,7 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
     const actions: Float64Array[] = [];
     const relaxed: Float64Array[] = [];
     const tally = { greedy: 0, random: 0, rejected: 0 };
+    const parent = elite.length > 0 ? elite[rng.int(elite.length)]!.actions : undefined;
     for (let k = 0; k < LAYERS; k++) {
       const partial: PartialStructure = partialStructure(space, actions);
       const bounds = layerBounds(space, k, partial, keep, limits);
@@ -264,8 +269,8 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
       for (let attempt = 0; !chosen; attempt++) {
         if (attempt > 1000) throw new InputError(`the constraints reject every action at layer ${k}; loosen --max-factors/--terms or the constraint plugins`);
         const candidate =
-          settings.explore === "mutate" && bestActions && rng.next() < 0.5
-            ? mutateAction(bestActions[k]!, bounds, rng)
+          settings.explore === "mutate" && parent && rng.next() < 0.5
+            ? mutateAction(parent[k]!, bounds, rng)
             : randomAction(space, k, bounds, limits, rng);
         if (accept(candidate)) {
           chosen = candidate;
@@ -321,9 +326,11 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
       const candidate = fitted.candidate;
       hall.add(candidate);
       if (!fitted.cached) for (const e of candidate.evidence) evidence.push({ ...e, nrmse: candidate.nrmse });
-      if (!best || candidate.nrmse < best.nrmse || (candidate.nrmse === best.nrmse && candidate.complexity < best.complexity)) {
-        best = candidate;
-        bestActions = trajectory.actions;
+      if (!best || candidate.nrmse < best.nrmse || (candidate.nrmse === best.nrmse && candidate.complexity < best.complexity)) best = candidate;
+      if (!fitted.cached) {
+        elite.push({ nrmse: candidate.nrmse, key: candidate.key, actions: trajectory.actions });
+        elite.sort((a, b) => a.nrmse - b.nrmse);
+        elite.length = Math.min(elite.length, settings.elite);
       }
       const R = shape(candidate.reward);
       rewards.push(candidate.reward);
