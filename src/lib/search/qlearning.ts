@@ -210,7 +210,7 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
   const train = { epochs: settings.epochs, learningRate: settings.icnnLearningRate, batchSize: settings.batch };
   const keepers = ctx.constraints.filter((c) => c.keep);
   /** The best trajectories by NRMSE, one per structure, best first. */
-  const elite: { nrmse: number; key: string; actions: Float64Array[] }[] = [];
+  const elite: { nrmse: number; actions: Float64Array[] }[] = [];
   const [lo, hi] = ctx.reward.range;
   const shape = (r: number) => {
     if (settings.shaping === "raw") return r;
@@ -231,13 +231,13 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
   };
 
   /** One trajectory s_0 → s_3; every action passes every constraint or is redrawn. */
-  const rollout = (epsilon: number) => {
-    const keep = kept();
+  const rollout = (epsilon: number, keep: readonly Product[]) => {
     const states: Float64Array[] = [initialState(space)];
     const actions: Float64Array[] = [];
     const relaxed: Float64Array[] = [];
     const tally = { greedy: 0, random: 0, rejected: 0 };
-    const parent = elite.length > 0 ? elite[rng.int(elite.length)]!.actions : undefined;
+    // (No draw with a single elite, so the default consumes the random stream as before.)
+    const parent = elite.length > 1 ? elite[rng.int(elite.length)]!.actions : elite[0]?.actions;
     for (let k = 0; k < LAYERS; k++) {
       const partial: PartialStructure = partialStructure(space, actions);
       const bounds = layerBounds(space, k, partial, keep, limits);
@@ -285,9 +285,9 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
   };
 
   /** The unfitted trajectory the −R network rates best among the greedy one and sampled ones. */
-  const propose = () => {
-    const pool = [rollout(0)];
-    for (let c = 0; c < settings.candidates; c++) pool.push(rollout(1));
+  const propose = (keep: readonly Product[]) => {
+    const pool = [rollout(0, keep)];
+    for (let c = 0; c < settings.candidates; c++) pool.push(rollout(1, keep));
     let choice = pool[0]!;
     let score = Number.POSITIVE_INFINITY;
     for (const t of pool) {
@@ -311,13 +311,15 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
       break;
     }
     try {
-      let trajectory = settings.proposal === "surrogate" && rng.next() >= settings.epsilon ? propose() : rollout(settings.epsilon);
+      // The products the dynamic constraint keeps change only between episodes.
+      const keep = kept();
+      let trajectory = settings.proposal === "surrogate" && rng.next() >= settings.epsilon ? propose(keep) : rollout(settings.epsilon, keep);
       let fitted = evaluator.evaluate(trajectory.structure);
       // A greedy policy proposes the same structure again and again; in consolesr mode a repeat
       // is replaced by another trajectory, fully random after two greedy repeats (bounded tries),
       // so that every episode buys information.
       for (let tries = 0; settings.avoidRepeats && fitted.cached && tries < 20; tries++) {
-        trajectory = rollout(tries < 2 ? settings.epsilon : 1);
+        trajectory = rollout(tries < 2 ? settings.epsilon : 1, keep);
         fitted = evaluator.evaluate(trajectory.structure);
       }
       counts.greedy += trajectory.tally.greedy;
@@ -328,7 +330,7 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
       if (!fitted.cached) for (const e of candidate.evidence) evidence.push({ ...e, nrmse: candidate.nrmse });
       if (!best || candidate.nrmse < best.nrmse || (candidate.nrmse === best.nrmse && candidate.complexity < best.complexity)) best = candidate;
       if (!fitted.cached) {
-        elite.push({ nrmse: candidate.nrmse, key: candidate.key, actions: trajectory.actions });
+        elite.push({ nrmse: candidate.nrmse, actions: trajectory.actions });
         elite.sort((a, b) => a.nrmse - b.nrmse);
         elite.length = Math.min(elite.length, settings.elite);
       }
