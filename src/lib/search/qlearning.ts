@@ -124,6 +124,8 @@ export interface EpisodeEvent {
   greedy: number;
   random: number;
   rejected: number;
+  /** The live −Q and −R networks after this episode's training (clone them to keep a snapshot). */
+  nets: { q: Icnn; r: Icnn };
 }
 
 export interface SearchContext {
@@ -368,7 +370,7 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
         targetValues = new Map();
       }
 
-      ctx.onEpisode?.({ target: ctx.target, episode, reward: candidate.reward, structures: evaluator.size, best: best!, ...trajectory.tally });
+      ctx.onEpisode?.({ target: ctx.target, episode, reward: candidate.reward, structures: evaluator.size, best: best!, ...trajectory.tally, nets: { q: qNet, r: rNet } });
       const done = settings.method === "paper" ? Math.abs(R - 1) <= settings.lambda : candidate.nrmse <= settings.stopNrmse;
       if (done) {
         stopReason = "reward-threshold";
