@@ -4,65 +4,15 @@
  * `error: …` line on stderr naming the problem; a good fit prints its equation on stdout and
  * writes a version-1 JSON that is byte-identical across runs.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { assertInputError, cli, root } from "./helpers/cli.js";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
-const bin = join(root, "bin", "consolesr.js");
 const dir = mkdtempSync(join(tmpdir(), "consolesr-cli-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI from the repo root; a run that outlives `timeoutMs` is killed and fails its test. */
-function cli(args: string[], timeoutMs = 120_000): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
-    child.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`consolesr ${args.join(" ")} did not finish in ${timeoutMs} ms (a hang)`));
-    }, timeoutMs);
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-/** Exit 2, nothing on stdout, one `error: …` line on stderr containing every `names` string. */
-function assertInputError(run: Run, ...names: (string | RegExp)[]): string {
-  const context = `stderr: ${JSON.stringify(run.stderr)}`;
-  assert.equal(run.code, 2, context);
-  assert.equal(run.stdout, "", context);
-  assert.ok(run.stderr.endsWith("\n"), context);
-  const lines = run.stderr.slice(0, -1).split("\n");
-  assert.equal(lines.length, 1, `expected exactly one stderr line; ${context}`);
-  const line = lines[0]!;
-  assert.ok(line.startsWith("error: "), context);
-  assert.ok(!line.startsWith("error: internal"), `an input problem reported as internal; ${context}`);
-  for (const name of names) {
-    if (typeof name === "string") assert.ok(line.includes(name), `"${name}" not named; ${context}`);
-    else assert.match(line, name, context);
-  }
-  return line;
-}
 
 /**
  * Fails unless the two files hold the same bytes, showing the first line that differs. The

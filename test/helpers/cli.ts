@@ -1,4 +1,4 @@
-/** Spawning the CLI in tests (the same helpers as test/cli.test.ts, shared by newer test files). */
+/** Spawning the CLI in tests, shared by every CLI test file. */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
