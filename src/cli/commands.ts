@@ -22,6 +22,7 @@ import { builtinConstraints, builtinRewards, builtinSymbols } from "../plugins/i
 import { addFitFlags, addSearchFlags, fitSettings, searchOverrides, type FitFlags, type SearchFlags } from "./fitOptions.js";
 import { gitSha, list, parseInteger, parseNumber, readCsvFile, reporter, writeText, type Reporter } from "./io.js";
 import { collect, importPluginFile, loadRegistries } from "./plugins.js";
+import { registerReproduce } from "./reproduce.js";
 
 interface CommonFlags extends FitFlags, SearchFlags {
   seed: string;
@@ -344,4 +345,6 @@ export function registerCommands(program: Command): void {
       process.stdout.write(`ok: ${reports.length} plugin${reports.length === 1 ? "" : "s"}, ${checks} checks passed\n`);
     }
   });
+
+  registerReproduce(program);
 }

@@ -1,0 +1,131 @@
+/**
+ * `consolesr reproduce`: re-running a result JSON from its manifest gives the same equations
+ * (exit 0); an edited coefficient is reported as a difference naming the target and the number
+ * (exit 1); a bad file is one `error: …` line (exit 2). Results are made with the CLI, the
+ * re-runs go through the library function, plus a few CLI spawns for the exit codes.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { reproduce } from "../src/cli/reproduce.js";
+import { compareEquations, EXACT_TOLERANCE, FLOAT32_TOLERANCE, toleranceFor } from "../src/lib/reproduce.js";
+import type { ResultJson } from "../src/lib/result.js";
+import { createRng } from "../src/lib/rng.js";
+import { assertInputError, cli } from "./helpers/cli.js";
+
+const dir = mkdtempSync(join(tmpdir(), "consolesr-reproduce-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const syn1 = join(dir, "syn1.json");
+const fitted = join(dir, "fit.json");
+const csv = join(dir, "data.csv");
+
+/** y = 2.5·a²·b + 0.7·sin(a), a, b ~ U(1, 2) from a seeded generator. */
+function writeData(): void {
+  const rng = createRng(7);
+  const rows: string[] = ["a,b,y"];
+  for (let i = 0; i < 200; i++) {
+    const a = rng.uniform(1, 2);
+    const b = rng.uniform(1, 2);
+    rows.push(`${a},${b},${2.5 * a * a * b + 0.7 * Math.sin(a)}`);
+  }
+  writeFileSync(csv, rows.join("\n") + "\n");
+}
+
+const edited = (file: string, name: string, edit: (r: ResultJson) => void): string => {
+  const result = JSON.parse(readFileSync(file, "utf8")) as ResultJson;
+  edit(result);
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(result, null, 2));
+  return path;
+};
+
+before(async () => {
+  writeData();
+  const [a, b] = await Promise.all([
+    cli(["run", "syn1", "--given-form", "--quiet", "--out", syn1]),
+    cli(["fit", csv, "--target", "y", "--form", "y = a^2*b + sin(a)", "--quiet", "--out", fitted]),
+  ]);
+  assert.equal(a.code, 0, a.stderr);
+  assert.equal(b.code, 0, b.stderr);
+});
+
+describe("reproduce", () => {
+  test("run syn1 --given-form: every equation the same", async () => {
+    const { comparison, lines } = await reproduce(syn1);
+    assert.ok(comparison.match, lines.join("\n"));
+    assert.deepEqual(comparison.targets.map((t) => [t.target, t.status]), [["y1", "same"], ["y2", "same"], ["y3", "same"]]);
+    assert.equal(comparison.tolerance, EXACT_TOLERANCE);
+    assert.match(lines.at(-1)!, /^reproduced: all 3 equations match/);
+  });
+
+  test("fit --form on a CSV: the same equation", async () => {
+    const { comparison, lines } = await reproduce(fitted);
+    assert.ok(comparison.match, lines.join("\n"));
+    assert.deepEqual(comparison.targets.map((t) => t.status), ["same"]);
+  });
+
+  test("a coefficient changed by 1 % is a difference naming the target and the number", async () => {
+    const path = edited(syn1, "edited.json", (r) => {
+      r.equations[1]!.terms[0]!.coefficient *= 1.01;
+    });
+    const { comparison, lines } = await reproduce(path);
+    assert.equal(comparison.match, false);
+    const y2 = comparison.targets.find((t) => t.target === "y2")!;
+    assert.equal(y2.status, "different");
+    assert.equal(y2.numbers.length, 1);
+    assert.equal(y2.numbers[0]!.number, "coefficient");
+    assert.equal(y2.numbers[0]!.new, 4);
+    assert.ok(comparison.targets.filter((t) => t.target !== "y2").every((t) => t.status === "same"));
+    assert.ok(lines.some((l) => l.includes("y2 term") && l.includes("coefficient 4.04 → 4")), lines.join("\n"));
+    assert.match(lines.at(-1)!, /^NOT reproduced: 1 of 3 equations differ/);
+  });
+
+  test("tolerance: 1e-9 on float64 backends, 1e-4 with float32 or a change of backend", () => {
+    assert.equal(toleranceFor("cpu", "cpu"), EXACT_TOLERANCE);
+    assert.equal(toleranceFor("js", "js"), EXACT_TOLERANCE);
+    assert.equal(toleranceFor("wasm", "cpu"), FLOAT32_TOLERANCE);
+    assert.equal(toleranceFor("cpu", "wasm"), FLOAT32_TOLERANCE);
+    const eq = (c: number, w: number) => [{ target: "y", text: `${c}`, latex: "", trainNrmse: 0, terms: [{ coefficient: c, factors: [{ symbol: "cos", input: "x", weight: w }] }] }];
+    assert.equal(compareEquations(eq(2, 1.5), eq(2 * (1 + 1e-6), 1.5), FLOAT32_TOLERANCE).targets[0]!.status, "close");
+    const off = compareEquations(eq(2, 1.5), eq(2, 1.6), FLOAT32_TOLERANCE).targets[0]!;
+    assert.equal(off.status, "different");
+    assert.equal(off.numbers[0]!.number, "weight of cos(x)");
+    const other = compareEquations(eq(2, 1.5), [{ ...eq(2, 1.5)[0]!, terms: [{ coefficient: 2, factors: [{ symbol: "sin", input: "x", weight: 1.5 }] }] }], EXACT_TOLERANCE);
+    assert.deepEqual(other.targets[0]!.structure, ["term cos(x) only in the original", "term sin(x) only in the re-run"]);
+  });
+
+  test("CLI: exit 0 when reproduced, 1 when different", async () => {
+    const path = edited(fitted, "fit-edited.json", (r) => {
+      r.equations[0]!.terms[0]!.coefficient *= 1.01;
+    });
+    const [same, differ] = await Promise.all([cli(["reproduce", fitted, "--quiet"]), cli(["reproduce", path, "--quiet"])]);
+    assert.equal(same.code, 0, same.stderr);
+    assert.equal(same.stderr, "");
+    assert.match(same.stdout, /^y: same /m);
+    assert.equal(differ.code, 1, differ.stderr);
+    assert.match(differ.stdout, /^y: DIFFERENT/m);
+    assert.match(differ.stdout, /y term .*: coefficient /);
+  });
+
+  test("CLI: a bad file is exit 2 with one error line naming it", async () => {
+    const notJson = join(dir, "not.json");
+    writeFileSync(notJson, "y = x\n");
+    const v2 = edited(syn1, "v2.json", (r) => {
+      (r as { version: number }).version = 2;
+    });
+    const bare = edited(syn1, "bare.json", (r) => {
+      delete (r as Partial<ResultJson>).manifest;
+    });
+    const noCsv = edited(fitted, "no-csv.json", (r) => {
+      r.manifest.config.data = join(dir, "gone.csv");
+    });
+    const runs = await Promise.all([notJson, v2, bare, noCsv].map((f) => cli(["reproduce", f])));
+    assertInputError(runs[0]!, "not.json", "not a JSON file");
+    assertInputError(runs[1]!, "v2.json", "version 2");
+    assertInputError(runs[2]!, "bare.json", "no manifest");
+    assertInputError(runs[3]!, "no-csv.json", "gone.csv", "missing");
+  });
+});
