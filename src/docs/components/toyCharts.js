@@ -20,8 +20,8 @@ export function lossSurface(data, {width = 640} = {}) {
     y: {label: "↑ w2 (inner weight of cos)", domain: [config.w2[0] - dw2, config.w2[1] + dw2]},
     color: {type: "log", scheme: "viridis", label: "L(w1, w2) (log, floored at 1e-3)", legend: true, width: 360, tickFormat: (d) => `1e${Math.round(Math.log10(d))}`, ticks: [1e-3, 1e-2, 1e-1, 1, 10], domain: [floor, Math.max(...cells.map((d) => d.loss))]},
     marks: [
-      Plot.rect(cells, {x1: (d) => d.w1 - dw1, x2: (d) => d.w1 + dw1, y1: (d) => d.w2 - dw2, y2: (d) => d.w2 + dw2, fill: (d) => Math.max(d.loss, floor)}),
-      Plot.contour(cells, {x: "w1", y: "w2", value: (d) => Math.log10(Math.max(d.loss, floor)), thresholds: [-2, -1, -0.5, 0, 0.5, 1], stroke: "white", strokeOpacity: 0.55, strokeWidth: 0.8}),
+      Plot.rect(cells, {x1: (d) => d.w1 - dw1, x2: (d) => d.w1 + dw1, y1: (d) => d.w2 - dw2, y2: (d) => d.w2 + dw2, fill: (d) => Math.max(d.loss, floor), stroke: (d) => Math.max(d.loss, floor), strokeWidth: 0.6}),
+      Plot.contour(cells, {x: "w1", y: "w2", value: (d) => Math.log10(Math.max(d.loss, floor)), thresholds: [-2, -1, -0.5, 0, 0.5, 1], interpolate: "barycentric", stroke: "white", strokeOpacity: 0.55, strokeWidth: 0.8}),
       Plot.dot(optima, {x: "w1", y: "w2", r: 6, stroke: "red", strokeWidth: 2.5, fill: "white"}),
       Plot.text(optima, {x: "w1", y: "w2", text: (d) => `(${d.w1}, ${d.w2})`, dx: 10, textAnchor: "start", fill: "white", stroke: "black", strokeWidth: 3, paintOrder: "stroke", fontSize: 13}),
       Plot.tip(cells, Plot.pointer({x: "w1", y: "w2", title: (d) => `w1 = ${d.w1}, w2 = ${d.w2}\nL = ${fmt(d.loss, 4)}`}))
@@ -72,7 +72,7 @@ export function qSlice(data, episode, {width = 300} = {}) {
     y: {label: "↑ v = Z1[cos(x2) → p0]", domain: [-h, 1 + h], ticks: 5},
     color: {scheme: "magma", reverse: true, label: "−Q(s1, a)", legend: true, width: width - 20},
     marks: [
-      Plot.rect(cells, {x1: (d) => d.u - h, x2: (d) => d.u + h, y1: (d) => d.v - h, y2: (d) => d.v + h, fill: "q"}),
+      Plot.rect(cells, {x1: (d) => d.u - h, x2: (d) => d.u + h, y1: (d) => d.v - h, y2: (d) => d.v + h, fill: "q", stroke: "q", strokeWidth: 0.6}),
       Plot.dot([lpArgmin], {x: "u", y: "v", r: 7, stroke: "cyan", strokeWidth: 2.5, fill: "none"}),
       Plot.dot([gridArgmin], {x: "u", y: "v", r: 3, fill: "cyan"}),
       Plot.tip(cells, Plot.pointer({x: "u", y: "v", title: (d) => `u = ${d.u}, v = ${d.v}\n−Q = ${d.q}`}))
