@@ -111,3 +111,18 @@ test("a constraint plugin that throws stops the search naming the plugin", async
   assert.equal(result.stopReason, "error");
   assert.match(result.error!.message, /^plugin broken: check threw: boom/);
 });
+
+test("enumerate visits every structure once, independent of the seed, and finds syn1's y3 = 3·x3²", async () => {
+  const result = await search(syn1("y3"), options(0, { method: "enumerate" }));
+  assert.equal(result.equations[0]!.text, "3*x3^2");
+  assert.equal(result.outputs[0]!.stopReason, "reward-threshold");
+  assert.equal(result.structures, result.episodes, "no structure is fitted twice");
+  const again = await search(syn1("y3"), options(7, { method: "enumerate" }));
+  assert.equal(again.episodes, result.episodes, "enumeration does not depend on the seed");
+});
+
+test("random search uses the same constraints and cache and finds syn1's y2 = 4·x1·x3", async () => {
+  const result = await search(syn1("y2"), options(1, { method: "random" }));
+  assert.equal(result.equations[0]!.text, "4*x1*x3");
+  assert.equal(result.outputs[0]!.actions.greedy, 0, "no greedy action without a Q-network");
+});

@@ -36,7 +36,7 @@ export function addFitFlags(command: Command): Command {
 
 export function addSearchFlags(command: Command): Command {
   return command
-    .option("--method <name>", "search method: consolesr | paper", "consolesr")
+    .option("--method <name>", "search method: consolesr | paper | random | enumerate", "consolesr")
     .option("--episodes <n>", "maximum episodes per output (paper T = 600)")
     .option("--terms <n>", "products per output (LoCaL n2)")
     .option("--max-factors <n>", "symbols per product (static constraint)")
@@ -59,7 +59,8 @@ export function fitSettings(flags: FitFlags, defaults: Pick<FitOptions, "steps" 
 }
 
 export function searchOverrides(flags: SearchFlags, defaults: Partial<SearchSettings> = {}): { method: SearchMethod; settings: Partial<SearchSettings>; constraints: string[] } {
-  if (flags.method !== "consolesr" && flags.method !== "paper") throw new InputError(`--method must be consolesr or paper (got "${flags.method}")`);
+  const methods = ["consolesr", "paper", "random", "enumerate"];
+  if (!methods.includes(flags.method)) throw new InputError(`--method must be one of ${methods.join(", ")} (got "${flags.method}")`);
   const settings: Partial<SearchSettings> = { ...defaults };
   if (flags.episodes !== undefined) settings.episodes = parseInteger(flags.episodes, "--episodes", 1);
   if (flags.terms !== undefined) settings.terms = parseInteger(flags.terms, "--terms", 1);
@@ -67,5 +68,5 @@ export function searchOverrides(flags: SearchFlags, defaults: Partial<SearchSett
   if (flags.stopNrmse !== undefined) settings.stopNrmse = parseNumber(flags.stopNrmse, "--stop-nrmse");
   if (flags.epsilon !== undefined) settings.epsilon = parseNumber(flags.epsilon, "--epsilon");
   if (flags.gamma !== undefined) settings.gamma = parseNumber(flags.gamma, "--gamma");
-  return { method: flags.method, settings, constraints: list(flags.constraints) };
+  return { method: flags.method as SearchMethod, settings, constraints: list(flags.constraints) };
 }

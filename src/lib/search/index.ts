@@ -52,6 +52,7 @@ export interface SearchResult {
 
 export function resolveSettings(method: SearchMethod = "consolesr", overrides: Partial<SearchSettings> = {}): SearchSettings {
   const base = method === "paper" ? paperSettings : consolesrSettings;
+  if (!["consolesr", "paper", "random", "enumerate"].includes(method)) throw new InputError(`unknown search method "${method}" (known: consolesr, paper, random, enumerate)`);
   const settings = { ...base, ...overrides, method, fit: { ...base.fit, ...overrides.fit } };
   const positive: (keyof SearchSettings)[] = ["episodes", "targetEvery", "epochs", "batch", "terms", "maxFactors"];
   for (const name of positive) {

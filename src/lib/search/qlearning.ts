@@ -33,7 +33,12 @@ import {
 } from "./cmp.js";
 import { Icnn } from "./icnn.js";
 
-export type SearchMethod = "consolesr" | "paper";
+/**
+ * consolesr and paper learn (double-convex Q-learning); random and enumerate are the baselines
+ * with the same CMP, constraints, fitter and cache: uniform random trajectories, and every
+ * structure in order of size.
+ */
+export type SearchMethod = "consolesr" | "paper" | "random" | "enumerate";
 
 export interface SearchSettings {
   method: SearchMethod;
@@ -148,7 +153,7 @@ export interface OutputSearchResult {
   front: Candidate[];
   episodes: number;
   structures: number;
-  stopReason: "reward-threshold" | "episodes" | "aborted" | "error";
+  stopReason: "reward-threshold" | "episodes" | "exhausted" | "aborted" | "error";
   /** A plugin failure that stopped the search; the best found before it is kept. */
   error?: InputError;
   rewards: number[];
@@ -232,6 +237,59 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
     return all.slice(0, Math.max(0, settings.terms - 1));
   };
 
+  /** Does every constraint plugin accept action a_k after `actions` at state s_k? */
+  const acceptable = (k: number, state: Float64Array, actions: readonly Float64Array[], action: Float64Array): boolean => {
+    const c: ConstraintContext = {
+      layer: k,
+      state: Array.from(state),
+      action: Array.from(action),
+      space: { inputs: space.inputs, symbols: space.symbols, neurons: space.n1, terms: space.n2 },
+      structure: partialStructure(space, [...actions, action]),
+      limits,
+      evidence,
+    };
+    for (const plugin of ctx.constraints) if (runConstraint(plugin, c) !== true) return false;
+    return true;
+  };
+
+  /** Every structure in order of size (products of 1…maxFactors allowed neurons, then 1…terms of them). */
+  function* enumeration() {
+    const allowed = space.allowed.flatMap((ok, i) => (ok ? [i] : []));
+    const products: number[][] = [];
+    const grow = (start: number, current: number[], size: number) => {
+      if (current.length === size) return void products.push([...current]);
+      for (let i = start; i < allowed.length; i++) grow(i + 1, [...current, allowed[i]!], size);
+    };
+    for (let size = 1; size <= settings.maxFactors; size++) grow(0, [], size);
+    const combos = function* (start: number, chosen: number[], count: number): Generator<number[]> {
+      if (chosen.length === count) return yield [...chosen];
+      for (let j = start; j < products.length; j++) yield* combos(j + 1, [...chosen, j], count);
+    };
+    for (let count = 1; count <= settings.terms; count++) {
+      for (const chosen of combos(0, [], count)) {
+        const neurons = [...new Set(chosen.flatMap((j) => products[j]!))];
+        const a0 = new Float64Array(space.nA);
+        for (const i of neurons) a0[i] = 1;
+        const a1 = new Float64Array(space.nA);
+        chosen.forEach((j, slot) => products[j]!.forEach((i) => (a1[i * space.n2 + slot] = 1)));
+        const a2 = new Float64Array(space.nA);
+        chosen.forEach((_, slot) => (a2[slot] = 1));
+        const actions = [a0, a1, a2];
+        const states = [initialState(space)];
+        let ok = true;
+        for (let k = 0; k < LAYERS && ok; k++) {
+          ok = acceptable(k, states[k]!, actions.slice(0, k), actions[k]!);
+          states.push(transition(space, k, states[k]!, actions[k]!));
+        }
+        if (!ok) continue;
+        const tally = { greedy: 0, random: 0, rejected: 0 };
+        yield { states, actions, relaxed: actions, tally, structure: structureOf(space, ctx.target, partialStructure(space, actions)) };
+      }
+    }
+  }
+  const enumerator = settings.method === "enumerate" ? enumeration() : undefined;
+  const learns = settings.method === "consolesr" || settings.method === "paper";
+
   /** One trajectory s_0 → s_3; every action passes every constraint or is redrawn. */
   const rollout = (epsilon: number, keep: readonly Product[]) => {
     const states: Float64Array[] = [initialState(space)];
@@ -243,20 +301,7 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
     for (let k = 0; k < LAYERS; k++) {
       const partial: PartialStructure = partialStructure(space, actions);
       const bounds = layerBounds(space, k, partial, keep, limits);
-      const accept = (action: Float64Array) => {
-        const after = partialStructure(space, [...actions, action]);
-        const c: ConstraintContext = {
-          layer: k,
-          state: Array.from(states[k]!),
-          action: Array.from(action),
-          space: { inputs: space.inputs, symbols: space.symbols, neurons: space.n1, terms: space.n2 },
-          structure: after,
-          limits,
-          evidence,
-        };
-        for (const plugin of ctx.constraints) if (runConstraint(plugin, c) !== true) return false;
-        return true;
-      };
+      const accept = (action: Float64Array) => acceptable(k, states[k]!, actions, action);
       let chosen: Float64Array | null = null;
       let relax: Float64Array | null = null;
       if (!(rng.next() < epsilon)) {
@@ -315,13 +360,22 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
     try {
       // The products the dynamic constraint keeps change only between episodes.
       const keep = kept();
-      let trajectory = settings.proposal === "surrogate" && rng.next() >= settings.epsilon ? propose(keep) : rollout(settings.epsilon, keep);
+      let trajectory;
+      if (enumerator) {
+        const next = enumerator.next();
+        if (next.done) {
+          stopReason = "exhausted";
+          break;
+        }
+        trajectory = next.value;
+      } else if (settings.method === "random") trajectory = rollout(1, keep);
+      else trajectory = settings.proposal === "surrogate" && rng.next() >= settings.epsilon ? propose(keep) : rollout(settings.epsilon, keep);
       let fitted = evaluator.evaluate(trajectory.structure);
       // A greedy policy proposes the same structure again and again; in consolesr mode a repeat
       // is replaced by another trajectory, fully random after two greedy repeats (bounded tries),
       // so that every episode buys information.
       for (let tries = 0; settings.avoidRepeats && fitted.cached && tries < 20; tries++) {
-        trajectory = rollout(tries < 2 ? settings.epsilon : 1, keep);
+        trajectory = rollout(tries < 2 && learns ? settings.epsilon : 1, keep);
         fitted = evaluator.evaluate(trajectory.structure);
       }
       counts.greedy += trajectory.tally.greedy;
@@ -339,35 +393,37 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
       const R = shape(candidate.reward);
       rewards.push(candidate.reward);
 
-      // −R on the end-of-trajectory reward of every (s_k, a_k) of the episode.
-      for (let k = 0; k < LAYERS; k++) rewardSamples.push({ state: trajectory.states[k]!, action: trajectory.actions[k]!, target: -R });
-      const rSample = sample(rewardSamples, settings.batch, rng);
-      rNet.train(rSample.map((s) => s.state), rSample.map((s) => s.action), rSample.map((s) => s.target), { ...train, rng });
+      if (learns) {
+        // −R on the end-of-trajectory reward of every (s_k, a_k) of the episode.
+        for (let k = 0; k < LAYERS; k++) rewardSamples.push({ state: trajectory.states[k]!, action: trajectory.actions[k]!, target: -R });
+        const rSample = sample(rewardSamples, settings.batch, rng);
+        rNet.train(rSample.map((s) => s.state), rSample.map((s) => s.action), rSample.map((s) => s.target), { ...train, rng });
 
-      // Replay: the taken (binary) transitions with R_t, and the relaxed ones with R(s, ã).
-      for (let k = 0; k < LAYERS; k++) {
-        const base = { state: trajectory.states[k]!, next: trajectory.states[k + 1]!, terminal: k === LAYERS - 1 };
-        replay.push({ ...base, action: trajectory.actions[k]!, reward: R });
-        const relaxed = trajectory.relaxed[k]!;
-        if (relaxed !== trajectory.actions[k]) replay.push({ ...base, action: relaxed, reward: -rNet.value(base.state, relaxed) });
-      }
-      const batch = sample(replay, settings.batch, rng);
-      const targets = batch.map((m) => {
-        if (m.terminal) return -m.reward;
-        // max_a Q'(s', a) = −min_a −Q'(s', a) over the box: an LP per distinct next state, cached
-        // for the target network's lifetime.
-        const key = stateKey(m.next);
-        let value = targetValues.get(key);
-        if (value === undefined) {
-          value = ctx.argmin.lp(qTarget, m.next).value;
-          targetValues.set(key, value);
+        // Replay: the taken (binary) transitions with R_t, and the relaxed ones with R(s, ã).
+        for (let k = 0; k < LAYERS; k++) {
+          const base = { state: trajectory.states[k]!, next: trajectory.states[k + 1]!, terminal: k === LAYERS - 1 };
+          replay.push({ ...base, action: trajectory.actions[k]!, reward: R });
+          const relaxed = trajectory.relaxed[k]!;
+          if (relaxed !== trajectory.actions[k]) replay.push({ ...base, action: relaxed, reward: -rNet.value(base.state, relaxed) });
         }
-        return -(m.reward + settings.gamma * -value);
-      });
-      qNet.train(batch.map((m) => m.state), batch.map((m) => m.action), targets, { ...train, rng });
-      if (episode % settings.targetEvery === 0) {
-        qTarget.copyFrom(qNet);
-        targetValues = new Map();
+        const batch = sample(replay, settings.batch, rng);
+        const targets = batch.map((m) => {
+          if (m.terminal) return -m.reward;
+          // max_a Q'(s', a) = −min_a −Q'(s', a) over the box: an LP per distinct next state, cached
+          // for the target network's lifetime.
+          const key = stateKey(m.next);
+          let value = targetValues.get(key);
+          if (value === undefined) {
+            value = ctx.argmin.lp(qTarget, m.next).value;
+            targetValues.set(key, value);
+          }
+          return -(m.reward + settings.gamma * -value);
+        });
+        qNet.train(batch.map((m) => m.state), batch.map((m) => m.action), targets, { ...train, rng });
+        if (episode % settings.targetEvery === 0) {
+          qTarget.copyFrom(qNet);
+          targetValues = new Map();
+        }
       }
 
       ctx.onEpisode?.({ target: ctx.target, episode, reward: candidate.reward, structures: evaluator.size, best: best!, ...trajectory.tally, nets: { q: qNet, r: rNet } });
