@@ -10,7 +10,7 @@ import type { Equation } from "../lib/equation/types.js";
 import { formOf } from "../lib/equation/extract.js";
 import { InputError } from "../lib/errors.js";
 import { evaluateExperiment } from "../lib/evaluate.js";
-import { checkDomains, fitForm, type FitFormResult } from "../lib/fitForm.js";
+import { checkColumnDomain, checkDomains, fitForm, type FitFormResult } from "../lib/fitForm.js";
 import { Registry, type Registries, type SymbolPlugin } from "../lib/plugins.js";
 import type { PluginCheckReport } from "../lib/checkPlugin.js";
 import { resultToJson, type EvaluationResult, type ResultJson } from "../lib/result.js";
@@ -73,14 +73,7 @@ const formTargets = (form: string) =>
 /** With an explicit pool, a symbol whose domain an input violates is an error naming both. */
 function checkPoolDomains(data: Dataset, pool: readonly string[], symbols: Registry<SymbolPlugin>): void {
   for (const name of pool) {
-    const domain = symbols.get(name).domain;
-    if (!domain) continue;
-    data.inputs.forEach((input, i) => {
-      const bad = data.x[i]!.findIndex((v) => !domain(v));
-      if (bad >= 0) {
-        throw new InputError(`symbol ${name} on column "${input}": row ${bad + 1} has ${input} = ${data.x[i]![bad]}, outside the symbol's domain; drop ${name} from --symbols or the column from --inputs`);
-      }
-    });
+    data.inputs.forEach((input, i) => checkColumnDomain(symbols.get(name), input, data.x[i]!, `drop ${name} from --symbols or the column from --inputs`));
   }
 }
 

@@ -29,20 +29,27 @@ export interface FitFormResult {
   fits: FitResult[];
 }
 
+/**
+ * Throws when `column` (named `input`) has a value outside `symbol`'s domain, naming the
+ * symbol, the column and the first offending row; `hint` says what to do about it.
+ */
+export function checkColumnDomain(symbol: SymbolPlugin, input: string, column: ArrayLike<number>, hint: string): void {
+  const domain = symbol.domain;
+  if (!domain) return;
+  for (let row = 0; row < column.length; row++) {
+    if (!domain(column[row]!)) {
+      throw new InputError(`symbol ${symbol.name} on column "${input}": row ${row + 1} has ${input} = ${column[row]}, outside the symbol's domain; ${hint}`);
+    }
+  }
+}
+
 /** Throws when a factor's symbol has a domain the column violates (at the initial weight 1). */
 export function checkDomains(equations: readonly Equation[], data: Dataset, symbols: Registry<SymbolPlugin>): void {
   for (const equation of equations) {
     for (const term of equation.terms) {
       for (const factor of term.factors) {
         const symbol = symbols.get(factor.symbol);
-        if (!symbol.domain) continue;
-        const column = columnOf(data, factor.input);
-        const bad = column.findIndex((v) => !symbol.domain!(v));
-        if (bad >= 0) {
-          throw new InputError(
-            `symbol ${symbol.name} on column "${factor.input}": row ${bad + 1} has ${factor.input} = ${column[bad]}, outside the symbol's domain (${symbol.description ?? "see the plugin"})`,
-          );
-        }
+        checkColumnDomain(symbol, factor.input, columnOf(data, factor.input), symbol.description ?? "see the plugin");
       }
     }
   }
