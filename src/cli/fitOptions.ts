@@ -16,6 +16,7 @@ export interface FitFlags {
 export interface SearchFlags {
   method: string;
   episodes?: string;
+  budget?: string;
   terms?: string;
   maxFactors?: string;
   constraints: string;
@@ -38,6 +39,7 @@ export function addSearchFlags(command: Command): Command {
   return command
     .option("--method <name>", "search method: consolesr | paper | random | enumerate", "consolesr")
     .option("--episodes <n>", "maximum episodes per output (paper T = 600)")
+    .option("--budget <n>", "maximum distinct structures fitted per output (0: no limit)")
     .option("--terms <n>", "products per output (LoCaL n2)")
     .option("--max-factors <n>", "symbols per product (static constraint)")
     .option("--constraints <names>", "constraint plugins, comma-separated (empty: none)", "static,dynamic")
@@ -63,6 +65,7 @@ export function searchOverrides(flags: SearchFlags, defaults: Partial<SearchSett
   if (!methods.includes(flags.method)) throw new InputError(`--method must be one of ${methods.join(", ")} (got "${flags.method}")`);
   const settings: Partial<SearchSettings> = { ...defaults };
   if (flags.episodes !== undefined) settings.episodes = parseInteger(flags.episodes, "--episodes", 1);
+  if (flags.budget !== undefined) settings.budget = parseInteger(flags.budget, "--budget", 0);
   if (flags.terms !== undefined) settings.terms = parseInteger(flags.terms, "--terms", 1);
   if (flags.maxFactors !== undefined) settings.maxFactors = parseInteger(flags.maxFactors, "--max-factors", 1);
   if (flags.stopNrmse !== undefined) settings.stopNrmse = parseNumber(flags.stopNrmse, "--stop-nrmse");

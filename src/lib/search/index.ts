@@ -59,6 +59,7 @@ export function resolveSettings(method: SearchMethod = "consolesr", overrides: P
     const value = settings[name] as number;
     if (!Number.isInteger(value) || value < 1) throw new InputError(`search option ${name} must be a positive integer (got ${value})`);
   }
+  if (!(Number.isInteger(settings.budget) && settings.budget >= 0)) throw new InputError(`search option budget must be a non-negative integer (got ${settings.budget})`);
   for (const name of ["gamma", "epsilon"] as const) {
     if (!(settings[name] >= 0 && settings[name] <= 1)) throw new InputError(`search option ${name} must be in [0, 1] (got ${settings[name]})`);
   }

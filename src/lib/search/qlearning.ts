@@ -44,6 +44,8 @@ export interface SearchSettings {
   method: SearchMethod;
   /** Maximum episodes T (paper 600). */
   episodes: number;
+  /** Maximum distinct structures fitted per output (0: no limit); the benchmark's equal budget. */
+  budget: number;
   gamma: number;
   epsilon: number;
   /** Paper stop rule: |R − 1| ≤ λ. */
@@ -84,6 +86,7 @@ export interface SearchSettings {
 export const paperSettings: SearchSettings = {
   method: "paper",
   episodes: 600,
+  budget: 0,
   gamma: 0.2,
   epsilon: 0.4,
   lambda: 1e-2,
@@ -153,7 +156,7 @@ export interface OutputSearchResult {
   front: Candidate[];
   episodes: number;
   structures: number;
-  stopReason: "reward-threshold" | "episodes" | "exhausted" | "aborted" | "error";
+  stopReason: "reward-threshold" | "episodes" | "budget" | "exhausted" | "aborted" | "error";
   /** A plugin failure that stopped the search; the best found before it is kept. */
   error?: InputError;
   rewards: number[];
@@ -430,6 +433,10 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
       const done = settings.method === "paper" ? Math.abs(R - 1) <= settings.lambda : candidate.nrmse <= settings.stopNrmse;
       if (done) {
         stopReason = "reward-threshold";
+        break;
+      }
+      if (settings.budget > 0 && evaluator.size >= settings.budget) {
+        stopReason = "budget";
         break;
       }
     } catch (cause) {
