@@ -130,11 +130,11 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stderr, "");
     const lines = run.stdout.trimEnd().split("\n");
-    assert.equal(lines.filter((l) => l.startsWith("ok ")).length, 15, run.stdout);
-    for (const name of ["x", "sqrt", "log", "cos", "static", "dynamic", "inv-nrmse", "parsimony", "tanh", "max-two-trig", "parsimony-strict"]) {
+    assert.equal(lines.filter((l) => l.startsWith("ok ")).length, 17, run.stdout);
+    for (const name of ["x", "sqrt", "log", "cos", "x^-1", "x^-2", "static", "dynamic", "inv-nrmse", "parsimony", "tanh", "max-two-trig", "parsimony-strict"]) {
       assert.ok(lines.some((l) => new RegExp(`^ok\\s+\\w+\\s+${name.replace("^", "\\^")}\\s`).test(l)), `${name} not ok:\n${run.stdout}`);
     }
-    assert.match(lines.at(-1)!, /^ok: 15 plugins, \d+ checks passed$/);
+    assert.match(lines.at(-1)!, /^ok: 17 plugins, \d+ checks passed$/);
   });
 
   // One check-plugin run over every broken file (each test below reads its own lines).
