@@ -1,0 +1,107 @@
+// Tables and charts of the search benchmark page (data: bench/searchSuite.ts's JSON).
+// Explicit imports only: the implicit globals would be fetched from a CDN.
+import * as Plot from "@observablehq/plot";
+import {html} from "htl";
+
+export const noiseName = (snrDb) => (snrDb === null ? "noiseless" : `${snrDb} dB`);
+const fixed = (v, digits = 1) => (v === null || v === undefined ? "—" : v.toFixed(digits));
+
+/** Per method and noise level: recovered runs, rate, median structures to recovery, median seconds. */
+export function methodTable(data) {
+  return html`<table style="max-width: 900px; font-size: 14px;">
+<thead><tr><th>noise</th><th>method</th><th>recovered / runs</th><th>rate</th><th>exact at the end</th><th>median structures to recovery</th><th>median s (all runs)</th><th>median s (recovered)</th></tr></thead>
+<tbody>${data.summary.map((s) => html`<tr>
+  <td>${noiseName(s.snrDb)}</td><td><b>${s.method}</b></td><td>${s.recovered} / ${s.runs}</td><td>${(100 * s.rate).toFixed(0)} %</td>
+  <td>${s.exactAtEnd}</td><td>${fixed(s.medianStructures)}</td><td>${fixed(s.medianSeconds, 2)}</td><td>${fixed(s.medianSecondsRecovered, 2)}</td>
+</tr>`)}</tbody>
+</table>`;
+}
+
+/** baseline/consolesr structures to recovery, per noise level. */
+export function ratioTable(data) {
+  if (data.ratios.length === 0) return html`<p><i>consolesr was not run: no ratio.</i></p>`;
+  return html`<table style="max-width: 760px; font-size: 14px;">
+<thead><tr><th>noise</th><th>ratio</th><th>ratio of the medians</th><th>median of the paired ratios</th><th>pairs (both recovered)</th></tr></thead>
+<tbody>${data.ratios.map((r) => html`<tr><td>${noiseName(r.snrDb)}</td><td>${r.baseline} / consolesr</td><td>${fixed(r.ratioOfMedians, 2)}</td><td>${fixed(r.medianPairedRatio, 2)}</td><td>${r.pairs}</td></tr>`)}</tbody>
+</table>`;
+}
+
+/** One cell per equation × method (faceted by noise): the share of seeds recovered. */
+export function recoveryGrid(data, {width = 900} = {}) {
+  const cells = data.perEquation.flatMap((row) =>
+    row.cells.map((c) => ({equation: row.equation, noise: noiseName(row.snrDb), method: c.method, share: c.runs ? c.recovered / c.runs : 0, label: `${c.recovered}/${c.runs}`, median: c.medianStructures}))
+  );
+  const equations = data.equations.map((e) => e.id);
+  const noises = data.manifest.noise.map(noiseName);
+  return Plot.plot({
+    width,
+    height: 90 + 20 * equations.length,
+    marginLeft: 150,
+    marginTop: 30,
+    marginBottom: 30,
+    fx: {label: null, domain: data.manifest.methods, axis: "top"},
+    x: {label: null, domain: noises, axis: "bottom"},
+    y: {label: null, domain: equations},
+    color: {type: "linear", domain: [0, 1], range: ["#f4f4f4", "#1a7f37"], legend: true, label: "share of seeds recovered"},
+    marks: [
+      Plot.cell(cells, {x: "noise", y: "equation", fx: "method", fill: "share", inset: 0.5}),
+      Plot.text(cells, {x: "noise", y: "equation", fx: "method", text: "label", fontSize: 10, fill: (d) => (d.share > 0.6 ? "white" : "black")}),
+      Plot.tip(cells, Plot.pointer({x: "noise", y: "equation", fx: "method", title: (d) => `${d.equation} (${d.noise}), ${d.method}\nrecovered ${d.label} seeds\nmedian structures to recovery ${d.median ?? "—"}`}))
+    ]
+  });
+}
+
+/** Structures fitted until recovery, per method (log scale), recovered runs only. */
+export function structuresChart(data, {width = 760} = {}) {
+  const runs = data.runs.filter((r) => r.recovered).map((r) => ({...r, noise: noiseName(r.snrDb)}));
+  return Plot.plot({
+    width,
+    height: 90 + 60 * data.manifest.methods.length * data.manifest.noise.length,
+    marginLeft: 90,
+    marginRight: 80,
+    x: {type: "log", label: "distinct structures fitted until the recovered equation →", grid: true},
+    y: {label: null, domain: data.manifest.methods},
+    fy: {label: null, domain: data.manifest.noise.map(noiseName)},
+    marks: [
+      Plot.boxX(runs, {x: "structuresToRecovery", y: "method", fy: "noise", stroke: "gray", fill: "#ddd"}),
+      Plot.dot(runs, {x: "structuresToRecovery", y: "method", fy: "noise", r: 3, fill: "method", fillOpacity: 0.6, title: (d) => `${d.method}, ${d.equation}, seed ${d.seed}: ${d.structuresToRecovery} structures`}),
+      Plot.ruleX([data.manifest.budget], {stroke: "crimson", strokeDasharray: "4,3"}),
+      Plot.text([data.manifest.budget], {x: (d) => d, frameAnchor: "top", dy: 4, dx: 4, textAnchor: "start", text: () => "budget", fill: "crimson"})
+    ]
+  });
+}
+
+/** The equations no method recovered at a noise level, with the reason. */
+export function unrecoveredTable(data) {
+  if (data.unrecovered.length === 0) return html`<p>Every equation was recovered by at least one method at every noise level.</p>`;
+  return html`<table style="max-width: 1000px; font-size: 13px;">
+<thead><tr><th>equation</th><th>noise</th><th>truth</th><th>reason</th></tr></thead>
+<tbody>${data.unrecovered.map((u) => html`<tr><td>${u.equation}</td><td>${noiseName(u.snrDb)}</td><td><code>${data.equations.find((e) => e.id === u.equation)?.truth ?? ""}</code></td><td>${u.reason}</td></tr>`)}</tbody>
+</table>`;
+}
+
+/** The suite: one row per equation with its source formula, LoCaL truth, pool and block size. */
+export function equationTable(data) {
+  return html`<table style="max-width: 1100px; font-size: 12px;">
+<thead><tr><th>id</th><th>as published</th><th>as one LoCaL block (truth)</th><th>inputs</th><th>pool</th><th>terms × factors</th></tr></thead>
+<tbody>${data.equations.map((e) => html`<tr>
+  <td title=${e.source}>${e.id}</td><td>${e.original}</td><td><code>${e.truth}</code>${e.knownFitFailure ? html`<br><small style="color: crimson">fit from all-ones fails: ${e.knownFitFailure}</small>` : ""}</td>
+  <td>${e.inputs.map((i) => `${i.name} ∈ [${i.range.join(", ")}]`).join(", ")}</td><td>${e.pool.join(", ")}</td><td>${e.terms} × ${e.maxFactors}</td>
+</tr>`)}</tbody>
+</table>`;
+}
+
+/** Literature equations left out, and why. */
+export function excludedTable(data) {
+  return html`<table style="max-width: 1000px; font-size: 12px;">
+<thead><tr><th>equation</th><th>as published</th><th>one block?</th><th>why it is left out</th></tr></thead>
+<tbody>${data.excluded.map((x) => html`<tr><td>${x.name}</td><td>${x.original}</td><td>${x.expressible ? "yes" : "no"}</td><td>${x.reason}</td></tr>`)}</tbody>
+</table>`;
+}
+
+/** A small manifest line under a figure. */
+export function benchmarkManifest(data) {
+  const m = data.manifest;
+  const items = {version: m.version, git: `${m.git.slice(0, 10)}${m.dirty ? " (dirty)" : ""}`, date: m.date.slice(0, 10), budget: m.budget, episodes: m.episodes, seeds: m.seeds.join(","), rows: m.rows, jobs: m.jobs, cpus: m.machine.cpus, "wall s": m.wallSeconds, "CPU s in jobs": m.cpuSeconds, fit: JSON.stringify(m.settings.fit), constraints: m.settings.constraints.join("+"), reward: m.settings.reward};
+  return html`<p class="manifest" style="font: 12px var(--monospace); color: var(--theme-foreground-muted); margin-top: 0.3rem;">${Object.entries(items).map(([k, v]) => `${k}: ${v}`).join(" · ")}</p>`;
+}
