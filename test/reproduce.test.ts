@@ -3,16 +3,25 @@
  * (exit 0); an edited coefficient is reported as a difference naming the target and the number
  * (exit 1); a bad file is one `error: …` line (exit 2). Results are made with the CLI, the
  * re-runs go through the library function, plus a few CLI spawns for the exit codes.
+ * The re-runs go through the runtime module (src/lib/runtime.ts) over the pipeline
+ * (src/lib/pipeline.ts): it gives the CLI's bytes, and redefining its config aborts a running search.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { Runtime } from "@observablehq/runtime";
+import { gitSha } from "../src/cli/io.js";
 import { reproduce } from "../src/cli/reproduce.js";
+import { experimentData, experiments } from "../src/lib/data/experiments.js";
+import { isInputError } from "../src/lib/errors.js";
+import { configFromManifest, pipelineData, resolvePipelineConfig, type PipelineConfig } from "../src/lib/pipeline.js";
 import { compareEquations, EXACT_TOLERANCE, FLOAT32_TOLERANCE, toleranceFor } from "../src/lib/reproduce.js";
-import type { ResultJson } from "../src/lib/result.js";
+import { resultToJson, type ResultJson } from "../src/lib/result.js";
 import { createRng } from "../src/lib/rng.js";
+import define, { runModule, type Progress, type RuntimeConfig } from "../src/lib/runtime.js";
+import { createRegistries } from "../src/plugins/index.js";
 import { assertInputError, cli } from "./helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "consolesr-reproduce-"));
@@ -20,6 +29,8 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 const syn1 = join(dir, "syn1.json");
 const fitted = join(dir, "fit.json");
+const random = join(dir, "random.json");
+const RANDOM_RUN = ["run", "syn1", "--seed", "0", "--method", "random", "--budget", "40"];
 const csv = join(dir, "data.csv");
 
 /** y = 2.5·a²·b + 0.7·sin(a), a, b ~ U(1, 2) from a seeded generator. */
@@ -44,12 +55,12 @@ const edited = (file: string, name: string, edit: (r: ResultJson) => void): stri
 
 before(async () => {
   writeData();
-  const [a, b] = await Promise.all([
+  const runs = await Promise.all([
     cli(["run", "syn1", "--given-form", "--quiet", "--out", syn1]),
     cli(["fit", csv, "--target", "y", "--form", "y = a^2*b + sin(a)", "--quiet", "--out", fitted]),
+    cli([...RANDOM_RUN, "--quiet", "--out", random]),
   ]);
-  assert.equal(a.code, 0, a.stderr);
-  assert.equal(b.code, 0, b.stderr);
+  for (const run of runs) assert.equal(run.code, 0, run.stderr);
 });
 
 describe("reproduce", () => {
@@ -127,5 +138,83 @@ describe("reproduce", () => {
     assertInputError(runs[1]!, "v2.json", "version 2");
     assertInputError(runs[2]!, "bare.json", "no manifest");
     assertInputError(runs[3]!, "no-csv.json", "gone.csv", "missing");
+  });
+});
+
+/** Polls `condition` every 5 ms until it holds (or fails after `ms`). */
+async function until(condition: () => boolean, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe("the runtime module over the pipeline", () => {
+  test("runModule gives the bytes of `run syn1 --seed 0 --method random --budget 40`, from options and from the manifest", async () => {
+    const bytes = readFileSync(random, "utf8");
+    const registries = createRegistries();
+    const config = resolvePipelineConfig({ experiment: "syn1", seed: 0, method: "random", search: { budget: 40 } }, registries);
+    const fromOptions = await runModule(config, { backend: "cpu", registries, git: gitSha() });
+    assert.equal(resultToJson(fromOptions), bytes);
+    // reproduce: the config read back from the manifest runs to the same bytes.
+    const fromManifest = configFromManifest(JSON.parse(bytes) as ResultJson, random);
+    const again = await runModule(fromManifest, { backend: "cpu", git: gitSha() });
+    assert.equal(resultToJson(again), bytes);
+    const { comparison, result } = await reproduce(random);
+    assert.deepEqual(comparison.targets.map((t) => t.status), ["same", "same", "same"]);
+    assert.equal(resultToJson({ ...result, manifest: { ...result.manifest, git: gitSha() } }), bytes);
+  });
+
+  test("the search continues the data's random stream: searchSeed is what rng.fork() would draw", () => {
+    const registries = createRegistries();
+    const config = resolvePipelineConfig({ experiment: "toy", seed: 5, rows: 20 }, registries);
+    const { searchSeed } = pipelineData(config, { registries });
+    const rng = createRng(5);
+    experimentData(experiments.toy!, { rng, symbols: (n) => registries.symbols.get(n), rows: 20 });
+    const forked = rng.fork();
+    const ours = createRng(searchSeed);
+    for (let i = 0; i < 5; i++) assert.equal(ours.next(), forked.next());
+  });
+
+  test("redefining config mid-run aborts the running search (its episodes stop, stopReason aborted) and the new one completes", async () => {
+    const registries = createRegistries();
+    // A long one (random search rarely recovers syn2) and a short one.
+    const first = resolvePipelineConfig({ experiment: "syn2", seed: 1, rows: 200, method: "random" }, registries);
+    const second = resolvePipelineConfig({ experiment: "syn1", seed: 1, rows: 200, method: "random", search: { budget: 5 } }, registries);
+    const episodes = new Map<string, number>([["syn2", 0], ["syn1", 0]]);
+    const finished: { experiment: string; stopReason: string; episodes: number; at: number }[] = [];
+    const progress: Progress[] = [];
+    const runtime = new Runtime();
+    try {
+      const main = runtime.module(define, (name) => (name === "progress" ? { fulfilled: (p) => progress.push(p as Progress) } : undefined));
+      const name = (c: RuntimeConfig) => ("experiment" in c ? c.experiment : c.data);
+      main.redefine("hooks", [], () => ({
+        onEpisode: (_e: unknown, c: RuntimeConfig) => episodes.set(name(c), episodes.get(name(c))! + 1),
+        onFinish: (o: { result: ResultJson }, c: RuntimeConfig) => finished.push({ experiment: name(c), stopReason: o.result.search.stopReason, episodes: o.result.search.episodes, at: episodes.get(name(c))! }),
+      }));
+      main.redefine("config", [], () => first);
+      const result = main.value("result");
+      await until(() => episodes.get("syn2")! >= 3);
+      const atSwitch = episodes.get("syn2")!;
+      main.redefine("config", [], () => second);
+      const done = (await result) as ResultJson;
+      assert.equal(done.manifest.config.experiment, "syn1");
+      assert.notEqual(done.search.stopReason, "aborted");
+      assert.equal(done.equations.length, 3);
+      assert.deepEqual(finished.map((f) => [f.experiment, f.stopReason]), [["syn2", "aborted"], ["syn1", done.search.stopReason]]);
+      const aborted = finished[0]!;
+      assert.ok(aborted.at <= atSwitch + 1, `the first search ran ${aborted.at - atSwitch} episodes after config changed`);
+      assert.equal(episodes.get("syn2"), aborted.at, "the first search's onEpisode kept advancing after it finished");
+      assert.equal(aborted.episodes, aborted.at);
+      assert.ok(progress.some((p) => p.target !== null && p.episode > 0 && p.fraction > 0), "progress reported episodes");
+    } finally {
+      runtime.dispose();
+    }
+  });
+
+  test("runModule: a cell's InputError reaches the caller as that InputError", async () => {
+    const config = { ...resolvePipelineConfig({ experiment: "toy", rows: 20, search: { episodes: 1 } }, createRegistries()), reward: "nope" } as PipelineConfig;
+    await assert.rejects(runModule(config), (error: unknown) => isInputError(error) && /unknown reward "nope"/.test((error as Error).message));
   });
 });

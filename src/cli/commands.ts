@@ -1,23 +1,26 @@
 /** The CLI commands: fit, run, plugins, check-plugin (DESIGN "CLI contract"). */
 import type { Command } from "commander";
 import { useBackend } from "../lib/backend.js";
-import { datasetFromTable } from "../lib/data/csv.js";
-import type { Dataset } from "../lib/data/dataset.js";
-import { experimentData, experiments } from "../lib/data/experiments.js";
-import { parseForm } from "../lib/equation/parse.js";
+import type { Table } from "../lib/data/csv.js";
+import { experiments } from "../lib/data/experiments.js";
 import { equationText, formatNumber } from "../lib/equation/format.js";
-import type { Equation } from "../lib/equation/types.js";
-import { formOf } from "../lib/equation/extract.js";
 import { InputError } from "../lib/errors.js";
-import { evaluateExperiment } from "../lib/evaluate.js";
-import { checkColumnDomain, checkDomains, fitForm, type FitFormResult } from "../lib/fitForm.js";
-import { Registry, type Registries, type SymbolPlugin } from "../lib/plugins.js";
 import type { PluginCheckReport } from "../lib/checkPlugin.js";
-import { resultToJson, type EvaluationResult, type ResultJson } from "../lib/result.js";
-import { createRng, type Rng } from "../lib/rng.js";
-import { resolveSettings, search, type SearchResult } from "../lib/search/index.js";
+import {
+  FORM_FIT,
+  isFormConfig,
+  pipelineData,
+  resolvePipelineConfig,
+  runPipeline,
+  SEARCH_FIT,
+  type CsvFormConfig,
+  type CsvSearchConfig,
+  type PipelineInput,
+  type PipelineOptions,
+  type PipelineOutput,
+} from "../lib/pipeline.js";
+import { resultToJson, type ResultJson } from "../lib/result.js";
 import { tf } from "../lib/tf.js";
-import { VERSION } from "../lib/version.js";
 import { builtinConstraints, builtinRewards, builtinSymbols } from "../plugins/index.js";
 import { addFitFlags, addSearchFlags, fitSettings, searchOverrides, type FitFlags, type SearchFlags } from "./fitOptions.js";
 import { gitSha, list, parseInteger, parseNumber, readCsvFile, reporter, writeText, type Reporter } from "./io.js";
@@ -38,13 +41,15 @@ const addPluginFlag = (command: Command, help = PLUGIN_HELP): Command => command
 /** Set when Ctrl-C stopped a search: main exits 130 after printing the best so far. */
 export const interrupted = { value: false };
 
-function fitWithProgress(run: (onProgress: NonNullable<Parameters<typeof fitForm>[2]["onProgress"]>) => FitFormResult, log: Reporter): FitFormResult {
-  return run(({ target, done, total, fit }) => {
+type FitProgress = NonNullable<PipelineInput["onFit"]>;
+
+function fitProgress(log: Reporter): FitProgress {
+  return ({ target, done, total, fit }) => {
     log.info(
       `[${done}/${total}] ${target}: train NRMSE ${fit.trainNrmse[0]!.toExponential(2)} after ${fit.steps} Adam steps` +
         ` + ${fit.polishIterations} LM iterations (${(fit.ms / 1000).toFixed(2)} s, ${fit.engine})`,
     );
-  });
+  };
 }
 
 function emit(result: ResultJson, flags: CommonFlags, seconds: number, log: Reporter): void {
@@ -57,38 +62,21 @@ function emit(result: ResultJson, flags: CommonFlags, seconds: number, log: Repo
   }
 }
 
-function checkSymbols(registry: Registry<SymbolPlugin>, names: string[] | undefined): string[] {
-  const pool = names ?? registry.names();
-  pool.forEach((name) => registry.get(name));
-  return pool;
+/** The fit and search flags as pipeline options (flag problems are reported here, naming the flag). */
+function flagOptions(flags: CommonFlags, form: boolean): Partial<Pick<PipelineOptions, "fit" | "method" | "search" | "constraints" | "reward">> {
+  const fit = fitSettings(flags, form ? { steps: FORM_FIT.steps, engine: FORM_FIT.engine } : { steps: SEARCH_FIT.steps, engine: SEARCH_FIT.engine });
+  if (form) return { fit };
+  const { method, settings, constraints } = searchOverrides(flags);
+  return { fit, method, search: settings, constraints, reward: flags.reward };
 }
 
-/** Left-hand sides of a --form, to default --target. */
-const formTargets = (form: string) =>
-  form
-    .split(/[;\n]/)
-    .map((s) => s.split("=")[0]!.trim())
-    .filter(Boolean);
-
-/** With an explicit pool, a symbol whose domain an input violates is an error naming both. */
-function checkPoolDomains(data: Dataset, pool: readonly string[], symbols: Registry<SymbolPlugin>): void {
-  for (const name of pool) {
-    data.inputs.forEach((input, i) => checkColumnDomain(symbols.get(name), input, data.x[i]!, `drop ${name} from --symbols or the column from --inputs`));
-  }
-}
-
-/** Resolves and validates the search flags (before any progress line is printed). */
-function prepareSearch(flags: CommonFlags, defaults: Parameters<typeof searchOverrides>[1], registries: Registries) {
-  const fit = fitSettings(flags, { steps: 50, engine: "js" });
-  const { method, settings, constraints } = searchOverrides(flags, { ...defaults, fit });
-  const constraintPlugins = constraints.map((name) => registries.constraints.get(name));
-  const reward = registries.rewards.get(flags.reward);
-  resolveSettings(method, settings);
-  return { method, settings, constraints, constraintPlugins, reward };
-}
-
-async function runSearch(data: Dataset, pool: string[], prepared: ReturnType<typeof prepareSearch>, rng: Rng, log: Reporter, symbols: Registry<SymbolPlugin>) {
-  const { method, settings, constraints, constraintPlugins, reward } = prepared;
+/**
+ * Runs a resolved config through the pipeline with the CLI's progress on stderr; a search can be
+ * stopped with Ctrl-C (the best so far is kept, main exits 130).
+ */
+async function runWithProgress(input: Omit<PipelineInput, "signal" | "onEpisode" | "onFit">, log: Reporter): Promise<PipelineOutput> {
+  if (isFormConfig(input.config)) return runPipeline({ ...input, onFit: fitProgress(log) });
+  const symbols = input.registries.symbols;
   const controller = new AbortController();
   const onSigint = () => {
     interrupted.value = true;
@@ -97,42 +85,23 @@ async function runSearch(data: Dataset, pool: string[], prepared: ReturnType<typ
   process.once("SIGINT", onSigint);
   let shown = "";
   try {
-    const result = await search(data, {
-      symbols,
-      pool,
-      constraints: constraintPlugins,
-      reward,
-      rng,
-      method,
-      settings,
+    const output = await runPipeline({
+      ...input,
       signal: controller.signal,
       onEpisode: (e) => {
         const text = `${e.best.key}`;
         if (text !== shown || e.episode % 50 === 0) {
           shown = text;
-          const best = e.best.equation.terms.length ? formatEquation(e.best.equation, symbols) : "—";
+          const best = e.best.equation.terms.length ? equationText(e.best.equation, (n) => symbols.get(n)) : "—";
           log.info(`${e.target} episode ${e.episode}: reward ${e.reward.toFixed(6)}; best ${best} (NRMSE ${formatNumber(e.best.nrmse, 3)}); ${e.structures} structures`);
         }
       },
     });
-    for (const o of result.outputs) log.info(`${o.target}: ${o.stopReason} after ${o.episodes} episodes, ${o.structures} structures fitted (greedy ${o.actions.greedy}, random ${o.actions.random}, rejected ${o.actions.rejected})`);
-    return { result, method, constraints, reward: reward.name };
+    for (const o of output.search!.outputs) log.info(`${o.target}: ${o.stopReason} after ${o.episodes} episodes, ${o.structures} structures fitted (greedy ${o.actions.greedy}, random ${o.actions.random}, rejected ${o.actions.rejected})`);
+    return output;
   } finally {
     process.removeListener("SIGINT", onSigint);
   }
-}
-
-const formatEquation = (e: Equation, symbols: Registry<SymbolPlugin>) => equationText(e, (n) => symbols.get(n));
-
-function searchBlock(found: SearchResult, method: string): ResultJson["search"] {
-  return {
-    method,
-    episodes: found.episodes,
-    structures: found.structures,
-    stopReason: found.stopReason,
-    targets: found.outputs.map((o) => ({ target: o.target, episodes: o.episodes, structures: o.structures, stopReason: o.stopReason })),
-    front: found.front,
-  };
 }
 
 export function registerCommands(program: Command): void {
@@ -155,61 +124,28 @@ export function registerCommands(program: Command): void {
     const log = reporter(Boolean(flags.quiet));
     const seed = parseInteger(flags.seed, "--seed");
     const { registries } = await loadRegistries(flags.plugin);
-    const registry = registries.symbols;
-    const explicitPool = flags.symbols ? list(flags.symbols) : undefined;
-    const pool = checkSymbols(registry, explicitPool);
-    const targets = flags.target ? list(flags.target) : flags.form ? formTargets(flags.form) : [];
-    if (targets.length === 0) throw new InputError("--target is required (the column(s) to explain)");
-    const table = readCsvFile(file);
-    const data = datasetFromTable(table, targets, flags.inputs ? list(flags.inputs) : undefined, file);
-    const restricted = new Registry<SymbolPlugin>("symbol", pool.map((name) => registry.get(name)));
-    if (!flags.form) {
-      if (explicitPool) checkPoolDomains(data, pool, registry);
-      const prepared = prepareSearch(flags, {}, registries);
-      const backend = await useBackend(flags.backend);
-      const started = performance.now();
-      log.info(`searching ${data.targets.join(", ")} from ${data.rows} rows of ${file} with symbols ${pool.join(", ")} (tfjs ${backend})`);
-      const { result: found, method, constraints, reward } = await runSearch(data, pool, prepared, createRng(seed), log, registry);
-      const result: ResultJson = {
-        version: 1,
-        equations: found.equations,
-        search: searchBlock(found, method),
-        manifest: {
-          seed,
-          config: { data: file, targets: data.targets, inputs: data.inputs, symbols: pool, constraints, reward, ...found.settings },
-          version: VERSION,
-          git: gitSha(),
-          backend: found.settings.fit.engine === "js" ? "js" : tf.getBackend(),
-        },
-      };
-      emit(result, flags, (performance.now() - started) / 1000, log);
-      if (found.error) throw found.error;
-      return;
-    }
-    const form = flags.form;
-    const settings = fitSettings(flags, { steps: 200, engine: "tfjs" });
-    // Reject a bad form before any progress line, so a bad input gives exactly one stderr line.
-    const equations = parseForm(form, { symbols: restricted.values(), inputs: data.inputs, targets: data.targets });
-    checkDomains(equations, data, restricted);
-    const missing = data.targets.find((t) => !equations.some((e) => e.target === t));
-    if (missing) throw new InputError(`--form has no equation for target "${missing}"`);
-    const backend = await useBackend(flags.backend);
-    const started = performance.now();
-    log.info(`fitting ${data.targets.join(", ")} from ${data.rows} rows of ${file} on tfjs ${backend}`);
-    const fitted = fitWithProgress((onProgress) => fitForm(data, equations, { symbols: restricted, ...settings, onProgress }), log);
-    const result: ResultJson = {
-      version: 1,
-      equations: fitted.equations,
-      search: { method: "form", episodes: 0, structures: fitted.equations.length, stopReason: "form-given" },
-      manifest: {
+    let table: Table | undefined;
+    const config = resolvePipelineConfig(
+      {
+        csv: { name: file, table: () => (table ??= readCsvFile(file)) },
+        targets: flags.target ? list(flags.target) : undefined,
+        inputs: flags.inputs ? list(flags.inputs) : undefined,
+        symbols: flags.symbols ? list(flags.symbols) : undefined,
+        form: flags.form,
         seed,
-        config: { data: file, targets: data.targets, inputs: data.inputs, symbols: pool, form, ...settings },
-        version: VERSION,
-        git: gitSha(),
-        backend: settings.engine === "js" ? "js" : tf.getBackend(),
+        ...flagOptions(flags, flags.form !== undefined),
       },
-    };
+      registries,
+    ) as CsvFormConfig | CsvSearchConfig;
+    const backend = await useBackend(flags.backend);
+    const data = pipelineData(config, { registries, table });
+    const started = performance.now();
+    const { train } = data;
+    if (isFormConfig(config)) log.info(`fitting ${train.targets.join(", ")} from ${train.rows} rows of ${file} on tfjs ${backend}`);
+    else log.info(`searching ${train.targets.join(", ")} from ${train.rows} rows of ${file} with symbols ${config.symbols.join(", ")} (tfjs ${backend})`);
+    const { result, search: found } = await runWithProgress({ data, config, registries, git: gitSha(), backend: tf.getBackend() }, log);
     emit(result, flags, (performance.now() - started) / 1000, log);
+    if (found?.error) throw found.error;
   });
 
   addPluginFlag(addSearchFlags(
@@ -234,46 +170,17 @@ export function registerCommands(program: Command): void {
     const rows = parseInteger(flags.rows, "--rows", 10);
     const snrDb = flags.snr === undefined ? undefined : parseNumber(flags.snr, "--snr");
     const { registries } = await loadRegistries(flags.plugin);
-    const registry = registries.symbols;
-    const prepared = flags.givenForm ? undefined : prepareSearch(flags, experiment.search ?? {}, registries);
+    const config = resolvePipelineConfig({ experiment: name, seed, rows, snrDb, givenForm: Boolean(flags.givenForm), ...flagOptions(flags, Boolean(flags.givenForm)) }, registries);
     const backend = await useBackend(flags.backend);
-    const rng = createRng(seed);
-    const data = experimentData(experiment, { rng, symbols: (n) => registry.get(n), rows, snrDb });
+    const data = pipelineData(config, { registries });
     const started = performance.now();
     log.info(`${experiment.name}: ${experiment.description}; ${rows} rows, seed ${seed}${snrDb === undefined ? "" : `, SNR ${snrDb} dB`}, tfjs ${backend}`);
-    let equations: ResultJson["equations"];
-    let simplified: Equation[];
-    let searchJson: ResultJson["search"];
-    let config: Record<string, unknown>;
-    let error: InputError | undefined;
-    if (!prepared) {
-      // The experiment's forms, structure only, every weight from 1: coefficient estimation.
-      const forms = experiment.truth.map(formOf);
-      const settings = fitSettings(flags, { steps: 200, engine: "tfjs" });
-      const fitted = fitWithProgress((onProgress) => fitForm(data.train, forms, { symbols: registry, ...settings, onProgress }), log);
-      ({ equations, simplified } = fitted);
-      searchJson = { method: "form", episodes: 0, structures: fitted.equations.length, stopReason: "form-given" };
-      config = { experiment: name, rows, snrDb: snrDb ?? null, givenForm: true, ...settings };
-    } else {
-      const { result: found, method, constraints, reward } = await runSearch(data.train, experiment.symbols, prepared!, rng.fork(), log, registry);
-      ({ equations, simplified } = found);
-      searchJson = searchBlock(found, method);
-      config = { experiment: name, rows, snrDb: snrDb ?? null, symbols: experiment.symbols, constraints, reward, ...found.settings };
-      error = found.error;
-    }
-    const evaluation: EvaluationResult[] = evaluateExperiment(experiment, simplified, data, registry);
-    for (const e of evaluation) {
+    const { result, search: found } = await runWithProgress({ data, config, registries, git: gitSha(), backend: tf.getBackend() }, log);
+    for (const e of result.evaluation ?? []) {
       log.info(`${e.target}: ${e.exact ? "exact" : `not exact (${e.reason})`}, E_c ${e.coefficientError.toPrecision(3)} %, test NRMSE ${e.testNrmse.toExponential(2)}; truth ${e.truth}`);
     }
-    const result: ResultJson = {
-      version: 1,
-      equations,
-      search: searchJson,
-      evaluation,
-      manifest: { seed, config, version: VERSION, git: gitSha(), backend: tf.getBackend() },
-    };
     emit(result, flags, (performance.now() - started) / 1000, log);
-    if (error) throw error;
+    if (found?.error) throw found.error;
   });
 
   addPluginFlag(

@@ -1,0 +1,450 @@
+/**
+ * One path from a configuration to a version-1 result: data (a paper experiment or a CSV table)
+ * → resolved config → structure search or given-form fit → result JSON with its manifest
+ * {seed, config, version, git, backend}. The CLI's `fit`, `run` and `reproduce`, the runtime
+ * module (runtime.ts) and the site's data loaders all go through here, so they cannot drift
+ * apart. Browser-safe: no `node:` imports, no files (the caller reads the CSV), no clock in the
+ * result (one seed gives byte-identical JSON).
+ */
+import { datasetFromTable, MIN_ROWS, type Table } from "./data/csv.js";
+import type { Dataset } from "./data/dataset.js";
+import { experimentData, experiments, type Experiment } from "./data/experiments.js";
+import { formOf } from "./equation/extract.js";
+import { parseForm } from "./equation/parse.js";
+import type { Equation } from "./equation/types.js";
+import { InputError } from "./errors.js";
+import { evaluateExperiment } from "./evaluate.js";
+import { checkColumnDomain, checkDomains, fitForm, type FitFormOptions, type FitFormResult } from "./fitForm.js";
+import { Registry, type ConstraintPlugin, type Registries, type RewardPlugin, type SymbolPlugin } from "./plugins.js";
+import type { ResultJson } from "./result.js";
+import { createRng } from "./rng.js";
+import type { ArgminSolver } from "./search/argmin.js";
+import { resolveSettings, search, type EpisodeEvent, type SearchMethod, type SearchResult, type SearchSettings } from "./search/index.js";
+import { VERSION } from "./version.js";
+
+/** The LoCaL fit of a given form (top level of the config) or of every structure in a search (`fit`). */
+export interface FitConfig {
+  steps: number;
+  learningRate: number;
+  polish: "lm" | "none";
+  engine: "tfjs" | "js";
+}
+
+interface ExperimentSource {
+  seed: number;
+  experiment: string;
+  rows: number;
+  snrDb: number | null;
+}
+
+interface CsvSource {
+  seed: number;
+  /** The CSV's name as the user gave it (a path for the CLI). */
+  data: string;
+  targets: string[];
+  inputs: string[];
+  /** The symbol pool (registry names). */
+  symbols: string[];
+}
+
+interface SearchChoice {
+  symbols: string[];
+  constraints: string[];
+  reward: string;
+}
+
+/** `run <experiment> --given-form`: the experiment's true forms, every weight from 1. */
+export type ExperimentFormConfig = ExperimentSource & { givenForm: true } & FitConfig;
+/** `run <experiment>`: a structure search on the experiment's training set. */
+export type ExperimentSearchConfig = ExperimentSource & SearchChoice & SearchSettings & { givenForm?: undefined };
+/** `fit data.csv --form …`: the form's structure fitted to the table. */
+export type CsvFormConfig = CsvSource & { form: string } & FitConfig;
+/** `fit data.csv`: a structure search on the table. */
+export type CsvSearchConfig = CsvSource & { form?: undefined } & SearchChoice & SearchSettings;
+
+/**
+ * A resolved configuration: `seed` plus exactly the keys written to manifest.config (every
+ * default filled in). Build one with resolvePipelineConfig, or read one back with
+ * configFromManifest.
+ */
+export type PipelineConfig = ExperimentFormConfig | ExperimentSearchConfig | CsvFormConfig | CsvSearchConfig;
+
+export const isExperimentConfig = (config: PipelineConfig): config is ExperimentFormConfig | ExperimentSearchConfig => "experiment" in config;
+/** A given-form fit (experiment or CSV) rather than a search. */
+export const isFormConfig = (config: PipelineConfig): config is ExperimentFormConfig | CsvFormConfig =>
+  isExperimentConfig(config) ? config.givenForm === true : typeof (config as CsvSource & { form?: unknown }).form === "string";
+
+/** What a user asks for; resolvePipelineConfig fills in the rest. */
+export interface PipelineOptions {
+  /** A paper experiment (syn1, syn2, toy) … */
+  experiment?: string;
+  /** … or a CSV table and the name recorded as config.data; `table` may be a function, called once the name checks pass. */
+  csv?: { name: string; table: Table | (() => Table) };
+  /** Target columns of a CSV (default: the left-hand sides of `form`). */
+  targets?: string[];
+  /** Input columns of a CSV (default: every column that is not a target). */
+  inputs?: string[];
+  /**
+   * Symbol pool (default: the experiment's, or every registered symbol minus the (input,
+   * symbol) pairs whose domain the input violates). Given explicitly for a CSV search, such a
+   * pair is an error naming the symbol, the column and the row.
+   */
+  symbols?: string[];
+  /** CSV only: fit this form ("y1 = x1^2*cos(x2); y2 = x1*x3") instead of searching. */
+  form?: string;
+  /** Experiment only: fit the experiment's true forms instead of searching. */
+  givenForm?: boolean;
+  /** Seed of the data draw (experiments) and of the search (default 0). */
+  seed?: number;
+  /** Experiment only: rows of the train and the test set (default the experiment's, 2000). */
+  rows?: number;
+  /** Experiment only: Gaussian noise on the training targets at this SNR (dB). */
+  snrDb?: number;
+  /** Search method (default consolesr). */
+  method?: SearchMethod;
+  /** Constraint plugins (default static, dynamic). */
+  constraints?: string[];
+  /** Reward plugin (default inv-nrmse). */
+  reward?: string;
+  /** Overrides of the method's search settings (episodes, budget, terms, maxFactors, stopNrmse, epsilon, gamma, …). */
+  search?: Partial<Omit<SearchSettings, "method" | "fit">>;
+  /** Overrides of the fit settings (default: 200 steps on tfjs for a form, 50 on the float64 engine in a search; lr 0.01, LM polish). */
+  fit?: Partial<FitConfig>;
+}
+
+/** Fit defaults: a given form gets 200 Adam steps on tfjs, every structure in a search 50 on the float64 engine. */
+export const FORM_FIT: FitConfig = { steps: 200, learningRate: 0.01, polish: "lm", engine: "tfjs" };
+export const SEARCH_FIT: FitConfig = { steps: 50, learningRate: 0.01, polish: "lm", engine: "js" };
+export const DEFAULT_CONSTRAINTS = ["static", "dynamic"];
+export const DEFAULT_REWARD = "inv-nrmse";
+
+const SEARCH_KEYS = Object.keys(resolveSettings()) as (keyof SearchSettings)[];
+
+function checkFit(fit: Record<string, unknown>, where: string): FitConfig {
+  const { steps, learningRate, polish, engine } = fit;
+  if (typeof steps !== "number" || !Number.isInteger(steps) || steps < 0) throw new InputError(`${where}steps must be an integer ≥ 0 (got ${JSON.stringify(steps)})`);
+  if (typeof learningRate !== "number" || !(learningRate > 0)) throw new InputError(`${where}learningRate must be positive (got ${JSON.stringify(learningRate)})`);
+  if (polish !== "lm" && polish !== "none") throw new InputError(`${where}polish must be lm or none (got ${JSON.stringify(polish)})`);
+  if (engine !== "tfjs" && engine !== "js") throw new InputError(`${where}engine must be tfjs or js (got ${JSON.stringify(engine)})`);
+  return { steps, learningRate, polish, engine };
+}
+
+/** Drops undefined entries, so that `{episodes: undefined}` means "the default", not an override. */
+const defined = <T extends object>(o: T | undefined): Partial<T> => Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+const fitOf = (config: FitConfig): FitConfig => ({ steps: config.steps, learningRate: config.learningRate, polish: config.polish, engine: config.engine });
+
+/** The search settings of a search config, validated and complete (the method's defaults under it). */
+export function searchSettingsOf(config: ExperimentSearchConfig | CsvSearchConfig): SearchSettings {
+  const overrides = Object.fromEntries(SEARCH_KEYS.filter((key) => key in config).map((key) => [key, config[key]])) as Partial<SearchSettings>;
+  return resolveSettings(config.method, overrides);
+}
+
+/** Left-hand sides of a form, to default the targets. */
+const formTargets = (form: string) =>
+  form
+    .split(/[;\n]/)
+    .map((s) => s.split("=")[0]!.trim())
+    .filter(Boolean);
+
+function findExperiment(name: string, prefix = ""): Experiment {
+  const experiment = experiments[name];
+  if (!experiment) throw new InputError(`${prefix}unknown experiment "${name}" (known: ${Object.keys(experiments).join(", ")})`);
+  return experiment;
+}
+
+/** The plugins a config names, looked up (an unknown name is an InputError from the registry). */
+export interface PipelinePlugins {
+  /** The registry fits and searches draw symbols from: all of them, or for a CSV form only the pool, in pool order. */
+  symbols: Registry<SymbolPlugin>;
+  pool: string[];
+  constraints: ConstraintPlugin[];
+  reward?: RewardPlugin;
+  /** Complete search settings (searches only). */
+  settings?: SearchSettings;
+}
+
+/** Looks up every plugin a config names and validates its search settings, in the order the CLI reports problems. */
+export function pipelinePlugins(config: PipelineConfig, registries: Registries): PipelinePlugins {
+  const all = registries.symbols;
+  if ("symbols" in config) config.symbols.forEach((name) => all.get(name));
+  if (isFormConfig(config)) {
+    if (!isExperimentConfig(config)) {
+      return { symbols: new Registry<SymbolPlugin>("symbol", config.symbols.map((name) => all.get(name))), pool: [...config.symbols], constraints: [] };
+    }
+    return { symbols: all, pool: [], constraints: [] };
+  }
+  const constraints = config.constraints.map((name) => registries.constraints.get(name));
+  const reward = registries.rewards.get(config.reward);
+  return { symbols: all, pool: [...config.symbols], constraints, reward, settings: searchSettingsOf(config) };
+}
+
+/**
+ * The data a pipeline runs on. For an experiment, the train set is drawn first from
+ * createRng(seed), then the test set; the search continues that stream (its generator is the
+ * one `rng.fork()` would give at that point), so a run is the same whether the data were drawn
+ * here or by an earlier version of the CLI.
+ */
+export interface PipelineData {
+  train: Dataset;
+  /** An experiment's test set (its extrapolation range, noiseless), for the evaluation block. */
+  test?: Dataset;
+  /** Seed of the search's generator: createRng(searchSeed). */
+  searchSeed: number;
+}
+
+/** The data of a config: the experiment's draw, or the CSV table split into the recorded targets and inputs. */
+export function pipelineData(config: PipelineConfig, source: { registries: Registries; table?: Table; file?: string }): PipelineData {
+  if (isExperimentConfig(config)) {
+    const experiment = findExperiment(config.experiment);
+    const symbols = source.registries.symbols;
+    const rng = createRng(config.seed);
+    const { train, test } = experimentData(experiment, { rng, symbols: (name) => symbols.get(name), rows: config.rows, snrDb: config.snrDb ?? undefined });
+    // rng.fork() is createRng(⌊next()·2³²⌋): keep the seed, not a generator that one run would use up.
+    return { train, test, searchSeed: Math.floor(rng.next() * 4294967296) };
+  }
+  if (!source.table) throw new InputError(`${config.data}: the CSV table is needed to run this configuration`);
+  return { train: datasetFromTable(source.table, config.targets, config.inputs, source.file ?? config.data), searchSeed: config.seed };
+}
+
+/**
+ * A CSV form config's equations, parsed against its data with the pool's symbols; every factor's
+ * domain checked, and every target given an equation.
+ */
+export function formEquations(config: CsvFormConfig, train: Dataset, registries: Registries): Equation[] {
+  const symbols = pipelinePlugins(config, registries).symbols;
+  const equations = parseForm(config.form, { symbols: symbols.values(), inputs: train.inputs, targets: train.targets });
+  checkDomains(equations, train, symbols);
+  const missing = train.targets.find((t) => !equations.some((e) => e.target === t));
+  if (missing) throw new InputError(`--form has no equation for target "${missing}"`);
+  return equations;
+}
+
+/** Constraint and reward names of a search, defaulted and looked up. */
+function searchChoice(options: PipelineOptions, registries: Registries): Omit<SearchChoice, "symbols"> {
+  const constraints = [...(options.constraints ?? DEFAULT_CONSTRAINTS)];
+  const reward = options.reward ?? DEFAULT_REWARD;
+  constraints.forEach((name) => registries.constraints.get(name));
+  registries.rewards.get(reward);
+  return { constraints, reward };
+}
+
+/**
+ * Turns what a user asks for into the resolved config recorded in manifest.config, and checks
+ * it: plugin names, the data (for a CSV: columns, rows, domains of an explicit pool or of the
+ * form's factors) and the search settings. Every problem is one InputError, reported in the
+ * order the CLI always reported them.
+ */
+export function resolvePipelineConfig(options: PipelineOptions, registries: Registries): PipelineConfig {
+  const seed = options.seed ?? 0;
+  if (options.experiment !== undefined) {
+    const experiment = findExperiment(options.experiment);
+    const rows = options.rows ?? experiment.rows;
+    if (!Number.isInteger(rows) || rows < MIN_ROWS) throw new InputError(`rows must be an integer ≥ ${MIN_ROWS} (got ${rows})`);
+    if (options.snrDb !== undefined && !Number.isFinite(options.snrDb)) throw new InputError(`snrDb must be a number (got ${options.snrDb})`);
+    const head: ExperimentSource = { seed, experiment: experiment.name, rows, snrDb: options.snrDb ?? null };
+    if (options.givenForm) return { ...head, givenForm: true, ...checkFit({ ...FORM_FIT, ...defined(options.fit) }, "fit.") };
+    const fit = checkFit({ ...SEARCH_FIT, ...defined(options.fit) }, "fit.");
+    const choice = searchChoice(options, registries);
+    const settings = resolveSettings(options.method ?? "consolesr", { ...experiment.search, ...defined(options.search), fit });
+    const config: ExperimentSearchConfig = { ...head, symbols: [...(options.symbols ?? experiment.symbols)], ...choice, ...settings };
+    pipelinePlugins(config, registries);
+    return config;
+  }
+  if (!options.csv) throw new InputError("no data: name an experiment or give a CSV table");
+  const symbols = registries.symbols;
+  const pool = options.symbols ?? symbols.names();
+  pool.forEach((name) => symbols.get(name));
+  const targets = options.targets ?? (options.form !== undefined ? formTargets(options.form) : []);
+  if (targets.length === 0) throw new InputError("--target is required (the column(s) to explain)");
+  const { name, table } = options.csv;
+  const train = datasetFromTable(typeof table === "function" ? table() : table, targets, options.inputs, name);
+  const head: CsvSource = { seed, data: name, targets: train.targets, inputs: train.inputs, symbols: [...pool] };
+  if (options.form !== undefined) {
+    const config: CsvFormConfig = { ...head, form: options.form, ...checkFit({ ...FORM_FIT, ...defined(options.fit) }, "fit.") };
+    formEquations(config, train, registries);
+    return config;
+  }
+  if (options.symbols) {
+    for (const symbol of pool) {
+      train.inputs.forEach((input, i) => checkColumnDomain(symbols.get(symbol), input, train.x[i]!, `drop ${symbol} from --symbols or the column from --inputs`));
+    }
+  }
+  const fit = checkFit({ ...SEARCH_FIT, ...defined(options.fit) }, "fit.");
+  const choice = searchChoice(options, registries);
+  return { ...head, ...choice, ...resolveSettings(options.method ?? "consolesr", { ...defined(options.search), fit }) };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * The config a result was made with, from its manifest (for `reproduce`): checked for shape,
+ * with the settings a search needs filled in from the method's defaults. Problems are
+ * InputErrors prefixed with `file`. Plugin names are not looked up here (pipelinePlugins does).
+ */
+export function configFromManifest(result: Pick<ResultJson, "manifest">, file = "result"): PipelineConfig {
+  const { manifest } = result;
+  const config = manifest.config;
+  const bad = (key: string, what: string) => new InputError(`${file}: manifest.config.${key} must be ${what} (got ${JSON.stringify(config[key])})`);
+  const string = (key: string): string => {
+    if (typeof config[key] !== "string") throw bad(key, "a string");
+    return config[key] as string;
+  };
+  const strings = (key: string): string[] => {
+    const v = config[key];
+    if (!Array.isArray(v) || !v.every((s) => typeof s === "string")) throw bad(key, "an array of strings");
+    return [...v] as string[];
+  };
+  const fit = (source: Record<string, unknown>, key: string): FitConfig => {
+    try {
+      return checkFit(source, "");
+    } catch {
+      throw new InputError(`${file}: manifest.config${key} needs steps, learningRate, polish (lm | none) and engine (tfjs | js)`);
+    }
+  };
+  const settings = (): SearchSettings => {
+    const method = (config.method ?? "consolesr") as SearchMethod;
+    const methods = ["consolesr", "paper", "random", "enumerate"];
+    if (!methods.includes(method)) throw new InputError(`${file}: manifest.config.method must be one of ${methods.join(", ")} (got ${JSON.stringify(method)})`);
+    if (!isObject(config.fit)) throw new InputError(`${file}: manifest.config.fit is missing`);
+    const overrides = Object.fromEntries(SEARCH_KEYS.filter((key) => key in config).map((key) => [key, config[key]])) as Partial<SearchSettings>;
+    overrides.fit = fit(config.fit, ".fit");
+    try {
+      return resolveSettings(method, overrides);
+    } catch (error) {
+      if (error instanceof InputError) throw new InputError(`${file}: manifest.config: ${error.message}`);
+      throw error;
+    }
+  };
+  const seed = manifest.seed;
+  if (typeof config.experiment === "string") {
+    const experiment = findExperiment(config.experiment, `${file}: `);
+    const rows = config.rows;
+    if (typeof rows !== "number" || !Number.isInteger(rows) || rows < 1) throw bad("rows", "a positive integer");
+    const snrDb = config.snrDb === null || config.snrDb === undefined ? null : Number(config.snrDb);
+    if (snrDb !== null && !Number.isFinite(snrDb)) throw new InputError(`${file}: manifest.config.snrDb must be a number or null`);
+    const head: ExperimentSource = { seed, experiment: experiment.name, rows, snrDb };
+    if (config.givenForm === true) return { ...head, givenForm: true, ...fit(config, "") };
+    const resolved = settings();
+    const symbols = config.symbols === undefined ? [...experiment.symbols] : strings("symbols");
+    return { ...head, symbols, constraints: strings("constraints"), reward: string("reward"), ...resolved };
+  }
+  if (typeof config.data === "string") {
+    const head: CsvSource = { seed, data: config.data, targets: strings("targets"), inputs: strings("inputs"), symbols: strings("symbols") };
+    if (typeof config.form === "string") return { ...head, form: config.form, ...fit(config, "") };
+    const resolved = settings();
+    return { ...head, constraints: strings("constraints"), reward: string("reward"), ...resolved };
+  }
+  throw new InputError(`${file}: manifest.config names neither an experiment nor a data file; cannot re-run it`);
+}
+
+/**
+ * manifest.config of a config: its keys in the order the CLI has always written them
+ * (`seed` goes to manifest.seed), whatever order the config object has.
+ */
+export function manifestConfig(config: PipelineConfig): Record<string, unknown> {
+  if (isExperimentConfig(config)) {
+    const head = { experiment: config.experiment, rows: config.rows, snrDb: config.snrDb };
+    if (config.givenForm === true) return { ...head, givenForm: true, ...fitOf(config) };
+    return { ...head, symbols: config.symbols, constraints: config.constraints, reward: config.reward, ...searchSettingsOf(config) };
+  }
+  const head = { data: config.data, targets: config.targets, inputs: config.inputs, symbols: config.symbols };
+  if (isFormConfig(config)) return { ...head, form: config.form, ...fitOf(config) };
+  return { ...head, constraints: config.constraints, reward: config.reward, ...searchSettingsOf(config) };
+}
+
+/**
+ * The backend a manifest records: the tfjs backend for an experiment; for a CSV, "js" when every
+ * fit ran on the float64 engine (the CLI's rule since 0.1.0).
+ */
+export function recordedBackend(config: PipelineConfig, backend: string): string {
+  if (isExperimentConfig(config)) return backend;
+  const engine = isFormConfig(config) ? config.engine : searchSettingsOf(config).fit.engine;
+  return engine === "js" ? "js" : backend;
+}
+
+function searchBlock(found: SearchResult, method: string): ResultJson["search"] {
+  return {
+    method,
+    episodes: found.episodes,
+    structures: found.structures,
+    stopReason: found.stopReason,
+    targets: found.outputs.map((o) => ({ target: o.target, episodes: o.episodes, structures: o.structures, stopReason: o.stopReason })),
+    front: found.front,
+  };
+}
+
+const formBlock = (fitted: FitFormResult): ResultJson["search"] => ({ method: "form", episodes: 0, structures: fitted.equations.length, stopReason: "form-given" });
+
+export interface PipelineInput {
+  data: PipelineData;
+  config: PipelineConfig;
+  registries: Registries;
+  /** Stops a search at the next episode; the result then holds the best found so far (stopReason "aborted"). */
+  signal?: AbortSignal;
+  onEpisode?: (event: EpisodeEvent) => void;
+  /** After each equation of a given form is fitted. */
+  onFit?: FitFormOptions["onProgress"];
+  /** The git commit recorded in the manifest (default "unknown"). */
+  git?: string;
+  /** The active tfjs backend (tf.getBackend() after useBackend); see recordedBackend. */
+  backend: string;
+  /** The search's LP solver (default: HiGHS loaded the default way; a page served without the site's vendored highs.wasm passes its own, see browser.ts). */
+  argmin?: ArgminSolver;
+}
+
+export interface PipelineOutput {
+  /** The version-1 result JSON (resultToJson writes it). */
+  result: ResultJson;
+  /** The search, for a search config: per-output details, and the plugin error that stopped it, if one did. */
+  search?: SearchResult;
+  /** The fit, for a given form. */
+  fit?: FitFormResult;
+}
+
+/** Runs a config on its data: the search or the given-form fit, the evaluation of an experiment, the manifest. */
+export async function runPipeline(input: PipelineInput): Promise<PipelineOutput> {
+  const { config, data, registries } = input;
+  const plugins = pipelinePlugins(config, registries);
+  let equations: ResultJson["equations"];
+  let simplified: Equation[];
+  let block: ResultJson["search"];
+  let found: SearchResult | undefined;
+  let fitted: FitFormResult | undefined;
+  const experiment = isExperimentConfig(config) ? findExperiment(config.experiment) : undefined;
+  if (isFormConfig(config)) {
+    // A form fixes the structure only: every weight starts at 1 (paper appendix).
+    const forms = experiment ? experiment.truth.map(formOf) : formEquations(config as CsvFormConfig, data.train, registries);
+    fitted = fitForm(data.train, forms, { symbols: plugins.symbols, ...fitOf(config), onProgress: input.onFit });
+    ({ equations, simplified } = fitted);
+    block = formBlock(fitted);
+  } else {
+    found = await search(data.train, {
+      symbols: plugins.symbols,
+      pool: plugins.pool,
+      constraints: plugins.constraints,
+      reward: plugins.reward!,
+      rng: createRng(data.searchSeed),
+      method: plugins.settings!.method,
+      settings: plugins.settings,
+      signal: input.signal,
+      onEpisode: input.onEpisode,
+      argmin: input.argmin,
+    });
+    ({ equations, simplified } = found);
+    block = searchBlock(found, plugins.settings!.method);
+  }
+  let evaluation: ResultJson["evaluation"];
+  if (experiment) {
+    if (!data.test) throw new InputError(`${experiment.name}: the pipeline data has no test set to evaluate on`);
+    evaluation = evaluateExperiment(experiment, simplified, { train: data.train, test: data.test }, registries.symbols);
+  }
+  const result: ResultJson = {
+    version: 1,
+    equations,
+    search: block,
+    ...(evaluation ? { evaluation } : {}),
+    manifest: { seed: config.seed, config: manifestConfig(config), version: VERSION, git: input.git ?? "unknown", backend: recordedBackend(config, input.backend) },
+  };
+  return { result, search: found, fit: fitted };
+}
