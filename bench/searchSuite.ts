@@ -511,9 +511,12 @@ async function main(): Promise<void> {
   process.stderr.write(`wrote ${o.out} (${records.length} runs, ${wallSeconds.toFixed(0)} s wall, ${seconds.toFixed(0)} s in jobs)\n`);
 }
 
-if (process.argv.includes("--worker")) await worker();
-else
-  await main().catch((error: unknown) => {
-    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(2);
-  });
+// Run only as a script (a child with --worker, or the parent), not when imported for its helpers.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  if (process.argv.includes("--worker")) await worker();
+  else
+    await main().catch((error: unknown) => {
+      process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(2);
+    });
+}
