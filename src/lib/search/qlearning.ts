@@ -17,6 +17,7 @@ import type { Rng } from "../rng.js";
 import type { ArgminSolver } from "./argmin.js";
 import { roundAction } from "./argmin.js";
 import { createEvaluator, HallOfFame, type Candidate } from "./candidate.js";
+import { structureKey } from "../local/structure.js";
 import {
   createSpace,
   initialState,
@@ -76,8 +77,15 @@ export interface SearchSettings {
    * the trained −R network and the best unfitted one is taken (the convex reward model used as
    * a surrogate, batching candidates).
    */
-  proposal: "argmin" | "surrogate";
+  proposal: "argmin" | "surrogate" | "operators";
   candidates: number;
+  /**
+   * How proposals are ranked: by the trained −R network ("reward-net"), or not at all ("none":
+   * a uniformly drawn unfitted candidate, the ablation that shows what the learned ranking adds).
+   */
+  rank: "reward-net" | "none";
+  /** Structures kept as parents for the "operators" proposals (the best by NRMSE). */
+  parents: number;
   /** Mutations start from one of the `elite` best trajectories (1: the best only). */
   elite: number;
   fit: Omit<FitOptions, "symbols">;
@@ -105,6 +113,8 @@ export const paperSettings: SearchSettings = {
   explore: "uniform",
   proposal: "argmin",
   candidates: 256,
+  rank: "reward-net",
+  parents: 8,
   elite: 1,
   fit: { engine: "js", steps: 50, polish: "lm" },
 };
@@ -119,7 +129,10 @@ export const consolesrSettings: SearchSettings = {
   avoidRepeats: true,
   shaping: "log",
   explore: "mutate",
-  proposal: "surrogate",
+  proposal: "operators",
+  epochs: 10,
+  batch: 32,
+  targetEvery: 25,
 };
 
 export interface EpisodeEvent {
@@ -221,6 +234,9 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
   const keepers = ctx.constraints.filter((c) => c.keep);
   /** The best trajectories by NRMSE, one per structure, best first. */
   const elite: { nrmse: number; actions: Float64Array[] }[] = [];
+  /** The best fitted structures by NRMSE (their products), parents of the operator proposals. */
+  const parents: { nrmse: number; key: string; products: number[][] }[] = [];
+  const allowedList = space.allowed.flatMap((ok, i) => (ok ? [i] : []));
   const [lo, hi] = ctx.reward.range;
   const shape = (r: number) => {
     if (settings.shaping === "raw") return r;
@@ -255,6 +271,37 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
     return true;
   };
 
+  /**
+   * The one trajectory of a set of products: slots in canonical order (by size, then neuron
+   * indices), so that a structure always has the same encoding for the reward network; null when
+   * a constraint rejects it.
+   */
+  const trajectoryOf = (products: readonly (readonly number[])[]) => {
+    const unique = new Map<string, number[]>();
+    for (const p of products) {
+      const sorted = [...new Set(p)].sort((a, b) => a - b);
+      if (sorted.length > 0) unique.set(sorted.join("."), sorted);
+    }
+    const chosen = [...unique.values()].sort((a, b) => a.length - b.length || compareLex(a, b));
+    if (chosen.length === 0 || chosen.length > space.n2) return null;
+    const neurons = [...new Set(chosen.flat())];
+    if (neurons.some((i) => !space.allowed[i])) return null;
+    const a0 = new Float64Array(space.nA);
+    for (const i of neurons) a0[i] = 1;
+    const a1 = new Float64Array(space.nA);
+    chosen.forEach((product, slot) => product.forEach((i) => (a1[i * space.n2 + slot] = 1)));
+    const a2 = new Float64Array(space.nA);
+    chosen.forEach((_, slot) => (a2[slot] = 1));
+    const actions = [a0, a1, a2];
+    const states = [initialState(space)];
+    for (let k = 0; k < LAYERS; k++) {
+      if (!acceptable(k, states[k]!, actions.slice(0, k), actions[k]!)) return null;
+      states.push(transition(space, k, states[k]!, actions[k]!));
+    }
+    const tally = { greedy: 0, random: 0, rejected: 0 };
+    return { states, actions, relaxed: actions, tally, structure: structureOf(space, ctx.target, partialStructure(space, actions)) };
+  };
+
   /** Every structure in order of size (products of 1…maxFactors allowed neurons, then 1…terms of them). */
   function* enumeration() {
     const allowed = space.allowed.flatMap((ok, i) => (ok ? [i] : []));
@@ -270,23 +317,8 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
     };
     for (let count = 1; count <= settings.terms; count++) {
       for (const chosen of combos(0, [], count)) {
-        const neurons = [...new Set(chosen.flatMap((j) => products[j]!))];
-        const a0 = new Float64Array(space.nA);
-        for (const i of neurons) a0[i] = 1;
-        const a1 = new Float64Array(space.nA);
-        chosen.forEach((j, slot) => products[j]!.forEach((i) => (a1[i * space.n2 + slot] = 1)));
-        const a2 = new Float64Array(space.nA);
-        chosen.forEach((_, slot) => (a2[slot] = 1));
-        const actions = [a0, a1, a2];
-        const states = [initialState(space)];
-        let ok = true;
-        for (let k = 0; k < LAYERS && ok; k++) {
-          ok = acceptable(k, states[k]!, actions.slice(0, k), actions[k]!);
-          states.push(transition(space, k, states[k]!, actions[k]!));
-        }
-        if (!ok) continue;
-        const tally = { greedy: 0, random: 0, rejected: 0 };
-        yield { states, actions, relaxed: actions, tally, structure: structureOf(space, ctx.target, partialStructure(space, actions)) };
+        const trajectory = trajectoryOf(chosen.map((j) => products[j]!));
+        if (trajectory) yield trajectory;
       }
     }
   }
@@ -334,22 +366,129 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
     return { states, actions, relaxed, tally, structure: structureOf(space, ctx.target, partialStructure(space, actions)) };
   };
 
-  /** The unfitted trajectory the −R network rates best among the greedy one and sampled ones. */
-  const propose = (keep: readonly Product[]) => {
-    const pool = [rollout(0, keep)];
-    for (let c = 0; c < settings.candidates; c++) pool.push(rollout(1, keep));
-    let choice = pool[0]!;
-    let score = Number.POSITIVE_INFINITY;
+  type Trajectory = ReturnType<typeof rollout>;
+  /** −R summed over a trajectory's decisions: lower is a better predicted reward. */
+  const predicted = (t: Trajectory) => {
+    let sum = 0;
+    for (let k = 0; k < LAYERS; k++) sum += rNet.value(t.states[k]!, t.actions[k]!);
+    return sum;
+  };
+  /** The best unfitted candidate by the −R network (or a uniform draw when rank is "none"). */
+  const pick = (pool: Trajectory[]): Trajectory | undefined => {
+    const fresh = new Map<string, Trajectory>();
     for (const t of pool) {
-      if (evaluator.has(t.structure)) continue;
-      let predicted = 0;
-      for (let k = 0; k < LAYERS; k++) predicted += rNet.value(t.states[k]!, t.actions[k]!);
-      if (predicted < score) {
-        score = predicted;
+      const key = structureKey(t.structure);
+      if (!fresh.has(key) && !evaluator.has(t.structure)) fresh.set(key, t);
+    }
+    const open = [...fresh.values()];
+    if (open.length === 0) return undefined;
+    if (settings.rank === "none") return open[rng.int(open.length)];
+    let choice = open[0]!;
+    let score = Number.POSITIVE_INFINITY;
+    for (const t of open) {
+      const v = predicted(t);
+      if (v < score) {
+        score = v;
         choice = t;
       }
     }
     return choice;
+  };
+
+  /** The unfitted trajectory the −R network rates best among the greedy one and sampled ones. */
+  const propose = (keep: readonly Product[]) => {
+    const pool = [rollout(0, keep)];
+    for (let c = 0; c < settings.candidates; c++) pool.push(rollout(1, keep));
+    return pick(pool) ?? pool[0]!;
+  };
+
+  const randomProduct = (): number[] => {
+    const size = 1 + rng.int(settings.maxFactors);
+    const out = new Set<number>();
+    while (out.size < Math.min(size, allowedList.length)) out.add(allowedList[rng.int(allowedList.length)]!);
+    return [...out];
+  };
+  const productsOf = (structure: { products: number[][] }) => structure.products.map((p) => [...p]);
+  /** One product-level edit of a parent: swap, add or drop a factor; add, drop or replace a product. */
+  const mutateProducts = (source: number[][]): number[][] => {
+    const products = source.map((p) => [...p]);
+    const j = rng.int(products.length);
+    const product = products[j]!;
+    const other = parents.length > 1 ? parents[rng.int(parents.length)]!.products : undefined;
+    const donor = () => (other && rng.next() < 0.5 ? [...other[rng.int(other.length)]!] : randomProduct());
+    const fresh = () => {
+      const free = allowedList.filter((i) => !product.includes(i));
+      return free.length > 0 ? free[rng.int(free.length)]! : undefined;
+    };
+    switch (rng.int(6)) {
+      case 0: {
+        const n = fresh();
+        if (n !== undefined) product[rng.int(product.length)] = n;
+        break;
+      }
+      case 1: {
+        const n = fresh();
+        if (n !== undefined && product.length < settings.maxFactors) product.push(n);
+        else if (n !== undefined) product[rng.int(product.length)] = n;
+        break;
+      }
+      case 2:
+        if (product.length > 1) product.splice(rng.int(product.length), 1);
+        else products[j] = donor();
+        break;
+      case 3:
+        if (products.length < settings.terms) products.push(donor());
+        else products[j] = donor();
+        break;
+      case 4:
+        if (products.length > 1) products.splice(j, 1);
+        else products[j] = donor();
+        break;
+      default:
+        products[j] = donor();
+    }
+    return products;
+  };
+  /** A random subset of the products of two parents (how the terms of a sum are combined). */
+  const crossover = (a: number[][], b: number[][]): number[][] => {
+    const union = [...a, ...b];
+    for (let i = union.length - 1; i > 0; i--) {
+      const r = rng.int(i + 1);
+      [union[i], union[r]] = [union[r]!, union[i]!];
+    }
+    return union.slice(0, 1 + rng.int(Math.min(settings.terms, union.length)));
+  };
+  /**
+   * consolesr's proposal: the LP-greedy trajectory of −Q, uniform rollouts, and product-level
+   * edits and crossovers of the best fitted structures, in canonical form, ranked by −R.
+   */
+  const proposeOperators = (keep: readonly Product[]) => {
+    const pool: Trajectory[] = [];
+    const add = (t: Trajectory | null) => void (t && pool.push(t));
+    add(canonical(rollout(0, keep)));
+    const n = settings.candidates;
+    for (let c = 0; c < n; c++) {
+      const r = rng.next();
+      if (parents.length === 0 || r < 0.25) add(canonical(rollout(1, keep)));
+      else if (r < 0.75 || parents.length < 2) {
+        const parent = parents[rng.int(parents.length)]!.products;
+        let child = mutateProducts(parent);
+        if (rng.next() < 0.3) child = mutateProducts(child);
+        add(trajectoryOf(child));
+      } else {
+        const i = rng.int(parents.length);
+        let j = rng.int(parents.length - 1);
+        if (j >= i) j++;
+        add(trajectoryOf(crossover(parents[i]!.products, parents[j]!.products)));
+      }
+    }
+    return pick(pool) ?? rollout(1, keep);
+  };
+  /** The canonical-slot trajectory of a trajectory's structure (itself if constraints reject it). */
+  const canonical = (t: Trajectory): Trajectory => {
+    if (t.structure.products.length === 0) return t;
+    const c = trajectoryOf(t.structure.products);
+    return c ? { ...c, tally: t.tally } : t;
   };
 
   let error: InputError | undefined;
@@ -372,7 +511,8 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
         }
         trajectory = next.value;
       } else if (settings.method === "random") trajectory = rollout(1, keep);
-      else trajectory = settings.proposal === "surrogate" && rng.next() >= settings.epsilon ? propose(keep) : rollout(settings.epsilon, keep);
+      else if (settings.proposal !== "argmin" && rng.next() >= settings.epsilon) trajectory = settings.proposal === "operators" ? proposeOperators(keep) : propose(keep);
+      else trajectory = rollout(settings.epsilon, keep);
       let fitted = evaluator.evaluate(trajectory.structure);
       // A greedy policy proposes the same structure again and again; in consolesr mode a repeat
       // is replaced by another trajectory, fully random after two greedy repeats (bounded tries),
@@ -389,6 +529,11 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
       if (!fitted.cached) for (const e of candidate.evidence) evidence.push({ ...e, nrmse: candidate.nrmse });
       if (!best || candidate.nrmse < best.nrmse || (candidate.nrmse === best.nrmse && candidate.complexity < best.complexity)) best = candidate;
       if (!fitted.cached) {
+        if (candidate.structure.products.length > 0) {
+          parents.push({ nrmse: candidate.nrmse, key: candidate.key, products: productsOf(candidate.structure) });
+          parents.sort((a, b) => a.nrmse - b.nrmse);
+          parents.length = Math.min(parents.length, settings.parents);
+        }
         elite.push({ nrmse: candidate.nrmse, actions: trajectory.actions });
         elite.sort((a, b) => a.nrmse - b.nrmse);
         elite.length = Math.min(elite.length, settings.elite);
@@ -398,7 +543,8 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
 
       if (learns) {
         // −R on the end-of-trajectory reward of every (s_k, a_k) of the episode.
-        for (let k = 0; k < LAYERS; k++) rewardSamples.push({ state: trajectory.states[k]!, action: trajectory.actions[k]!, target: -R });
+        const seen = settings.proposal === "operators" ? canonical(trajectory) : trajectory;
+        for (let k = 0; k < LAYERS; k++) rewardSamples.push({ state: seen.states[k]!, action: seen.actions[k]!, target: -R });
         const rSample = sample(rewardSamples, settings.batch, rng);
         rNet.train(rSample.map((s) => s.state), rSample.map((s) => s.action), rSample.map((s) => s.target), { ...train, rng });
 
@@ -460,6 +606,11 @@ function mutateAction(previous: Float64Array, bounds: { lower: Float64Array; upp
     a[i] = 1 - a[i]!;
   }
   return a;
+}
+
+function compareLex(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
 }
 
 function sample<T>(items: readonly T[], n: number, rng: Rng): T[] {
