@@ -24,6 +24,8 @@ export interface SearchFlags {
   stopNrmse?: string;
   epsilon?: string;
   gamma?: string;
+  proposal?: string;
+  rank?: string;
 }
 
 export function addFitFlags(command: Command): Command {
@@ -46,7 +48,9 @@ export function addSearchFlags(command: Command): Command {
     .option("--reward <name>", "reward plugin", "inv-nrmse")
     .option("--stop-nrmse <x>", "consolesr stop rule: train NRMSE at or below this (default 1e-6)")
     .option("--epsilon <p>", "ε-greedy exploration (paper 0.4)")
-    .option("--gamma <g>", "discount factor (paper 0.2)");
+    .option("--gamma <g>", "discount factor (paper 0.2)")
+    .option("--proposal <kind>", "greedy proposals: operators (consolesr) | surrogate | argmin (paper)")
+    .option("--rank <kind>", "rank proposals by the −R network (reward-net) or not at all (none: the ablation)");
 }
 
 export function fitSettings(flags: FitFlags, defaults: Pick<FitOptions, "steps" | "engine">): Pick<FitOptions, "steps" | "learningRate" | "polish" | "engine"> {
@@ -71,5 +75,7 @@ export function searchOverrides(flags: SearchFlags, defaults: Partial<SearchSett
   if (flags.stopNrmse !== undefined) settings.stopNrmse = parseNumber(flags.stopNrmse, "--stop-nrmse");
   if (flags.epsilon !== undefined) settings.epsilon = parseNumber(flags.epsilon, "--epsilon");
   if (flags.gamma !== undefined) settings.gamma = parseNumber(flags.gamma, "--gamma");
+  if (flags.proposal !== undefined) settings.proposal = flags.proposal as SearchSettings["proposal"];
+  if (flags.rank !== undefined) settings.rank = flags.rank as SearchSettings["rank"];
   return { method: flags.method as SearchMethod, settings, constraints: list(flags.constraints) };
 }

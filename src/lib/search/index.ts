@@ -60,6 +60,8 @@ export function resolveSettings(method: SearchMethod = "consolesr", overrides: P
     if (!Number.isInteger(value) || value < 1) throw new InputError(`search option ${name} must be a positive integer (got ${value})`);
   }
   if (!(Number.isInteger(settings.budget) && settings.budget >= 0)) throw new InputError(`search option budget must be a non-negative integer (got ${settings.budget})`);
+  if (!["argmin", "surrogate", "operators"].includes(settings.proposal)) throw new InputError(`search option proposal must be argmin, surrogate or operators (got "${settings.proposal}")`);
+  if (!["reward-net", "none"].includes(settings.rank)) throw new InputError(`search option rank must be reward-net or none (got "${settings.rank}")`);
   for (const name of ["gamma", "epsilon"] as const) {
     if (!(settings[name] >= 0 && settings[name] <= 1)) throw new InputError(`search option ${name} must be in [0, 1] (got ${settings[name]})`);
   }
