@@ -189,6 +189,9 @@ interface Transition {
   terminal: boolean;
 }
 
+/** Episodes without a new structure after which a search stops as "exhausted". */
+const STALL_EPISODES = 100;
+
 const stateKey = (s: ArrayLike<number>) => Array.prototype.join.call(s, ",");
 
 function runConstraint(plugin: ConstraintPlugin, ctx: ConstraintContext): true | string {
@@ -492,6 +495,8 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
   };
 
   let error: InputError | undefined;
+  /** Episodes in a row that fitted nothing new: the reachable space is used up (a small pool). */
+  let stalled = 0;
   for (let episode = 1; episode <= settings.episodes; episode++) {
     // Yield to the event loop once per episode so that Ctrl-C and a page's cancel get through.
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -579,6 +584,11 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
       const done = settings.method === "paper" ? Math.abs(R - 1) <= settings.lambda : candidate.nrmse <= settings.stopNrmse;
       if (done) {
         stopReason = "reward-threshold";
+        break;
+      }
+      stalled = fitted.cached ? stalled + 1 : 0;
+      if (stalled >= STALL_EPISODES) {
+        stopReason = "exhausted";
         break;
       }
       if (settings.budget > 0 && evaluator.size >= settings.budget) {
