@@ -3,6 +3,7 @@
 // "Observable Framework offline"). test/site.test.ts builds with network access blocked.
 import {existsSync, mkdirSync, readdirSync, readFileSync} from "node:fs";
 import {join} from "node:path";
+import {prepareBrowserVendor} from "./scripts/browserVendor.js";
 
 const root = "src";
 
@@ -51,6 +52,12 @@ function seedNpmVersionCache(): void {
 
 seedNpmVersionCache();
 
+// Browser builds of tfjs, tfjs-backend-wasm and highs with their .wasm files, written into the
+// cache where Framework would put its own (which break in a browser or warn); see
+// scripts/browserVendor.ts. `npm run build`/`npm run dev` run it first too (prebuild/predev); here
+// it covers a bare `observable build`, e.g. after the cache was deleted.
+await prepareBrowserVendor();
+
 export default {
   root,
   output: "dist",
@@ -58,7 +65,7 @@ export default {
   // The default theme's global stylesheet links a web-font server: keep it empty.
   globalStylesheets: [],
   // Pages live in src/docs/; the home is src/index.md and is always first.
-  pages: [{name: "Writing a plugin", path: "/docs/plugins"}, {name: "The toy (§5.2)", path: "/docs/toy"}, {name: "syn1 (§5.1)", path: "/docs/syn1"}, {name: "Search benchmark", path: "/docs/search-benchmark"}],
+  pages: [{name: "Writing a plugin", path: "/docs/plugins"}, {name: "The toy (§5.2)", path: "/docs/toy"}, {name: "syn1 (§5.1)", path: "/docs/syn1"}, {name: "Playground", path: "/docs/playground"}, {name: "Search benchmark", path: "/docs/search-benchmark"}],
   // The default footer links observablehq.com; keep the site free of external hosts.
   footer: "consolesr — CoNSoLe symbolic regression in TypeScript.",
   search: false

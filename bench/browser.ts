@@ -1,0 +1,104 @@
+/**
+ * The playground's toy run (its default: y = 3·x1²·cos(2.5·x2), 500 rows, 20 Adam steps per
+ * structure on tfjs, LM polish) in headless Chromium on each tfjs backend: webgl, wasm, cpu, and
+ * for reference the float64 js engine (no tfjs). Prints seconds of search as the page reports
+ * them (its run log): per backend a fresh page, so that the first (cold) run includes the
+ * backend's start-up (shader compilation on webgl), then seed 1 and seed 0 again (warm; seed 0
+ * warm is the cold run's exact config).
+ *
+ * Figures, never assertions. Here WebGL is SwiftShader (software rendering on the CPU): a real
+ * GPU would differ, and for models this small per-op overhead dominates either way.
+ *
+ * Uses dist/ if it holds the playground (else builds the site once, as the tests do):
+ * `npm run build && node --import tsx bench/browser.ts`.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { buildSite, dist, ensureChromium, launchChromium, serveStatic } from "../test/helpers/site.js";
+
+
+interface Row {
+  id: number;
+  status: string;
+  seconds: number;
+  episodes: string;
+  backend: string;
+}
+
+async function lastRun(page: Page): Promise<Row | undefined> {
+  const rows = await page.$$eval(".pg-log tbody tr", (trs) =>
+    trs.map((tr) => {
+      const cells = [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "");
+      return { id: Number(tr.getAttribute("data-run")), status: tr.getAttribute("data-status") ?? "", seconds: Number(cells[3]), episodes: cells[2] ?? "", backend: cells[4] ?? "" };
+    }),
+  );
+  return rows[0];
+}
+
+async function finished(page: Page, id: number): Promise<Row> {
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    const row = await lastRun(page);
+    if (row && row.id === id && ["done", "error", "cancelled"].includes(row.status)) {
+      if (row.status !== "done") throw new Error(`run #${id} ended ${row.status}: ${await page.locator(".pg-status").textContent()}`);
+      return row;
+    }
+    if (Date.now() > deadline) throw new Error(`run #${id} did not finish in 10 minutes`);
+    await page.waitForTimeout(100);
+  }
+}
+
+async function main(): Promise<void> {
+  const install = ensureChromium();
+  if (install) throw new Error(install);
+  if (!existsSync(join(dist, "docs", "playground.html"))) {
+    process.stderr.write("bench:browser: building the site (dist/ has no playground)\n");
+    const build = await buildSite();
+    if (build.status !== 0) throw new Error(`site build failed:\n${build.output}`);
+  }
+  const server = await serveStatic(dist);
+  const browser = await launchChromium();
+  const version = browser.context.browser()?.version() ?? "";
+  process.stdout.write(`Playground toy run in headless Chromium ${version} (500 rows, 20 Adam steps per structure + LM, seed 0); seconds of search from the page's run log.\n`);
+  process.stdout.write("WebGL here is SwiftShader (software, on the CPU): a real GPU would differ.\n\n");
+  process.stdout.write("| engine / backend | seed 0 cold, s | seed 1 warm, s | seed 0 warm, s | episodes (seed 0 / 1) |\n|---|---|---|---|---|\n");
+  try {
+    for (const [label, engine, backend] of [
+      ["tfjs webgl", "tfjs", "webgl"],
+      ["tfjs wasm", "tfjs", "wasm"],
+      ["tfjs cpu", "tfjs", "cpu"],
+      ["float64 js (no tfjs)", "js (float64)", "webgl"],
+    ] as const) {
+      const page = await browser.context.newPage();
+      await page.goto(`${server.origin}/docs/playground`);
+      // The page starts the default (tfjs, webgl) at once; switching cancels it and starts ours.
+      let id = 1;
+      if (engine !== "tfjs") {
+        await page.getByLabel("fit engine", { exact: true }).selectOption({ label: engine });
+        id++;
+      }
+      if (backend !== "webgl") {
+        await page.getByLabel("tfjs backend", { exact: true }).selectOption({ label: backend });
+        id++;
+      }
+      const cold = await finished(page, id);
+      if (engine === "tfjs" && cold.backend !== backend) throw new Error(`asked for ${backend}, the page ran on ${cold.backend}`);
+      await page.getByLabel("seed", { exact: true }).fill("1");
+      const seed1 = await finished(page, ++id);
+      await page.getByLabel("seed", { exact: true }).fill("0");
+      const warm = await finished(page, ++id);
+      const episodes = (row: Row) => row.episodes.replace(/^y /, "");
+      process.stdout.write(`| ${label} | ${cold.seconds.toFixed(1)} | ${seed1.seconds.toFixed(1)} | ${warm.seconds.toFixed(1)} | ${episodes(cold)} / ${episodes(seed1)} |\n`);
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench:browser: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,273 @@
+/**
+ * The playground's runs, on the library's runtime module (src/lib/runtime.ts, the module
+ * `consolesr reproduce` runs headless): a page control change becomes a new `config` (and
+ * `backend`, `signal`, `hooks`) of one @observablehq/runtime module, whose `search` cell runs the
+ * pipeline; the run before it is aborted through `signal` and stops at its next episode boundary,
+ * and the new one starts once it has stopped. `progress` and `hooks.onEpisode` feed the progress
+ * display; `search` gives the version-1 result the page downloads.
+ */
+import { Runtime, RuntimeError, type Module } from "@observablehq/runtime";
+import { experiments } from "../../lib/data/experiments.js";
+import { parseCsv, type Table } from "../../lib/data/csv.js";
+import { equationText } from "../../lib/equation/format.js";
+import { InputError } from "../../lib/errors.js";
+import { resolvePipelineConfig, type PipelineOptions, type PipelineOutput } from "../../lib/pipeline.js";
+import type { ResultJson } from "../../lib/result.js";
+import define, { type Progress, type RuntimeConfig, type RuntimeHooks } from "../../lib/runtime.js";
+import type { ArgminSolver } from "../../lib/search/argmin.js";
+import type { SearchMethod } from "../../lib/search/index.js";
+import { createRegistries } from "../../plugins/index.js";
+
+export interface PlaygroundConfig {
+  /** A paper experiment (toy, syn1, syn2) or "csv". */
+  dataset: string;
+  /** Experiments: rows of train and of test data, and the SNR of the training noise (null: none). */
+  rows: number;
+  snrDb: number | null;
+  /** CSV: the file's name and text, the target columns and (optionally) the input columns. */
+  csv?: { name: string; text: string; targets: string[]; inputs?: string[] };
+  symbols: string[];
+  constraints: string[];
+  reward: string;
+  method: SearchMethod;
+  seed: number;
+  episodes: number;
+  budget: number;
+  terms: number;
+  maxFactors: number;
+  gamma: number;
+  epsilon: number;
+  stopNrmse: number;
+  fit: { steps: number; learningRate: number; polish: "lm" | "none"; engine: "tfjs" | "js" };
+}
+
+export interface TargetProgress {
+  target: string;
+  episode: number;
+  /** Maximum episodes for this target. */
+  episodes: number;
+  structures: number;
+  bestNrmse: number;
+  bestText: string;
+  stopReason?: string;
+}
+
+export interface RunRecord {
+  id: number;
+  label: string;
+  status: "waiting" | "running" | "done" | "cancelled" | "error";
+  backend: string;
+  /** Backends tried before the live one, and why each failed. */
+  failures: { backend: string; reason: string }[];
+  started: number;
+  seconds: number;
+  targets: TargetProgress[];
+  result?: ResultJson;
+  error?: string;
+}
+
+const registries = () => createRegistries();
+
+/** Symbol names of the registry, for the page's checkboxes. */
+export const symbolNames = (): string[] => registries().symbols.names();
+export const constraintNames = (): string[] => registries().constraints.names();
+export const rewardNames = (): string[] => registries().rewards.names();
+
+/** The paper experiments the page offers. */
+export const experimentNames = Object.keys(experiments);
+export const experimentOf = (name: string) => experiments[name];
+
+/** Columns of a CSV's header (for the page's target picker), or an InputError naming file, row, column. */
+export function csvColumns(text: string, name: string): string[] {
+  return parseCsv(text, name).columns;
+}
+
+/**
+ * What the page's controls ask for, as the pipeline's options (resolvePipelineConfig fills in and
+ * checks the rest). For a CSV, a pool of every registered symbol is passed as "the default pool"
+ * (pairs outside a symbol's domain are left out, as `consolesr fit` does without --symbols); a
+ * narrower one is explicit, and a pair outside a domain is then an error naming the row.
+ */
+export function pipelineOptions(config: PlaygroundConfig, table?: Table): PipelineOptions {
+  const common = {
+    seed: config.seed,
+    method: config.method,
+    constraints: config.constraints,
+    reward: config.reward,
+    search: { episodes: config.episodes, budget: config.budget, terms: config.terms, maxFactors: config.maxFactors, gamma: config.gamma, epsilon: config.epsilon, stopNrmse: config.stopNrmse },
+    fit: { ...config.fit },
+  };
+  if (experiments[config.dataset]) return { ...common, experiment: config.dataset, rows: config.rows, snrDb: config.snrDb ?? undefined, symbols: config.symbols };
+  if (config.dataset !== "csv") throw new InputError(`unknown dataset "${config.dataset}" (known: ${[...experimentNames, "csv"].join(", ")})`);
+  if (!config.csv || !table) throw new InputError("drop a CSV file on the file input, or pick a paper dataset");
+  const everySymbol = symbolNames().every((name) => config.symbols.includes(name));
+  return { ...common, csv: { name: config.csv.name, table }, targets: config.csv.targets, inputs: config.csv.inputs?.length ? config.csv.inputs : undefined, symbols: everySymbol ? undefined : config.symbols };
+}
+
+/** One-line summary of a config for the run log. */
+export function describeConfig(config: PlaygroundConfig): string {
+  const data = experiments[config.dataset] ? `${config.dataset} (${config.rows} rows${config.snrDb === null ? "" : `, SNR ${config.snrDb} dB`})` : `${config.csv?.name ?? "CSV"}`;
+  return `${data}, ${config.method}, seed ${config.seed}, ${config.fit.engine === "js" ? "float64 js" : "tfjs"} fits of ${config.fit.steps} steps`;
+}
+
+/** Options of Runner.request. */
+export interface RequestOptions {
+  /** The git sha recorded in the manifest. */
+  git: string;
+  /** Makes the run's tfjs backend live; runs once the previous run has stopped. */
+  prepare: () => Promise<{ backend: string; failures?: RunRecord["failures"] }>;
+  /** The search's LP solver (default: HiGHS loaded the default way). */
+  argmin?: ArgminSolver;
+  /** Part of what makes two requests the same run (e.g. the preferred backend). */
+  key?: string;
+}
+
+const message = (error: unknown) =>
+  error instanceof InputError ? error.message : `internal error: ${error instanceof Error ? error.message : String(error)}`;
+
+/**
+ * The page's runs. A request with a new config aborts the current run and starts the new one as
+ * soon as it has stopped; a request identical to the current one (a control that fired twice, a
+ * cell re-evaluated with the same values) joins it. All runs go through one runtime module.
+ */
+export class Runner {
+  readonly runs: RunRecord[] = [];
+  /** The latest value of the module's `progress` cell (the run's share done, for one bar). */
+  progress: Progress | null = null;
+  private readonly runtime = new Runtime();
+  private readonly main: Module;
+  /** The first error of the cells `data` and `search` of the current computation (not the runtime's wrapper of it). */
+  private failure: unknown;
+  private last: Promise<unknown> = Promise.resolve();
+  private current: { key: string; controller: AbortController; promise: Promise<RunRecord> } | null = null;
+  private listeners = new Set<(runs: RunRecord[]) => void>();
+
+  constructor() {
+    this.main = this.runtime.module(define, (name) => {
+      if (name === "progress") {
+        return {
+          fulfilled: (value: unknown) => {
+            this.progress = value as Progress;
+            this.notify();
+          },
+        };
+      }
+      if (name === "data" || name === "search") {
+        return {
+          rejected: (error: unknown) => {
+            if (this.failure === undefined && !(error instanceof RuntimeError)) this.failure = error;
+          },
+        };
+      }
+      return undefined;
+    });
+  }
+
+  subscribe(listener: (runs: RunRecord[]) => void): () => void {
+    this.listeners.add(listener);
+    listener(this.runs);
+    return () => this.listeners.delete(listener);
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) listener(this.runs);
+  }
+
+  /** Aborts the current run, if any (its record ends "cancelled"). */
+  cancel(): void {
+    this.current?.controller.abort();
+    this.current = null;
+  }
+
+  /** Cancels the current run and releases the runtime (the page is going away). */
+  dispose(): void {
+    this.cancel();
+    void this.last.finally(() => this.runtime.dispose());
+  }
+
+  /** The run of `config`: the current one if it is the same request, else a new one. Resolves when it ends. */
+  request(config: PlaygroundConfig, options: RequestOptions): Promise<RunRecord> {
+    const key = JSON.stringify([config, options.key ?? ""]);
+    if (this.current && this.current.key === key && !this.current.controller.signal.aborted) return this.current.promise;
+    this.cancel();
+    const controller = new AbortController();
+    const promise = this.start(config, controller.signal, options);
+    this.current = { key, controller, promise };
+    return promise;
+  }
+
+  private start(config: PlaygroundConfig, signal: AbortSignal, options: RequestOptions): Promise<RunRecord> {
+    const record: RunRecord = { id: this.runs.length + 1, label: describeConfig(config), status: "waiting", backend: "", failures: [], started: 0, seconds: 0, targets: [] };
+    this.runs.push(record);
+    this.notify();
+    const previous = this.last;
+    const run = (async () => {
+      await previous.catch(() => undefined);
+      const ended = (status: RunRecord["status"]) => {
+        record.status = status;
+        record.seconds = record.started ? (performance.now() - record.started) / 1000 : 0;
+        this.notify();
+        return record;
+      };
+      if (signal.aborted) return ended("cancelled");
+      try {
+        const registries = createRegistries();
+        const table = config.dataset === "csv" && config.csv ? parseCsv(config.csv.text, config.csv.name) : undefined;
+        const resolved: RuntimeConfig = { ...resolvePipelineConfig(pipelineOptions(config, table), registries), table, file: config.csv?.name };
+        const { backend, failures = [] } = await options.prepare();
+        if (signal.aborted) return ended("cancelled");
+        record.backend = backend;
+        record.failures = failures;
+        record.status = "running";
+        record.started = performance.now();
+        this.progress = null;
+        this.notify();
+        const lookup = (name: string) => registries.symbols.get(name);
+        const progress = new Map<string, TargetProgress>();
+        const hooks: RuntimeHooks = {
+          onEpisode: (e) => {
+            progress.set(e.target, {
+              target: e.target,
+              episode: e.episode,
+              episodes: config.episodes,
+              structures: e.structures,
+              bestNrmse: e.best.nrmse,
+              bestText: e.best.equation.terms.length ? equationText(e.best.equation, lookup) : "—",
+            });
+            record.targets = [...progress.values()];
+            record.seconds = (performance.now() - record.started) / 1000;
+            this.notify();
+          },
+        };
+        this.failure = undefined;
+        // One computation of the module: these redefinitions land in the same tick.
+        this.main.redefine("registries", [], () => registries);
+        this.main.redefine("config", [], () => resolved);
+        this.main.redefine("backend", [], () => backend);
+        this.main.redefine("argmin", [], () => options.argmin ?? null);
+        this.main.redefine("git", [], () => options.git);
+        this.main.redefine("signal", [], () => signal);
+        this.main.redefine("hooks", [], () => hooks);
+        let output: PipelineOutput;
+        try {
+          output = (await this.main.value("search")) as PipelineOutput;
+        } catch (error) {
+          throw this.failure ?? error;
+        }
+        for (const t of output.result.search.targets ?? []) {
+          const p = record.targets.find((q) => q.target === t.target);
+          if (p) p.stopReason = t.stopReason;
+        }
+        if (output.search?.error) throw output.search.error;
+        if (output.result.search.stopReason === "aborted" || signal.aborted) return ended("cancelled");
+        record.result = output.result;
+        return ended("done");
+      } catch (error) {
+        record.error = message(error);
+        return ended("error");
+      }
+    })();
+    this.last = run;
+    return run;
+  }
+}

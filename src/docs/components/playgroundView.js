@@ -1,0 +1,83 @@
+// DOM pieces of the playground page: the backend badge, the live progress of the current run, the
+// run log, the learned equations (KaTeX) and the JSON download. Every element that a test or a
+// reader needs to find carries a data-* attribute mirroring what it shows.
+import {html} from "htl";
+import {tex} from "./katex.js";
+
+const fmt = (x, digits = 3) => (Number.isFinite(x) ? (x === 0 ? "0" : x.toExponential(digits - 1)) : "—");
+const texTarget = (name) => name.replace(/^([A-Za-z]+)_?(\d+)$/, "$1_{$2}");
+
+/** The live tfjs backend and, if the preferred one failed, why. */
+export function backendBadge(choice) {
+  if (choice.error) return html`<p class="pg-backend" data-backend="none" style="color: crimson">tfjs: ${choice.error}</p>`;
+  return html`<p class="pg-backend" data-backend=${choice.backend}>tfjs backend: <b>${choice.backend}</b>${
+    choice.failures.length ? html` <small>(${choice.failures.map((f) => `${f.backend} failed: ${f.reason}`).join("; ")})</small>` : ""
+  }</p>`;
+}
+
+const statusColor = {waiting: "gray", running: "steelblue", done: "green", cancelled: "darkorange", error: "crimson"};
+
+function targetRow(t, budget) {
+  const max = t.episodes;
+  return html`<div class="pg-target" data-target=${t.target} data-episode=${t.episode} data-structures=${t.structures} data-nrmse=${t.bestNrmse}>
+    <div class="pg-target-head"><b>${t.target}</b> episode ${t.episode} of at most ${max}${budget ? `, budget ${budget}` : ""} ·
+      ${t.structures} structure${t.structures === 1 ? "" : "s"} fitted · best NRMSE ${fmt(t.bestNrmse)}${t.stopReason ? html` · <i>${t.stopReason}</i>` : ""}</div>
+    <div class="pg-best"><small>best so far: <code>${t.bestText}</code></small></div>
+  </div>`;
+}
+
+/**
+ * Status and progress of the newest run: the share done from the runtime module's `progress`
+ * cell, then one line per target.
+ */
+export function runStatus(run, budget = 0, progress = null) {
+  if (!run) return html`<div class="pg-status" data-status="idle">No run yet.</div>`;
+  const episodes = run.targets.reduce((s, t) => s + t.episode, 0);
+  const share = run.status === "done" ? 1 : run.status === "running" && progress ? progress.fraction : null;
+  return html`<div class="pg-status" data-run=${run.id} data-status=${run.status} data-episodes=${episodes} data-seconds=${run.seconds.toFixed(3)}>
+    <p><b>Run #${run.id}</b> <span style="color: ${statusColor[run.status]}; font-weight: 600;">${run.status}</span>
+      ${run.backend ? `on tfjs ${run.backend}` : ""} · ${run.seconds.toFixed(1)} s · <small>${run.label}</small></p>
+    ${run.error ? html`<p class="pg-error" style="color: crimson">error: ${run.error}</p>` : ""}
+    ${share === null ? "" : html`<div class="pg-overall"><small>run ${Math.round(share * 100)} % (at most${progress?.targets > 1 ? ` ${progress.targets} outputs ×` : ""} ${progress?.episodes ?? "…"} episodes; a search stops early once its equation fits)</small><br><progress max="1" value=${share} style="width: 100%; max-width: 640px;"></progress></div>`}
+    ${run.targets.map((t) => targetRow(t, budget))}
+  </div>`;
+}
+
+/** Every run of this page visit, newest first. */
+export function runLog(runs) {
+  return html`<table class="pg-log" style="max-width: 900px; font-size: 13px;">
+    <thead><tr><th>run</th><th>status</th><th>episodes</th><th>seconds</th><th>backend</th><th>config</th></tr></thead>
+    <tbody>${runs.slice().reverse().map((r) => html`<tr data-run=${r.id} data-status=${r.status} data-episodes=${r.targets.reduce((s, t) => s + t.episode, 0)}>
+      <td>#${r.id}</td><td style="color: ${statusColor[r.status]}">${r.status}</td>
+      <td>${r.targets.map((t) => `${t.target} ${t.episode}`).join(", ") || "—"}</td>
+      <td>${r.status === "waiting" ? "" : r.seconds.toFixed(1)}</td><td>${r.backend}</td><td>${r.label}</td></tr>`)}</tbody>
+  </table>`;
+}
+
+/** The learned equations of a finished run, rendered with KaTeX, with the evaluation if any. */
+export function equationsView(result) {
+  const evaluation = new Map((result.evaluation ?? []).map((e) => [e.target, e]));
+  return html`<div class="pg-equations">${result.equations.map((e) => {
+    const ev = evaluation.get(e.target);
+    return html`<div class="pg-equation" data-target=${e.target} data-latex=${e.latex} data-text=${e.text}>
+      ${tex(`${texTarget(e.target)} = ${e.latex || "0"}`, {displayMode: true})}
+      <p class="pg-equation-meta"><small>train NRMSE ${fmt(e.trainNrmse)}${ev
+        ? html` · truth <code>${ev.truth}</code> · <span style="color: ${ev.exact ? "green" : "crimson"}">${ev.exact ? "exact" : `not exact (${ev.reason})`}</span> · E_c ${ev.coefficientError.toPrecision(3)} % · test NRMSE ${fmt(ev.testNrmse)}`
+        : ""}</small></p>
+    </div>`;
+  })}</div>`;
+}
+
+/** A button that saves `text` as `filename` (the version-1 result JSON). */
+export function downloadButton(text, filename) {
+  const button = html`<button class="pg-download" type="button" data-filename=${filename}>Download JSON</button>`;
+  button.onclick = () => {
+    const url = URL.createObjectURL(new Blob([text], {type: "application/json"}));
+    const a = html`<a href=${url} download=${filename} style="display: none"></a>`;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
+  return button;
+}
