@@ -65,7 +65,7 @@ export default {
   // The default theme's global stylesheet links a web-font server: keep it empty.
   globalStylesheets: [],
   // Pages live in src/docs/; the home is src/index.md and is always first.
-  pages: [{name: "Writing a plugin", path: "/docs/plugins"}, {name: "The toy (§5.2)", path: "/docs/toy"}, {name: "syn1 (§5.1)", path: "/docs/syn1"}, {name: "Playground", path: "/docs/playground"}, {name: "Search benchmark", path: "/docs/search-benchmark"}],
+  pages: [{name: "Writing a plugin", path: "/docs/plugins"}, {name: "The toy (§5.2)", path: "/docs/toy"}, {name: "syn1 (§5.1)", path: "/docs/syn1"}, {name: "syn2 (§5.1)", path: "/docs/syn2"}, {name: "Playground", path: "/docs/playground"}, {name: "Search benchmark", path: "/docs/search-benchmark"}],
   // The default footer links observablehq.com; keep the site free of external hosts.
   footer: "consolesr — CoNSoLe symbolic regression in TypeScript.",
   search: false
