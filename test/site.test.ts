@@ -77,7 +77,7 @@ function moduleScripts(html: string): string[] {
 
 test("the site builds offline and dist/ references no remote host", {timeout: 600_000}, async (t) => {
   const build = await buildSite();
-  t.diagnostic(build.reused ? `cold build reused (made by an earlier test file of this run in ${build.seconds.toFixed(1)} s)` : `cold build: ${build.seconds.toFixed(1)} s`);
+  t.diagnostic(build.reused ? `cold build reused (made earlier in this test run, or kept with CONSOLESR_REUSE_DIST=1; it took ${build.seconds.toFixed(1)} s)` : `cold build: ${build.seconds.toFixed(1)} s`);
   const output = build.output;
   assert.equal(build.error, undefined, `build did not run: ${build.error}`);
   assert.equal(build.status, 0, `observable build exited ${build.status}:\n${output}`);

@@ -64,17 +64,29 @@ export interface SiteBuild {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/** Runs `what` holding a lock shared by every test process of this checkout (a folder with the holder's pid). */
 async function withLock<T>(what: () => Promise<T> | T): Promise<T> {
   mkdirSync(stateDir, { recursive: true });
   const deadline = Date.now() + 600_000;
   for (;;) {
     try {
       mkdirSync(lockDir);
+      writeFileSync(join(lockDir, "pid"), String(process.pid));
       break;
     } catch {
-      // A lock left by a killed run is older than any build takes.
-      if (existsSync(lockDir) && Date.now() - statSync(lockDir).mtimeMs > 600_000) rmSync(lockDir, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error(`site build: ${lockDir} held for 10 minutes`);
+      // A lock whose holder is gone (a killed test run) is taken over.
+      const holder = Number(existsSync(join(lockDir, "pid")) ? readFileSync(join(lockDir, "pid"), "utf8") : 0);
+      if (holder > 0 && !alive(holder)) rmSync(lockDir, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`site build: ${lockDir} held by pid ${holder} for 10 minutes`);
       await sleep(500);
     }
   }
