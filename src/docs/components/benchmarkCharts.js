@@ -42,7 +42,7 @@ export function recoveryGrid(data, {width = 900} = {}) {
     fx: {label: null, domain: data.manifest.methods, axis: "top"},
     x: {label: null, domain: noises, axis: "bottom"},
     y: {label: null, domain: equations},
-    color: {type: "linear", domain: [0, 1], range: ["#f4f4f4", "#1a7f37"], legend: true, label: "share of seeds recovered"},
+    color: {type: "linear", domain: [0, 1], range: ["#f4f4f4", "#1a7f37"], legend: true, marginLeft: 12, label: "share of seeds recovered"},
     marks: [
       Plot.cell(cells, {x: "noise", y: "equation", fx: "method", fill: "share", inset: 0.5}),
       Plot.text(cells, {x: "noise", y: "equation", fx: "method", text: "label", fontSize: 10, fill: (d) => (d.share > 0.6 ? "white" : "black")}),

@@ -18,7 +18,7 @@ export function lossSurface(data, {width = 640} = {}) {
     marginBottom: 42,
     x: {label: "w1 (coefficient) →", domain: [config.w1[0] - dw1, config.w1[1] + dw1]},
     y: {label: "↑ w2 (inner weight of cos)", domain: [config.w2[0] - dw2, config.w2[1] + dw2]},
-    color: {type: "log", scheme: "viridis", label: "L(w1, w2) (log, floored at 1e-3)", legend: true, width: 360, tickFormat: (d) => `1e${Math.round(Math.log10(d))}`, ticks: [1e-3, 1e-2, 1e-1, 1, 10], domain: [floor, Math.max(...cells.map((d) => d.loss))]},
+    color: {type: "log", scheme: "viridis", label: "L(w1, w2) (log, floored at 1e-3)", legend: true, width: 372, marginLeft: 12, tickFormat: (d) => `1e${Math.round(Math.log10(d))}`, ticks: [1e-3, 1e-2, 1e-1, 1, 10], domain: [floor, Math.max(...cells.map((d) => d.loss))]},
     marks: [
       Plot.rect(cells, {x1: (d) => d.w1 - dw1, x2: (d) => d.w1 + dw1, y1: (d) => d.w2 - dw2, y2: (d) => d.w2 + dw2, fill: (d) => Math.max(d.loss, floor), stroke: (d) => Math.max(d.loss, floor), strokeWidth: 0.6}),
       Plot.contour(cells, {x: "w1", y: "w2", value: (d) => Math.log10(Math.max(d.loss, floor)), thresholds: [-2, -1, -0.5, 0, 0.5, 1], interpolate: "barycentric", stroke: "white", strokeOpacity: 0.55, strokeWidth: 0.8}),
