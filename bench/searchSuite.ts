@@ -78,7 +78,7 @@ export interface RunRecord extends Job {
 export const stopNrmseFor = (snrDb: number | null): number => (snrDb === null ? 1e-6 : 2 * 10 ** (-snrDb / 20));
 
 /** A 32-bit seed of the search's RNG from the job (method excluded: every method gets the same stream). */
-function searchSeed(seed: number, equation: string): number {
+export function searchSeed(seed: number, equation: string): number {
   let h = 2166136261 ^ seed;
   for (const ch of equation) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
   return h >>> 0;
