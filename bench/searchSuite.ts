@@ -6,7 +6,7 @@
  * of CPUs); each job is deterministic given (method, seed, equation, noise).
  *
  *   --methods consolesr,random,enumerate   --seeds 0..4   --equations <ids or families>
- *   --noise 0,100 (0: noiseless; else SNR in dB)   --budget 300   --rows 500   --jobs N
+ *   --noise 0 (0: noiseless; else SNR in dB, e.g. 0,100)   --budget 200   --rows 500   --jobs N
  *   --out src/docs/data/search-benchmark.json
  *
  * "recovered" means: the search stopped by its reward threshold and its answer is an exact
@@ -192,7 +192,7 @@ function parseFlags(argv: string[]) {
   const equations = wanted.length === 0 ? benchmarkEntries : benchmarkEntries.filter((e) => wanted.some((w) => e.id === w || e.family.toLowerCase() === w.toLowerCase()));
   const unknown = wanted.filter((w) => !benchmarkEntries.some((e) => e.id === w || e.family.toLowerCase() === w.toLowerCase()));
   if (unknown.length) throw new Error(`--equations: unknown "${unknown.join(", ")}" (ids such as ${benchmarkEntries[0]!.id}, or a family)`);
-  const noise = parseList(flags.noise ?? "0,100").map((s) => {
+  const noise = parseList(flags.noise ?? "0").map((s) => {
     if (s === "0" || s === "none") return null;
     const db = Number(s);
     if (!Number.isFinite(db) || db <= 0) throw new Error(`--noise: "${s}" is not an SNR in dB (or 0 for noiseless)`);
@@ -203,7 +203,7 @@ function parseFlags(argv: string[]) {
     if (!Number.isInteger(v) || v < min) throw new Error(`--${name} must be an integer ≥ ${min} (got ${flags[name]})`);
     return v;
   };
-  const budget = int("budget", 300, 1);
+  const budget = int("budget", 200, 1);
   return {
     methods,
     seeds,
@@ -211,7 +211,7 @@ function parseFlags(argv: string[]) {
     noise,
     budget,
     // Enough episodes that the structure budget binds (random and enumerate repeat cached structures).
-    episodes: int("episodes", 2 * budget, 1),
+    episodes: int("episodes", 20 * budget, 1),
     rows: int("rows", 500, 10),
     jobs: int("jobs", availableParallelism(), 1),
     out: flags.out ?? OUT,

@@ -105,3 +105,47 @@ export function benchmarkManifest(data) {
   const items = {version: m.version, git: `${m.git.slice(0, 10)}${m.dirty ? " (dirty)" : ""}`, date: m.date.slice(0, 10), budget: m.budget, episodes: m.episodes, seeds: m.seeds.join(","), rows: m.rows, jobs: m.jobs, cpus: m.machine.cpus, "wall s": m.wallSeconds, "CPU s in jobs": m.cpuSeconds, fit: JSON.stringify(m.settings.fit), constraints: m.settings.constraints.join("+"), reward: m.settings.reward};
   return html`<p class="manifest" style="font: 12px var(--monospace); color: var(--theme-foreground-muted); margin-top: 0.3rem;">${Object.entries(items).map(([k, v]) => `${k}: ${v}`).join(" · ")}</p>`;
 }
+
+/**
+ * Share of runs recovered within k fitted structures, for every k up to the budget: the recovery
+ * rate at every equal structure budget at once (a run that never recovers stays out of the share).
+ */
+export function recoveryCurve(data, {width = 760, snrDb = null} = {}) {
+  const budget = data.manifest.budget;
+  const points = data.manifest.methods.flatMap((method) => {
+    const runs = data.runs.filter((r) => r.method === method && r.snrDb === snrDb);
+    const hits = runs.filter((r) => r.recovered).map((r) => r.structuresToRecovery).sort((a, b) => a - b);
+    const out = [{method, k: 1, share: 0}];
+    hits.forEach((k, i) => out.push({method, k, share: (i + 1) / runs.length}));
+    out.push({method, k: budget, share: hits.length / runs.length});
+    return out;
+  });
+  return Plot.plot({
+    width,
+    height: 320,
+    x: {type: "log", label: "structures fitted (equal budget for every method) →", domain: [1, budget], grid: true},
+    y: {label: "↑ share of runs recovered", domain: [0, 1], grid: true, percent: true},
+    color: {legend: true, domain: data.manifest.methods},
+    marks: [Plot.line(points, {x: "k", y: "share", stroke: "method", curve: "step-after", strokeWidth: 2}), Plot.ruleY([0])]
+  });
+}
+
+/**
+ * Median structures to recovery over every run, a run that does not recover counting as more
+ * than the budget (so a method that misses most runs has a median "> budget"), and the recovery
+ * rate at a few equal budgets.
+ */
+export function budgetTable(data, {snrDb = null, budgets = [25, 50, 100, 200]} = {}) {
+  const budget = data.manifest.budget;
+  const shown = budgets.filter((b) => b <= budget);
+  const rows = data.manifest.methods.map((method) => {
+    const runs = data.runs.filter((r) => r.method === method && r.snrDb === snrDb);
+    const values = runs.map((r) => (r.recovered ? r.structuresToRecovery : Infinity)).sort((a, b) => a - b);
+    const mid = values.length ? values[Math.floor((values.length - 1) / 2)] : null;
+    return {method, runs: runs.length, median: mid, within: shown.map((b) => runs.filter((r) => r.recovered && r.structuresToRecovery <= b).length)};
+  });
+  return html`<table style="max-width: 860px; font-size: 14px;">
+<thead><tr><th>method</th><th>median structures, misses counted as &gt; ${budget}</th>${shown.map((b) => html`<th>recovered within ${b}</th>`)}</tr></thead>
+<tbody>${rows.map((r) => html`<tr><td><b>${r.method}</b></td><td>${r.median === null ? "—" : Number.isFinite(r.median) ? r.median : `> ${budget}`}</td>${r.within.map((n) => html`<td>${n} / ${r.runs} (${((100 * n) / Math.max(1, r.runs)).toFixed(0)} %)</td>`)}</tr>`)}</tbody>
+</table>`;
+}
