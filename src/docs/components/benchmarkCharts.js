@@ -124,7 +124,7 @@ export function recoveryCurve(data, {width = 760, snrDb = null} = {}) {
     width,
     height: 320,
     x: {type: "log", label: "structures fitted (equal budget for every method) →", domain: [1, budget], grid: true},
-    y: {label: "↑ share of runs recovered", domain: [0, 1], grid: true, percent: true},
+    y: {label: "↑ share of runs recovered", domain: [0, 1], grid: true, tickFormat: "%"},
     color: {legend: true, domain: data.manifest.methods},
     marks: [Plot.line(points, {x: "k", y: "share", stroke: "method", curve: "step-after", strokeWidth: 2}), Plot.ruleY([0])]
   });
