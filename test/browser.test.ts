@@ -134,6 +134,22 @@ test("the playground: toy search on webgl, cancellation, JSON for reproduce, scr
   assert.equal(result.equations[0]!.text, "3*x1^2*cos(2.5*x2)");
   assert.equal(result.evaluation?.[0]?.exact, true);
 
+  // 2b. The same toy on the cpu backend (float64 in the browser; re-run in Node at 1e-9 in step 7),
+  // then back to webgl for the rest.
+  const log = await runLog(page);
+  const newest = Math.max(...log.map((row) => row.id));
+  await page.getByLabel("tfjs backend", { exact: true }).selectOption({ label: "cpu" });
+  await waitForRun(page, "the toy run on cpu to finish", (row) => row.id > newest && row.status === "done");
+  assert.equal(await page.locator(".pg-backend").getAttribute("data-backend"), "cpu");
+  const [cpuDownload] = await Promise.all([page.waitForEvent("download"), page.locator(".pg-download").click()]);
+  const cpuPath = join(artifacts, "playground-toy-cpu.json");
+  await cpuDownload.saveAs(cpuPath);
+  assert.equal(parseResult(readFileSync(cpuPath, "utf8"), cpuPath).manifest.backend, "cpu");
+  const cpuLast = Math.max(...(await runLog(page)).map((row) => row.id));
+  await page.getByLabel("tfjs backend", { exact: true }).selectOption({ label: "webgl" });
+  await waitForRun(page, "the toy run back on webgl to finish", (row) => row.id > cpuLast && row.status === "done");
+  assert.equal(await page.locator(".pg-backend").getAttribute("data-backend"), "webgl");
+
   // 3. A control changed mid-run: syn1 (long on software WebGL) starts; changing the seed cancels
   // it; the syn1 run for the new seed starts; going back to the toy cancels that one and the toy
   // (seed 1) runs to the end.
@@ -184,4 +200,10 @@ test("the playground: toy search on webgl, cancellation, JSON for reproduce, scr
   const reproduced = await cli(["reproduce", jsonPath, "--quiet"], { timeoutMs: 300_000 });
   assert.equal(reproduced.code, 0, `consolesr reproduce failed:\n${reproduced.stdout}${reproduced.stderr}`);
   assert.match(reproduced.stdout, /reproduced: all 1 equation match/);
+
+
+  // 7. The cpu result re-runs in Node bit for bit (tolerance 1e-9).
+  const cpuRerun = await cli(["reproduce", cpuPath, "--quiet"], { timeoutMs: 300_000 });
+  assert.equal(cpuRerun.code, 0, `consolesr reproduce failed on the cpu result:\n${cpuRerun.stdout}${cpuRerun.stderr}`);
+  assert.match(cpuRerun.stdout, /reproduced: all 1 equation match \(backend cpu → cpu, tolerance 1e-9\)/);
 });
