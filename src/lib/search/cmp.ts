@@ -176,7 +176,8 @@ export function layerBounds(space: SearchSpace, k: number, partial: PartialStruc
   return { lower, upper, rows };
 }
 
-function shuffle<T>(items: T[], rng: Rng): T[] {
+/** Fisher–Yates in place, drawing from `rng`. */
+export function shuffle<T>(items: T[], rng: Rng): T[] {
   for (let i = items.length - 1; i > 0; i--) {
     const j = rng.int(i + 1);
     [items[i], items[j]] = [items[j]!, items[i]!];

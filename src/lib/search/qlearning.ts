@@ -25,6 +25,7 @@ import {
   LAYERS,
   partialStructure,
   randomAction,
+  shuffle,
   structureOf,
   transition,
   type Limits,
@@ -238,7 +239,7 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
   /** The best trajectories by NRMSE, one per structure, best first. */
   const elite: { nrmse: number; actions: Float64Array[] }[] = [];
   /** The best fitted structures by NRMSE (their products), parents of the operator proposals. */
-  const parents: { nrmse: number; key: string; products: number[][] }[] = [];
+  const parents: { nrmse: number; products: number[][] }[] = [];
   const allowedList = space.allowed.flatMap((ok, i) => (ok ? [i] : []));
   const [lo, hi] = ctx.reward.range;
   const shape = (r: number) => {
@@ -454,11 +455,7 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
   };
   /** A random subset of the products of two parents (how the terms of a sum are combined). */
   const crossover = (a: number[][], b: number[][]): number[][] => {
-    const union = [...a, ...b];
-    for (let i = union.length - 1; i > 0; i--) {
-      const r = rng.int(i + 1);
-      [union[i], union[r]] = [union[r]!, union[i]!];
-    }
+    const union = shuffle([...a, ...b], rng);
     return union.slice(0, 1 + rng.int(Math.min(settings.terms, union.length)));
   };
   /**
@@ -535,7 +532,7 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
       if (!best || candidate.nrmse < best.nrmse || (candidate.nrmse === best.nrmse && candidate.complexity < best.complexity)) best = candidate;
       if (!fitted.cached) {
         if (candidate.structure.products.length > 0) {
-          parents.push({ nrmse: candidate.nrmse, key: candidate.key, products: productsOf(candidate.structure) });
+          parents.push({ nrmse: candidate.nrmse, products: productsOf(candidate.structure) });
           parents.sort((a, b) => a.nrmse - b.nrmse);
           parents.length = Math.min(parents.length, settings.parents);
         }
