@@ -7,16 +7,8 @@
  *   node --import tsx bench/ablation.ts [--equations id,…] [--seeds 0,1,2] [--budget 200] [--out file]
  */
 import { writeFileSync } from "node:fs";
-import { createConstraintRegistry, createRewardRegistry, createSymbolRegistry } from "../src/plugins/index.js";
-import { benchmarkData, benchmarkEntry } from "../src/lib/data/benchmark.js";
-import { columnOf } from "../src/lib/data/dataset.js";
-import { simplifyEquation } from "../src/lib/equation/simplify.js";
-import { exactRecovery } from "../src/lib/metrics/recovery.js";
-import { createRng } from "../src/lib/rng.js";
-import { search } from "../src/lib/search/index.js";
-import { createArgminSolver } from "../src/lib/search/argmin.js";
 import type { SearchSettings } from "../src/lib/search/qlearning.js";
-import { searchSeed, stopNrmseFor } from "./searchSuite.js";
+import { createJobRunner } from "./searchSuite.js";
 
 const flag = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -26,33 +18,20 @@ const equations = flag("equations", "feynman-I.12.2,feynman-I.34.8,feynman-II.11
 const seeds = flag("seeds", "0,1,2").split(",").map(Number);
 const budget = Number(flag("budget", "200"));
 const out = flag("out", "");
-const symbols = createSymbolRegistry();
-const lookup = (name: string) => symbols.get(name);
-const constraints = ["static", "dynamic"].map((n) => createConstraintRegistry().get(n));
-const reward = createRewardRegistry().get("inv-nrmse");
-const argmin = await createArgminSolver();
-const FIT = { engine: "js", steps: 50, learningRate: 0.01, polish: "lm" } as const;
+const run = await createJobRunner();
 const variants: { name: string; settings: Partial<SearchSettings> }[] = [
   { name: "ranked by −R (default)", settings: {} },
   { name: "unranked (rank none)", settings: { rank: "none" } },
 ];
 const records: { variant: string; equation: string; seed: number; recovered: boolean; structures: number }[] = [];
 for (const equation of equations) {
-  const entry = benchmarkEntry(equation);
   for (const seed of seeds) {
-    const data = benchmarkData(entry, { symbols, rows: 500, seed });
-    const order = { symbols: lookup, inputOrder: data.train.inputs, symbolOrder: symbols.names(), columns: (n: string) => columnOf(data.train, n), rows: data.train.rows };
-    const truth = simplifyEquation(data.truth, order);
     const cells: string[] = [];
     for (const v of variants) {
-      const result = await search(data.train, {
-        symbols, pool: entry.pool, constraints, reward, argmin, rng: createRng(searchSeed(seed, equation)), method: "consolesr",
-        settings: { terms: entry.terms, maxFactors: entry.maxFactors, budget, episodes: 20 * budget, stopNrmse: stopNrmseFor(null), fit: FIT, ...v.settings },
-      });
-      const output = result.outputs[0]!;
-      const recovered = output.stopReason === "reward-threshold" && exactRecovery(truth, result.simplified[0]!, lookup).exact;
-      records.push({ variant: v.name, equation, seed, recovered, structures: output.structures });
-      cells.push(recovered ? String(output.structures) : `✗(${output.structures})`);
+      // The job bench:search runs for (consolesr, seed, equation), noiseless, 500 rows.
+      const record = await run({ method: "consolesr", seed, equation, snrDb: null, budget, episodes: 20 * budget, rows: 500 }, v.settings);
+      records.push({ variant: v.name, equation, seed, recovered: record.recovered, structures: record.structures });
+      cells.push(record.recovered ? String(record.structures) : `✗(${record.structures})`);
     }
     console.log(`${equation.padEnd(20)} seed ${seed}: ${variants.map((v, k) => `${v.name}: ${cells[k]}`).join("   ")}`);
   }

@@ -28,7 +28,7 @@ import { fitForm } from "../src/lib/fitForm.js";
 import { exactRecovery } from "../src/lib/metrics/recovery.js";
 import { nrmse } from "../src/lib/metrics/nrmse.js";
 import { createRng } from "../src/lib/rng.js";
-import type { SearchMethod } from "../src/lib/search/qlearning.js";
+import type { SearchMethod, SearchSettings } from "../src/lib/search/qlearning.js";
 import { VERSION } from "../src/lib/version.js";
 
 const METHODS: SearchMethod[] = ["consolesr", "paper", "random", "enumerate"];
@@ -78,7 +78,7 @@ export interface RunRecord extends Job {
 export const stopNrmseFor = (snrDb: number | null): number => (snrDb === null ? 1e-6 : 2 * 10 ** (-snrDb / 20));
 
 /** A 32-bit seed of the search's RNG from the job (method excluded: every method gets the same stream). */
-export function searchSeed(seed: number, equation: string): number {
+function searchSeed(seed: number, equation: string): number {
   let h = 2166136261 ^ seed;
   for (const ch of equation) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
   return h >>> 0;
@@ -87,7 +87,11 @@ export function searchSeed(seed: number, equation: string): number {
 // ------------------------------------------------------------------------------------------------
 // worker: one job at a time, inside a child process
 
-async function worker(): Promise<void> {
+/**
+ * One job run in this process: the search with the job's settings (plus `overrides`, for
+ * ablations), then the judgement against the truth. Used by the workers and bench/ablation.ts.
+ */
+export async function createJobRunner(): Promise<(job: Job, overrides?: Partial<SearchSettings>) => Promise<RunRecord>> {
   const { createConstraintRegistry, createRewardRegistry, createSymbolRegistry } = await import("../src/plugins/index.js");
   const { search } = await import("../src/lib/search/index.js");
   const { createArgminSolver } = await import("../src/lib/search/argmin.js");
@@ -97,7 +101,7 @@ async function worker(): Promise<void> {
   const reward = createRewardRegistry().get(REWARD);
   const argmin = await createArgminSolver();
 
-  const run = async (job: Job): Promise<RunRecord> => {
+  return async (job: Job, overrides: Partial<SearchSettings> = {}): Promise<RunRecord> => {
     const entry = benchmarkEntry(job.equation);
     const data = benchmarkData(entry, { symbols, rows: job.rows, seed: job.seed, snrDb: job.snrDb ?? undefined });
     const stopNrmse = stopNrmseFor(job.snrDb);
@@ -110,7 +114,7 @@ async function worker(): Promise<void> {
       rng: createRng(searchSeed(job.seed, job.equation)),
       method: job.method,
       argmin,
-      settings: { terms: entry.terms, maxFactors: entry.maxFactors, budget: job.budget, episodes: job.episodes, stopNrmse, fit: FIT },
+      settings: { terms: entry.terms, maxFactors: entry.maxFactors, budget: job.budget, episodes: job.episodes, stopNrmse, fit: FIT, ...overrides },
     });
     const seconds = (performance.now() - started) / 1000;
     // Everything below is judgement after the search: the truth meets the answer here only.
@@ -142,7 +146,10 @@ async function worker(): Promise<void> {
       truthFitNrmse: truthFit.equations[0]!.trainNrmse,
     };
   };
+}
 
+async function worker(): Promise<void> {
+  const run = await createJobRunner();
   process.on("message", (job: Job) => {
     run(job).then(
       (record) => process.send!({ ok: true, record }),
