@@ -21,6 +21,7 @@ import { createRng } from "./rng.js";
 import type { ArgminSolver } from "./search/argmin.js";
 import { resolveSettings, search, type EpisodeEvent, type SearchMethod, type SearchResult, type SearchSettings } from "./search/index.js";
 import { VERSION } from "./version.js";
+import { isObject } from "./reproduce.js";
 
 /** The LoCaL fit of a given form (top level of the config) or of every structure in a search (`fit`). */
 export interface FitConfig {
@@ -275,7 +276,6 @@ export function resolvePipelineConfig(options: PipelineOptions, registries: Regi
   return { ...head, ...choice, ...resolveSettings(options.method ?? "consolesr", { ...defined(options.search), fit }) };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * The config a result was made with, from its manifest (for `reproduce`): checked for shape,

@@ -11,7 +11,8 @@ import type { EquationResult, ResultJson } from "./result.js";
 export const EXACT_TOLERANCE = 1e-9;
 export const FLOAT32_TOLERANCE = 1e-4;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+/** A plain JSON object (not null, not an array). */
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Parses and validates a result JSON; every problem is one InputError naming `file`. */
 export function parseResult(text: string, file: string): ResultJson {
