@@ -12,7 +12,6 @@ import { useBackend } from "../src/lib/backend.js";
 import { goldenRuns } from "./golden/runs.js";
 
 const committed = JSON.parse(readFileSync(new URL("./golden/search.json", import.meta.url), "utf8")) as Record<string, unknown>;
-const published = JSON.parse(readFileSync(new URL("../src/docs/data/search-benchmark.json", import.meta.url), "utf8")) as { runs: Record<string, unknown>[] };
 
 await useBackend("cpu");
 const fresh = await goldenRuns();
