@@ -7,7 +7,7 @@
  *   node --import tsx bench/ablation.ts [--equations id,…] [--seeds 0,1,2] [--budget 200] [--out file]
  */
 import { writeFileSync } from "node:fs";
-import type { SearchSettings } from "../src/lib/search/qlearning.js";
+import type { SearchSettings } from "../src/lib/search/index.js";
 import { createJobRunner } from "./searchSuite.js";
 
 const flag = (name: string, fallback: string) => {

@@ -9,8 +9,8 @@
  *   node --import tsx bench/partialCredit.ts [--seed 0] [--rows 500]
  */
 import { generateDataset } from "../src/lib/data/experiments.js";
-import { consolesrSettings } from "../src/lib/search/qlearning.js";
-import { createEvaluator } from "../src/lib/search/candidate.js";
+import { consolesrSettings } from "../src/lib/search/index.js";
+import { createEvaluator } from "../src/lib/search/index.js";
 import { createRng } from "../src/lib/rng.js";
 import { equationText } from "../src/lib/equation/format.js";
 import type { Equation } from "../src/lib/equation/types.js";

@@ -51,7 +51,7 @@ test("the same seed gives the same search, a different seed a different one", as
 
 test("trained −Q and −R are convex along random segments of the action box and keep z-path weights ≥ 0", async () => {
   const result = await search(syn1("y1", 1), options(1, { settings: { terms: 2, maxFactors: 2, episodes: 25 } }));
-  const { q, r } = result.outputs[0]!.nets;
+  const { q, r } = result.outputs[0]!.nets!;
   const rng = createRng(9);
   for (const net of [q, r]) {
     assert.ok(net.minZWeight() >= 0, `z-path weight ${net.minZWeight()}`);
@@ -73,7 +73,7 @@ test("trained −Q and −R are convex along random segments of the action box a
 
 test("the LP argmin of the trained −Q is never worse than 1000 random box points", async () => {
   const result = await search(syn1("y3", 2), options(2, { settings: { terms: 2, maxFactors: 2, episodes: 20 } }));
-  const { q } = result.outputs[0]!.nets;
+  const { q } = result.outputs[0]!.nets!;
   const rng = createRng(3);
   const state = Float64Array.from({ length: q.shape.state }, (_, k) => (k < 3 ? 1 : 0));
   const best = argmin.lp(q, state);

@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { InputError } from "../lib/errors.js";
 import type { FitOptions } from "../lib/local/fit.js";
-import type { SearchMethod, SearchSettings } from "../lib/search/qlearning.js";
+import { METHOD_NAMES, METHODS, isMethod, type SearchMethod, type SearchSettings } from "../lib/search/index.js";
 import { list, parseInteger, parseNumber } from "./io.js";
 
 export interface FitFlags {
@@ -39,7 +39,7 @@ export function addFitFlags(command: Command): Command {
 
 export function addSearchFlags(command: Command): Command {
   return command
-    .option("--method <name>", "search method: consolesr | paper | random | enumerate", "consolesr")
+    .option("--method <name>", `search method: ${METHOD_NAMES.map((name) => `${name} (${METHODS[name].description})`).join("; ")}`, "consolesr")
     .option("--episodes <n>", "maximum episodes per output (paper T = 600)")
     .option("--budget <n>", "maximum distinct structures fitted per output (0: no limit)")
     .option("--terms <n>", "products per output (LoCaL n2)")
@@ -49,7 +49,7 @@ export function addSearchFlags(command: Command): Command {
     .option("--stop-nrmse <x>", "consolesr stop rule: train NRMSE at or below this (default 1e-6)")
     .option("--epsilon <p>", "ε-greedy exploration (paper 0.4)")
     .option("--gamma <g>", "discount factor (paper 0.2)")
-    .option("--proposal <kind>", "greedy proposals: operators (consolesr) | surrogate | argmin (paper)")
+    .option("--proposal <kind>", "consolesr's greedy proposals: operators (default) | argmin (the paper's ε-greedy LP rollout)")
     .option("--rank <kind>", "rank proposals by the −R network (reward-net) or not at all (none: the ablation)");
 }
 
@@ -65,8 +65,7 @@ export function fitSettings(flags: FitFlags, defaults: Pick<FitOptions, "steps" 
 }
 
 export function searchOverrides(flags: SearchFlags, defaults: Partial<SearchSettings> = {}): { method: SearchMethod; settings: Partial<SearchSettings>; constraints: string[] } {
-  const methods = ["consolesr", "paper", "random", "enumerate"];
-  if (!methods.includes(flags.method)) throw new InputError(`--method must be one of ${methods.join(", ")} (got "${flags.method}")`);
+  if (!isMethod(flags.method)) throw new InputError(`--method must be one of ${METHOD_NAMES.join(", ")} (got "${flags.method}")`);
   const settings: Partial<SearchSettings> = { ...defaults };
   if (flags.episodes !== undefined) settings.episodes = parseInteger(flags.episodes, "--episodes", 1);
   if (flags.budget !== undefined) settings.budget = parseInteger(flags.budget, "--budget", 0);
@@ -77,5 +76,5 @@ export function searchOverrides(flags: SearchFlags, defaults: Partial<SearchSett
   if (flags.gamma !== undefined) settings.gamma = parseNumber(flags.gamma, "--gamma");
   if (flags.proposal !== undefined) settings.proposal = flags.proposal as SearchSettings["proposal"];
   if (flags.rank !== undefined) settings.rank = flags.rank as SearchSettings["rank"];
-  return { method: flags.method as SearchMethod, settings, constraints: list(flags.constraints) };
+  return { method: flags.method, settings, constraints: list(flags.constraints) };
 }

@@ -16,7 +16,7 @@ export { evaluateExperiment } from "./evaluate.js";
 export { resultToJson, type ResultJson, type EquationResult, type EvaluationResult, type Manifest } from "./result.js";
 export { createSymbolRegistry, createConstraintRegistry, createRewardRegistry, createRegistries, builtinSymbols, builtinConstraints, builtinRewards } from "../plugins/index.js";
 export { checkPlugins, checkPlugin, formatFailure, sampleConstraintContexts, sampleRewardFits, type CheckPluginsOptions, type PluginCheckReport, type PluginCheckFailure } from "./checkPlugin.js";
-export { search, resolveSettings, consolesrSettings, paperSettings, type SearchOptions, type SearchResult, type SearchSettings, type SearchMethod, type EpisodeEvent } from "./search/index.js";
+export { search, resolveSettings, consolesrSettings, paperSettings, METHODS, METHOD_NAMES, isMethod, methodRow, settingsRecord, type MethodRow, type ProposalStrategy, type SearchOptions, type SearchResult, type SearchSettings, type SearchMethod, type EpisodeEvent } from "./search/index.js";
 export { createArgminSolver, type ArgminSolver } from "./search/argmin.js";
 export { resolvePipelineConfig, configFromManifest, pipelineData, runPipeline, type PipelineConfig, type PipelineOptions } from "./pipeline.js";
 export { default as defineExperimentModule, runModule } from "./runtime.js";

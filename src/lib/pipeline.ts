@@ -19,7 +19,7 @@ import { Registry, type ConstraintPlugin, type Registries, type RewardPlugin, ty
 import type { ResultJson } from "./result.js";
 import { createRng } from "./rng.js";
 import type { ArgminSolver } from "./search/argmin.js";
-import { resolveSettings, search, type EpisodeEvent, type SearchMethod, type SearchResult, type SearchSettings } from "./search/index.js";
+import { isMethod, METHOD_NAMES, resolveSettings, search, settingsRecord, type EpisodeEvent, type SearchMethod, type SearchResult, type SearchSettings } from "./search/index.js";
 import { VERSION } from "./version.js";
 import { isObject } from "./reproduce.js";
 
@@ -303,9 +303,8 @@ export function configFromManifest(result: Pick<ResultJson, "manifest">, file = 
     }
   };
   const settings = (): SearchSettings => {
-    const method = (config.method ?? "consolesr") as SearchMethod;
-    const methods = ["consolesr", "paper", "random", "enumerate"];
-    if (!methods.includes(method)) throw new InputError(`${file}: manifest.config.method must be one of ${methods.join(", ")} (got ${JSON.stringify(method)})`);
+    const method = config.method ?? "consolesr";
+    if (!isMethod(method)) throw new InputError(`${file}: manifest.config.method must be one of ${METHOD_NAMES.join(", ")} (got ${JSON.stringify(method)})`);
     if (!isObject(config.fit)) throw new InputError(`${file}: manifest.config.fit is missing`);
     const overrides = Object.fromEntries(SEARCH_KEYS.filter((key) => key in config).map((key) => [key, config[key]])) as Partial<SearchSettings>;
     overrides.fit = fit(config.fit, ".fit");
@@ -346,11 +345,11 @@ export function manifestConfig(config: PipelineConfig): Record<string, unknown> 
   if (isExperimentConfig(config)) {
     const head = { experiment: config.experiment, rows: config.rows, snrDb: config.snrDb };
     if (config.givenForm === true) return { ...head, givenForm: true, ...fitOf(config) };
-    return { ...head, symbols: config.symbols, constraints: config.constraints, reward: config.reward, ...searchSettingsOf(config) };
+    return { ...head, symbols: config.symbols, constraints: config.constraints, reward: config.reward, ...settingsRecord(searchSettingsOf(config)) };
   }
   const head = { data: config.data, targets: config.targets, inputs: config.inputs, symbols: config.symbols };
   if (isFormConfig(config)) return { ...head, form: config.form, ...fitOf(config) };
-  return { ...head, constraints: config.constraints, reward: config.reward, ...searchSettingsOf(config) };
+  return { ...head, constraints: config.constraints, reward: config.reward, ...settingsRecord(searchSettingsOf(config)) };
 }
 
 /**

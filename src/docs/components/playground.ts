@@ -15,7 +15,7 @@ import { resolvePipelineConfig, type PipelineOptions, type PipelineOutput } from
 import type { ResultJson } from "../../lib/result.js";
 import define, { type Progress, type RuntimeConfig, type RuntimeHooks } from "../../lib/runtime.js";
 import type { ArgminSolver } from "../../lib/search/argmin.js";
-import type { SearchMethod } from "../../lib/search/index.js";
+import { METHOD_NAMES, type SearchMethod } from "../../lib/index.js";
 import { createRegistries } from "../../plugins/index.js";
 
 export interface PlaygroundConfig {
@@ -70,6 +70,8 @@ const registries = () => createRegistries();
 
 /** Symbol names of the registry, for the page's checkboxes. */
 export const symbolNames = (): string[] => registries().symbols.names();
+/** The method table's names (consolesr first). */
+export const methodNames = (): string[] => [...METHOD_NAMES];
 export const constraintNames = (): string[] => registries().constraints.names();
 export const rewardNames = (): string[] => registries().rewards.names();
 

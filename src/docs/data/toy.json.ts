@@ -95,7 +95,7 @@ const result = await search(train, {
   settings: SEARCH,
   argmin,
   onEpisode: (e) => {
-    if (SNAPSHOTS.includes(e.episode)) snaps.set(e.episode, {net: e.nets.q.clone(), reward: e.reward, best: e.best.nrmse});
+    if (SNAPSHOTS.includes(e.episode)) snaps.set(e.episode, {net: e.nets!.q.clone(), reward: e.reward, best: e.best.nrmse});
   },
 });
 const space = createSpace(train.inputs, pool, SEARCH.terms, result.settings.encoding, allowedNeurons(train, pool, registry));

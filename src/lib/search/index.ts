@@ -10,11 +10,19 @@ import type { ConstraintPlugin, Registry, RewardPlugin, SymbolPlugin } from "../
 import type { EquationResult } from "../result.js";
 import type { Rng } from "../rng.js";
 import { createArgminSolver, type ArgminSolver } from "./argmin.js";
-import { consolesrSettings, paperSettings, searchOutput, type EpisodeEvent, type OutputSearchResult, type SearchMethod, type SearchSettings } from "./qlearning.js";
+import { searchOutput } from "./loop.js";
+import { resolveSettings } from "./methods.js";
+import type { SearchSettings } from "./settings.js";
+import type { EpisodeEvent, OutputSearchResult } from "./strategy.js";
 
-export { consolesrSettings, paperSettings, searchOutput, allowedNeurons } from "./qlearning.js";
-export type { SearchSettings, SearchMethod, EpisodeEvent, OutputSearchResult } from "./qlearning.js";
-export { HallOfFame, createEvaluator, complexityOf, type Candidate } from "./candidate.js";
+export { searchOutput } from "./loop.js";
+export { METHODS, METHOD_NAMES, isMethod, methodRow, resolveSettings, settingsRecord, type MethodRow, type SearchMethod } from "./methods.js";
+export { consolesrSettings, paperSettings, STOP_REASONS, type SearchSettings, type StopReason } from "./settings.js";
+export { allowedNeurons } from "./constraints.js";
+export type { EpisodeEvent, OutputSearchResult, ProposalStrategy, SearchRun, SearchContext, Outcome } from "./strategy.js";
+export { createEvaluator, complexityOf, type Candidate } from "./evaluator.js";
+export { HallOfFame } from "./hallOfFame.js";
+export { PRODUCT_MOVES, mutate, crossover, randomProduct, flipBits, type Products, type ProductLimits, type ProductMove } from "./operators.js";
 
 export interface SearchOptions {
   symbols: Registry<SymbolPlugin>;
@@ -22,7 +30,8 @@ export interface SearchOptions {
   constraints: ConstraintPlugin[];
   reward: RewardPlugin;
   rng: Rng;
-  method?: SearchMethod;
+  /** A method of the method table (default consolesr). */
+  method?: string;
   /** Overrides of the method's defaults. */
   settings?: Partial<SearchSettings>;
   signal?: AbortSignal;
@@ -48,24 +57,6 @@ export interface SearchResult {
   /** The plugin failure that stopped the search, if one did. */
   error?: InputError;
   settings: SearchSettings;
-}
-
-export function resolveSettings(method: SearchMethod = "consolesr", overrides: Partial<SearchSettings> = {}): SearchSettings {
-  const base = method === "paper" ? paperSettings : consolesrSettings;
-  if (!["consolesr", "paper", "random", "enumerate"].includes(method)) throw new InputError(`unknown search method "${method}" (known: consolesr, paper, random, enumerate)`);
-  const settings = { ...base, ...overrides, method, fit: { ...base.fit, ...overrides.fit } };
-  const positive: (keyof SearchSettings)[] = ["episodes", "targetEvery", "epochs", "batch", "terms", "maxFactors"];
-  for (const name of positive) {
-    const value = settings[name] as number;
-    if (!Number.isInteger(value) || value < 1) throw new InputError(`search option ${name} must be a positive integer (got ${value})`);
-  }
-  if (!(Number.isInteger(settings.budget) && settings.budget >= 0)) throw new InputError(`search option budget must be a non-negative integer (got ${settings.budget})`);
-  if (!["argmin", "surrogate", "operators"].includes(settings.proposal)) throw new InputError(`search option proposal must be argmin, surrogate or operators (got "${settings.proposal}")`);
-  if (!["reward-net", "none"].includes(settings.rank)) throw new InputError(`search option rank must be reward-net or none (got "${settings.rank}")`);
-  for (const name of ["gamma", "epsilon"] as const) {
-    if (!(settings[name] >= 0 && settings[name] <= 1)) throw new InputError(`search option ${name} must be in [0, 1] (got ${settings[name]})`);
-  }
-  return settings;
 }
 
 export async function search(data: Dataset, options: SearchOptions): Promise<SearchResult> {

@@ -1,0 +1,124 @@
+/**
+ * The search's settings: one flat record that every method reads a part of (the method table,
+ * methods.ts, says which part), and their validation. Paper defaults (Algorithm 2, appendix):
+ * γ = 0.2, ε = 0.4, T = 600, λ = 1e-2, T0 = 10; ICNN lr 5e-3, 50 epochs, batch 100.
+ */
+import { InputError } from "../errors.js";
+import type { FitOptions } from "../local/fit.js";
+import type { StateEncoding } from "./cmp.js";
+
+export interface SearchSettings {
+  /** The method (a name in the method table). */
+  method: string;
+  /** Maximum episodes T (paper 600). */
+  episodes: number;
+  /** Maximum distinct structures fitted per output (0: no limit); the benchmark's equal budget. */
+  budget: number;
+  gamma: number;
+  epsilon: number;
+  /** Paper stop rule: |R − 1| ≤ λ. */
+  lambda: number;
+  /** consolesr stop rule: train NRMSE of the simplified equation ≤ this. */
+  stopNrmse: number;
+  targetEvery: number;
+  icnnLearningRate: number;
+  epochs: number;
+  batch: number;
+  hidden: number[];
+  terms: number;
+  maxFactors: number;
+  pearson: number;
+  encoding: StateEncoding;
+  /** Redraw a trajectory whose structure was already fitted (every episode buys information). */
+  avoidRepeats: boolean;
+  /**
+   * What the ICNNs learn from the reward: "raw" (paper) or "log", −log10(1 − u)/12 of the reward
+   * normalised to u ∈ [0, 1], which spreads the near-exact fits R = 0.99…1 that raw R squeezes.
+   */
+  shaping: "raw" | "log";
+  /** Exploration: "uniform" random actions (paper) or half of them flip bits of the best trajectory. */
+  explore: "uniform" | "mutate";
+  /**
+   * consolesr's greedy episodes: "operators" (the LP-greedy trajectory, rollouts, product edits
+   * and crossovers of the best structures, ranked) or "argmin" (the paper's ε-greedy LP rollout).
+   */
+  proposal: "operators" | "argmin";
+  /** Candidates scored per greedy "operators" episode. */
+  candidates: number;
+  /**
+   * How proposals are ranked: by the trained −R network ("reward-net"), or not at all ("none":
+   * a uniformly drawn unfitted candidate, the ablation that shows what the learned ranking adds).
+   */
+  rank: "reward-net" | "none";
+  /** Structures kept as parents for the "operators" proposals (the best by NRMSE). */
+  parents: number;
+  fit: Omit<FitOptions, "symbols">;
+}
+
+/** Why the search of one output stopped. */
+export const STOP_REASONS = ["reward-threshold", "episodes", "budget", "exhausted", "aborted", "error"] as const;
+export type StopReason = (typeof STOP_REASONS)[number];
+
+/** Algorithm 2 as written: the base every method's defaults start from. */
+export const paperSettings: SearchSettings = {
+  method: "paper",
+  episodes: 600,
+  budget: 0,
+  gamma: 0.2,
+  epsilon: 0.4,
+  lambda: 1e-2,
+  stopNrmse: 0,
+  targetEvery: 10,
+  icnnLearningRate: 5e-3,
+  epochs: 50,
+  batch: 100,
+  hidden: [32, 32],
+  terms: 2,
+  maxFactors: 2,
+  pearson: 0.99,
+  encoding: "paper",
+  avoidRepeats: false,
+  shaping: "raw",
+  explore: "uniform",
+  proposal: "argmin",
+  candidates: 256,
+  rank: "reward-net",
+  parents: 8,
+  fit: { engine: "js", steps: 50, polish: "lm" },
+};
+
+/** consolesr's defaults: where the measurements pointed away from the paper (README "Deviations"). */
+export const consolesrSettings: SearchSettings = {
+  ...paperSettings,
+  method: "consolesr",
+  lambda: 0,
+  stopNrmse: 1e-6,
+  pearson: 0.9999,
+  encoding: "structure",
+  avoidRepeats: true,
+  shaping: "log",
+  explore: "mutate",
+  proposal: "operators",
+  epochs: 10,
+  batch: 32,
+  targetEvery: 25,
+};
+
+const POSITIVE = ["episodes", "targetEvery", "epochs", "batch", "terms", "maxFactors", "candidates", "parents"] as const;
+const CHOICES = { proposal: ["operators", "argmin"], rank: ["reward-net", "none"], shaping: ["raw", "log"], explore: ["uniform", "mutate"], encoding: ["paper", "structure"] } as const;
+
+/** Throws an InputError naming the first setting out of range. */
+export function checkSettings(settings: SearchSettings): void {
+  for (const name of POSITIVE) {
+    const value = settings[name];
+    if (!Number.isInteger(value) || value < 1) throw new InputError(`search option ${name} must be a positive integer (got ${value})`);
+  }
+  if (!(Number.isInteger(settings.budget) && settings.budget >= 0)) throw new InputError(`search option budget must be a non-negative integer (got ${settings.budget})`);
+  for (const [name, allowed] of Object.entries(CHOICES)) {
+    const value = settings[name as keyof typeof CHOICES];
+    if (!(allowed as readonly string[]).includes(value)) throw new InputError(`search option ${name} must be ${allowed.join(" or ")} (got ${JSON.stringify(value)})`);
+  }
+  for (const name of ["gamma", "epsilon"] as const) {
+    if (!(settings[name] >= 0 && settings[name] <= 1)) throw new InputError(`search option ${name} must be in [0, 1] (got ${settings[name]})`);
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * consolesr: the double-convex Q-learning with product-level proposals (README "Deviations"
+ * 3–6). A greedy episode (probability 1 − ε) scores, with the trained −R, the LP-greedy
+ * trajectory of −Q plus `candidates` others: a quarter uniform rollouts, half edits of one of
+ * the best fitted structures (operators.ts), a quarter crossovers of two of them; all in
+ * canonical slot order. It takes the best one not fitted yet. Other episodes are ε-greedy
+ * rollouts, as in the paper.
+ */
+import { QLearner } from "../learner.js";
+import { crossover, mutate, type Products, type ProductLimits } from "../operators.js";
+import type { Product } from "../../plugins.js";
+import type { Outcome, ProposalStrategy, SearchRun } from "../strategy.js";
+import type { Trajectory } from "../trajectory.js";
+import { structureKey } from "../../local/structure.js";
+
+export function consolesrStrategy(run: SearchRun): ProposalStrategy {
+  const { settings, trajectories, rng, evaluator } = run;
+  const learner = new QLearner(run.space, settings, run.ctx.argmin, run.nets, rng);
+  /** The best fitted structures by NRMSE, best first: the parents of the edits. */
+  const parents: { nrmse: number; products: Products }[] = [];
+  const limits: ProductLimits = { allowed: run.space.allowed.flatMap((ok, i) => (ok ? [i] : [])), maxFactors: settings.maxFactors, maxTerms: settings.terms };
+
+  /** The best unfitted candidate by the −R network (or a uniform draw when rank is "none"). */
+  const pick = (pool: readonly Trajectory[]): Trajectory | undefined => {
+    const fresh = new Map<string, Trajectory>();
+    for (const t of pool) {
+      const key = structureKey(t.structure);
+      if (!fresh.has(key) && !evaluator.has(t.structure)) fresh.set(key, t);
+    }
+    const open = [...fresh.values()];
+    if (open.length === 0) return undefined;
+    if (settings.rank === "none") return open[rng.int(open.length)];
+    let choice = open[0]!;
+    let score = Number.POSITIVE_INFINITY;
+    for (const t of open) {
+      const v = learner.predicted(t);
+      if (v < score) {
+        score = v;
+        choice = t;
+      }
+    }
+    return choice;
+  };
+
+  const proposeOperators = (keep: readonly Product[]): Trajectory => {
+    const pool: Trajectory[] = [trajectories.canonical(trajectories.rollout(0, keep, learner.policy))];
+    const add = (t: Trajectory | null) => void (t && pool.push(t));
+    const structures = () => parents.map((p) => p.products);
+    for (let c = 0; c < settings.candidates; c++) {
+      const r = rng.next();
+      if (parents.length === 0 || r < 0.25) add(trajectories.canonical(trajectories.rollout(1, keep)));
+      else if (r < 0.75 || parents.length < 2) {
+        const parent = parents[rng.int(parents.length)]!.products;
+        let child = mutate(parent, structures(), limits, rng).products;
+        if (rng.next() < 0.3) child = mutate(child, structures(), limits, rng).products;
+        add(trajectories.fromProducts(child));
+      } else {
+        const i = rng.int(parents.length);
+        let j = rng.int(parents.length - 1);
+        if (j >= i) j++;
+        add(trajectories.fromProducts(crossover(parents[i]!.products, parents[j]!.products, limits, rng)));
+      }
+    }
+    return pick(pool) ?? trajectories.rollout(1, keep);
+  };
+
+  const observe = (o: Outcome) => {
+    if (!o.cached && o.candidate.structure.products.length > 0) {
+      parents.push({ nrmse: o.candidate.nrmse, products: o.candidate.structure.products.map((p) => [...p]) });
+      parents.sort((a, b) => a.nrmse - b.nrmse);
+      parents.length = Math.min(parents.length, settings.parents);
+    }
+    const seen = settings.proposal === "operators" ? trajectories.canonical(o.trajectory) : o.trajectory;
+    learner.learn(o.trajectory, seen, o.reward, o.episode);
+  };
+
+  return {
+    propose: (keep) =>
+      settings.proposal === "operators" && rng.next() >= settings.epsilon ? proposeOperators(keep) : trajectories.rollout(settings.epsilon, keep, learner.policy),
+    redraw: (attempt, keep) => trajectories.rollout(attempt < 2 ? settings.epsilon : 1, keep, learner.policy),
+    observe,
+    nets: { q: learner.q, r: learner.r },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * What a search method plugs into the episode loop (loop.ts): a ProposalStrategy proposes the
+ * next structure to fit and may learn from the fit. Everything strategies share (the space, the
+ * constraint gate, the fit cache, trajectory making, the random stream) is one SearchRun.
+ */
+import type { Dataset } from "../data/dataset.js";
+import type { InputError } from "../errors.js";
+import type { ConstraintPlugin, Product, Registry, RewardPlugin, SymbolPlugin } from "../plugins.js";
+import type { Rng } from "../rng.js";
+import type { ArgminSolver } from "./argmin.js";
+import type { Limits, SearchSpace } from "./cmp.js";
+import type { ConstraintGate } from "./constraints.js";
+import type { Candidate, Evaluator } from "./evaluator.js";
+import type { Icnn } from "./icnn.js";
+import type { SearchSettings, StopReason } from "./settings.js";
+import type { Tally, Trajectories, Trajectory } from "./trajectory.js";
+
+export interface SearchContext {
+  data: Dataset;
+  target: string;
+  symbols: Registry<SymbolPlugin>;
+  /** Symbol pool Φ (registry names). */
+  pool: string[];
+  constraints: ConstraintPlugin[];
+  reward: RewardPlugin;
+  argmin: ArgminSolver;
+  rng: Rng;
+  signal?: AbortSignal;
+  onEpisode?: (event: EpisodeEvent) => void;
+}
+
+export interface SearchRun {
+  ctx: SearchContext;
+  settings: SearchSettings;
+  space: SearchSpace;
+  limits: Limits;
+  gate: ConstraintGate;
+  evaluator: Evaluator;
+  trajectories: Trajectories;
+  /** The proposals' stream. */
+  rng: Rng;
+  /** The −R and −Q networks' streams (every method forks them first, so all share the proposal stream). */
+  nets: { r: Rng; q: Rng };
+}
+
+/** One fitted proposal, as a strategy sees it after the fit. */
+export interface Outcome {
+  episode: number;
+  trajectory: Trajectory;
+  candidate: Candidate;
+  /** The structure was fitted before (a cache hit). */
+  cached: boolean;
+  /** The reward as the method shapes it (settings.shaping). */
+  reward: number;
+}
+
+export interface ProposalStrategy {
+  /** The next trajectory to fit; undefined when the method has nothing left ("exhausted"). */
+  propose(keep: readonly Product[]): Trajectory | undefined;
+  /** Another trajectory after a proposal that was fitted already (with avoidRepeats); try = 0, 1, … */
+  redraw?(attempt: number, keep: readonly Product[]): Trajectory;
+  /** Learns from an episode's outcome. */
+  observe?(outcome: Outcome): void;
+  /** The −Q and −R networks of a learning method (for inspection, figures and tests). */
+  nets?: { q: Icnn; r: Icnn };
+}
+
+export interface EpisodeEvent extends Tally {
+  target: string;
+  episode: number;
+  reward: number;
+  structures: number;
+  best: Candidate;
+  /** The live −Q and −R networks after this episode's training, for learning methods (clone them to keep a snapshot). */
+  nets?: { q: Icnn; r: Icnn };
+}
+
+export interface OutputSearchResult {
+  target: string;
+  best: Candidate | undefined;
+  front: Candidate[];
+  episodes: number;
+  structures: number;
+  stopReason: StopReason;
+  /** A plugin failure that stopped the search; the best found before it is kept. */
+  error?: InputError;
+  rewards: number[];
+  /** How often the LP's rounded argmin was taken, how often an action was drawn, and how often one was redrawn. */
+  actions: Tally;
+  /** Seconds spent fitting LoCaL structures (the rest is the search). */
+  fitSeconds: number;
+  /** The trained −Q and −R networks of a learning method (not serialised). */
+  nets?: { q: Icnn; r: Icnn };
+}
