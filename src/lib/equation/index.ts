@@ -4,3 +4,4 @@ export { simplifyEquation, compareTerms, compareFactors, type SimplifyOptions } 
 export { equationText, equationLatex, formatNumber, columnLatex } from "./format.js";
 export { parseForm, type ParseFormOptions } from "./parse.js";
 export { equationsOfLocal, structureOfEquations, formOf } from "./extract.js";
+export { foldNearDegenerate, type FoldOptions, type FoldResult } from "./fold.js";
