@@ -3,7 +3,11 @@ import assert from "node:assert/strict";
 import { tf } from "../src/lib/tf.js";
 import { createRng } from "../src/lib/rng.js";
 import { experimentData, experiments, selectTargets, type Dataset } from "../src/lib/data/index.js";
-import { HallOfFame, search, settingsRecord, type Candidate, type SearchOptions } from "../src/lib/search/index.js";
+import { createEvaluator, HallOfFame, search, settingsRecord, type Candidate, type SearchOptions } from "../src/lib/search/index.js";
+import { fitLocalSync } from "../src/lib/local/fit.js";
+import { equationsOfLocal } from "../src/lib/equation/extract.js";
+import { simplifyEquation } from "../src/lib/equation/simplify.js";
+import { equationText } from "../src/lib/equation/format.js";
 import { createSpace } from "../src/lib/search/cmp.js";
 import { ConstraintGate } from "../src/lib/search/constraints.js";
 import { Trajectories } from "../src/lib/search/trajectory.js";
@@ -196,4 +200,23 @@ test("dynamic keeps a product whose |ρ| reaches the threshold in every later tr
     structure.products.forEach((p) => products.add(p.join(".")));
   }
   assert.ok(products.size > 10, "the other slot is still searched");
+});
+
+test("a near-linear sin folds before the answer is chosen: {x1·x2, x1·sin(w·x2)} fitted to y = 2·x1·x2 is 2·x1·x2", () => {
+  const rng = createRng(0);
+  const n = 500;
+  const x1 = Float64Array.from({ length: n }, () => 1 + rng.next());
+  const x2 = Float64Array.from({ length: n }, () => 1 + rng.next());
+  const y = x1.map((v, i) => 2 * v * x2[i]!);
+  const data: Dataset = { inputs: ["x1", "x2"], targets: ["y"], x: [x1, x2], y: [y], rows: n };
+  const structure = { inputs: ["x1", "x2"], symbols: ["x", "sin"], outputs: ["y"], products: [[0, 2], [0, 3]], sums: [[0, 1]] };
+  // The defect: the fit itself lands on 1.997·x1·x2 + 5.251·x1·sin(0.00056·x2), which simplification alone keeps.
+  const fitted = fitLocalSync(structure, { x: [x1, x2], y: [y] }, { symbols, engine: "js", steps: 50, polish: "lm" });
+  const [raw] = equationsOfLocal(structure, fitted.weights, lookup);
+  const plain = simplifyEquation(raw!, { symbols: lookup, inputOrder: data.inputs, symbolOrder: symbols.names(), columns: (c) => (c === "x1" ? x1 : x2), rows: n });
+  assert.equal(plain.terms.length, 2);
+  assert.ok(plain.terms.some((t) => t.factors.some((f) => f.symbol === "sin" && Math.abs(f.weight!) < 0.01)), "the fit uses a near-linear sin");
+  const { candidate } = createEvaluator(data, "y", symbols, reward, { engine: "js", steps: 50, polish: "lm" }).evaluate(structure);
+  assert.equal(equationText(candidate.equation, lookup), "2*x1*x2");
+  assert.ok(candidate.nrmse < 1e-12, `NRMSE ${candidate.nrmse}`);
 });

@@ -5,12 +5,12 @@
 import type { Dataset } from "../data/dataset.js";
 import { columnOf } from "../data/dataset.js";
 import { equationsOfLocal } from "../equation/extract.js";
-import { evaluateEquation, evaluateTerm } from "../equation/evaluate.js";
+import { evaluateTerm } from "../equation/evaluate.js";
+import { foldNearDegenerate } from "../equation/fold.js";
 import { simplifyEquation } from "../equation/simplify.js";
 import type { Equation } from "../equation/types.js";
 import { fitLocalSync, type FitOptions } from "../local/fit.js";
 import { structureKey, type LocalStructure } from "../local/structure.js";
-import { nrmse } from "../metrics/nrmse.js";
 import type { Product, Registry, RewardPlugin, SymbolPlugin } from "../plugins.js";
 import { InputError } from "../errors.js";
 
@@ -77,6 +77,7 @@ export function createEvaluator(
   const lookup = (name: string) => symbols.get(name);
   const columns = (name: string) => columnOf(data, name);
   const order = { symbols: lookup, inputOrder: data.inputs, symbolOrder: symbols.names(), columns, rows: data.rows };
+  const foldOptions = { ...order, y };
   return {
     get size() {
       return cache.size;
@@ -92,9 +93,9 @@ export function createEvaluator(
       const started = performance.now();
       const fitted = fitLocalSync(structure, { x: structure.inputs.map(columns), y: [y] }, { ...fit, symbols });
       const [raw] = equationsOfLocal(structure, fitted.weights, lookup);
-      const equation = simplifyEquation(raw!, order);
-      const predicted = evaluateEquation(equation, lookup, columns, data.rows);
-      let error = nrmse(y, predicted);
+      // Near-degenerate factors (sin(0.0005·x) standing in for x) fold before the answer is chosen.
+      const { equation, predicted, nrmse: folded } = foldNearDegenerate(simplifyEquation(raw!, order), foldOptions);
+      let error = folded;
       if (!Number.isFinite(error)) error = Number.POSITIVE_INFINITY;
       const complexity = complexityOf(equation, symbols);
       const fitScore = { yTrue: y, yPred: predicted, nrmse: error, complexity };
