@@ -1,0 +1,228 @@
+/**
+ * Product proposals from log space: a product with one sign over the data is a sum in log space,
+ * log|y| = log|c| + Σ_i p_i·log|x_i| (+ w·x_i for exp(w·x_i), + log|s(w·x_i)| for other
+ * factors), so one least-squares solve proposes the factors and their powers (the transform
+ * AI Feynman uses). Powers are read off the pool: a symbol is a power p when f(x) = x^p on test
+ * points (x, x², x³, x⁻¹, x⁻², sqrt among the built-ins); an exponent is written with the
+ * fewest power neurons of its input that sum to it (x⁵ = x³·x²).
+ */
+import type { SymbolPlugin } from "../../plugins.js";
+import { WEIGHT_GRID } from "./columns.js";
+
+export interface ProductProposal {
+  /** CMP neurons, ascending. */
+  neurons: number[];
+  /** Starting inner weight per neuron (aligned), where the log fit suggests one. */
+  weights: number[];
+  /** RMS residual of the log-space fit (lower is better). */
+  residual: number;
+}
+
+/** The exponent p when f(x) = x^p (up to 1e-9), else undefined. */
+export function powerOf(symbol: SymbolPlugin): number | undefined {
+  const f = (x: number) => symbol.evaluate(x);
+  const [a, b] = [1.7, 2.3];
+  const p = Math.log(f(b) / f(a)) / Math.log(b / a);
+  if (!Number.isFinite(p)) return undefined;
+  return [0.6, 1, 3.1, 4.7].every((x) => Math.abs(f(x) - x ** p) <= 1e-9 * Math.max(1, Math.abs(x ** p))) ? Math.round(p * 1e6) / 1e6 : undefined;
+}
+
+/** Fewest distinct power symbols per exponent: exponent → pool symbol indices. */
+function writings(powers: readonly { symbol: number; p: number }[], maxFactors: number): Map<number, number[]> {
+  const best = new Map<number, number[]>();
+  const grow = (start: number, picked: number[], sum: number) => {
+    if (picked.length > 0) {
+      const key = Math.round(sum * 1e6) / 1e6;
+      const old = best.get(key);
+      if (key !== 0 && (!old || picked.length < old.length)) best.set(key, [...picked]);
+    }
+    if (picked.length >= maxFactors) return;
+    for (let i = start; i < powers.length; i++) grow(i + 1, [...picked, powers[i]!.symbol], sum + powers[i]!.p);
+  };
+  grow(0, [], 0);
+  return best;
+}
+
+/** Least squares of t on the columns (with an intercept): coefficients and the RMS residual. */
+function leastSquares(columns: readonly Float64Array[], t: Float64Array): { beta: number[]; residual: number } | null {
+  const k = columns.length + 1;
+  const n = t.length;
+  const col = (j: number, r: number) => (j === 0 ? 1 : columns[j - 1]![r]!);
+  const g = Array.from({ length: k }, () => new Float64Array(k + 1));
+  for (let i = 0; i < k; i++) {
+    for (let j = i; j < k; j++) {
+      let s = 0;
+      for (let r = 0; r < n; r++) s += col(i, r) * col(j, r);
+      g[i]![j] = s;
+      g[j]![i] = s;
+    }
+    let s = 0;
+    for (let r = 0; r < n; r++) s += col(i, r) * t[r]!;
+    g[i]![k] = s;
+  }
+  // Gaussian elimination with partial pivoting on the normal equations (k ≤ a dozen).
+  for (let c = 0; c < k; c++) {
+    let pivot = c;
+    for (let r = c + 1; r < k; r++) if (Math.abs(g[r]![c]!) > Math.abs(g[pivot]![c]!)) pivot = r;
+    if (!(Math.abs(g[pivot]![c]!) > 1e-12 * Math.max(1, Math.abs(g[c]![c]!)))) return null;
+    [g[c], g[pivot]] = [g[pivot]!, g[c]!];
+    for (let r = 0; r < k; r++) {
+      if (r === c) continue;
+      const f = g[r]![c]! / g[c]![c]!;
+      for (let q = c; q <= k; q++) g[r]![q]! -= f * g[c]![q]!;
+    }
+  }
+  const beta = g.map((row, i) => row[k]! / row[i]!);
+  let rss = 0;
+  for (let r = 0; r < n; r++) {
+    let v = 0;
+    for (let j = 0; j < k; j++) v += beta[j]! * col(j, r);
+    rss += (t[r]! - v) ** 2;
+  }
+  return { beta, residual: Math.sqrt(rss / n) };
+}
+
+export interface MonomialInput {
+  x: readonly Float64Array[];
+  y: Float64Array;
+  pool: readonly string[];
+  allowed: readonly boolean[];
+  lookup: (name: string) => SymbolPlugin;
+  maxFactors: number;
+  /** Non-power factors (sin, cos, log, exp …) tried on top of the powers (default 2). */
+  extras?: number;
+}
+
+/**
+ * Single-product proposals, best first; empty when y changes sign or comes near 0 (log|y| is
+ * then not a sum). Each proposal respects `maxFactors` and the allowed neurons.
+ */
+export function monomialProposals(input: MonomialInput): ProductProposal[] {
+  const { x, y, pool, allowed, lookup, maxFactors } = input;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of y) {
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+  }
+  // log|y| = Σ log|f_k| holds on every row where y ≠ 0, also when a factor changes sign
+  // (sin θ over [1, 5]); rows within 1e-6 of the largest |y| of a zero are left out.
+  const top = Math.max(Math.abs(lo), Math.abs(hi));
+  const keep = Array.from(y.keys()).filter((r) => Math.abs(y[r]!) > 1e-6 * top);
+  if (!(top > 0) || keep.length < Math.max(8, 0.5 * y.length)) return [];
+  const rows = (c: Float64Array) => Float64Array.from(keep, (r) => c[r]!);
+  const t = Float64Array.from(keep, (r) => Math.log(Math.abs(y[r]!)));
+  const powers = pool.flatMap((name, symbol) => {
+    const p = powerOf(lookup(name));
+    return p === undefined ? [] : [{ symbol, p }];
+  });
+  // Inputs of one sign carry a log|x_i| column; every input may carry non-power factors.
+  const signed = x.map((c) => c.every((v) => v > 0) || c.every((v) => v < 0));
+  const base = x.flatMap((c, i) => (signed[i] && powers.length > 0 ? [{ input: i, values: Float64Array.from(rows(c), (v) => Math.log(Math.abs(v))) }] : []));
+  type Extra = { neuron: number; weight: number; values: Float64Array };
+  const extras: Extra[] = [];
+  x.forEach((full, i) => {
+    const c = rows(full);
+    pool.forEach((name, s) => {
+      const neuron = i * pool.length + s;
+      const symbol = lookup(name);
+      if (!allowed[neuron] || powerOf(symbol) !== undefined) return;
+      for (const w of symbol.innerWeight ? WEIGHT_GRID : [1]) {
+        const values = new Float64Array(c.length);
+        let ok = true;
+        for (let r = 0; r < c.length && ok; r++) {
+          const f = symbol.evaluate(symbol.innerWeight ? w * c[r]! : c[r]!);
+          values[r] = Math.log(Math.abs(f));
+          ok = Number.isFinite(values[r]!);
+        }
+        if (ok) extras.push({ neuron, weight: w, values });
+      }
+    });
+  });
+  const ways = writings(powers, maxFactors);
+  const exponents = [...ways.keys()];
+  /** The product of a fit: powers rounded to writable exponents, plus the chosen extras. */
+  const productOf = (beta: number[], chosen: Extra[], tolerance: number): ProductProposal | null => {
+    const neurons: number[] = [];
+    const weights: number[] = [];
+    for (let b = 0; b < base.length; b++) {
+      const p = beta[1 + b]!;
+      if (Math.abs(p) < tolerance) continue;
+      const near = exponents.reduce((best, e) => (Math.abs(e - p) < Math.abs(best - p) ? e : best), Number.POSITIVE_INFINITY);
+      if (!(Math.abs(near - p) <= tolerance)) return null;
+      for (const s of ways.get(near)!) {
+        neurons.push(base[b]!.input * pool.length + s);
+        weights.push(1);
+      }
+    }
+    for (const e of chosen) {
+      if (neurons.includes(e.neuron)) return null;
+      neurons.push(e.neuron);
+      weights.push(e.weight);
+    }
+    if (neurons.length === 0 || neurons.length > maxFactors || neurons.some((v) => !allowed[v])) return null;
+    const order = neurons.map((v, k) => [v, weights[k]!] as const).sort((p, q) => p[0] - q[0]);
+    return { neurons: order.map((o) => o[0]), weights: order.map((o) => o[1]), residual: 0 };
+  };
+  const out = new Map<string, ProductProposal>();
+  const consider = (chosen: Extra[]) => {
+    const fit = leastSquares([...base.map((b) => b.values), ...chosen.map((e) => e.values)], t);
+    if (!fit) return;
+    for (const tolerance of [0.15, 0.3]) {
+      const proposal = productOf(fit.beta, chosen, tolerance);
+      if (!proposal) continue;
+      const key = proposal.neurons.join(".");
+      const old = out.get(key);
+      if (!old || fit.residual < old.residual) out.set(key, { ...proposal, residual: fit.residual });
+    }
+  };
+  consider([]);
+  // One or two non-power factors, chosen greedily by the log-space residual.
+  let chosen: Extra[] = [];
+  for (let round = 0; round < (input.extras ?? 2); round++) {
+    let best: { extra: Extra; residual: number } | undefined;
+    for (const e of extras) {
+      if (chosen.some((c) => c.neuron === e.neuron)) continue;
+      const fit = leastSquares([...base.map((b) => b.values), ...chosen.map((c) => c.values), e.values], t);
+      if (fit && (!best || fit.residual < best.residual)) best = { extra: e, residual: fit.residual };
+      consider([...chosen, e]);
+    }
+    if (!best) break;
+    chosen = [...chosen, best.extra];
+  }
+  return [...out.values()].sort((p, q) => p.residual - q.residual || p.neurons.length - q.neurons.length);
+}
+
+/**
+ * The factor a sum's terms share, from the same log-space fit without extras: the inputs whose
+ * exponent is within 0.1 of a writable nonzero integer or half-integer (G·m1·m2 of
+ * G·m1·m2·(1/r2 − 1/r1)); the other inputs' exponents are left to the sum. Also each of those
+ * sets without one of its inputs (the fit may round a summed input, 1/r2, into the factor).
+ */
+export function sharedFactors(input: MonomialInput): number[][] {
+  const { x, y, pool, lookup, allowed, maxFactors } = input;
+  const top = y.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+  const keep = Array.from(y.keys()).filter((r) => Math.abs(y[r]!) > 1e-6 * top);
+  if (!(top > 0) || keep.length < Math.max(8, 0.5 * y.length)) return [];
+  const t = Float64Array.from(keep, (r) => Math.log(Math.abs(y[r]!)));
+  const powers = pool.flatMap((name, symbol) => {
+    const p = powerOf(lookup(name));
+    return p === undefined ? [] : [{ symbol, p }];
+  });
+  const inputs = x.flatMap((c, i) => (c.every((v) => v > 0) || c.every((v) => v < 0) ? [i] : []));
+  if (powers.length === 0 || inputs.length === 0) return [];
+  const fit = leastSquares(inputs.map((i) => Float64Array.from(keep, (r) => Math.log(Math.abs(x[i]![r]!)))), t);
+  if (!fit) return [];
+  const ways = writings(powers, maxFactors);
+  const parts: number[][] = [];
+  inputs.forEach((i, b) => {
+    const p = fit.beta[1 + b]!;
+    const near = Math.round(p * 2) / 2;
+    if (near === 0 || Math.abs(p - near) > 0.1 || !ways.has(near)) return;
+    const part = ways.get(near)!.map((s) => i * pool.length + s);
+    if (part.every((v) => allowed[v])) parts.push(part);
+  });
+  if (parts.length === 0) return [];
+  const sets = [parts.flat(), ...(parts.length > 1 ? parts.map((_, d) => parts.filter((__, k) => k !== d).flat()) : [])];
+  return sets.map((set) => [...set].sort((p, q) => p - q));
+}

@@ -1,0 +1,119 @@
+/**
+ * The linear-algebra proposals of one output search, in the order they are fitted: single
+ * products from log space first (one solve proposes every factor), then sums from sparse
+ * selection over the product-column library. Computed once per search size, on at most 400
+ * strided rows; counts of what was screened are kept for the JSON.
+ */
+import type { SymbolPlugin } from "../../plugins.js";
+import { neuronColumns, productColumns, type ProductColumn } from "./columns.js";
+import { monomialProposals, sharedFactors } from "./monomial.js";
+import { selectSubsets, type Subset } from "./select.js";
+
+export interface LinearProposal {
+  products: number[][];
+  /** Starting inner weight per neuron the proposal suggests (from the grid or the log fit). */
+  weights: Map<number, number>;
+  /** NRMSE (sums) or log-space residual (products) of the screening fit. */
+  score: number;
+  source: "log-product" | "sparse-sum";
+}
+
+export interface LinearInput {
+  x: readonly Float64Array[];
+  y: Float64Array;
+  pool: readonly string[];
+  allowed: readonly boolean[];
+  lookup: (name: string) => SymbolPlugin;
+  maxFactors: number;
+  maxTerms: number;
+}
+
+/** Library columns at most (products beyond are not screened, and the JSON says how many were). */
+export const COLUMN_CAP = 20000;
+const SCREEN_ROWS = 400;
+
+export interface LinearScreen {
+  proposals: LinearProposal[];
+  /** Product columns built and scored. */
+  columns: number;
+  /** Whether the column cap cut the library. */
+  truncated: boolean;
+}
+
+function strided(values: Float64Array, rows: number): Float64Array {
+  const step = Math.max(1, Math.floor(values.length / rows));
+  const out: number[] = [];
+  for (let r = 0; r < values.length; r += step) out.push(values[r]!);
+  return Float64Array.from(out);
+}
+
+export function linearProposals(input: LinearInput): LinearScreen {
+  const x = input.x.map((c) => strided(c, SCREEN_ROWS));
+  const y = strided(input.y, SCREEN_ROWS);
+  const products: LinearProposal[] = monomialProposals({ ...input, x, y })
+    .slice(0, 8)
+    .map((p) => ({ products: [p.neurons], weights: new Map(p.neurons.map((v, k) => [v, p.weights[k]!])), score: p.residual, source: "log-product" }));
+  const neurons = neuronColumns(x, input.pool, input.allowed, input.lookup);
+  // Libraries by how many gridded neurons (sin, exp … at grid weights) a product may hold: none
+  // (powers, sqrt …: no impostors, small enough to search exhaustively), one, two. Gridded
+  // columns imitate polynomial terms on a narrow range, and many of them crowd the selection.
+  const gridded = neurons.some((n) => n.weight !== 1);
+  const levels = gridded ? [0, 1, 2].filter((g) => g <= input.maxFactors) : [input.maxFactors];
+  const scored: { columns: ProductColumn[]; subset: Subset }[] = [];
+  let count = 0;
+  let truncated = false;
+  for (const level of levels) {
+    const built = productColumns(neurons, input.maxFactors, COLUMN_CAP, level);
+    if (built.columns.length === 0) continue;
+    count += built.columns.length;
+    truncated ||= built.truncated;
+    for (const subset of selectSubsets(built.columns.map((c) => c.values), y, { maxTerms: input.maxTerms, rows: SCREEN_ROWS })) scored.push({ columns: built.columns, subset });
+  }
+  // Sums whose terms share a factor (G·m1·m2·(1/r2 − 1/r1)): y divided by the shared factor is
+  // a sum of smaller products, which a small library can hold.
+  const sharedSets = input.maxTerms > 1 ? sharedFactors({ ...input, x, y }) : [];
+  for (const shared of sharedSets.filter((set) => set.length > 0 && set.length < input.maxFactors)) {
+    const divisor = Float64Array.from(y, () => 1);
+    for (const v of shared) {
+      const column = neurons.find((n) => n.neuron === v && n.weight === 1);
+      if (column) for (let r = 0; r < divisor.length; r++) divisor[r]! *= column.values[r]!;
+    }
+    if (!divisor.every((d) => Number.isFinite(d) && d !== 0)) continue;
+    const rest = neurons.filter((n) => !shared.includes(n.neuron));
+    const built = productColumns(rest, input.maxFactors - shared.length, COLUMN_CAP, 1);
+    count += built.columns.length;
+    const quotient = Float64Array.from(y, (v, r) => v / divisor[r]!);
+    const prefixed = built.columns.map((c) => {
+      const pairs = [...shared.map((v) => [v, 1] as const), ...c.neurons.map((v, k) => [v, c.weights[k]!] as const)].sort((p, q) => p[0] - q[0]);
+      return { ...c, neurons: pairs.map((p) => p[0]), weights: pairs.map((p) => p[1]) };
+    });
+    for (const subset of selectSubsets(built.columns.map((c) => c.values), quotient, { maxTerms: input.maxTerms, rows: SCREEN_ROWS })) scored.push({ columns: prefixed, subset });
+  }
+  // Near-exact subsets first, the fewest terms among those within a factor 2 of each other.
+  const bucket = (nrmse: number) => Math.floor(Math.log2(Math.max(nrmse, 1e-10)));
+  scored.sort((p, q) => bucket(p.subset.nrmse) - bucket(q.subset.nrmse) || p.subset.members.length - q.subset.members.length || p.subset.nrmse - q.subset.nrmse);
+  const sums: LinearProposal[] = [];
+  const seen = new Set<string>();
+  for (const { columns, subset: s } of scored) {
+    const weights = new Map<number, number>();
+    const products = s.members.map((m) => {
+      const c = columns[m]!;
+      c.neurons.forEach((v, k) => weights.set(v, weights.get(v) ?? c.weights[k]!));
+      return c.neurons;
+    });
+    const key = products.map((p) => p.join(".")).sort().join("|");
+    if (seen.has(key)) continue;
+    seen.add(key);
+    sums.push({ products, weights, score: s.nrmse, source: "sparse-sum" });
+  }
+  return { proposals: merge(products, sums), columns: count, truncated };
+}
+
+/** Near-exact screens first (either source), then the two sources alternately, sums first. */
+function merge(products: LinearProposal[], sums: LinearProposal[]): LinearProposal[] {
+  const exact = (p: LinearProposal) => p.score < 1e-6;
+  const out = [...sums.filter(exact), ...products.filter(exact)];
+  const rest = [sums.filter((p) => !exact(p)), products.filter((p) => !exact(p))];
+  for (let i = 0; i < Math.max(rest[0]!.length, rest[1]!.length); i++) for (const list of rest) if (list[i]) out.push(list[i]!);
+  return out;
+}
