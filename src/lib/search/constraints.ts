@@ -25,12 +25,14 @@ const failure = (plugin: { name: string }, what: string, cause: unknown) =>
 
 export class ConstraintGate {
   /** Every fitted product's |ρ| with the output, in fit order (one array: plugins may memoise on it). */
-  readonly evidence: Evidence[] = [];
+  readonly evidence: Evidence[];
   readonly #plugins: readonly ConstraintPlugin[];
   readonly #space: SearchSpace;
   readonly #limits: Limits;
 
-  constructor(plugins: readonly ConstraintPlugin[], space: SearchSpace, limits: Limits) {
+  /** `evidence`: the array to record into (shared by the sizes of one output search). */
+  constructor(plugins: readonly ConstraintPlugin[], space: SearchSpace, limits: Limits, evidence: Evidence[] = []) {
+    this.evidence = evidence;
     this.#plugins = plugins;
     this.#space = space;
     this.#limits = limits;

@@ -1,11 +1,14 @@
 /**
  * The episode loop of one output: a method's strategy proposes, the fit cache fits, the hall of
  * fame and the stop rules judge, the strategy learns. Shared by every structure-search method.
+ * An auto-sized search runs it over growing sizes (growth.ts), sharing the fit cache, the hall
+ * of fame and the constraints' evidence; each size gets a fresh space and strategy.
  */
 import { InputError } from "../errors.js";
-import { allowedNeurons, ConstraintGate } from "./constraints.js";
+import { allowedNeurons, ConstraintGate, type Evidence } from "./constraints.js";
 import { createSpace, type Limits } from "./cmp.js";
-import { createEvaluator, type Candidate } from "./evaluator.js";
+import { createEvaluator, type Candidate, type Evaluator } from "./evaluator.js";
+import { sizesOf, STAGE_PATIENCE, type Size } from "./growth.js";
 import { HallOfFame } from "./hallOfFame.js";
 import { shapeReward } from "./learner.js";
 import { methodRow } from "./methods.js";
@@ -14,15 +17,14 @@ import { stopRules } from "./stop.js";
 import type { OutputSearchResult, SearchContext, SearchRun } from "./strategy.js";
 import { Trajectories, type Tally } from "./trajectory.js";
 
-/** Creates what every strategy shares. */
-function createRun(ctx: SearchContext, settings: SearchSettings): SearchRun {
+/** Creates what every strategy shares at one size. */
+function createRun(ctx: SearchContext, settings: SearchSettings, evaluator: Evaluator, evidence: Evidence[]): SearchRun {
   const space = createSpace(ctx.data.inputs, ctx.pool, settings.terms, settings.encoding, allowedNeurons(ctx.data, ctx.pool, ctx.symbols));
   const limits: Limits = { maxFactors: settings.maxFactors, maxTerms: settings.terms, pearson: settings.pearson };
-  const gate = new ConstraintGate(ctx.constraints, space, limits);
-  const evaluator = createEvaluator(ctx.data, ctx.target, ctx.symbols, ctx.reward, settings.fit);
+  const gate = new ConstraintGate(ctx.constraints, space, limits, evidence);
   const nets = { r: ctx.rng.fork(), q: ctx.rng.fork() };
   const trajectories = new Trajectories(space, limits, gate, ctx.rng, ctx.target, settings.explore);
-  return { ctx, settings, space, limits, gate, evaluator, trajectories, rng: ctx.rng, nets };
+  return { ctx, settings, space, limits, gate, evaluator, trajectories, rng: ctx.rng, nets, screened: 0 };
 }
 
 /** Lets Ctrl-C and a page's cancel through once per episode. */
@@ -30,60 +32,80 @@ const nextTick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 export async function searchOutput(ctx: SearchContext, settings: SearchSettings): Promise<OutputSearchResult> {
   const method = methodRow(settings.method);
-  const run = createRun(ctx, settings);
-  const strategy = method.strategy(run);
-  const { evaluator, gate, trajectories } = run;
+  const evaluator = createEvaluator(ctx.data, ctx.target, ctx.symbols, ctx.reward, settings.fit);
+  const evidence: Evidence[] = [];
   const hall = new HallOfFame();
-  const rules = stopRules(method.threshold, settings);
   const shape = shapeReward(settings.shaping, ctx.reward.range);
+  const sizes = sizesOf(settings);
   const rewards: number[] = [];
   const counts: Tally = { greedy: 0, random: 0, rejected: 0 };
   let best: Candidate | undefined;
   let stopReason: StopReason = "episodes";
   let error: InputError | undefined;
-  for (let episode = 1; episode <= settings.episodes; episode++) {
-    await nextTick();
-    if (ctx.signal?.aborted) {
-      stopReason = "aborted";
-      break;
+  let episode = 0;
+  const runs: SearchRun[] = [];
+  let reached: Size = sizes[0]!;
+  let strategy;
+  stages: for (const [stage, size] of sizes.entries()) {
+    const last = stage === sizes.length - 1;
+    const run = createRun(ctx, { ...settings, ...size }, evaluator, evidence);
+    runs.push(run);
+    const rules = stopRules(method.threshold, settings);
+    strategy = method.strategy(run);
+    reached = size;
+    let stalled = 0;
+    while (episode < settings.episodes) {
+      episode++;
+      await nextTick();
+      if (ctx.signal?.aborted) {
+        stopReason = "aborted";
+        break stages;
+      }
+      try {
+        // The products the dynamic constraint keeps change only between episodes.
+        const keep = run.gate.kept();
+        let trajectory = strategy.propose(keep);
+        if (!trajectory) {
+          episode--;
+          if (!last) break;
+          stopReason = "exhausted";
+          break stages;
+        }
+        let fitted = evaluator.evaluate(trajectory.structure);
+        for (let attempt = 0; settings.avoidRepeats && strategy.redraw && fitted.cached && attempt < 20; attempt++) {
+          trajectory = strategy.redraw(attempt, keep);
+          fitted = evaluator.evaluate(trajectory.structure);
+        }
+        const { candidate, cached } = fitted;
+        for (const key of ["greedy", "random", "rejected"] as const) counts[key] += trajectory.tally[key];
+        hall.add(candidate);
+        if (!cached) {
+          run.gate.record(candidate);
+          run.trajectories.record(trajectory, candidate.nrmse);
+          stalled = best && !(candidate.nrmse < 0.99 * best.nrmse) ? stalled + 1 : 0;
+        }
+        if (!best || candidate.nrmse < best.nrmse || (candidate.nrmse === best.nrmse && candidate.complexity < best.complexity)) best = candidate;
+        const reward = shape(candidate.reward);
+        rewards.push(candidate.reward);
+        strategy.observe?.({ episode, trajectory, candidate, cached, reward });
+        ctx.onEpisode?.({ target: ctx.target, episode, reward: candidate.reward, structures: evaluator.size, best, ...trajectory.tally, nets: strategy.nets });
+        const stop = rules.find((rule) => rule.check({ candidate, reward, cached, structures: evaluator.size }));
+        if (stop && (last || stop.reason !== "exhausted")) {
+          stopReason = stop.reason;
+          break stages;
+        }
+        // A used-up or stalled size widens (the last size runs to a stop rule).
+        if (!last && (stop || stalled >= STAGE_PATIENCE)) break;
+      } catch (cause) {
+        if (!(cause instanceof InputError)) throw cause;
+        error = cause;
+        stopReason = "error";
+        break stages;
+      }
     }
-    try {
-      // The products the dynamic constraint keeps change only between episodes.
-      const keep = gate.kept();
-      let trajectory = strategy.propose(keep);
-      if (!trajectory) {
-        stopReason = "exhausted";
-        break;
-      }
-      let fitted = evaluator.evaluate(trajectory.structure);
-      for (let attempt = 0; settings.avoidRepeats && strategy.redraw && fitted.cached && attempt < 20; attempt++) {
-        trajectory = strategy.redraw(attempt, keep);
-        fitted = evaluator.evaluate(trajectory.structure);
-      }
-      const { candidate, cached } = fitted;
-      for (const key of ["greedy", "random", "rejected"] as const) counts[key] += trajectory.tally[key];
-      hall.add(candidate);
-      if (!cached) {
-        gate.record(candidate);
-        trajectories.record(trajectory, candidate.nrmse);
-      }
-      if (!best || candidate.nrmse < best.nrmse || (candidate.nrmse === best.nrmse && candidate.complexity < best.complexity)) best = candidate;
-      const reward = shape(candidate.reward);
-      rewards.push(candidate.reward);
-      strategy.observe?.({ episode, trajectory, candidate, cached, reward });
-      ctx.onEpisode?.({ target: ctx.target, episode, reward: candidate.reward, structures: evaluator.size, best, ...trajectory.tally, nets: strategy.nets });
-      const stop = rules.find((rule) => rule.check({ candidate, reward, cached, structures: evaluator.size }));
-      if (stop) {
-        stopReason = stop.reason;
-        break;
-      }
-    } catch (cause) {
-      if (!(cause instanceof InputError)) throw cause;
-      error = cause;
-      stopReason = "error";
-      break;
-    }
+    if (episode >= settings.episodes) break;
   }
+  const screened = runs.reduce((sum, run) => sum + run.screened, 0);
   const answer = method.answer === "best" ? best : (hall.choose() ?? best);
-  return { target: ctx.target, best: answer, front: hall.front(), episodes: rewards.length, structures: evaluator.size, stopReason, error, rewards, actions: counts, fitSeconds: evaluator.seconds, nets: strategy.nets };
+  return { target: ctx.target, best: answer, front: hall.front(), episodes: rewards.length, structures: evaluator.size, stopReason, error, rewards, actions: counts, fitSeconds: evaluator.seconds, screened, size: reached, nets: strategy?.nets };
 }

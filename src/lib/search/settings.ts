@@ -6,6 +6,7 @@
 import { InputError } from "../errors.js";
 import type { FitOptions } from "../local/fit.js";
 import type { StateEncoding } from "./cmp.js";
+import { checkSize } from "./growth.js";
 
 export interface SearchSettings {
   /** The method (a name in the method table). */
@@ -25,7 +26,9 @@ export interface SearchSettings {
   epochs: number;
   batch: number;
   hidden: number[];
+  /** Products per output; 0: the size grows by itself (growth.ts). */
   terms: number;
+  /** Factors per product; 0: grows by itself. */
   maxFactors: number;
   pearson: number;
   encoding: StateEncoding;
@@ -39,10 +42,12 @@ export interface SearchSettings {
   /** Exploration: "uniform" random actions (paper) or half of them flip bits of the best trajectory. */
   explore: "uniform" | "mutate";
   /**
-   * consolesr's greedy episodes: "operators" (the LP-greedy trajectory, rollouts, product edits
-   * and crossovers of the best structures, ranked) or "argmin" (the paper's ε-greedy LP rollout).
+   * consolesr's proposals: "linear" (the linear-algebra proposals first, best first, then
+   * "operators"), "operators" (greedy episodes score the LP-greedy trajectory, rollouts, product
+   * edits and crossovers of the best structures, ranked by −R) or "argmin" (the paper's
+   * ε-greedy LP rollout).
    */
-  proposal: "operators" | "argmin";
+  proposal: "linear" | "operators" | "argmin";
   /** Candidates scored per greedy "operators" episode. */
   candidates: number;
   /**
@@ -93,19 +98,21 @@ export const consolesrSettings: SearchSettings = {
   method: "consolesr",
   lambda: 0,
   stopNrmse: 1e-6,
+  terms: 0,
+  maxFactors: 0,
   pearson: 0.9999,
   encoding: "structure",
   avoidRepeats: true,
   shaping: "log",
   explore: "mutate",
-  proposal: "operators",
+  proposal: "linear",
   epochs: 10,
   batch: 32,
   targetEvery: 25,
 };
 
-const POSITIVE = ["episodes", "targetEvery", "epochs", "batch", "terms", "maxFactors", "candidates", "parents"] as const;
-const CHOICES = { proposal: ["operators", "argmin"], rank: ["reward-net", "none"], shaping: ["raw", "log"], explore: ["uniform", "mutate"], encoding: ["paper", "structure"] } as const;
+const POSITIVE = ["episodes", "targetEvery", "epochs", "batch", "candidates", "parents"] as const;
+const CHOICES = { proposal: ["linear", "operators", "argmin"], rank: ["reward-net", "none"], shaping: ["raw", "log"], explore: ["uniform", "mutate"], encoding: ["paper", "structure"] } as const;
 
 /** Throws an InputError naming the first setting out of range. */
 export function checkSettings(settings: SearchSettings): void {
@@ -113,6 +120,7 @@ export function checkSettings(settings: SearchSettings): void {
     const value = settings[name];
     if (!Number.isInteger(value) || value < 1) throw new InputError(`search option ${name} must be a positive integer (got ${value})`);
   }
+  checkSize(settings);
   if (!(Number.isInteger(settings.budget) && settings.budget >= 0)) throw new InputError(`search option budget must be a non-negative integer (got ${settings.budget})`);
   for (const [name, allowed] of Object.entries(CHOICES)) {
     const value = settings[name as keyof typeof CHOICES];

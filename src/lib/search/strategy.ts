@@ -14,6 +14,7 @@ import type { Candidate, Evaluator } from "./evaluator.js";
 import type { Icnn } from "./icnn.js";
 import type { SearchSettings, StopReason } from "./settings.js";
 import type { Tally, Trajectories, Trajectory } from "./trajectory.js";
+import type { Size } from "./growth.js";
 
 export interface SearchContext {
   data: Dataset;
@@ -41,6 +42,8 @@ export interface SearchRun {
   rng: Rng;
   /** The −R and −Q networks' streams (every method forks them first, so all share the proposal stream). */
   nets: { r: Rng; q: Rng };
+  /** Library columns screened by linear algebra (not fitted: they are not structures). */
+  screened: number;
 }
 
 /** One fitted proposal, as a strategy sees it after the fit. */
@@ -89,6 +92,10 @@ export interface OutputSearchResult {
   actions: Tally;
   /** Seconds spent fitting LoCaL structures (the rest is the search). */
   fitSeconds: number;
+  /** Library columns screened by the linear-algebra proposals (0 when none ran). */
+  screened: number;
+  /** The size the search reached (its last, widest size when the size grows by itself). */
+  size: Size;
   /** The trained −Q and −R networks of a learning method (not serialised). */
   nets?: { q: Icnn; r: Icnn };
 }

@@ -1,6 +1,7 @@
 /**
- * consolesr: the double-convex Q-learning with product-level proposals (README "Deviations"
- * 3–6). A greedy episode (probability 1 − ε) scores, with the trained −R, the LP-greedy
+ * consolesr: the double-convex Q-learning with linear-algebra and product-level proposals
+ * (README "Deviations" 3–7). With proposal "linear" (the default) the first episodes fit the
+ * linear-algebra proposals (linear/proposer.ts) best first, while any is left. A greedy episode (probability 1 − ε) scores, with the trained −R, the LP-greedy
  * trajectory of −Q plus `candidates` others: a quarter uniform rollouts, half edits of one of
  * the best fitted structures (operators.ts), a quarter crossovers of two of them; all in
  * canonical slot order. It takes the best one not fitted yet. Other episodes are ε-greedy
@@ -11,6 +12,16 @@ import { crossover, mutate, type Products, type ProductLimits } from "../operato
 import type { Product } from "../../plugins.js";
 import type { Outcome, ProposalStrategy, SearchRun } from "../strategy.js";
 import type { Trajectory } from "../trajectory.js";
+import { linearProposals, type LinearProposal } from "../linear/proposer.js";
+
+/** The linear-algebra proposals of a run's output (its data, pool and size). */
+function screenLinear(run: SearchRun): LinearProposal[] {
+  const { ctx, settings, space } = run;
+  const y = ctx.data.y[ctx.data.targets.indexOf(ctx.target)]!;
+  const screen = linearProposals({ x: ctx.data.x, y, pool: ctx.pool, allowed: space.allowed, lookup: (name) => ctx.symbols.get(name), maxFactors: settings.maxFactors, maxTerms: settings.terms });
+  run.screened += screen.columns;
+  return screen.proposals;
+}
 import { structureKey } from "../../local/structure.js";
 
 export function consolesrStrategy(run: SearchRun): ProposalStrategy {
@@ -64,19 +75,34 @@ export function consolesrStrategy(run: SearchRun): ProposalStrategy {
     return pick(pool) ?? trajectories.rollout(1, keep);
   };
 
+  /** The linear-algebra proposals, computed at the first episode, taken in order while any is left. */
+  let linear: LinearProposal[] | undefined;
+  let next = 0;
+  const proposeLinear = (): Trajectory | undefined => {
+    linear ??= screenLinear(run);
+    while (next < linear.length) {
+      const t = trajectories.fromProducts(linear[next++]!.products);
+      if (t && !evaluator.has(t.structure)) return t;
+    }
+    return undefined;
+  };
+
   const observe = (o: Outcome) => {
     if (!o.cached && o.candidate.structure.products.length > 0) {
       parents.push({ nrmse: o.candidate.nrmse, products: o.candidate.structure.products.map((p) => [...p]) });
       parents.sort((a, b) => a.nrmse - b.nrmse);
       parents.length = Math.min(parents.length, settings.parents);
     }
-    const seen = settings.proposal === "operators" ? trajectories.canonical(o.trajectory) : o.trajectory;
+    const seen = settings.proposal === "argmin" ? o.trajectory : trajectories.canonical(o.trajectory);
     learner.learn(o.trajectory, seen, o.reward, o.episode);
   };
 
   return {
-    propose: (keep) =>
-      settings.proposal === "operators" && rng.next() >= settings.epsilon ? proposeOperators(keep) : trajectories.rollout(settings.epsilon, keep, learner.policy),
+    propose: (keep) => {
+      const first = settings.proposal === "linear" ? proposeLinear() : undefined;
+      if (first) return first;
+      return settings.proposal !== "argmin" && rng.next() >= settings.epsilon ? proposeOperators(keep) : trajectories.rollout(settings.epsilon, keep, learner.policy);
+    },
     redraw: (attempt, keep) => trajectories.rollout(attempt < 2 ? settings.epsilon : 1, keep, learner.policy),
     observe,
     nets: { q: learner.q, r: learner.r },
