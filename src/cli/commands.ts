@@ -20,6 +20,7 @@ import {
   type PipelineOutput,
 } from "../lib/pipeline.js";
 import { resultToJson, type ResultJson } from "../lib/result.js";
+import type { OutputSearchResult, SearchSettings } from "../lib/search/index.js";
 import { tf } from "../lib/tf.js";
 import { builtinConstraints, builtinRewards, builtinSymbols } from "../plugins/index.js";
 import { addFitFlags, addSearchFlags, fitSettings, searchOverrides, type FitFlags, type SearchFlags } from "./fitOptions.js";
@@ -97,11 +98,30 @@ async function runWithProgress(input: Omit<PipelineInput, "signal" | "onEpisode"
         }
       },
     });
-    for (const o of output.search!.outputs) log.info(`${o.target}: ${o.stopReason} after ${o.episodes} episodes, ${o.structures} structures fitted (greedy ${o.actions.greedy}, random ${o.actions.random}, rejected ${o.actions.rejected})`);
+    const settings = output.search!.settings;
+    for (const o of output.search!.outputs) {
+      log.info(`${o.target}: ${o.stopReason} after ${o.episodes} episodes, ${o.structures} structures fitted${o.screened ? `, ${o.screened} library columns screened` : ""} (greedy ${o.actions.greedy}, random ${o.actions.random}, rejected ${o.actions.rejected}); size ${o.size.terms} terms × ${o.size.maxFactors} factors`);
+      const missed = ["episodes", "budget", "exhausted"].includes(o.stopReason);
+      if (missed) log.warn(stopAdvice(o, settings));
+    }
     return output;
   } finally {
     process.removeListener("SIGINT", onSigint);
   }
+}
+
+/** What to raise when a search ended without meeting its stop rule (stderr, even with --quiet). */
+function stopAdvice(o: OutputSearchResult, settings: SearchSettings): string {
+  const nrmse = o.best ? formatNumber(o.best.nrmse, 3) : "—";
+  const flags: string[] = [];
+  if (o.stopReason === "exhausted" || o.stopReason === "budget" || o.stopReason === "episodes") {
+    if (settings.terms > 0 && o.size.terms === settings.terms) flags.push(`--terms (now ${settings.terms})`);
+    if (settings.maxFactors > 0 && o.size.maxFactors === settings.maxFactors) flags.push(`--max-factors (now ${settings.maxFactors})`);
+    if (o.stopReason === "budget") flags.push(`--budget (now ${settings.budget})`);
+    if (o.stopReason === "episodes") flags.push(`--episodes (now ${settings.episodes})`);
+    if (o.stopReason === "exhausted" && flags.length === 0) flags.push("--symbols (a wider pool)");
+  }
+  return `warning: ${o.target}: the stop rule (train NRMSE ≤ ${settings.stopNrmse}) was not met (best ${nrmse}, ${o.stopReason} at ${o.size.terms} terms × ${o.size.maxFactors} factors); the equation may be wrong: raise ${flags.join(" or ")}`;
 }
 
 export function registerCommands(program: Command): void {

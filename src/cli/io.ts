@@ -33,10 +33,12 @@ export function gitSha(): string {
 
 export interface Reporter {
   info(line: string): void;
+  /** A warning: on stderr even with --quiet. */
+  warn(line: string): void;
 }
 
 export function reporter(quiet: boolean): Reporter {
-  return { info: (line) => quiet || process.stderr.write(`${line}\n`) };
+  return { info: (line) => quiet || process.stderr.write(`${line}\n`), warn: (line) => void process.stderr.write(`${line}\n`) };
 }
 
 /** Comma-separated flag values, trimmed, empties dropped. */

@@ -368,7 +368,15 @@ function searchBlock(found: SearchResult, method: string): ResultJson["search"] 
     episodes: found.episodes,
     structures: found.structures,
     stopReason: found.stopReason,
-    targets: found.outputs.map((o) => ({ target: o.target, episodes: o.episodes, structures: o.structures, stopReason: o.stopReason })),
+    targets: found.outputs.map((o) => ({
+      target: o.target,
+      episodes: o.episodes,
+      structures: o.structures,
+      ...(o.screened > 0 ? { columnsScreened: o.screened } : {}),
+      terms: o.size.terms,
+      maxFactors: o.size.maxFactors,
+      stopReason: o.stopReason,
+    })),
     front: found.front,
   };
 }

@@ -40,7 +40,18 @@ export interface ResultJson {
     seconds?: number;
     stopReason: string;
     /** Per target, for a structure search: episodes, distinct structures fitted, why it stopped. */
-    targets?: { target: string; episodes: number; structures: number; stopReason: string }[];
+    targets?: {
+      target: string;
+      episodes: number;
+      /** Distinct structures whose coefficients were fitted (LoCaL fits). */
+      structures: number;
+      /** Library columns screened by the linear-algebra proposals (evaluated, not fitted). */
+      columnsScreened?: number;
+      /** The size the search reached: products per output and factors per product. */
+      terms?: number;
+      maxFactors?: number;
+      stopReason: string;
+    }[];
     /** The Pareto front of the hall of fame, per target. */
     front?: { target: string; complexity: number; nrmse: number; text: string }[];
   };
