@@ -13,7 +13,7 @@ const ids = process.argv[2] ? process.argv[2].split(",") : null;
 let hit = 0, total = 0; const at: number[] = [];
 for (const e of benchmarkEntries) {
   if (ids && !ids.includes(e.id)) continue;
-  for (const seed of [0]) {
+  for (const seed of (process.env.SEEDS ?? "0").split(",").map(Number)) {
   const d = benchmarkData(e, { symbols, seed, rows: 500 });
   const t0 = performance.now();
   const allowed = allowedNeurons(d.train, e.pool, symbols);

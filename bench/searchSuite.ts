@@ -47,6 +47,8 @@ export interface Job {
   budget: number;
   episodes: number;
   rows: number;
+  /** "sized": the suite's pool, terms and maxFactors; "unsized": every registered symbol and a size that grows by itself (a new user's default flags). */
+  mode?: "sized" | "unsized";
 }
 
 export interface RunRecord extends Job {
@@ -57,6 +59,11 @@ export interface RunRecord extends Job {
   /** Distinct structures fitted when the recovered equation was fitted; null if not recovered. */
   structuresToRecovery: number | null;
   structures: number;
+  /** Library columns screened by linear algebra (evaluated, not fitted; 0 when none). */
+  screened: number;
+  /** The size the search reached. */
+  terms: number;
+  maxFactors: number;
   episodes: number;
   seconds: number;
   fitSeconds: number;
@@ -106,15 +113,16 @@ export async function createJobRunner(): Promise<(job: Job, overrides?: Partial<
     const data = benchmarkData(entry, { symbols, rows: job.rows, seed: job.seed, snrDb: job.snrDb ?? undefined });
     const stopNrmse = stopNrmseFor(job.snrDb);
     const started = performance.now();
+    const unsized = job.mode === "unsized";
     const result = await search(data.train, {
       symbols,
-      pool: entry.pool,
+      pool: unsized ? symbols.names() : entry.pool,
       constraints,
       reward,
       rng: createRng(searchSeed(job.seed, job.equation)),
       method: job.method,
       argmin,
-      settings: { terms: entry.terms, maxFactors: entry.maxFactors, budget: job.budget, episodes: job.episodes, stopNrmse, fit: FIT, ...overrides },
+      settings: { terms: unsized ? 0 : entry.terms, maxFactors: unsized ? 0 : entry.maxFactors, budget: job.budget, episodes: job.episodes, stopNrmse, fit: FIT, ...overrides },
     });
     const seconds = (performance.now() - started) / 1000;
     // Everything below is judgement after the search: the truth meets the answer here only.
@@ -135,6 +143,9 @@ export async function createJobRunner(): Promise<(job: Job, overrides?: Partial<
       episodes: output.episodes,
       seconds: Number(seconds.toFixed(3)),
       fitSeconds: Number(output.fitSeconds.toFixed(3)),
+      screened: output.screened,
+      terms: output.size.terms,
+      maxFactors: output.size.maxFactors,
       stopReason: output.stopReason,
       stopNrmse,
       learned: equationText(learned, lookup),
@@ -189,7 +200,7 @@ function parseFlags(argv: string[]) {
     if (value === undefined) throw new Error(`--${key} needs a value`);
     flags[key] = value;
   }
-  const known = ["methods", "seeds", "equations", "noise", "budget", "episodes", "rows", "jobs", "out"];
+  const known = ["methods", "seeds", "equations", "noise", "budget", "episodes", "rows", "jobs", "out", "mode"];
   for (const key of Object.keys(flags)) if (!known.includes(key)) throw new Error(`unknown flag --${key} (known: ${known.map((k) => `--${k}`).join(", ")})`);
   const methods = parseList(flags.methods ?? "consolesr,random,enumerate") as SearchMethod[];
   for (const m of methods) if (!METHODS.includes(m)) throw new Error(`--methods: unknown method "${m}" (known: ${METHODS.join(", ")})`);
@@ -211,7 +222,10 @@ function parseFlags(argv: string[]) {
     return v;
   };
   const budget = int("budget", 200, 1);
+  const mode = (flags.mode ?? "sized") as "sized" | "unsized";
+  if (mode !== "sized" && mode !== "unsized") throw new Error(`--mode must be sized or unsized (got "${flags.mode}")`);
   return {
+    mode,
     methods,
     seeds,
     equations,
@@ -221,7 +235,7 @@ function parseFlags(argv: string[]) {
     episodes: int("episodes", 20 * budget, 1),
     rows: int("rows", 500, 10),
     jobs: int("jobs", availableParallelism(), 1),
-    out: flags.out ?? OUT,
+    out: flags.out ?? (mode === "unsized" ? OUT.replace(".json", "-unsized.json") : OUT),
   };
 }
 
@@ -257,6 +271,9 @@ async function runPool(jobs: Job[], parallel: number, onDone: (record: RunRecord
     episodes: 0,
     seconds: 0,
     fitSeconds: 0,
+    screened: 0,
+    terms: 0,
+    maxFactors: 0,
     stopReason: "error",
     stopNrmse: stopNrmseFor(job.snrDb),
     learned: "",
@@ -315,9 +332,14 @@ interface MethodSummary {
   medianStructures: number | null;
   medianSeconds: number | null;
   medianSecondsRecovered: number | null;
+  /** Recovery on the suite's sums (terms > 1) and single products. */
+  sums: { runs: number; recovered: number };
+  products: { runs: number; recovered: number };
 }
 
 function summarise(records: RunRecord[], methods: string[], noise: (number | null)[]): MethodSummary[] {
+  const isSum = (r: RunRecord) => benchmarkEntry(r.equation).terms > 1;
+  const shape = (runs: RunRecord[]) => ({ runs: runs.length, recovered: runs.filter((r) => r.recovered).length });
   return noise.flatMap((snrDb) =>
     methods.map((method) => {
       const runs = records.filter((r) => r.method === method && r.snrDb === snrDb);
@@ -332,6 +354,8 @@ function summarise(records: RunRecord[], methods: string[], noise: (number | nul
         medianStructures: median(hits.map((r) => r.structuresToRecovery!)),
         medianSeconds: median(runs.map((r) => r.seconds)),
         medianSecondsRecovered: median(hits.map((r) => r.seconds)),
+        sums: shape(runs.filter(isSum)),
+        products: shape(runs.filter((r) => !isSum(r))),
       };
     }),
   );
@@ -403,7 +427,7 @@ async function main(): Promise<void> {
   const jobs: Job[] = [];
   // consolesr first: its jobs are the longest, so the pool ends with the short ones.
   for (const method of [...o.methods].sort((a, b) => METHODS.indexOf(a) - METHODS.indexOf(b)))
-    for (const snrDb of o.noise) for (const entry of o.equations) for (const seed of o.seeds) jobs.push({ method, seed, equation: entry.id, snrDb, budget: o.budget, episodes: o.episodes, rows: o.rows });
+    for (const snrDb of o.noise) for (const entry of o.equations) for (const seed of o.seeds) jobs.push({ method, seed, equation: entry.id, snrDb, budget: o.budget, episodes: o.episodes, rows: o.rows, mode: o.mode });
   const started = performance.now();
   process.stderr.write(`search benchmark: ${o.equations.length} equations × ${o.seeds.length} seeds × ${o.noise.length} noise levels × ${o.methods.join("/")} = ${jobs.length} jobs on ${Math.min(o.jobs, jobs.length)} processes; budget ${o.budget} structures per output, ${o.rows} rows\n`);
   const records = await runPool(jobs, o.jobs, (r, done) => {
@@ -421,11 +445,11 @@ async function main(): Promise<void> {
   const summary = summarise(records, o.methods, o.noise);
   const noiseName = (db: number | null) => (db === null ? "noiseless" : `${db} dB`);
   const fmt = (v: number | null, digits = 1) => (v === null ? "—" : v.toFixed(digits));
-  console.log(`\n# Search benchmark: ${o.equations.length} equations, seeds ${o.seeds.join(",")}, budget ${o.budget} structures per output, ${o.rows} rows`);
+  console.log(`\n# Search benchmark (${o.mode}): ${o.equations.length} equations, seeds ${o.seeds.join(",")}, budget ${o.budget} structures per output, ${o.rows} rows`);
   for (const snrDb of o.noise) {
-    console.log(`\n## ${noiseName(snrDb)}\nmethod      recovered        rate   exact at end  median structures  median s (all)  median s (recovered)`);
+    console.log(`\n## ${noiseName(snrDb)}\nmethod      recovered        rate   exact at end  median structures  median s (all)  median s (recovered)  sums        single products`);
     for (const s of summary.filter((x) => x.snrDb === snrDb)) {
-      console.log(`${s.method.padEnd(12)}${`${s.recovered}/${s.runs}`.padEnd(17)}${`${(100 * s.rate).toFixed(0)} %`.padEnd(7)}${String(s.exactAtEnd).padEnd(14)}${fmt(s.medianStructures).padEnd(19)}${fmt(s.medianSeconds, 2).padEnd(16)}${fmt(s.medianSecondsRecovered, 2)}`);
+      console.log(`${s.method.padEnd(12)}${`${s.recovered}/${s.runs}`.padEnd(17)}${`${(100 * s.rate).toFixed(0)} %`.padEnd(7)}${String(s.exactAtEnd).padEnd(14)}${fmt(s.medianStructures).padEnd(19)}${fmt(s.medianSeconds, 2).padEnd(16)}${fmt(s.medianSecondsRecovered, 2).padEnd(21)}${`${s.sums.recovered}/${s.sums.runs}`.padEnd(12)}${s.products.recovered}/${s.products.runs}`);
     }
   }
   const ratioRows = o.methods.includes("consolesr") ? o.methods.filter((m) => m !== "consolesr").flatMap((m) => ratios(records, o.noise, m)) : [];
@@ -486,7 +510,7 @@ async function main(): Promise<void> {
 
   const seconds = records.reduce((s, r) => s + r.seconds, 0);
   const git = gitInfo();
-  const command = `npm run bench:search -- --methods ${o.methods.join(",")} --seeds ${o.seeds.join(",")} --noise ${o.noise.map((n) => n ?? 0).join(",")} --budget ${o.budget} --rows ${o.rows}${o.equations.length === benchmarkEntries.length ? "" : ` --equations ${o.equations.map((e) => e.id).join(",")}`}`;
+  const command = `npm run bench:search -- ${o.mode === "unsized" ? "--mode unsized " : ""}--methods ${o.methods.join(",")} --seeds ${o.seeds.join(",")} --noise ${o.noise.map((n) => n ?? 0).join(",")} --budget ${o.budget} --rows ${o.rows}${o.equations.length === benchmarkEntries.length ? "" : ` --equations ${o.equations.map((e) => e.id).join(",")}`}`;
   const json = {
     manifest: {
       version: VERSION,
@@ -501,7 +525,8 @@ async function main(): Promise<void> {
       episodes: o.episodes,
       rows: o.rows,
       jobs: o.jobs,
-      settings: { fit: FIT, constraints: CONSTRAINTS, reward: REWARD, stopNrmse: "1e-6 noiseless; 2·10^(−SNR/20) with noise", terms: "per equation", maxFactors: "per equation" },
+      mode: o.mode,
+      settings: { fit: FIT, constraints: CONSTRAINTS, reward: REWARD, stopNrmse: "1e-6 noiseless; 2·10^(−SNR/20) with noise", ...(o.mode === "unsized" ? { pool: "every registered symbol", terms: "grows by itself", maxFactors: "grows by itself" } : { terms: "per equation", maxFactors: "per equation" }) },
       machine: { cpus: availableParallelism(), model: cpus()[0]?.model ?? "unknown", node: process.version },
       wallSeconds: Number(wallSeconds.toFixed(1)),
       cpuSeconds: Number(seconds.toFixed(1)),

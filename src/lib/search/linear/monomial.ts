@@ -196,8 +196,9 @@ export function monomialProposals(input: MonomialInput): ProductProposal[] {
 /**
  * The factor a sum's terms share, from the same log-space fit without extras: the inputs whose
  * exponent is within 0.1 of a writable nonzero integer or half-integer (G·m1·m2 of
- * G·m1·m2·(1/r2 − 1/r1)); the other inputs' exponents are left to the sum. Also each of those
- * sets without one of its inputs (the fit may round a summed input, 1/r2, into the factor).
+ * G·m1·m2·(1/r2 − 1/r1)); the other inputs' exponents are left to the sum. The fit may round
+ * a summed input into the factor (1/r2 here, √v in ½·m·(v² + u² + w²)), so the sets are the
+ * parts in order of confidence (every prefix), and all parts but one.
  */
 export function sharedFactors(input: MonomialInput): number[][] {
   const { x, y, pool, lookup, allowed, maxFactors } = input;
@@ -214,15 +215,23 @@ export function sharedFactors(input: MonomialInput): number[][] {
   const fit = leastSquares(inputs.map((i) => Float64Array.from(keep, (r) => Math.log(Math.abs(x[i]![r]!)))), t);
   if (!fit) return [];
   const ways = writings(powers, maxFactors);
-  const parts: number[][] = [];
+  const parts: { neurons: number[]; miss: number }[] = [];
   inputs.forEach((i, b) => {
     const p = fit.beta[1 + b]!;
     const near = Math.round(p * 2) / 2;
     if (near === 0 || Math.abs(p - near) > 0.1 || !ways.has(near)) return;
     const part = ways.get(near)!.map((s) => i * pool.length + s);
-    if (part.every((v) => allowed[v])) parts.push(part);
+    if (part.every((v) => allowed[v])) parts.push({ neurons: part, miss: Math.abs(p - near) });
   });
   if (parts.length === 0) return [];
-  const sets = [parts.flat(), ...(parts.length > 1 ? parts.map((_, d) => parts.filter((__, k) => k !== d).flat()) : [])];
-  return sets.map((set) => [...set].sort((p, q) => p - q));
+  // The most confident parts first: every prefix of that order, and all parts but one.
+  parts.sort((p, q) => p.miss - q.miss);
+  const sets = new Map<string, number[]>();
+  const add = (chosen: typeof parts) => {
+    const set = chosen.flatMap((c) => c.neurons).sort((p, q) => p - q);
+    if (set.length > 0) sets.set(set.join("."), set);
+  };
+  for (let k = 1; k <= parts.length; k++) add(parts.slice(0, k));
+  if (parts.length > 2) parts.forEach((_, d) => add(parts.filter((__, k) => k !== d)));
+  return [...sets.values()];
 }
