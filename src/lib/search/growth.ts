@@ -12,21 +12,23 @@ export const TERMS_CAP = 12;
 export const FACTORS_CAP = 6;
 
 /** New structures in a row without a 1 % better NRMSE after which an auto size widens. */
-export const STAGE_PATIENCE = 20;
+export const STAGE_PATIENCE = 10;
 
 export interface Size {
   terms: number;
   maxFactors: number;
 }
 
-/** The auto sizes in order: single products of a few factors first, then sums, then both wider. */
+/**
+ * The auto sizes in order: single products of up to the cap's factors first (one log-space solve
+ * proposes a whole product, however many factors it has), then sums, narrow before wide.
+ */
 const SCHEDULE: Size[] = [
-  { terms: 1, maxFactors: 3 },
+  { terms: 1, maxFactors: FACTORS_CAP },
   { terms: 2, maxFactors: 2 },
   { terms: 3, maxFactors: 2 },
   { terms: 2, maxFactors: 3 },
   { terms: 4, maxFactors: 3 },
-  { terms: 1, maxFactors: 5 },
   { terms: 3, maxFactors: 4 },
   { terms: 6, maxFactors: 3 },
   { terms: 8, maxFactors: 4 },

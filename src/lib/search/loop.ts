@@ -18,13 +18,13 @@ import type { OutputSearchResult, SearchContext, SearchRun } from "./strategy.js
 import { Trajectories, type Tally } from "./trajectory.js";
 
 /** Creates what every strategy shares at one size. */
-function createRun(ctx: SearchContext, settings: SearchSettings, evaluator: Evaluator, evidence: Evidence[]): SearchRun {
+function createRun(ctx: SearchContext, settings: SearchSettings, evaluator: Evaluator, evidence: Evidence[], widening: boolean): SearchRun {
   const space = createSpace(ctx.data.inputs, ctx.pool, settings.terms, settings.encoding, allowedNeurons(ctx.data, ctx.pool, ctx.symbols));
   const limits: Limits = { maxFactors: settings.maxFactors, maxTerms: settings.terms, pearson: settings.pearson };
   const gate = new ConstraintGate(ctx.constraints, space, limits, evidence);
   const nets = { r: ctx.rng.fork(), q: ctx.rng.fork() };
   const trajectories = new Trajectories(space, limits, gate, ctx.rng, ctx.target, settings.explore);
-  return { ctx, settings, space, limits, gate, evaluator, trajectories, rng: ctx.rng, nets, screened: 0 };
+  return { ctx, settings, space, limits, gate, evaluator, trajectories, rng: ctx.rng, nets, screened: 0, widening };
 }
 
 /** Lets Ctrl-C and a page's cancel through once per episode. */
@@ -48,11 +48,13 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
   let strategy;
   stages: for (const [stage, size] of sizes.entries()) {
     const last = stage === sizes.length - 1;
-    const run = createRun(ctx, { ...settings, ...size }, evaluator, evidence);
+    const run = createRun(ctx, { ...settings, ...size }, evaluator, evidence, !last);
     runs.push(run);
     const rules = stopRules(method.threshold, settings);
     strategy = method.strategy(run);
     reached = size;
+    // A size whose screening promises no real gain over the best so far is passed over.
+    if (!last && best && strategy.promise && !(strategy.promise() < 0.5 * best.nrmse)) continue;
     let stalled = 0;
     while (episode < settings.episodes) {
       episode++;

@@ -44,6 +44,8 @@ export interface SearchRun {
   nets: { r: Rng; q: Rng };
   /** Library columns screened by linear algebra (not fitted: they are not structures). */
   screened: number;
+  /** Whether this size is one of several the search widens through, and not the last. */
+  widening: boolean;
 }
 
 /** One fitted proposal, as a strategy sees it after the fit. */
@@ -64,6 +66,11 @@ export interface ProposalStrategy {
   redraw?(attempt: number, keep: readonly Product[]): Trajectory;
   /** Learns from an episode's outcome. */
   observe?(outcome: Outcome): void;
+  /**
+   * The train NRMSE the strategy expects to reach at this size (from screening, before any fit):
+   * a widening search skips a size that does not promise to halve its best NRMSE so far.
+   */
+  promise?(): number;
   /** The −Q and −R networks of a learning method (for inspection, figures and tests). */
   nets?: { q: Icnn; r: Icnn };
 }

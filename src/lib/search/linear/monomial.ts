@@ -119,7 +119,8 @@ export function monomialProposals(input: MonomialInput): ProductProposal[] {
   // Inputs of one sign carry a log|x_i| column; every input may carry non-power factors.
   const signed = x.map((c) => c.every((v) => v > 0) || c.every((v) => v < 0));
   const base = x.flatMap((c, i) => (signed[i] && powers.length > 0 ? [{ input: i, values: Float64Array.from(rows(c), (v) => Math.log(Math.abs(v))) }] : []));
-  type Extra = { neuron: number; weight: number; values: Float64Array };
+  /** A non-power factor's log column; `exponential`: log|f(w·x)| is linear in x (exp), its weight is then the fitted slope. */
+  type Extra = { neuron: number; weight: number; values: Float64Array; exponential: boolean };
   const extras: Extra[] = [];
   x.forEach((full, i) => {
     const c = rows(full);
@@ -127,6 +128,8 @@ export function monomialProposals(input: MonomialInput): ProductProposal[] {
       const neuron = i * pool.length + s;
       const symbol = lookup(name);
       if (!allowed[neuron] || powerOf(symbol) !== undefined) return;
+      const f = (v: number) => symbol.evaluate(v);
+      const exponential = Math.abs(f(0) - 1) < 1e-12 && Math.abs(f(0.4) * f(1.3) - f(1.7)) < 1e-9 * Math.abs(f(1.7));
       for (const w of symbol.innerWeight ? WEIGHT_GRID : [1]) {
         const values = new Float64Array(c.length);
         let ok = true;
@@ -135,7 +138,7 @@ export function monomialProposals(input: MonomialInput): ProductProposal[] {
           values[r] = Math.log(Math.abs(f));
           ok = Number.isFinite(values[r]!);
         }
-        if (ok) extras.push({ neuron, weight: w, values });
+        if (ok) extras.push({ neuron, weight: w, values, exponential });
       }
     });
   });
@@ -155,10 +158,13 @@ export function monomialProposals(input: MonomialInput): ProductProposal[] {
         weights.push(1);
       }
     }
-    for (const e of chosen) {
+    for (const [k, e] of chosen.entries()) {
+      // A factor enters a product once: its log column's coefficient is 1 (an exp's is its weight).
+      const b = beta[1 + base.length + k]!;
+      if (e.exponential ? !(Math.abs(b) > 1e-3) : Math.abs(b - 1) > tolerance) return null;
       if (neurons.includes(e.neuron)) return null;
       neurons.push(e.neuron);
-      weights.push(e.weight);
+      weights.push(e.exponential ? b * e.weight : e.weight);
     }
     if (neurons.length === 0 || neurons.length > maxFactors || neurons.some((v) => !allowed[v])) return null;
     const order = neurons.map((v, k) => [v, weights[k]!] as const).sort((p, q) => p[0] - q[0]);
@@ -190,7 +196,9 @@ export function monomialProposals(input: MonomialInput): ProductProposal[] {
     if (!best) break;
     chosen = [...chosen, best.extra];
   }
-  return [...out.values()].sort((p, q) => p.residual - q.residual || p.neurons.length - q.neurons.length);
+  // Fits within a factor 2 of each other (or at rounding level) rank by size: no spurious factors.
+  const bucket = (r: number) => Math.floor(Math.log2(Math.max(r, 1e-9)));
+  return [...out.values()].sort((p, q) => bucket(p.residual) - bucket(q.residual) || p.neurons.length - q.neurons.length || p.residual - q.residual);
 }
 
 /**

@@ -15,6 +15,8 @@ export interface LinearProposal {
   weights: Map<number, number>;
   /** NRMSE (sums) or log-space residual (products) of the screening fit. */
   score: number;
+  /** The train NRMSE the screening suggests a fit would reach (for products, from the log residual). */
+  expected: number;
   source: "log-product" | "sparse-sum";
 }
 
@@ -29,7 +31,7 @@ export interface LinearInput {
 }
 
 /** Library columns at most (products beyond are not screened, and the JSON says how many were). */
-export const COLUMN_CAP = 20000;
+export const COLUMN_CAP = 12000;
 const SCREEN_ROWS = 400;
 
 export interface LinearScreen {
@@ -39,6 +41,12 @@ export interface LinearScreen {
   /** Whether the column cap cut the library. */
   truncated: boolean;
 }
+
+const rms = (v: Float64Array) => Math.sqrt(v.reduce((s, x) => s + x * x, 0) / Math.max(1, v.length));
+const std = (v: Float64Array) => {
+  const mean = v.reduce((s, x) => s + x, 0) / Math.max(1, v.length);
+  return Math.sqrt(v.reduce((s, x) => s + (x - mean) ** 2, 0) / Math.max(1, v.length));
+};
 
 function strided(values: Float64Array, rows: number): Float64Array {
   const step = Math.max(1, Math.floor(values.length / rows));
@@ -50,9 +58,13 @@ function strided(values: Float64Array, rows: number): Float64Array {
 export function linearProposals(input: LinearInput): LinearScreen {
   const x = input.x.map((c) => strided(c, SCREEN_ROWS));
   const y = strided(input.y, SCREEN_ROWS);
+  // A log-space residual r is a relative error of about r: an NRMSE of about r·rms(y)/std(y).
+  const spread = rms(y) / (std(y) || 1);
   const products: LinearProposal[] = monomialProposals({ ...input, x, y })
     .slice(0, 8)
-    .map((p) => ({ products: [p.neurons], weights: new Map(p.neurons.map((v, k) => [v, p.weights[k]!])), score: p.residual, source: "log-product" }));
+    .map((p) => ({ products: [p.neurons], weights: new Map(p.neurons.map((v, k) => [v, p.weights[k]!])), score: p.residual, expected: p.residual * spread, source: "log-product" }));
+  // An exact log-space fit says y is one product: no library is needed.
+  if (products.some((p) => p.score < 1e-9)) return { proposals: products, columns: 0, truncated: false };
   const neurons = neuronColumns(x, input.pool, input.allowed, input.lookup);
   // Libraries by how many gridded neurons (sin, exp … at grid weights) a product may hold: none
   // (powers, sqrt …: no impostors, small enough to search exhaustively), one, two. Gridded
@@ -62,8 +74,10 @@ export function linearProposals(input: LinearInput): LinearScreen {
   const scored: { columns: ProductColumn[]; subset: Subset }[] = [];
   let count = 0;
   let truncated = false;
+  // Single products of many factors are the log-space solve's; the library holds up to 3.
+  const libraryFactors = input.maxTerms === 1 ? Math.min(input.maxFactors, 3) : input.maxFactors;
   for (const level of levels) {
-    const built = productColumns(neurons, input.maxFactors, COLUMN_CAP, level);
+    const built = productColumns(neurons, libraryFactors, COLUMN_CAP, level);
     if (built.columns.length === 0) continue;
     count += built.columns.length;
     truncated ||= built.truncated;
@@ -104,7 +118,7 @@ export function linearProposals(input: LinearInput): LinearScreen {
     const key = products.map((p) => p.join(".")).sort().join("|");
     if (seen.has(key)) continue;
     seen.add(key);
-    sums.push({ products, weights, score: s.nrmse, source: "sparse-sum" });
+    sums.push({ products, weights, score: s.nrmse, expected: s.nrmse, source: "sparse-sum" });
   }
   return { proposals: merge(products, sums), columns: count, truncated };
 }

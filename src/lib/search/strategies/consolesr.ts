@@ -14,6 +14,9 @@ import type { Outcome, ProposalStrategy, SearchRun } from "../strategy.js";
 import type { Trajectory } from "../trajectory.js";
 import { linearProposals, type LinearProposal } from "../linear/proposer.js";
 
+/** Linear-algebra proposals fitted at a size the search widens through (all of them at the last). */
+const WIDENING_PROPOSALS = 16;
+
 /** The linear-algebra proposals of a run's output (its data, pool and size). */
 function screenLinear(run: SearchRun): LinearProposal[] {
   const { ctx, settings, space } = run;
@@ -78,9 +81,11 @@ export function consolesrStrategy(run: SearchRun): ProposalStrategy {
   /** The linear-algebra proposals, computed at the first episode, taken in order while any is left. */
   let linear: LinearProposal[] | undefined;
   let next = 0;
+  // A size the search widens through gets its best few proposals; the last size gets them all.
+  const limit = () => (run.widening ? Math.min(linear!.length, WIDENING_PROPOSALS) : linear!.length);
   const proposeLinear = (): Trajectory | undefined => {
     linear ??= screenLinear(run);
-    while (next < linear.length) {
+    while (next < limit()) {
       const t = trajectories.fromProducts(linear[next++]!.products);
       if (t && !evaluator.has(t.structure)) return t;
     }
@@ -98,6 +103,10 @@ export function consolesrStrategy(run: SearchRun): ProposalStrategy {
   };
 
   return {
+    promise: () => {
+      linear ??= screenLinear(run);
+      return linear.reduce((m, p) => Math.min(m, p.expected), Number.POSITIVE_INFINITY);
+    },
     propose: (keep) => {
       const first = settings.proposal === "linear" ? proposeLinear() : undefined;
       if (first) return first;

@@ -1,0 +1,16 @@
+import { benchmarkData, benchmarkEntry } from "../src/lib/data/benchmark.js";
+import { createSymbolRegistry } from "../src/plugins/index.js";
+import { monomialProposals } from "../src/lib/search/linear/monomial.js";
+import { linearProposals } from "../src/lib/search/linear/proposer.js";
+import { allowedNeurons } from "../src/lib/search/constraints.js";
+const symbols = createSymbolRegistry();
+const e = benchmarkEntry(process.argv[2]!); const d = benchmarkData(e, { symbols, seed: 0, rows: 500 });
+const pool = symbols.names();
+const allowed = allowedNeurons(d.train, pool, symbols);
+const name = (n: number) => `${pool[n % pool.length]}(${d.train.inputs[Math.floor(n / pool.length)]})`;
+const t0 = performance.now();
+const m = monomialProposals({ x: d.train.x, y: d.train.y[0]!, pool, allowed, lookup: (n) => symbols.get(n), maxFactors: 6 });
+console.log((performance.now()-t0).toFixed(0), "ms", m.slice(0, 4).map((p) => p.neurons.map(name).join("*") + " " + p.residual.toExponential(2)));
+const t1 = performance.now();
+const l = linearProposals({ x: d.train.x, y: d.train.y[0]!, pool, allowed, lookup: (n) => symbols.get(n), maxFactors: 6, maxTerms: 1 });
+console.log((performance.now()-t1).toFixed(0), "ms", l.columns, l.proposals.slice(0, 4).map((p) => p.source + " " + p.products.map((q) => q.map(name).join("*")).join(" + ") + " " + p.score.toExponential(2)));
