@@ -152,7 +152,9 @@ test("the playground: toy search on webgl, cancellation, JSON for reproduce, scr
 
   // 3. A control changed mid-run: syn1 (long on software WebGL) starts; changing the seed cancels
   // it; the syn1 run for the new seed starts; going back to the toy cancels that one and the toy
-  // (seed 1) runs to the end.
+  // (seed 1) runs to the end. The stop rule is off meanwhile ("never"): the linear-algebra
+  // proposals find syn1 in one episode per output, too fast to change a control mid-run.
+  await page.getByLabel("stop NRMSE", { exact: true }).selectOption({ label: "never" });
   await page.getByLabel("dataset", { exact: true }).selectOption({ label: "syn1" });
   const syn1 = await waitForRun(page, "a syn1 run past its second episode", (row) => row.label.startsWith("syn1 (2000 rows)") && row.label.includes("seed 0,") && row.status === "running" && row.episodes >= 2);
   await page.getByLabel("seed", { exact: true }).fill("1");
@@ -165,6 +167,7 @@ test("the playground: toy search on webgl, cancellation, JSON for reproduce, scr
   const next = await waitForRun(page, "the syn1 run of seed 1 to start", (row) => row.id > syn1.id && row.label.startsWith("syn1 (2000 rows)") && row.label.includes("seed 1,") && row.status === "running" && row.episodes >= 1);
   await page.getByLabel("dataset", { exact: true }).selectOption({ label: "toy" });
   await waitForRun(page, `run #${next.id} to be cancelled`, (row) => row.id === next.id && row.status === "cancelled", 120_000);
+  await page.getByLabel("stop NRMSE", { exact: true }).selectOption({ label: "≤ 1e-6" });
   const toy = await waitForRun(page, "the toy run of seed 1 to finish", (row) => row.id > next.id && row.label.startsWith("toy (500 rows)") && row.label.includes("seed 1,") && row.status === "done");
   assert.equal((await runLog(page)).filter((row) => row.status === "running").length, 0, "a run is still going");
   assertToy(await renderedEquation(page, "y"));

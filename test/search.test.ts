@@ -46,14 +46,17 @@ test("the search recovers syn1's y2 = 4·x1·x3 exactly and says why it stopped"
   assert.ok(result.front.length >= 1 && result.front.at(-1)!.nrmse < 1e-6, "the Pareto front ends at the exact fit");
 });
 
-test("the same seed gives the same search, a different seed a different one", async () => {
-  const run = async (seed: number) => {
-    const r = await search(syn1("y1"), options(seed, { settings: { terms: 2, maxFactors: 2, episodes: 15 } }));
+test("the same seed gives the same search; the stochastic proposals differ with the seed, the linear-algebra ones do not", async () => {
+  const run = async (seed: number, proposal: "linear" | "operators") => {
+    const r = await search(syn1("y1"), options(seed, { settings: { terms: 2, maxFactors: 2, episodes: 15, proposal } }));
     return JSON.stringify({ eq: r.equations, front: r.front, rewards: r.outputs[0]!.rewards });
   };
-  const a = await run(4);
-  assert.equal(await run(4), a);
-  assert.notEqual(await run(5), a);
+  const a = await run(4, "operators");
+  assert.equal(await run(4, "operators"), a);
+  assert.notEqual(await run(5, "operators"), a);
+  const b = await run(4, "linear");
+  assert.equal(await run(4, "linear"), b);
+  assert.equal(await run(5, "linear"), b, "syn1's y1 is the first linear-algebra proposal whatever the seed");
 });
 
 test("trained −Q and −R are convex along random segments of the action box and keep z-path weights ≥ 0", async () => {
@@ -107,7 +110,8 @@ test("fits on tfjs leave the tensor count after episode 10 equal to the count at
 test("a reward plugin that returns NaN mid-search stops it with its name, keeping the best so far", async () => {
   let calls = 0;
   const flaky: RewardPlugin = { kind: "reward", name: "flaky", range: [0, 1], score: ({ nrmse }) => (++calls > 5 ? Number.NaN : 1 / (1 + nrmse)) };
-  const result = await search(syn1("y1"), options(0, { reward: flaky }));
+  // (The operators proposals: the linear-algebra ones find y1 at the first episode.)
+  const result = await search(syn1("y1"), options(0, { reward: flaky, settings: { terms: 2, maxFactors: 2, proposal: "operators" } }));
   assert.equal(result.stopReason, "error");
   assert.match(result.error!.message, /^plugin flaky: score returned NaN/);
   assert.equal(result.outputs[0]!.episodes, 5);
