@@ -1,8 +1,10 @@
 /**
- * What the learned ranking adds: consolesr's default search against the same search with
- * `rank: "none"` (the same proposal operators, but a uniformly drawn unfitted candidate instead of
- * the one the −R network rates best), on the benchmark jobs of `npm run bench:search` (same data,
- * seeds, search streams, budget and fitter). Prints a table and writes JSON.
+ * What the learned ranking and the linear-algebra proposals add: consolesr's default search
+ * against the same search with `rank: "none"` (a uniformly drawn unfitted candidate instead of
+ * the one the −R network rates best), and against `proposal: "operators"` (no linear-algebra
+ * proposals: the search before them), ranked and unranked, on the benchmark jobs of
+ * `npm run bench:search` (same data, seeds, search streams, budget and fitter). Prints a table
+ * and writes JSON.
  *
  *   node --import tsx bench/ablation.ts [--equations id,…] [--seeds 0,1,2] [--budget 200] [--out file]
  */
@@ -20,8 +22,10 @@ const budget = Number(flag("budget", "200"));
 const out = flag("out", "");
 const run = await createJobRunner();
 const variants: { name: string; settings: Partial<SearchSettings> }[] = [
-  { name: "ranked by −R (default)", settings: {} },
-  { name: "unranked (rank none)", settings: { rank: "none" } },
+  { name: "linear + ranked by −R (default)", settings: {} },
+  { name: "linear + unranked", settings: { rank: "none" } },
+  { name: "operators + ranked", settings: { proposal: "operators" } },
+  { name: "operators + unranked", settings: { proposal: "operators", rank: "none" } },
 ];
 const records: { variant: string; equation: string; seed: number; recovered: boolean; structures: number }[] = [];
 for (const equation of equations) {

@@ -9,12 +9,19 @@ const fixed = (v, digits = 1) => (v === null || v === undefined ? "—" : v.toFi
 /** Per method and noise level: recovered runs, rate, median structures to recovery, median seconds. */
 export function methodTable(data) {
   return html`<table style="max-width: 900px; font-size: 14px;">
-<thead><tr><th>noise</th><th>method</th><th>recovered / runs</th><th>rate</th><th>exact at the end</th><th>median structures to recovery</th><th>median s (all runs)</th><th>median s (recovered)</th></tr></thead>
+<thead><tr><th>noise</th><th>method</th><th>recovered / runs</th><th>rate</th><th>sums (2+ products)</th><th>single products</th><th>exact at the end</th><th>median structures to recovery</th><th>median s (all runs)</th><th>median s (recovered)</th></tr></thead>
 <tbody>${data.summary.map((s) => html`<tr>
   <td>${noiseName(s.snrDb)}</td><td><b>${s.method}</b></td><td>${s.recovered} / ${s.runs}</td><td>${(100 * s.rate).toFixed(0)} %</td>
+  <td>${shapeCell(s.sums)}</td><td>${shapeCell(s.products)}</td>
   <td>${s.exactAtEnd}</td><td>${fixed(s.medianStructures)}</td><td>${fixed(s.medianSeconds, 2)}</td><td>${fixed(s.medianSecondsRecovered, 2)}</td>
 </tr>`)}</tbody>
 </table>`;
+}
+
+/** Recovered / runs on sums or on single products ("—" for data files from before the split). */
+function shapeCell(shape) {
+  if (!shape) return "—";
+  return `${shape.recovered} / ${shape.runs} (${shape.runs ? ((100 * shape.recovered) / shape.runs).toFixed(0) : "—"} %)`;
 }
 
 /** baseline/consolesr structures to recovery, per noise level. */
