@@ -3,19 +3,11 @@ import assert from "node:assert/strict";
 import { foldNearDegenerate, evaluateEquation, equationText, type Equation, type FoldOptions } from "../src/lib/equation/index.js";
 import { nrmse } from "../src/lib/metrics/nrmse.js";
 import { createRng } from "../src/lib/rng.js";
-import { defineSymbol, Registry, type SymbolPlugin } from "../src/lib/plugins.js";
+import { Registry, type SymbolPlugin } from "../src/lib/plugins.js";
 import { builtinSymbols, createSymbolRegistry } from "../src/plugins/index.js";
 
-const tanh = defineSymbol({
-  kind: "symbol",
-  name: "tanh",
-  complexity: 2,
-  innerWeight: true,
-  text: (a) => `tanh(${a})`,
-  latex: (a) => `\\tanh\\left(${a}\\right)`,
-  evaluate: (x) => Math.tanh(x),
-  apply: (x, tf) => tf.tanh(x),
-});
+// A user-defined symbol: the example plugin that ships with the package.
+import tanh from "../examples/plugins/tanh.js";
 const registry = createSymbolRegistry([tanh]);
 const lookup = (name: string) => registry.get(name);
 const inputs = ["x1", "x2"];

@@ -4,9 +4,8 @@
  * selection over the product-column library. Computed once per search size, on at most 400
  * strided rows; counts of what was screened are kept for the JSON.
  */
-import type { SymbolPlugin } from "../../plugins.js";
 import { neuronColumns, productColumns, type ProductColumn } from "./columns.js";
-import { monomialProposals, sharedFactors } from "./monomial.js";
+import { monomialProposals, sharedFactors, type MonomialInput } from "./monomial.js";
 import { selectSubsets, type Subset } from "./select.js";
 
 export interface LinearProposal {
@@ -20,13 +19,8 @@ export interface LinearProposal {
   source: "log-product" | "sparse-sum";
 }
 
-export interface LinearInput {
-  x: readonly Float64Array[];
-  y: Float64Array;
-  pool: readonly string[];
-  allowed: readonly boolean[];
-  lookup: (name: string) => SymbolPlugin;
-  maxFactors: number;
+export interface LinearInput extends MonomialInput {
+  /** Products per output: the sums' largest size. */
   maxTerms: number;
 }
 

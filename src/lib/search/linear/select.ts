@@ -77,21 +77,10 @@ function extend(node: Node, j: number, a: readonly Float64Array[], project = tru
   return { members: [...node.members, j].sort((x, z) => x - z), basis: [...node.basis, v], residual, rss: Math.max(0, node.rss - c * c), projected };
 }
 
-/** The node of a set of columns (null when they are collinear); `projected` is left empty. */
+/** The node of a set of columns (null when they are collinear); `projected` is left as it was. */
 function nodeOf(members: readonly number[], a: readonly Float64Array[], y: Float64Array): Node | null {
-  let node: Node = { members: [], basis: [], residual: y, rss: dot(y, y), projected: new Float64Array(0) };
-  for (const j of members) {
-    const v = Float64Array.from(a[j]!);
-    for (const q of node.basis) {
-      const c = dot(q, v);
-      for (let r = 0; r < v.length; r++) v[r]! -= c * q[r]!;
-    }
-    const norm = Math.sqrt(dot(v, v));
-    if (!(norm > 1e-7)) return null;
-    for (let r = 0; r < v.length; r++) v[r]! /= norm;
-    const c = dot(v, node.residual);
-    node = { members: [...node.members, j], basis: [...node.basis, v], residual: Float64Array.from(node.residual, (x, r) => x - c * v[r]!), rss: Math.max(0, node.rss - c * c), projected: node.projected };
-  }
+  let node: Node | null = { members: [], basis: [], residual: y, rss: dot(y, y), projected: new Float64Array(0) };
+  for (const j of members) node = node && extend(node, j, a, false);
   return node;
 }
 
