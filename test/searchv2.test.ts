@@ -79,8 +79,8 @@ test("sizes beyond the caps are one error line naming the flag, before any searc
   const rng = createRng(5);
   const x1 = uniform(rng, 50);
   const file = csv("caps.csv", { x1, y: x1.map((v) => 2 * v) });
-  assertInputError(await cli(["fit", file, "--target", "y", "--terms", String(TERMS_CAP + 1)]), "terms", String(TERMS_CAP));
-  assertInputError(await cli(["fit", file, "--target", "y", "--max-factors", "100000"]), "maxFactors", String(FACTORS_CAP));
+  assertInputError(await cli(["fit", file, "--target", "y", "--terms", String(TERMS_CAP + 1)]), "--terms", String(TERMS_CAP));
+  assertInputError(await cli(["fit", file, "--target", "y", "--max-factors", "100000"]), "--max-factors", String(FACTORS_CAP));
 });
 
 test("the size schedule: one size when both are given, a growing one capped by a single flag", () => {

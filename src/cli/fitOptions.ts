@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { InputError } from "../lib/errors.js";
 import type { FitOptions } from "../lib/local/fit.js";
-import { METHOD_NAMES, METHODS, isMethod, type SearchMethod, type SearchSettings } from "../lib/search/index.js";
+import { FACTORS_CAP, METHOD_NAMES, METHODS, TERMS_CAP, isMethod, type SearchMethod, type SearchSettings } from "../lib/search/index.js";
 import { list, parseInteger, parseNumber } from "./io.js";
 
 export interface FitFlags {
@@ -42,14 +42,14 @@ export function addSearchFlags(command: Command): Command {
     .option("--method <name>", `search method: ${METHOD_NAMES.map((name) => `${name} (${METHODS[name].description})`).join("; ")}`, "consolesr")
     .option("--episodes <n>", "maximum episodes per output (paper T = 600)")
     .option("--budget <n>", "maximum distinct structures fitted per output (0: no limit)")
-    .option("--terms <n>", "products per output (LoCaL n2)")
-    .option("--max-factors <n>", "symbols per product (static constraint)")
+    .option("--terms <n>", `products per output (LoCaL n2), 1…${TERMS_CAP}; default: grows by itself`)
+    .option("--max-factors <n>", `symbols per product (static constraint), 1…${FACTORS_CAP}; default: grows by itself`)
     .option("--constraints <names>", "constraint plugins, comma-separated (empty: none)", "static,dynamic")
     .option("--reward <name>", "reward plugin", "inv-nrmse")
     .option("--stop-nrmse <x>", "consolesr stop rule: train NRMSE at or below this (default 1e-6)")
     .option("--epsilon <p>", "ε-greedy exploration (paper 0.4)")
     .option("--gamma <g>", "discount factor (paper 0.2)")
-    .option("--proposal <kind>", "consolesr's greedy proposals: operators (default) | argmin (the paper's ε-greedy LP rollout)")
+    .option("--proposal <kind>", "consolesr's proposals: linear (default: linear-algebra proposals first, then operators) | operators | argmin (the paper's ε-greedy LP rollout)")
     .option("--rank <kind>", "rank proposals by the −R network (reward-net) or not at all (none: the ablation)");
 }
 
@@ -69,8 +69,13 @@ export function searchOverrides(flags: SearchFlags, defaults: Partial<SearchSett
   const settings: Partial<SearchSettings> = { ...defaults };
   if (flags.episodes !== undefined) settings.episodes = parseInteger(flags.episodes, "--episodes", 1);
   if (flags.budget !== undefined) settings.budget = parseInteger(flags.budget, "--budget", 0);
-  if (flags.terms !== undefined) settings.terms = parseInteger(flags.terms, "--terms", 1);
-  if (flags.maxFactors !== undefined) settings.maxFactors = parseInteger(flags.maxFactors, "--max-factors", 1);
+  const capped = (text: string, flag: string, cap: number) => {
+    const value = parseInteger(text, flag, 1);
+    if (value > cap) throw new InputError(`${flag} must be at most ${cap} (got ${value})`);
+    return value;
+  };
+  if (flags.terms !== undefined) settings.terms = capped(flags.terms, "--terms", TERMS_CAP);
+  if (flags.maxFactors !== undefined) settings.maxFactors = capped(flags.maxFactors, "--max-factors", FACTORS_CAP);
   if (flags.stopNrmse !== undefined) settings.stopNrmse = parseNumber(flags.stopNrmse, "--stop-nrmse");
   if (flags.epsilon !== undefined) settings.epsilon = parseNumber(flags.epsilon, "--epsilon");
   if (flags.gamma !== undefined) settings.gamma = parseNumber(flags.gamma, "--gamma");

@@ -19,6 +19,7 @@ export { searchOutput } from "./loop.js";
 export { METHODS, METHOD_NAMES, isMethod, methodRow, resolveSettings, settingsRecord, type MethodRow, type SearchMethod } from "./methods.js";
 export { consolesrSettings, paperSettings, STOP_REASONS, type SearchSettings, type StopReason } from "./settings.js";
 export { allowedNeurons } from "./constraints.js";
+export { FACTORS_CAP, TERMS_CAP, sizesOf, type Size } from "./growth.js";
 export type { EpisodeEvent, OutputSearchResult, ProposalStrategy, SearchRun, SearchContext, Outcome } from "./strategy.js";
 export { createEvaluator, complexityOf, type Candidate } from "./evaluator.js";
 export { HallOfFame } from "./hallOfFame.js";

@@ -39,7 +39,7 @@ export const METHODS = {
   consolesr: {
     name: "consolesr",
     kind: "structure-search",
-    description: "double-convex Q-learning with product-level proposals ranked by −R (default)",
+    description: "linear-algebra proposals, then double-convex Q-learning with product-level proposals ranked by −R (default)",
     defaults: consolesrSettings,
     uses: [...SPACE, "stopNrmse", ...LEARNING, "proposal", "candidates", "rank", "parents"],
     threshold: "nrmse",
