@@ -1,7 +1,8 @@
 // The search benchmark's equations: each one parses, is finite on its ranges, is the smallest
-// one-block LoCaL it claims to be, and — fitted from the all-ones init with its own form — reaches
-// the truth (train NRMSE < 1e-6 noiseless), except the few whose measured fit failure is written
-// on the entry. That proves every entry expressible and, but for those, identifiable by the fitter.
+// one-block LoCaL it claims to be, and — fitted from the all-ones init with its own form, with the
+// multi-start of periodic symbols — reaches the truth (train NRMSE < 1e-6 noiseless), except any
+// whose measured fit failure is written on the entry. That proves every entry expressible and, but
+// for those, identifiable by the fitter.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { benchmarkData, benchmarkEntries, benchmarkEntry, benchmarkExcluded, benchmarkTarget, benchmarkTruth, testRange } from "../src/lib/data/benchmark.js";

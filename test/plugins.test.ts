@@ -12,7 +12,7 @@ import * as lib from "../src/lib/index.js";
 import { checkPlugin, checkPlugins, formatFailure, sampleConstraintContexts } from "../src/lib/checkPlugin.js";
 import { createRng } from "../src/lib/rng.js";
 import { InputError } from "../src/lib/errors.js";
-import { guardSymbol, registerPlugins, type ConstraintPlugin, type RewardPlugin, type SymbolPlugin } from "../src/lib/plugins.js";
+import { guardSymbol, registerPlugins, validatePlugin, type ConstraintPlugin, type RewardPlugin, type SymbolPlugin } from "../src/lib/plugins.js";
 import { builtinConstraints, builtinRewards, builtinSymbols, createRegistries } from "../src/plugins/index.js";
 import tanh from "../examples/plugins/tanh.js";
 import maxTwoTrig from "../examples/plugins/max-two-trig.js";
@@ -143,6 +143,19 @@ describe("checkPlugins", () => {
 
   test("rejects a wrong fold", () => {
     assertFails({ ...goodTanh, name: "folded", fold: (w: number) => ({ coefficient: 1, weight: Math.abs(w) }) }, "fold", /fold\(-1\.3\) = \{ coefficient: 1, weight: 1\.3 \}/);
+  });
+
+  test("rejects a wrong period, and checks the period of sin and cos", () => {
+    assertFails({ ...goodTanh, name: "notperiodic", period: 2 * Math.PI }, "period", /f\(-?[\d.]+\) = -?[\d.]+ but f\(-?[\d.]+ \+ 6\.28319\) = -?[\d.]+: not the period/);
+    assertFails({ ...goodTanh, name: "sine", evaluate: Math.sin, derivative: Math.cos, apply: (x: lib.Tensor, t: lib.Tf) => t.sin(x), period: Math.PI }, "period", /not the period/);
+    const reports = checkPlugins(builtinSymbols.filter((s) => s.name === "sin" || s.name === "cos"), { tf });
+    for (const r of reports) assert.ok(r.checks.includes("period") && r.failures.length === 0, r.plugin);
+  });
+
+  test("the field period must be a positive number", () => {
+    assert.throws(() => validatePlugin({ ...goodTanh, period: 0 }), /plugin tanh: field "period"/);
+    assert.throws(() => validatePlugin({ ...goodTanh, period: "2pi" }), /plugin tanh: field "period"/);
+    assert.equal(validatePlugin({ ...goodTanh, period: 2 }).name, "tanh");
   });
 
   test("rejects a constraint that returns something other than true or a string", () => {

@@ -14,6 +14,7 @@
  *             gradient tf.grad of sum(apply(x)) equals a central difference of evaluate
  *             derivative  (when declared) equals the central difference of evaluate
  *             fold     (when declared) f(w·x) = coefficient·f(weight·x)
+ *             period   (when declared) f(x + period) = f(x)
  * constraint  describe returns text; check returns true or a non-empty string on sample
  *             contexts (frozen: a check that mutates its context fails), the same answer on the
  *             same context twice (deterministic); keep (when declared) likewise
@@ -269,6 +270,18 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
             return fail(`fold(${num(w)}) = { coefficient: ${num(folded.coefficient)}, weight: ${num(folded.weight)} } but f(${num(w)}·${num(x)}) = ${num(direct)} ≠ ${num(refolded)}`);
           }
         }
+      }
+    });
+  }
+
+  if (s.period !== undefined) {
+    c.run("period", (fail) => {
+      const period = s.period!;
+      for (const x of finite) {
+        if (!inDomain(x + period)) continue;
+        const here = s.evaluate(x);
+        const there = s.evaluate(x + period);
+        if (!(Math.abs(here - there) <= 1e-9 * Math.max(1, Math.abs(here)))) return fail(`f(${num(x)}) = ${num(here)} but f(${num(x)} + ${num(period)}) = ${num(there)}: not the period`);
       }
     });
   }

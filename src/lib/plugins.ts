@@ -33,6 +33,14 @@ export interface SymbolPlugin {
    * its coefficient (weight 1), cos makes w positive, sin moves the sign of w outside.
    */
   fold?: (w: number) => { coefficient: number; weight: number };
+  /**
+   * Optional period P > 0 of a periodic f (2π for sin and cos): f(u + P) = f(u). With an inner
+   * weight, the fit then also tries starting frequencies on a grid scaled by P and the input's
+   * range (FitOptions.starts). The period rather than a flag or a list of starting weights: it
+   * is a property of f alone, and the fitter turns it into frequencies for the data at hand
+   * (sin(7·x) has 22 periods on x ∈ [−10, 10] but about one on [0, 1]).
+   */
+  period?: number;
   description?: string;
 }
 
@@ -101,6 +109,7 @@ const schemas = {
     derivative: fn.optional(),
     domain: fn.optional(),
     fold: fn.optional(),
+    period: z.number().positive().finite().optional(),
     description: z.string().optional(),
   }),
   constraint: z.object({ kind: z.literal("constraint"), name, describe: fn, check: fn, keep: fn.optional() }),

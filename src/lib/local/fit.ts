@@ -3,6 +3,8 @@
  * trainable weight starts at `init` (1, paper appendix); Adam (lr 1e-2) runs on tfjs — or on
  * the float64 engine — and a Levenberg–Marquardt polish finishes from the convex region Adam
  * reached (SEARCH-NOTES.md: Adam alone needs thousands of steps where a log has an inner weight).
+ * Multi-start (FitOptions.starts): where that start does not fit exactly and a factor's symbol is
+ * periodic, a second start from a least-squares frequency scan (periodicStart); the lower loss wins.
  */
 import { InputError } from "../errors.js";
 import type { SymbolPlugin } from "../plugins.js";
@@ -34,6 +36,12 @@ export interface FitOptions {
   init?: number;
   /** Adam stops early once the loss is below this (default 1e-12; float32 cannot go much lower). */
   tolerance?: number;
+  /**
+   * "multi" (default): when the all-ones start does not fit exactly and a factor's symbol is
+   * periodic (SymbolPlugin.period), a second start from a frequency scan (see periodicStart);
+   * the lower final loss wins. "single": the paper's one start.
+   */
+  starts?: "multi" | "single";
   signal?: AbortSignal;
 }
 
@@ -45,6 +53,10 @@ export interface FitResult {
   loss: number[];
   steps: number;
   polishIterations: number;
+  /** Starts fitted: 1 unless the multi-start ran (FitOptions.starts). */
+  starts: number;
+  /** Which start gave the weights: 0 is the all-ones start. */
+  bestStart: number;
   engine: string;
   ms: number;
 }
@@ -68,7 +80,7 @@ export async function fitLocal(structure: LocalStructure, data: FitData, options
 /** The synchronous body of fitLocal (the cpu and wasm backends never need to await). */
 export function fitLocalSync(structure: LocalStructure, data: FitData, options: FitOptions): FitResult {
   const started = performance.now();
-  checkData(structure, data);
+  const rows = checkData(structure, data);
   const compiled = compileLocal(structure, lookupOf(options.symbols));
   const scale = data.y.map((column) => {
     const s = std(column);
@@ -79,30 +91,119 @@ export function fitLocalSync(structure: LocalStructure, data: FitData, options: 
   const learningRate = options.learningRate ?? 1e-2;
   const tolerance = options.tolerance ?? 1e-12;
   const engine = options.engine ?? "tfjs";
-  let theta = initialTheta(compiled, options.init ?? 1);
-  let curve: number[] = [];
-  if (compiled.terms.length > 0 && steps > 0) {
-    const settings = { steps, learningRate, tolerance, signal: options.signal };
-    ({ theta, curve } = engine === "js" ? adamFloat64(model, data, theta, settings) : adamTfjs(compiled, data, scale, theta, settings));
+  const polish = (options.polish ?? "lm") === "lm";
+  const denominator = rows * data.y.length;
+  const settings = { steps, learningRate, tolerance, signal: options.signal };
+
+  /** One start: Adam (unless `adam` is false) then the LM polish, from θ. */
+  const fitFrom = (start: Float64Array, adam: boolean): Start => {
+    let theta = start;
+    let curve: number[] = [];
+    if (adam && compiled.terms.length > 0 && steps > 0) {
+      ({ theta, curve } = engine === "js" ? adamFloat64(model, data, theta, settings) : adamTfjs(compiled, data, scale, theta, settings));
+    }
+    let polishIterations = 0;
+    if (polish && compiled.terms.length > 0) {
+      const polished = levenbergMarquardt(model, theta);
+      // Keep Adam's answer if the polish could not start (e.g. Adam left the domain).
+      if (Number.isFinite(polished.loss)) theta = polished.theta;
+      polishIterations = polished.iterations;
+    }
+    const loss = model.loss(theta) / denominator;
+    return { theta, curve, polishIterations, loss: Number.isFinite(loss) ? loss : Number.POSITIVE_INFINITY };
+  };
+
+  let best = fitFrom(initialTheta(compiled, options.init ?? 1), true);
+  let starts = 1;
+  let bestStart = 0;
+  if ((options.starts ?? "multi") === "multi" && best.loss > EXACT && compiled.terms.length > 0 && !options.signal?.aborted) {
+    const start = periodicStart(compiled, model, data, scale, best.theta);
+    // Only from a point that already beats the first start's end (LM then can only improve on it).
+    if (start && start.loss < best.loss) {
+      starts = 2;
+      // With the polish on, the second start is LM alone: its coefficients are least-squares
+      // optimal and its frequency inside the basin, where Adam's steps of ~lr only wander off
+      // (as from w = 1 on II.15.4). Without the polish, Adam is the only optimiser.
+      const second = fitFrom(start.theta, !polish);
+      if (second.loss < best.loss) {
+        best = second;
+        bestStart = 1;
+      }
+    }
   }
-  let polishIterations = 0;
-  if ((options.polish ?? "lm") === "lm" && compiled.terms.length > 0) {
-    const polished = levenbergMarquardt(model, theta);
-    // Keep Adam's answer if the polish could not start (e.g. Adam left the domain).
-    if (Number.isFinite(polished.loss)) theta = polished.theta;
-    polishIterations = polished.iterations;
-  }
-  const yhat = model.predict(theta);
+  const yhat = model.predict(best.theta);
   const trainNrmse = data.y.map((column, o) => nrmse(column, yhat[o]!));
   return {
-    weights: unpackWeights(compiled, theta),
+    weights: unpackWeights(compiled, best.theta),
     trainNrmse,
-    loss: curve,
-    steps: curve.length,
-    polishIterations,
+    loss: best.curve,
+    steps: best.curve.length,
+    polishIterations: best.polishIterations,
+    starts,
+    bestStart,
     engine: engine === "js" ? "js" : tf.getBackend(),
     ms: performance.now() - started,
   };
+}
+
+interface Start {
+  theta: Float64Array;
+  curve: number[];
+  polishIterations: number;
+  /** Final loss: mean over outputs of MSE / var(y); +∞ when not finite. */
+  loss: number;
+}
+
+/** A start whose final loss is at most this fits exactly (train NRMSE ≈ 1e-6, the search's stop rule): no further start. */
+const EXACT = 1e-12;
+/** The scan's frequency grid: phase steps of a quarter period at the largest |x| of the input… */
+const GRID_STEPS_PER_PERIOD = 4;
+/** …up to 8 periods there (Keijzer-3's sin(2π·x) on [−3, 3] has 3). */
+const GRID_PERIODS = 8;
+/** The scan runs on every ⌊rows/128⌋-th row: it only ranks frequencies (LM then uses every row). */
+const SCAN_ROWS = 128;
+
+/**
+ * The second start of the multi-start, for a structure with periodic factors
+ * (SymbolPlugin.period); null when it has none. From the first start's end, each periodic inner
+ * weight in turn is scanned over the grid w = k·period/(4·max|x|), k = 1…32, with the other
+ * weights held and the coefficients solved by least squares at every grid point (for fixed
+ * inner weights ŷ is linear in them); the best grid point stays for the next periodic weight.
+ * The start is the scan's end with its least-squares coefficients on every row, and its loss
+ * (mean over outputs of MSE / var(y)). Deterministic, and about 32 linear solves on ≥ 128 rows
+ * per periodic weight: a few Adam steps' worth of work.
+ */
+function periodicStart(compiled: CompiledLocal, model: Float64Model, data: FitData, scale: readonly number[], from: Float64Array): { theta: Float64Array; loss: number } | null {
+  const periodic = compiled.inner.flatMap((k, q) => {
+    const period = compiled.neurons[k]!.symbol.period;
+    if (!period) return [];
+    const column = data.x[compiled.neurons[k]!.input]!;
+    let extent = 0;
+    for (let i = 0; i < column.length; i++) extent = Math.max(extent, Math.abs(column[i]!));
+    return extent > 0 && Number.isFinite(extent) ? [{ q, step: period / (GRID_STEPS_PER_PERIOD * extent) }] : [];
+  });
+  if (periodic.length === 0) return null;
+  const rows = data.y[0]!.length;
+  const stride = Math.max(1, Math.floor(rows / SCAN_ROWS));
+  const every = (column: ArrayLike<number>) => Float64Array.from({ length: Math.floor(rows / stride) }, (_, r) => column[r * stride]!);
+  const scanModel = stride > 1 ? float64Model(compiled, data.x.map(every), data.y.map(every), scale) : model;
+  const theta = Float64Array.from(from);
+  for (const { q, step } of periodic) {
+    let bestW = from[q]!;
+    let bestLoss = Number.POSITIVE_INFINITY;
+    for (let k = 1; k <= GRID_STEPS_PER_PERIOD * GRID_PERIODS; k++) {
+      theta[q] = k * step;
+      const { loss } = scanModel.linearFit(theta);
+      if (loss < bestLoss) {
+        bestLoss = loss;
+        bestW = theta[q]!;
+      }
+    }
+    theta[q] = bestW;
+  }
+  const start = model.linearFit(theta);
+  const loss = start.loss / (rows * data.y.length);
+  return { theta: start.theta, loss: Number.isFinite(loss) ? loss : Number.POSITIVE_INFINITY };
 }
 
 interface AdamSettings {

@@ -28,6 +28,12 @@ export interface Float64Model {
    * ∂ŷ·s/∂θ. With `gradientOnly` JᵀJ is left at zero (the loss gradient is −2·Jᵀr).
    */
   normalEquations(theta: ArrayLike<number>, gradientOnly?: boolean): { loss: number; jtj: Float64Array; jtr: Float64Array };
+  /**
+   * For the inner weights of θ held fixed ŷ is linear in the term coefficients: θ with the
+   * coefficients replaced by their least-squares values (per output), and its loss. The loss
+   * is NaN where a factor leaves its domain, +∞ where the products are collinear.
+   */
+  linearFit(theta: ArrayLike<number>): { theta: Float64Array; loss: number };
 }
 
 export function float64Model(c: CompiledLocal, x: Columns, y: Columns, scale: readonly number[]): Float64Model {
@@ -131,7 +137,44 @@ export function float64Model(c: CompiledLocal, x: Columns, y: Columns, scale: re
     return { loss: sum, jtj, jtr };
   };
 
-  return { parameters: p, predict, loss, normalEquations };
+  const linearFit = (theta: ArrayLike<number>) => {
+    const out = Float64Array.from(theta);
+    let total = 0;
+    for (let o = 0; o < outputs; o++) {
+      const terms = termsOf[o]!;
+      const m = terms.length;
+      if (m === 0) continue;
+      const A = new Float64Array(m * m);
+      const b = new Float64Array(m);
+      const yo = y[o]!;
+      let yy = 0;
+      for (let i = 0; i < rows; i++) {
+        row(theta, i, false);
+        const yi = yo[i]!;
+        yy += yi * yi;
+        for (let u = 0; u < m; u++) {
+          const pu = prod[c.terms[terms[u]!]!.product]!;
+          b[u] = b[u]! + pu * yi;
+          for (let v = u; v < m; v++) A[u * m + v] = A[u * m + v]! + pu * prod[c.terms[terms[v]!]!.product]!;
+        }
+      }
+      for (let u = 0; u < m; u++) for (let v = 0; v < u; v++) A[u * m + v] = A[v * m + u]!;
+      if (!A.every(Number.isFinite) || !b.every(Number.isFinite)) return { theta: out, loss: Number.NaN };
+      for (let u = 0; u < m; u++) A[u * m + u] = A[u * m + u]! * (1 + 1e-12) + 1e-300;
+      const coefficients = solveSpd(A, b);
+      if (!coefficients) return { theta: out, loss: Number.POSITIVE_INFINITY };
+      // Residual Σ(y − ŷ)² = yᵀy − cᵀb at the least-squares c (clamped: rounding near an exact fit).
+      let explained = 0;
+      terms.forEach((q, u) => {
+        out[nI + q] = coefficients[u]!;
+        explained += coefficients[u]! * b[u]!;
+      });
+      total += Math.max(0, yy - explained) * scale[o]! ** 2;
+    }
+    return { theta: out, loss: total };
+  };
+
+  return { parameters: p, predict, loss, normalEquations, linearFit };
 }
 
 /** Solves the symmetric positive definite system A·x = b by Cholesky; null when A is not SPD. */

@@ -12,5 +12,6 @@ export default defineSymbol({
   derivative: (x) => -Math.sin(x),
   apply: (x, tf) => tf.cos(x),
   fold: (w) => ({ coefficient: 1, weight: Math.abs(w) }),
+  period: 2 * Math.PI,
   description: "cosine",
 });

@@ -12,5 +12,6 @@ export default defineSymbol({
   derivative: (x) => Math.cos(x),
   apply: (x, tf) => tf.sin(x),
   fold: (w) => (w < 0 ? { coefficient: -1, weight: -w } : { coefficient: 1, weight: w }),
+  period: 2 * Math.PI,
   description: "sine",
 });
