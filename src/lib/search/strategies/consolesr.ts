@@ -81,6 +81,7 @@ export function consolesrStrategy(run: SearchRun): ProposalStrategy {
   /** The linear-algebra proposals, computed at the first episode, taken in order while any is left. */
   let linear: LinearProposal[] | undefined;
   let next = 0;
+  let turn = 0;
   // A size the search widens through gets its best few proposals; the last size gets them all.
   const limit = () => (run.widening ? Math.min(linear!.length, WIDENING_PROPOSALS) : linear!.length);
   const proposeLinear = (): Trajectory | undefined => {
@@ -108,7 +109,11 @@ export function consolesrStrategy(run: SearchRun): ProposalStrategy {
       return linear.reduce((m, p) => Math.min(m, p.expected), Number.POSITIVE_INFINITY);
     },
     propose: (keep) => {
-      const first = settings.proposal === "linear" ? proposeLinear() : undefined;
+      // The best 16 linear-algebra proposals in a row; after them (at the last size), every
+      // other episode, so that the Q-learning's own proposals are not held up by weak ones.
+      turn++;
+      const linearTurn = settings.proposal === "linear" && (next < WIDENING_PROPOSALS || turn % 2 === 0);
+      const first = linearTurn ? proposeLinear() : undefined;
       if (first) return first;
       return settings.proposal !== "argmin" && rng.next() >= settings.epsilon ? proposeOperators(keep) : trajectories.rollout(settings.epsilon, keep, learner.policy);
     },
