@@ -14,7 +14,8 @@ import { shapeReward } from "./learner.js";
 import { methodRow } from "./methods.js";
 import type { SearchSettings, StopReason } from "./settings.js";
 import { stopRules } from "./stop.js";
-import type { OutputSearchResult, SearchContext, SearchRun } from "./strategy.js";
+import type { OutputSearchResult, ProposalStrategy, SearchContext, SearchRun } from "./strategy.js";
+import type { Product } from "../plugins.js";
 import { Trajectories, type Tally } from "./trajectory.js";
 
 /** Creates what every strategy shares at one size. */
@@ -25,6 +26,21 @@ function createRun(ctx: SearchContext, settings: SearchSettings, evaluator: Eval
   const nets = { r: ctx.rng.fork(), q: ctx.rng.fork() };
   const trajectories = new Trajectories(space, limits, gate, ctx.rng, ctx.target, settings.explore);
   return { ctx, settings, space, limits, gate, evaluator, trajectories, rng: ctx.rng, nets, screened: 0, widening };
+}
+
+/**
+ * The strategy's next proposal fitted through the cache, a repeat redrawn (up to 20 times) when
+ * avoidRepeats; undefined when the strategy has nothing left.
+ */
+function fitNext(strategy: ProposalStrategy, evaluator: Evaluator, keep: readonly Product[], avoidRepeats: boolean) {
+  let trajectory = strategy.propose(keep);
+  if (!trajectory) return undefined;
+  let fitted = evaluator.evaluate(trajectory.structure);
+  for (let attempt = 0; avoidRepeats && strategy.redraw && fitted.cached && attempt < 20; attempt++) {
+    trajectory = strategy.redraw(attempt, keep);
+    fitted = evaluator.evaluate(trajectory.structure);
+  }
+  return { trajectory, ...fitted };
 }
 
 /** Lets Ctrl-C and a page's cancel through once per episode. */
@@ -64,21 +80,15 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
         break stages;
       }
       try {
-        // The products the dynamic constraint keeps change only between episodes.
-        const keep = run.gate.kept();
-        let trajectory = strategy.propose(keep);
-        if (!trajectory) {
+        // (The products the dynamic constraint keeps change only between episodes.)
+        const fitted = fitNext(strategy, evaluator, run.gate.kept(), settings.avoidRepeats);
+        if (!fitted) {
           episode--;
           if (!last) break;
           stopReason = "exhausted";
           break stages;
         }
-        let fitted = evaluator.evaluate(trajectory.structure);
-        for (let attempt = 0; settings.avoidRepeats && strategy.redraw && fitted.cached && attempt < 20; attempt++) {
-          trajectory = strategy.redraw(attempt, keep);
-          fitted = evaluator.evaluate(trajectory.structure);
-        }
-        const { candidate, cached } = fitted;
+        const { trajectory, candidate, cached } = fitted;
         for (const key of ["greedy", "random", "rejected"] as const) counts[key] += trajectory.tally[key];
         hall.add(candidate);
         if (!cached) {
