@@ -24,6 +24,15 @@ export interface LinearInput extends MonomialInput {
   maxTerms: number;
 }
 
+/**
+ * The screening's own size limits: sums of at most 6 library products of at most 4 factors
+ * (wider sizes are the Q-learning's alone: screening them costs tens of seconds per size and,
+ * on a narrow range, proposes approximants rather than laws). Single products from log space
+ * take up to the size's factors.
+ */
+export const SCREEN_TERMS = 6;
+export const SCREEN_FACTORS = 4;
+
 /** Library columns at most (products beyond are not screened, and the JSON says how many were). */
 export const COLUMN_CAP = 12000;
 const SCREEN_ROWS = 400;
@@ -69,18 +78,20 @@ export function linearProposals(input: LinearInput): LinearScreen {
   let count = 0;
   let truncated = false;
   // Single products of many factors are the log-space solve's; the library holds up to 3.
-  const libraryFactors = input.maxTerms === 1 ? Math.min(input.maxFactors, 3) : input.maxFactors;
+  const libraryFactors = Math.min(input.maxTerms === 1 ? 3 : SCREEN_FACTORS, input.maxFactors);
+  const maxTerms = Math.min(input.maxTerms, SCREEN_TERMS);
   for (const level of levels) {
     const built = productColumns(neurons, libraryFactors, COLUMN_CAP, level);
     if (built.columns.length === 0) continue;
     count += built.columns.length;
     truncated ||= built.truncated;
-    for (const subset of selectSubsets(built.columns.map((c) => c.values), y, { maxTerms: input.maxTerms, rows: SCREEN_ROWS })) scored.push({ columns: built.columns, subset });
+    for (const subset of selectSubsets(built.columns.map((c) => c.values), y, { maxTerms, rows: SCREEN_ROWS })) scored.push({ columns: built.columns, subset });
   }
   // Sums whose terms share a factor (G·m1·m2·(1/r2 − 1/r1)): y divided by the shared factor is
   // a sum of smaller products, which a small library can hold.
   const sharedSets = input.maxTerms > 1 ? sharedFactors({ ...input, x, y }) : [];
-  for (const shared of sharedSets.filter((set) => set.length > 0 && set.length < input.maxFactors)) {
+  const quotientFactors = Math.min(input.maxFactors, SCREEN_FACTORS);
+  for (const shared of sharedSets.filter((set) => set.length > 0 && set.length < quotientFactors)) {
     const divisor = Float64Array.from(y, () => 1);
     for (const v of shared) {
       const column = neurons.find((n) => n.neuron === v && n.weight === 1);
@@ -88,14 +99,14 @@ export function linearProposals(input: LinearInput): LinearScreen {
     }
     if (!divisor.every((d) => Number.isFinite(d) && d !== 0)) continue;
     const rest = neurons.filter((n) => !shared.includes(n.neuron));
-    const built = productColumns(rest, input.maxFactors - shared.length, COLUMN_CAP, 1);
+    const built = productColumns(rest, quotientFactors - shared.length, COLUMN_CAP, 1);
     count += built.columns.length;
     const quotient = Float64Array.from(y, (v, r) => v / divisor[r]!);
     const prefixed = built.columns.map((c) => {
       const pairs = [...shared.map((v) => [v, 1] as const), ...c.neurons.map((v, k) => [v, c.weights[k]!] as const)].sort((p, q) => p[0] - q[0]);
       return { ...c, neurons: pairs.map((p) => p[0]), weights: pairs.map((p) => p[1]) };
     });
-    for (const subset of selectSubsets(built.columns.map((c) => c.values), quotient, { maxTerms: input.maxTerms, rows: SCREEN_ROWS })) scored.push({ columns: prefixed, subset });
+    for (const subset of selectSubsets(built.columns.map((c) => c.values), quotient, { maxTerms, rows: SCREEN_ROWS })) scored.push({ columns: prefixed, subset });
   }
   // Near-exact subsets first, the fewest terms among those within a factor 2 of each other.
   const bucket = (nrmse: number) => Math.floor(Math.log2(Math.max(nrmse, 1e-10)));
