@@ -14,7 +14,7 @@
  * fitted, which is when the recovered equation was first fitted (the search stops on that fit).
  */
 import { execFileSync, fork, type ChildProcess } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 import { fileURLToPath } from "node:url";
 import { benchmarkData, benchmarkEntries, benchmarkEntry, benchmarkExcluded, type BenchmarkEntry } from "../src/lib/data/benchmark.js";
@@ -200,7 +200,7 @@ function parseFlags(argv: string[]) {
     if (value === undefined) throw new Error(`--${key} needs a value`);
     flags[key] = value;
   }
-  const known = ["methods", "seeds", "equations", "noise", "budget", "episodes", "rows", "jobs", "out", "mode"];
+  const known = ["methods", "seeds", "equations", "noise", "budget", "episodes", "rows", "jobs", "out", "mode", "merge"];
   for (const key of Object.keys(flags)) if (!known.includes(key)) throw new Error(`unknown flag --${key} (known: ${known.map((k) => `--${k}`).join(", ")})`);
   const methods = parseList(flags.methods ?? "consolesr,random,enumerate") as SearchMethod[];
   for (const m of methods) if (!METHODS.includes(m)) throw new Error(`--methods: unknown method "${m}" (known: ${METHODS.join(", ")})`);
@@ -225,6 +225,8 @@ function parseFlags(argv: string[]) {
   const mode = (flags.mode ?? "sized") as "sized" | "unsized";
   if (mode !== "sized" && mode !== "unsized") throw new Error(`--mode must be sized or unsized (got "${flags.mode}")`);
   return {
+    /** Result files of runs made separately (e.g. one method each) to report as one. */
+    merge: parseList(flags.merge ?? ""),
     mode,
     methods,
     seeds,
@@ -429,12 +431,22 @@ async function main(): Promise<void> {
   for (const method of [...o.methods].sort((a, b) => METHODS.indexOf(a) - METHODS.indexOf(b)))
     for (const snrDb of o.noise) for (const entry of o.equations) for (const seed of o.seeds) jobs.push({ method, seed, equation: entry.id, snrDb, budget: o.budget, episodes: o.episodes, rows: o.rows, mode: o.mode });
   const started = performance.now();
-  process.stderr.write(`search benchmark: ${o.equations.length} equations × ${o.seeds.length} seeds × ${o.noise.length} noise levels × ${o.methods.join("/")} = ${jobs.length} jobs on ${Math.min(o.jobs, jobs.length)} processes; budget ${o.budget} structures per output, ${o.rows} rows\n`);
-  const records = await runPool(jobs, o.jobs, (r, done) => {
-    const what = r.error ? `ERROR ${r.error}` : `${r.recovered ? `recovered at ${r.structuresToRecovery}` : `not recovered (${r.stopReason}, ${r.structures} structures)`}, ${r.seconds.toFixed(1)} s: ${r.learned}`;
-    process.stderr.write(`[${done}/${jobs.length}] ${r.method} ${r.equation} seed ${r.seed}${r.snrDb === null ? "" : ` ${r.snrDb} dB`}: ${what}\n`);
-  });
-  const wallSeconds = (performance.now() - started) / 1000;
+  let records: RunRecord[];
+  let wallSeconds: number;
+  if (o.merge.length > 0) {
+    // Runs made separately, reported as one: every method of every file, wall time summed.
+    const files = o.merge.map((f) => JSON.parse(readFileSync(f, "utf8")) as { manifest: { methods: string[]; wallSeconds: number }; runs: RunRecord[] });
+    records = files.flatMap((f) => f.runs);
+    o.methods = METHODS.filter((m) => files.some((f) => f.manifest.methods.includes(m)));
+    wallSeconds = files.reduce((sum, f) => sum + f.manifest.wallSeconds, 0);
+  } else {
+    process.stderr.write(`search benchmark: ${o.equations.length} equations × ${o.seeds.length} seeds × ${o.noise.length} noise levels × ${o.methods.join("/")} = ${jobs.length} jobs on ${Math.min(o.jobs, jobs.length)} processes; budget ${o.budget} structures per output, ${o.rows} rows\n`);
+    records = await runPool(jobs, o.jobs, (r, done) => {
+      const what = r.error ? `ERROR ${r.error}` : `${r.recovered ? `recovered at ${r.structuresToRecovery}` : `not recovered (${r.stopReason}, ${r.structures} structures)`}, ${r.seconds.toFixed(1)} s: ${r.learned}`;
+      process.stderr.write(`[${done}/${jobs.length}] ${r.method} ${r.equation} seed ${r.seed}${r.snrDb === null ? "" : ` ${r.snrDb} dB`}: ${what}\n`);
+    });
+    wallSeconds = (performance.now() - started) / 1000;
+  }
   const key = (r: Job) => [METHODS.indexOf(r.method), o.noise.indexOf(r.snrDb), o.equations.findIndex((e) => e.id === r.equation), r.seed];
   records.sort((a, b) => {
     const [ka, kb] = [key(a), key(b)];
