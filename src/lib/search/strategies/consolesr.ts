@@ -1,11 +1,12 @@
 /**
  * consolesr: the double-convex Q-learning with linear-algebra and product-level proposals
- * (README "Deviations" 3–7). With proposal "linear" (the default) the first episodes fit the
- * linear-algebra proposals (linear/proposer.ts) best first, while any is left. A greedy episode (probability 1 − ε) scores, with the trained −R, the LP-greedy
- * trajectory of −Q plus `candidates` others: a quarter uniform rollouts, half edits of one of
- * the best fitted structures (operators.ts), a quarter crossovers of two of them; all in
- * canonical slot order. It takes the best one not fitted yet. Other episodes are ε-greedy
- * rollouts, as in the paper.
+ * (README "Deviations" 3–11). With proposal "linear" (the default) the first 16 episodes fit the
+ * linear-algebra proposals (linear/proposer.ts) best first; after them every other episode
+ * takes the next one while any is left. The search's own episodes: a greedy one (probability
+ * 1 − ε) scores, with the trained −R, the LP-greedy trajectory of −Q plus `candidates` others (a
+ * quarter uniform rollouts, half edits of one of the best fitted structures (operators.ts), a
+ * quarter crossovers of two of them; all in canonical slot order) and takes the best one not
+ * fitted yet; the others are ε-greedy rollouts, as in the paper.
  */
 import { QLearner } from "../learner.js";
 import { crossover, mutate, type Products, type ProductLimits } from "../operators.js";
@@ -13,6 +14,7 @@ import type { Product } from "../../plugins.js";
 import type { Outcome, ProposalStrategy, SearchRun } from "../strategy.js";
 import type { Trajectory } from "../trajectory.js";
 import { linearProposals, type LinearProposal } from "../linear/proposer.js";
+import { structureKey } from "../../local/structure.js";
 
 /** Linear-algebra proposals fitted at a size the search widens through (all of them at the last). */
 const WIDENING_PROPOSALS = 16;
@@ -25,7 +27,6 @@ function screenLinear(run: SearchRun): LinearProposal[] {
   run.screened += screen.columns;
   return screen.proposals;
 }
-import { structureKey } from "../../local/structure.js";
 
 export function consolesrStrategy(run: SearchRun): ProposalStrategy {
   const { settings, trajectories, rng, evaluator } = run;
@@ -78,7 +79,7 @@ export function consolesrStrategy(run: SearchRun): ProposalStrategy {
     return pick(pool) ?? trajectories.rollout(1, keep);
   };
 
-  /** The linear-algebra proposals, computed at the first episode, taken in order while any is left. */
+  /** The linear-algebra proposals, screened once per size (at its first episode or its promise), taken in order. */
   let linear: LinearProposal[] | undefined;
   let next = 0;
   let turn = 0;
