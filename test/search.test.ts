@@ -224,3 +224,14 @@ test("a near-linear sin folds before the answer is chosen: {x1·x2, x1·sin(w·x
   assert.equal(equationText(candidate.equation, lookup), "2*x1*x2");
   assert.ok(candidate.nrmse < 1e-12, `NRMSE ${candidate.nrmse}`);
 });
+
+test("a product kept at a wider size is not forced on a narrower one (its evidence outlives the size)", () => {
+  const space = createSpace(["x1", "x2", "x3"], ["x", "x^2", "cos"], 2, "structure");
+  const evidence = [{ product: [0, 3, 6], pearson: 0.99999, nrmse: 0.01 }];
+  const narrow = new ConstraintGate(constraints, space, { maxFactors: 2, maxTerms: 2, pearson: 0.9999 }, evidence);
+  assert.deepEqual(narrow.kept(), [], "three factors do not fit a size of two");
+  const wide = new ConstraintGate(constraints, space, { maxFactors: 3, maxTerms: 2, pearson: 0.9999 }, evidence);
+  assert.deepEqual(wide.kept(), [[0, 3, 6]]);
+  const trajectories = new Trajectories(space, { maxFactors: 2, maxTerms: 2, pearson: 0.9999 }, narrow, createRng(2), "y", "uniform");
+  for (let i = 0; i < 50; i++) assert.ok(trajectories.rollout(1, narrow.kept()).structure.products.every((p) => p.length <= 2));
+});

@@ -54,7 +54,7 @@ export class ConstraintGate {
     return true;
   }
 
-  /** The products later structures must keep (at most terms − 1, so there is room to search). */
+  /** The products later structures must keep (at most terms − 1, so there is room to search), within this size. */
   kept(): Product[] {
     const all: Product[] = [];
     for (const plugin of this.#plugins) {
@@ -65,7 +65,10 @@ export class ConstraintGate {
         throw failure(plugin, "keep", cause);
       }
     }
-    return all.slice(0, Math.max(0, this.#limits.maxTerms - 1));
+    // Evidence outlives a size when the size grows: a product kept at a wider size that this
+    // size cannot hold (more factors, a neuron it does not allow) is not kept here.
+    const fits = all.filter((p) => p.length <= this.#limits.maxFactors && p.every((i) => this.#space.allowed[i]));
+    return fits.slice(0, Math.max(0, this.#limits.maxTerms - 1));
   }
 
   /** Adds a newly fitted candidate's products to the evidence. */
