@@ -4,14 +4,13 @@
  * selection over the product-column library. Computed once per search size, on at most 400
  * strided rows; counts of what was screened are kept for the JSON.
  */
+import { std } from "../../metrics/nrmse.js";
 import { neuronColumns, productColumns, type ProductColumn } from "./columns.js";
 import { monomialProposals, sharedFactors, type MonomialInput } from "./monomial.js";
 import { selectSubsets, type Subset } from "./select.js";
 
 export interface LinearProposal {
   products: number[][];
-  /** Starting inner weight per neuron the proposal suggests (from the grid or the log fit). */
-  weights: Map<number, number>;
   /** NRMSE (sums) or log-space residual (products) of the screening fit. */
   score: number;
   /** The train NRMSE the screening suggests a fit would reach (for products, from the log residual). */
@@ -46,10 +45,6 @@ export interface LinearScreen {
 }
 
 const rms = (v: Float64Array) => Math.sqrt(v.reduce((s, x) => s + x * x, 0) / Math.max(1, v.length));
-const std = (v: Float64Array) => {
-  const mean = v.reduce((s, x) => s + x, 0) / Math.max(1, v.length);
-  return Math.sqrt(v.reduce((s, x) => s + (x - mean) ** 2, 0) / Math.max(1, v.length));
-};
 
 function strided(values: Float64Array, rows: number): Float64Array {
   const step = Math.max(1, Math.floor(values.length / rows));
@@ -65,7 +60,7 @@ export function linearProposals(input: LinearInput): LinearScreen {
   const spread = rms(y) / (std(y) || 1);
   const products: LinearProposal[] = monomialProposals({ ...input, x, y })
     .slice(0, 8)
-    .map((p) => ({ products: [p.neurons], weights: new Map(p.neurons.map((v, k) => [v, p.weights[k]!])), score: p.residual, expected: p.residual * spread, source: "log-product" }));
+    .map((p) => ({ products: [p.neurons], score: p.residual, expected: p.residual * spread, source: "log-product" }));
   // An exact log-space fit says y is one product: no library is needed.
   if (products.some((p) => p.score < 1e-9)) return { proposals: products, columns: 0, truncated: false };
   const neurons = neuronColumns(x, input.pool, input.allowed, input.lookup);
@@ -114,16 +109,14 @@ export function linearProposals(input: LinearInput): LinearScreen {
   const sums: LinearProposal[] = [];
   const seen = new Set<string>();
   for (const { columns, subset: s } of scored) {
-    const weights = new Map<number, number>();
     const products = s.members.map((m) => {
       const c = columns[m]!;
-      c.neurons.forEach((v, k) => weights.set(v, weights.get(v) ?? c.weights[k]!));
       return c.neurons;
     });
     const key = products.map((p) => p.join(".")).sort().join("|");
     if (seen.has(key)) continue;
     seen.add(key);
-    sums.push({ products, weights, score: s.nrmse, expected: s.nrmse, source: "sparse-sum" });
+    sums.push({ products, score: s.nrmse, expected: s.nrmse, source: "sparse-sum" });
   }
   return { proposals: merge(products, sums), columns: count, truncated };
 }
