@@ -7,16 +7,25 @@
  * display; `search` gives the version-1 result the page downloads.
  */
 import { Runtime, RuntimeError, type Module } from "@observablehq/runtime";
-import { experiments } from "../../lib/data/experiments.js";
-import { parseCsv, type Table } from "../../lib/data/csv.js";
-import { equationText } from "../../lib/equation/format.js";
-import { InputError } from "../../lib/errors.js";
-import { resolvePipelineConfig, type PipelineOptions, type PipelineOutput } from "../../lib/pipeline.js";
-import type { ResultJson } from "../../lib/result.js";
-import define, { type Progress, type RuntimeConfig, type RuntimeHooks } from "../../lib/runtime.js";
-import type { ArgminSolver } from "../../lib/search/argmin.js";
-import { METHOD_NAMES, type SearchMethod } from "../../lib/index.js";
-import { createRegistries } from "../../plugins/index.js";
+import {
+  createRegistries,
+  defineExperimentModule as define,
+  equationText,
+  experiments,
+  InputError,
+  METHOD_NAMES,
+  parseCsv,
+  resolvePipelineConfig,
+  type ArgminSolver,
+  type PipelineOptions,
+  type PipelineOutput,
+  type Progress,
+  type ResultJson,
+  type RuntimeConfig,
+  type RuntimeHooks,
+  type SearchMethod,
+  type Table,
+} from "../../lib/index.js";
 
 export interface PlaygroundConfig {
   /** A paper experiment (toy, syn1, syn2) or "csv". */
