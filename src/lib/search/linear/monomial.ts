@@ -97,25 +97,29 @@ export interface MonomialInput {
  * Single-product proposals, best first; empty when y changes sign or comes near 0 (log|y| is
  * then not a sum). Each proposal respects `maxFactors` and the allowed neurons.
  */
-export function monomialProposals(input: MonomialInput): ProductProposal[] {
-  const { x, y, pool, allowed, lookup, maxFactors } = input;
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const v of y) {
-    lo = Math.min(lo, v);
-    hi = Math.max(hi, v);
-  }
-  // log|y| = Σ log|f_k| holds on every row where y ≠ 0, also when a factor changes sign
-  // (sin θ over [1, 5]); rows within 1e-6 of the largest |y| of a zero are left out.
-  const top = Math.max(Math.abs(lo), Math.abs(hi));
+/**
+ * The log-space target and the pool's powers. log|y| = Σ log|f_k| holds on every row where
+ * y ≠ 0, also when a factor changes sign (sin θ over [1, 5]); rows within 1e-6 of the largest
+ * |y| of a zero are left out. Null when too few rows are left (y is mostly near 0).
+ */
+function logSpace({ y, pool, lookup }: MonomialInput) {
+  const top = y.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
   const keep = Array.from(y.keys()).filter((r) => Math.abs(y[r]!) > 1e-6 * top);
-  if (!(top > 0) || keep.length < Math.max(8, 0.5 * y.length)) return [];
-  const rows = (c: Float64Array) => Float64Array.from(keep, (r) => c[r]!);
+  if (!(top > 0) || keep.length < Math.max(8, 0.5 * y.length)) return null;
   const t = Float64Array.from(keep, (r) => Math.log(Math.abs(y[r]!)));
   const powers = pool.flatMap((name, symbol) => {
     const p = powerOf(lookup(name));
     return p === undefined ? [] : [{ symbol, p }];
   });
+  return { keep, t, powers };
+}
+
+export function monomialProposals(input: MonomialInput): ProductProposal[] {
+  const { x, pool, allowed, lookup, maxFactors } = input;
+  const space = logSpace(input);
+  if (!space) return [];
+  const { keep, t, powers } = space;
+  const rows = (c: Float64Array) => Float64Array.from(keep, (r) => c[r]!);
   // Inputs of one sign carry a log|x_i| column; every input may carry non-power factors.
   const signed = x.map((c) => c.every((v) => v > 0) || c.every((v) => v < 0));
   const base = x.flatMap((c, i) => (signed[i] && powers.length > 0 ? [{ input: i, values: Float64Array.from(rows(c), (v) => Math.log(Math.abs(v))) }] : []));
@@ -209,15 +213,10 @@ export function monomialProposals(input: MonomialInput): ProductProposal[] {
  * parts in order of confidence (every prefix), and all parts but one.
  */
 export function sharedFactors(input: MonomialInput): number[][] {
-  const { x, y, pool, lookup, allowed, maxFactors } = input;
-  const top = y.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
-  const keep = Array.from(y.keys()).filter((r) => Math.abs(y[r]!) > 1e-6 * top);
-  if (!(top > 0) || keep.length < Math.max(8, 0.5 * y.length)) return [];
-  const t = Float64Array.from(keep, (r) => Math.log(Math.abs(y[r]!)));
-  const powers = pool.flatMap((name, symbol) => {
-    const p = powerOf(lookup(name));
-    return p === undefined ? [] : [{ symbol, p }];
-  });
+  const { x, pool, allowed, maxFactors } = input;
+  const space = logSpace(input);
+  if (!space) return [];
+  const { keep, t, powers } = space;
   const inputs = x.flatMap((c, i) => (c.every((v) => v > 0) || c.every((v) => v < 0) ? [i] : []));
   if (powers.length === 0 || inputs.length === 0) return [];
   const fit = leastSquares(inputs.map((i) => Float64Array.from(keep, (r) => Math.log(Math.abs(x[i]![r]!)))), t);
