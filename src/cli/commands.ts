@@ -23,13 +23,14 @@ import { resultToJson, type ResultJson } from "../lib/result.js";
 import type { OutputSearchResult, SearchSettings } from "../lib/search/index.js";
 import { tf } from "../lib/tf.js";
 import { builtinConstraints, builtinRewards, builtinSymbols } from "../plugins/index.js";
-import { addFitFlags, addSearchFlags, fitSettings, searchOverrides, type FitFlags, type SearchFlags } from "./fitOptions.js";
-import { gitSha, list, parseInteger, parseNumber, readCsvFile, reporter, writeText, type Reporter } from "./io.js";
+import { BOUNDS } from "../lib/bounds.js";
+import { addFitFlags, addSearchFlags, fitSettings, listOption, numberOption, searchOverrides, type FitFlags, type SearchFlags } from "./fitOptions.js";
+import { checkOutPath, gitSha, readCsvFile, reporter, writeText, type Reporter } from "./io.js";
 import { collect, importPluginFile, loadRegistries } from "./plugins.js";
 import { registerReproduce } from "./reproduce.js";
 
 interface CommonFlags extends FitFlags, SearchFlags {
-  seed: string;
+  seed: number;
   plugin?: string[];
   out?: string;
   quiet?: boolean;
@@ -131,26 +132,27 @@ export function registerCommands(program: Command): void {
         .command("fit")
         .description("find (or, with --form, fit) equations for a CSV file")
         .argument("<data.csv>", "CSV with a header row of column names")
-        .option("--target <names>", "target column(s), comma-separated")
-        .option("--inputs <names>", "input columns (default: every column that is not a target)")
-        .option("--symbols <names>", "symbol pool, comma-separated (default: all registered)")
+        .addOption(listOption("--target <names>", "target column(s), comma-separated"))
+        .addOption(listOption("--inputs <names>", "input columns (default: every column that is not a target)"))
+        .addOption(listOption("--symbols <names>", "symbol pool, comma-separated (default: all registered)"))
         .option("--form <equations>", 'fit this structure only, e.g. "y1 = x1^2*cos(x2); y2 = x1*x3"')
-        .option("--seed <n>", "random seed", "0")
+        .addOption(numberOption("--seed <n>", "random seed, 0…2^32−1", BOUNDS.seed, 0))
         .option("--out <file>", "write the version-1 JSON result")
         .option("--timings", "include wall-clock seconds in the JSON (breaks byte-identity)")
         .option("--quiet", "no progress on stderr"),
     ),
-  )).action(async (file: string, flags: CommonFlags & { target?: string; inputs?: string; symbols?: string; form?: string }) => {
+  )).action(async (file: string, flags: CommonFlags & { target?: string[]; inputs?: string[]; symbols?: string[]; form?: string }) => {
     const log = reporter(Boolean(flags.quiet));
-    const seed = parseInteger(flags.seed, "--seed");
+    const seed = flags.seed;
+    if (flags.out) checkOutPath(flags.out, [file, ...(flags.plugin ?? [])]);
     const { registries } = await loadRegistries(flags.plugin);
     let table: Table | undefined;
     const config = resolvePipelineConfig(
       {
         csv: { name: file, table: () => (table ??= readCsvFile(file)) },
-        targets: flags.target ? list(flags.target) : undefined,
-        inputs: flags.inputs ? list(flags.inputs) : undefined,
-        symbols: flags.symbols ? list(flags.symbols) : undefined,
+        targets: flags.target,
+        inputs: flags.inputs,
+        symbols: flags.symbols,
         form: flags.form,
         seed,
         ...flagOptions(flags, flags.form !== undefined),
@@ -174,21 +176,20 @@ export function registerCommands(program: Command): void {
         .command("run")
         .description(`reproduce one of the paper's experiments (${Object.keys(experiments).join(", ")})`)
         .argument("<experiment>", Object.keys(experiments).join(" | "))
-        .option("--seed <n>", "random seed of the data and the search", "0")
-        .option("--snr <dB>", "Gaussian noise on the training targets at this SNR")
-        .option("--rows <n>", "rows of train and of test data", "2000")
+        .addOption(numberOption("--seed <n>", "random seed of the data and the search, 0…2^32−1", BOUNDS.seed, 0))
+        .addOption(numberOption("--snr <dB>", "Gaussian noise on the training targets at this SNR", BOUNDS.snrDb))
+        .addOption(numberOption("--rows <n>", `rows of train and of test data, ${BOUNDS.rows.rule.replace("an integer from ", "").replace(" to ", "…")}`, BOUNDS.rows, 2000))
         .option("--given-form", "fit the experiment's known forms instead of searching (coefficient estimation only)")
         .option("--out <file>", "write the version-1 JSON result")
         .option("--timings", "include wall-clock seconds in the JSON (breaks byte-identity)")
         .option("--quiet", "no progress on stderr"),
     ),
-  )).action(async (name: string, flags: CommonFlags & { snr?: string; rows: string; givenForm?: boolean }) => {
+  )).action(async (name: string, flags: CommonFlags & { snr?: number; rows: number; givenForm?: boolean }) => {
     const log = reporter(Boolean(flags.quiet));
     const experiment = experiments[name];
     if (!experiment) throw new InputError(`unknown experiment "${name}" (known: ${Object.keys(experiments).join(", ")})`);
-    const seed = parseInteger(flags.seed, "--seed");
-    const rows = parseInteger(flags.rows, "--rows", 10);
-    const snrDb = flags.snr === undefined ? undefined : parseNumber(flags.snr, "--snr");
+    const { seed, rows, snr: snrDb } = flags;
+    if (flags.out) checkOutPath(flags.out, flags.plugin ?? []);
     const { registries } = await loadRegistries(flags.plugin);
     const config = resolvePipelineConfig({ experiment: name, seed, rows, snrDb, givenForm: Boolean(flags.givenForm), ...flagOptions(flags, Boolean(flags.givenForm)) }, registries);
     const backend = await useBackend(flags.backend);
@@ -226,10 +227,10 @@ export function registerCommands(program: Command): void {
       .description("conformance checks for plugin files: symbols against tfjs, KaTeX and their domain; constraints; rewards")
       .argument("[file]", "plugin file (.js, .mjs, .ts); more with --plugin")
       .option("--builtins", "check the built-in plugins too")
-      .option("--seed <n>", "seed of the random points and sample contexts", "0"),
+      .addOption(numberOption("--seed <n>", "seed of the random points and sample contexts", BOUNDS.seed, 0)),
     "another plugin file to check (repeatable)",
-  ).action(async (file: string | undefined, flags: { plugin?: string[]; builtins?: boolean; seed: string }) => {
-    const seed = parseInteger(flags.seed, "--seed");
+  ).action(async (file: string | undefined, flags: { plugin?: string[]; builtins?: boolean; seed: number }) => {
+    const { seed } = flags;
     const files = [...(file ? [file] : []), ...(flags.plugin ?? [])];
     if (files.length === 0 && !flags.builtins) throw new InputError("check-plugin needs a plugin file (or --builtins)");
     // Import every file first: a file that cannot be imported is one error line, before any check.

@@ -1,6 +1,8 @@
 /** Node-side helpers of the CLI: files, git, stderr progress, exit codes. */
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { accessSync, closeSync, constants, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { InputError } from "../lib/errors.js";
 import { parseCsv, type Table } from "../lib/data/csv.js";
 
@@ -10,11 +12,52 @@ export function readCsvFile(path: string): Table {
   return parseCsv(readFileSync(path, "utf8"), path);
 }
 
+/**
+ * Writes `text` to `path` atomically: into a temporary file in the same folder, flushed, then
+ * renamed over `path`. Readers (and a second run writing the same file) see either the old file
+ * or the whole new one, never a mix; a failed write (a full disk) leaves the old file as it was.
+ */
 export function writeText(path: string, text: string): void {
+  const temp = join(dirname(resolve(path)), `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  let fd: number | undefined;
   try {
-    writeFileSync(path, text);
+    fd = openSync(temp, "wx", 0o644);
+    writeFileSync(fd, text);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temp, path);
   } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    rmSync(temp, { force: true });
     throw new InputError(`${path}: cannot write (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+}
+
+const sameFile = (a: string, b: string): boolean => {
+  const sa = statSync(a);
+  const sb = statSync(b);
+  return sa.dev === sb.dev && sa.ino === sb.ino;
+};
+
+/**
+ * Checks an --out path before any work is done: not one of the run's input files (the CSV, a
+ * plugin file), not a folder, and in a folder that exists and that this user may write to.
+ */
+export function checkOutPath(out: string, inputs: readonly string[]): void {
+  const target = resolve(out);
+  if (existsSync(target)) {
+    if (statSync(target).isDirectory()) throw new InputError(`--out ${out}: is a directory; name a file to write the JSON result to`);
+    const input = inputs.find((file) => existsSync(file) && sameFile(file, target));
+    if (input !== undefined) throw new InputError(`--out ${out}: is ${input}, an input of this run; it would be overwritten, so write the result elsewhere`);
+  }
+  const folder = dirname(target);
+  if (!existsSync(folder)) throw new InputError(`--out ${out}: the folder ${dirname(out)} does not exist`);
+  if (!statSync(folder).isDirectory()) throw new InputError(`--out ${out}: ${dirname(out)} is not a folder`);
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch {
+    throw new InputError(`--out ${out}: the folder ${dirname(out)} is not writable`);
   }
 }
 
@@ -47,15 +90,3 @@ export const list = (value: string): string[] =>
     .split(",")
     .map((v) => v.trim())
     .filter(Boolean);
-
-export function parseInteger(value: string, flag: string, min = 0): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new InputError(`${flag} must be an integer ≥ ${min} (got "${value}")`);
-  return n;
-}
-
-export function parseNumber(value: string, flag: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n)) throw new InputError(`${flag} must be a number (got "${value}")`);
-  return n;
-}

@@ -6,7 +6,8 @@
  * apart. Browser-safe: no `node:` imports, no files (the caller reads the CSV), no clock in the
  * result (one seed gives byte-identical JSON).
  */
-import { datasetFromTable, MIN_ROWS, type Table } from "./data/csv.js";
+import { BOUNDS, checkBound, checkWith, fitSchema } from "./bounds.js";
+import { datasetFromTable, type Table } from "./data/csv.js";
 import type { Dataset } from "./data/dataset.js";
 import { experimentData, experiments, type Experiment } from "./data/experiments.js";
 import { formOf } from "./equation/extract.js";
@@ -122,11 +123,7 @@ export const DEFAULT_REWARD = "inv-nrmse";
 const SEARCH_KEYS = Object.keys(resolveSettings()) as (keyof SearchSettings)[];
 
 function checkFit(fit: Record<string, unknown>, where: string): FitConfig {
-  const { steps, learningRate, polish, engine } = fit;
-  if (typeof steps !== "number" || !Number.isInteger(steps) || steps < 0) throw new InputError(`${where}steps must be an integer ≥ 0 (got ${JSON.stringify(steps)})`);
-  if (typeof learningRate !== "number" || !(learningRate > 0)) throw new InputError(`${where}learningRate must be positive (got ${JSON.stringify(learningRate)})`);
-  if (polish !== "lm" && polish !== "none") throw new InputError(`${where}polish must be lm or none (got ${JSON.stringify(polish)})`);
-  if (engine !== "tfjs" && engine !== "js") throw new InputError(`${where}engine must be tfjs or js (got ${JSON.stringify(engine)})`);
+  const { steps, learningRate, polish, engine } = checkWith(fitSchema, fit, where);
   return { steps, learningRate, polish, engine };
 }
 
@@ -237,12 +234,11 @@ function searchChoice(options: PipelineOptions, registries: Registries): Omit<Se
  * order the CLI always reported them.
  */
 export function resolvePipelineConfig(options: PipelineOptions, registries: Registries): PipelineConfig {
-  const seed = options.seed ?? 0;
+  const seed = checkBound(BOUNDS.seed, options.seed ?? 0, "seed");
   if (options.experiment !== undefined) {
     const experiment = findExperiment(options.experiment);
-    const rows = options.rows ?? experiment.rows;
-    if (!Number.isInteger(rows) || rows < MIN_ROWS) throw new InputError(`rows must be an integer ≥ ${MIN_ROWS} (got ${rows})`);
-    if (options.snrDb !== undefined && !Number.isFinite(options.snrDb)) throw new InputError(`snrDb must be a number (got ${options.snrDb})`);
+    const rows = checkBound(BOUNDS.rows, options.rows ?? experiment.rows, "rows");
+    if (options.snrDb !== undefined) checkBound(BOUNDS.snrDb, options.snrDb, "snrDb");
     const head: ExperimentSource = { seed, experiment: experiment.name, rows, snrDb: options.snrDb ?? null };
     if (options.givenForm) return { ...head, givenForm: true, ...checkFit({ ...FORM_FIT, ...defined(options.fit) }, "fit.") };
     const fit = checkFit({ ...SEARCH_FIT, ...defined(options.fit) }, "fit.");
@@ -295,13 +291,7 @@ export function configFromManifest(result: Pick<ResultJson, "manifest">, file = 
     if (!Array.isArray(v) || !v.every((s) => typeof s === "string")) throw bad(key, "an array of strings");
     return [...v] as string[];
   };
-  const fit = (source: Record<string, unknown>, key: string): FitConfig => {
-    try {
-      return checkFit(source, "");
-    } catch {
-      throw new InputError(`${file}: manifest.config${key} needs steps, learningRate, polish (lm | none) and engine (tfjs | js)`);
-    }
-  };
+  const fit = (source: Record<string, unknown>, key: string): FitConfig => checkFit(source, `${file}: manifest.config${key}.`);
   const settings = (): SearchSettings => {
     const method = config.method ?? "consolesr";
     if (!isMethod(method)) throw new InputError(`${file}: manifest.config.method must be one of ${METHOD_NAMES.join(", ")} (got ${JSON.stringify(method)})`);
@@ -315,13 +305,11 @@ export function configFromManifest(result: Pick<ResultJson, "manifest">, file = 
       throw error;
     }
   };
-  const seed = manifest.seed;
+  const seed = checkBound(BOUNDS.seed, manifest.seed, `${file}: manifest.seed`);
   if (typeof config.experiment === "string") {
     const experiment = findExperiment(config.experiment, `${file}: `);
-    const rows = config.rows;
-    if (typeof rows !== "number" || !Number.isInteger(rows) || rows < 1) throw bad("rows", "a positive integer");
-    const snrDb = config.snrDb === null || config.snrDb === undefined ? null : Number(config.snrDb);
-    if (snrDb !== null && !Number.isFinite(snrDb)) throw new InputError(`${file}: manifest.config.snrDb must be a number or null`);
+    const rows = checkBound(BOUNDS.rows, config.rows, `${file}: manifest.config.rows`);
+    const snrDb = config.snrDb === null || config.snrDb === undefined ? null : checkBound(BOUNDS.snrDb, config.snrDb, `${file}: manifest.config.snrDb`);
     const head: ExperimentSource = { seed, experiment: experiment.name, rows, snrDb };
     if (config.givenForm === true) return { ...head, givenForm: true, ...fit(config, "") };
     const resolved = settings();

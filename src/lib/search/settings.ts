@@ -3,10 +3,9 @@
  * methods.ts, says which part), and their validation. Paper defaults (Algorithm 2, appendix):
  * γ = 0.2, ε = 0.4, T = 600, λ = 1e-2, T0 = 10; ICNN lr 5e-3, 50 epochs, batch 100.
  */
-import { InputError } from "../errors.js";
 import type { FitOptions } from "../local/fit.js";
 import type { StateEncoding } from "./cmp.js";
-import { checkSize } from "./growth.js";
+import { checkWith, searchSettingsSchema } from "../bounds.js";
 
 export interface SearchSettings {
   /** The method (a name in the method table). */
@@ -111,22 +110,7 @@ export const consolesrSettings: SearchSettings = {
   targetEvery: 25,
 };
 
-const POSITIVE = ["episodes", "targetEvery", "epochs", "batch", "candidates", "parents"] as const;
-const CHOICES = { proposal: ["linear", "operators", "argmin"], rank: ["reward-net", "none"], shaping: ["raw", "log"], explore: ["uniform", "mutate"], encoding: ["paper", "structure"] } as const;
-
-/** Throws an InputError naming the first setting out of range. */
+/** Throws an InputError naming the first setting out of its bounds (src/lib/bounds.ts, shared with the CLI's flags and result files). */
 export function checkSettings(settings: SearchSettings): void {
-  for (const name of POSITIVE) {
-    const value = settings[name];
-    if (!Number.isInteger(value) || value < 1) throw new InputError(`search option ${name} must be a positive integer (got ${value})`);
-  }
-  checkSize(settings);
-  if (!(Number.isInteger(settings.budget) && settings.budget >= 0)) throw new InputError(`search option budget must be a non-negative integer (got ${settings.budget})`);
-  for (const [name, allowed] of Object.entries(CHOICES)) {
-    const value = settings[name as keyof typeof CHOICES];
-    if (!(allowed as readonly string[]).includes(value)) throw new InputError(`search option ${name} must be ${allowed.join(" or ")} (got ${JSON.stringify(value)})`);
-  }
-  for (const name of ["gamma", "epsilon"] as const) {
-    if (!(settings[name] >= 0 && settings[name] <= 1)) throw new InputError(`search option ${name} must be in [0, 1] (got ${settings[name]})`);
-  }
+  checkWith(searchSettingsSchema, settings, "search option ");
 }
