@@ -69,7 +69,7 @@ describe("reproduce", () => {
     assert.ok(comparison.match, lines.join("\n"));
     assert.deepEqual(comparison.targets.map((t) => [t.target, t.status]), [["y1", "same"], ["y2", "same"], ["y3", "same"]]);
     assert.equal(comparison.tolerance, EXACT_TOLERANCE);
-    assert.match(lines.at(-1)!, /^reproduced: all 3 equations match/);
+    assert.match(lines.at(-1)!, /^reproduced exactly: all 3 equations and every stored field match \(exact match, tolerance 1e-9; both runs on cpu/);
   });
 
   test("fit --form on a CSV: the same equation", async () => {

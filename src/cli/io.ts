@@ -1,15 +1,19 @@
 /** Node-side helpers of the CLI: files, git, stderr progress, exit codes. */
 import { execFileSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { accessSync, closeSync, constants, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { InputError } from "../lib/errors.js";
 import { parseCsv, type Table } from "../lib/data/csv.js";
 
+/** SHA-256 of bytes, hex. */
+export const sha256 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
+
 export function readCsvFile(path: string): Table {
   if (!existsSync(path)) throw new InputError(`${path}: no such file`);
   if (statSync(path).isDirectory()) throw new InputError(`${path}: is a directory, not a CSV file`);
-  return parseCsv(readFileSync(path, "utf8"), path);
+  const bytes = readFileSync(path);
+  return { ...parseCsv(bytes.toString("utf8"), path), sha256: sha256(bytes) };
 }
 
 /**

@@ -4,21 +4,25 @@
  * pipeline `fit` and `run` use), and compares the equations term by term (src/lib/reproduce.ts).
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join } from "node:path";
-import type { Command } from "commander";
+import { basename, dirname, isAbsolute, join } from "node:path";
+import { Option, type Command } from "commander";
 import { useBackend } from "../lib/backend.js";
 import type { Table } from "../lib/data/csv.js";
 import { InputError } from "../lib/errors.js";
 import { configFromManifest, formEquations, isExperimentConfig, isFormConfig, pipelineData, pipelinePlugins, type PipelineConfig } from "../lib/pipeline.js";
-import { compareEquations, formatComparison, parseResult, toleranceFor, type Comparison } from "../lib/reproduce.js";
+import { compareResults, formatComparison, parseResult, tolerancePolicy, type Comparison } from "../lib/reproduce.js";
 import type { EquationResult, ResultJson } from "../lib/result.js";
 import { runModule } from "../lib/runtime.js";
 import { VERSION } from "../lib/version.js";
-import { readCsvFile, reporter, type Reporter } from "./io.js";
+import { readCsvFile, reporter, sha256, type Reporter } from "./io.js";
 import { collect, loadRegistries } from "./plugins.js";
 
 export interface ReproduceOptions {
   backend?: string;
+  /** The CSV of a `fit` result, named explicitly (default: looked up from manifest.config.data, see csvPath). */
+  data?: string;
+  /** Demand an exact match (1e-9, every field) even where a float32 backend would allow 1e-4. */
+  exact?: boolean;
   plugins?: string[];
   log?: Reporter;
 }
@@ -41,12 +45,58 @@ export function readResult(file: string): ResultJson {
   return parseResult(readFileSync(file, "utf8"), file);
 }
 
-/** The CSV of a `fit` result: its recorded path, else the same path next to the result JSON. */
+/**
+ * The CSV of a `fit` result. A path read from a result file is not trusted: only a relative
+ * path that stays inside (no "..") is looked up, in the result's folder and then in the current
+ * folder, and otherwise its bare file name is, in the same two folders; never anywhere else.
+ * `reproduce --data FILE` names the file explicitly.
+ */
 function csvPath(file: string, recorded: string): string {
-  if (existsSync(recorded)) return recorded;
-  const beside = isAbsolute(recorded) ? recorded : join(dirname(file), recorded);
-  if (existsSync(beside)) return beside;
-  throw new InputError(`${file}: its data file ${recorded} is missing (neither in the current folder nor next to the result); cannot re-run it`);
+  const parts = recorded.split(/[\\/]+/);
+  const inside = !isAbsolute(recorded) && !/^[A-Za-z]:/.test(recorded) && !parts.includes("..");
+  const names = [...(inside ? [recorded] : []), basename(recorded)];
+  const folders = [dirname(file), "."];
+  for (const name of names) {
+    for (const folder of folders) {
+      const path = join(folder, name);
+      if (existsSync(path) && statSync(path).isFile()) return path;
+    }
+  }
+  throw new InputError(
+    `${file}: its data file ${basename(recorded)} is missing: it is in neither the result's folder nor the current folder; name it with --data FILE`,
+  );
+}
+
+/**
+ * Reads the data of a CSV result and checks it is the file the result was made from: the SHA-256
+ * and row count of manifest.data, before anything is parsed. Messages never quote the file's
+ * contents (a result file could point anywhere).
+ */
+function readRecordedCsv(file: string, path: string, manifest: ResultJson["manifest"]): Table {
+  if (manifest.data) {
+    const digest = sha256(readBytes(path));
+    if (digest !== manifest.data.sha256) {
+      throw new InputError(`${file}: data file ${path} is not the file this result was made from (SHA-256 ${digest.slice(0, 12)}…, recorded ${manifest.data.sha256.slice(0, 12)}…); name the right one with --data FILE`);
+    }
+  }
+  let table: Table;
+  try {
+    table = readCsvFile(path);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    throw new InputError(`${file}: data file ${path} cannot be read as the CSV this result was made from`);
+  }
+  if (manifest.data && table.rows !== manifest.data.rows) throw new InputError(`${file}: data file ${path} has ${table.rows} rows, the result records ${manifest.data.rows}`);
+  return table;
+}
+
+/** A file's bytes; a file that cannot be read is an InputError naming it. */
+function readBytes(path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw new InputError(`${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
 }
 
 /** The progress line of a re-run. */
@@ -80,10 +130,12 @@ export async function reproduce(file: string, options: ReproduceOptions = {}): P
   withPlugin(() => pipelinePlugins(config, registries));
   let table: Table | undefined;
   let csv: { path: string; rows: number } | undefined;
+  if (options.data !== undefined && isExperimentConfig(config)) throw new InputError(`--data: ${file} is a run of the experiment ${config.experiment}, which draws its own data`);
   if (!isExperimentConfig(config)) {
     // Problems with the table or the form are reported before any progress line.
-    const path = csvPath(file, config.data);
-    table = readCsvFile(path);
+    const path = options.data ?? csvPath(file, config.data);
+    if (options.data !== undefined && !existsSync(options.data)) throw new InputError(`--data ${options.data}: no such file`);
+    table = readRecordedCsv(file, path, manifest);
     const { train } = pipelineData(config, { registries, table, file: path });
     if (isFormConfig(config)) formEquations(config, train, registries);
     csv = { path, rows: train.rows };
@@ -92,7 +144,7 @@ export async function reproduce(file: string, options: ReproduceOptions = {}): P
   log.info(describe(file, config, backend, csv));
   const result = await runModule(config, { backend, registries, table, file: csv?.path });
   const equations = result.equations;
-  const comparison = compareEquations(original.equations, equations, toleranceFor(manifest.backend, result.manifest.backend));
+  const comparison = compareResults(original, result, tolerancePolicy(manifest.backend, result.manifest.backend, { exact: options.exact }));
   const lines = formatComparison(comparison, { old: manifest.backend, new: result.manifest.backend });
   return { original, equations, backend: result.manifest.backend, result, comparison, lines };
 }
@@ -101,17 +153,20 @@ export function registerReproduce(program: Command): void {
   program
     .command("reproduce")
     .description(
-      "re-run a result JSON from its manifest and compare the equations term by term; exit 0 when all match " +
-        "(relative tolerance 1e-9 on cpu/js, 1e-4 when float32 backends are involved), 1 when they differ, 2 for a bad file",
+      "re-run a result JSON from its manifest and compare every stored field the re-run yields (equations term by term, text, metrics, the search block); " +
+        "exit 0 when they match (exactly, 1e-9, on the same float64 backend; within float32 tolerance, 1e-4, on the equations when a float32 backend is involved), " +
+        "1 when they differ, 2 for a bad file or data that is not the file the result was made from",
     )
     .argument("<result.json>", "a version-1 JSON written by fit or run with --out")
-    .option("--backend <name>", "tfjs backend of the re-run: cpu | wasm", "cpu")
+    .option("--data <file>", "the CSV a fit result was made from (default: its recorded file name, in the result's folder or the current one)")
+    .option("--exact", "demand an exact match (1e-9, every field) even when a float32 backend allows 1e-4")
+    .addOption(new Option("--backend <name>", "tfjs backend of the re-run").choices(["cpu", "wasm"]).default("cpu"))
     .option("--plugin <file>", "load the plugin file the result was made with (repeatable)", collect)
     .option("--quiet", "no progress on stderr")
-    .action(async (file: string, flags: { backend: string; plugin?: string[]; quiet?: boolean }) => {
+    .action(async (file: string, flags: { backend: string; data?: string; exact?: boolean; plugin?: string[]; quiet?: boolean }) => {
       const log = reporter(Boolean(flags.quiet));
       const started = performance.now();
-      const { comparison, lines } = await reproduce(file, { backend: flags.backend, plugins: flags.plugin, log });
+      const { comparison, lines } = await reproduce(file, { backend: flags.backend, data: flags.data, exact: flags.exact, plugins: flags.plugin, log });
       for (const line of lines) process.stdout.write(`${line}\n`);
       log.info(`done in ${((performance.now() - started) / 1000).toFixed(2)} s`);
       // Differences are a result, not an input error: exit 1.

@@ -20,5 +20,5 @@ export { search, resolveSettings, consolesrSettings, paperSettings, METHODS, MET
 export { createArgminSolver, type ArgminSolver } from "./search/argmin.js";
 export { resolvePipelineConfig, configFromManifest, pipelineData, runPipeline, type PipelineConfig, type PipelineOptions, type PipelineOutput } from "./pipeline.js";
 export { default as defineExperimentModule, runModule, type Progress, type RuntimeConfig, type RuntimeHooks } from "./runtime.js";
-export { parseResult, compareEquations, formatComparison, toleranceFor } from "./reproduce.js";
+export { parseResult, compareEquations, compareResults, formatComparison, toleranceFor, tolerancePolicy, type Comparison, type TolerancePolicy } from "./reproduce.js";
 export { benchmarkEntries, benchmarkEntry, benchmarkData, type BenchmarkEntry } from "./data/benchmark.js";

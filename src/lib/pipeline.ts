@@ -189,6 +189,8 @@ export interface PipelineData {
   test?: Dataset;
   /** Seed of the search's generator: createRng(searchSeed). */
   searchSeed: number;
+  /** A CSV's rows and, where the table knows it, the SHA-256 of its file: manifest.data. */
+  source?: { sha256?: string; rows: number };
 }
 
 /** The data of a config: the experiment's draw, or the CSV table split into the recorded targets and inputs. */
@@ -202,7 +204,8 @@ export function pipelineData(config: PipelineConfig, source: { registries: Regis
     return { train, test, searchSeed: Math.floor(rng.next() * 4294967296) };
   }
   if (!source.table) throw new InputError(`${config.data}: the CSV table is needed to run this configuration`);
-  return { train: datasetFromTable(source.table, config.targets, config.inputs, source.file ?? config.data), searchSeed: config.seed };
+  const train = datasetFromTable(source.table, config.targets, config.inputs, source.file ?? config.data);
+  return { train, searchSeed: config.seed, source: { sha256: source.table.sha256, rows: source.table.rows } };
 }
 
 /**
@@ -439,7 +442,15 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineOutput>
     equations,
     search: block,
     ...(evaluation ? { evaluation } : {}),
-    manifest: { seed: config.seed, config: manifestConfig(config), version: VERSION, git: input.git ?? "unknown", backend: recordedBackend(config, input.backend) },
+    manifest: {
+      seed: config.seed,
+      config: manifestConfig(config),
+      // The data a CSV run read, so that `reproduce` can tell the same file from another before re-running.
+      ...(data.source?.sha256 ? { data: { sha256: data.source.sha256, rows: data.source.rows } } : {}),
+      version: VERSION,
+      git: input.git ?? "unknown",
+      backend: recordedBackend(config, input.backend),
+    },
   };
   return { result, search: found, fit: fitted };
 }

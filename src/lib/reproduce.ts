@@ -28,7 +28,15 @@ export function parseResult(text: string, file: string): ResultJson {
   if (!isObject(manifest)) throw new InputError(`${file}: no manifest; cannot re-run it`);
   if (!isObject(manifest.config)) throw new InputError(`${file}: manifest has no config object; cannot re-run it`);
   if (typeof manifest.seed !== "number" || !Number.isInteger(manifest.seed)) throw new InputError(`${file}: manifest.seed must be an integer`);
-  if (typeof manifest.backend !== "string") throw new InputError(`${file}: manifest.backend must be a string`);
+  if (typeof manifest.backend !== "string" || !KNOWN_BACKENDS.includes(manifest.backend)) {
+    throw new InputError(`${file}: manifest.backend must be one of ${KNOWN_BACKENDS.join(", ")} (got ${JSON.stringify(manifest.backend)})`);
+  }
+  if (manifest.data !== undefined) {
+    const data = manifest.data;
+    if (!isObject(data) || typeof data.sha256 !== "string" || !/^[0-9a-f]{64}$/.test(data.sha256) || typeof data.rows !== "number" || !Number.isInteger(data.rows) || data.rows < 1) {
+      throw new InputError(`${file}: manifest.data must be { sha256: 64 hex digits, rows: a positive integer }`);
+    }
+  }
   if (!Array.isArray(value.equations)) throw new InputError(`${file}: no equations array`);
   value.equations.forEach((e: unknown, i: number) => {
     const where = `${file}: equations[${i}]`;
@@ -47,12 +55,41 @@ export function parseResult(text: string, file: string): ResultJson {
   return value as unknown as ResultJson;
 }
 
+/** Backends a manifest may name: the float64 JS engine and tfjs's. */
+export const KNOWN_BACKENDS = ["js", "cpu", "wasm", "webgl", "webgpu"];
+
 /** float64 backends: the JS engine and tfjs cpu. */
 const isFloat64 = (backend: string) => backend === "js" || backend === "cpu";
 
-/** 1e-9 when both runs were on float64 backends and the same one; 1e-4 (float32) otherwise. */
+/** How closely a re-run must match, and why. */
+export interface TolerancePolicy {
+  tolerance: number;
+  /** true: an exact match (1e-9, every stored field compared); false: a float32-tolerance match (1e-4, the equations' numbers). */
+  exact: boolean;
+  /** Why this tolerance applies, for the report. */
+  why: string;
+}
+
+/**
+ * An exact match (1e-9) when both runs were on the same float64 backend; a float32-tolerance
+ * match (1e-4) when either names a float32 backend, or they differ. `exact: true` (reproduce
+ * --exact) demands 1e-9 whatever the backends.
+ */
+export function tolerancePolicy(oldBackend: string, newBackend: string, options: { exact?: boolean } = {}): TolerancePolicy {
+  if (options.exact) return { tolerance: EXACT_TOLERANCE, exact: true, why: "--exact asked for it" };
+  if (isFloat64(oldBackend) && isFloat64(newBackend) && oldBackend === newBackend) {
+    return { tolerance: EXACT_TOLERANCE, exact: true, why: `both runs on ${newBackend}, a float64 backend` };
+  }
+  const float32 = [oldBackend, newBackend].filter((b) => !isFloat64(b));
+  const why = float32.length
+    ? `allowed because ${float32.includes(oldBackend) ? `the original's manifest names ${oldBackend}` : `the re-run used ${newBackend}`}, a float32 backend`
+    : `allowed because the runs used different backends (${oldBackend}, ${newBackend})`;
+  return { tolerance: FLOAT32_TOLERANCE, exact: false, why };
+}
+
+/** The tolerance of tolerancePolicy. */
 export function toleranceFor(oldBackend: string, newBackend: string): number {
-  return isFloat64(oldBackend) && isFloat64(newBackend) && oldBackend === newBackend ? EXACT_TOLERANCE : FLOAT32_TOLERANCE;
+  return tolerancePolicy(oldBackend, newBackend).tolerance;
 }
 
 export interface NumberDifference {
@@ -78,12 +115,27 @@ export interface TargetComparison {
   numbers: NumberDifference[];
   /** Structural differences: terms only in one result, a target missing from one. */
   structure: string[];
+  /** Other stored fields that differ: the text and LaTeX (exact matches only) and the train NRMSE. */
+  fields: string[];
+}
+
+/** A stored field outside the equations (the search block, the evaluation) whose value differs. */
+export interface FieldDifference {
+  path: string;
+  old: unknown;
+  new: unknown;
 }
 
 export interface Comparison {
   tolerance: number;
+  /** An exact comparison (every field must match) or a float32-tolerance one (the equations must). */
+  exact: boolean;
+  /** Why the tolerance applies (tolerancePolicy). */
+  why?: string;
   targets: TargetComparison[];
-  /** Every target matches (same or within tolerance). */
+  /** Differences in the search block and the evaluation: failures of an exact comparison, notes of a float32 one. */
+  fields: FieldDifference[];
+  /** Every target matches (same or within tolerance), and for an exact comparison every other field too. */
   match: boolean;
 }
 
@@ -122,26 +174,71 @@ function compareTerms(target: string, before: readonly Term[], after: readonly T
   for (const term of remaining) out.structure.push(`term ${factorKey(term.factors)} only in the re-run`);
 }
 
-/** Compares the equations of an original result with a re-run's, target by target. */
-export function compareEquations(before: readonly EquationResult[], after: readonly EquationResult[], tolerance: number): Comparison {
+/** Two numbers agree within `tolerance`: relatively, or absolutely for values near zero (an NRMSE of 1e-16). */
+const close = (a: number, b: number, tolerance: number) => relativeDifference(a, b) <= tolerance || Math.abs(a - b) <= tolerance;
+
+/**
+ * Compares the equations of an original result with a re-run's, target by target: the terms'
+ * structure and numbers within `tolerance`, the train NRMSE, and for an exact comparison (the
+ * default when tolerance is EXACT_TOLERANCE) the text and LaTeX as stored.
+ */
+export function compareEquations(before: readonly EquationResult[], after: readonly EquationResult[], tolerance: number, exact = tolerance <= EXACT_TOLERANCE): Comparison {
   const targets = [...new Set([...before.map((e) => e.target), ...after.map((e) => e.target)])];
   const result: TargetComparison[] = targets.map((target) => {
     const a = before.find((e) => e.target === target);
     const b = after.find((e) => e.target === target);
-    const out: TargetComparison = { target, status: "different", oldText: a?.text, newText: b?.text, maxRelative: 0, numbers: [], structure: [] };
+    const out: TargetComparison = { target, status: "different", oldText: a?.text, newText: b?.text, maxRelative: 0, numbers: [], structure: [], fields: [] };
     if (!a) out.structure.push("target only in the re-run");
     else if (!b) out.structure.push("target missing from the re-run");
-    else compareTerms(target, a.terms, b.terms, tolerance, out);
-    if (out.structure.length === 0 && out.numbers.length === 0) out.status = a!.text === b!.text && out.maxRelative === 0 ? "same" : "close";
+    else {
+      compareTerms(target, a.terms, b.terms, tolerance, out);
+      if (exact && a.text !== b.text) out.fields.push(`text ${JSON.stringify(a.text)} → ${JSON.stringify(b.text)}`);
+      if (exact && a.latex !== b.latex) out.fields.push(`latex ${JSON.stringify(a.latex)} → ${JSON.stringify(b.latex)}`);
+      const nrmse = (v: unknown) => (typeof v === "number" ? v : Number.NaN);
+      if (!(a.trainNrmse === b.trainNrmse || close(nrmse(a.trainNrmse), nrmse(b.trainNrmse), tolerance))) out.fields.push(`trainNrmse ${a.trainNrmse} → ${b.trainNrmse}`);
+    }
+    if (out.structure.length === 0 && out.numbers.length === 0 && out.fields.length === 0) out.status = a!.text === b!.text && out.maxRelative === 0 ? "same" : "close";
     return out;
   });
-  return { tolerance, targets: result, match: result.every((t) => t.status !== "different") };
+  return { tolerance, exact, targets: result, fields: [], match: result.every((t) => t.status !== "different") };
 }
 
-/** Human-readable lines: one per target, one per difference (indented), then a summary. */
+/** Paths never compared: wall-clock seconds, and the manifest (what ran where, not what it found). */
+const UNCOMPARED = new Set(["search.seconds"]);
+
+function compareValues(a: unknown, b: unknown, path: string, tolerance: number, out: FieldDifference[]): void {
+  if (UNCOMPARED.has(path)) return;
+  if (typeof a === "number" && typeof b === "number") {
+    if (!close(a, b, tolerance)) out.push({ path, old: a, new: b });
+  } else if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) out.push({ path: `${path}.length`, old: a.length, new: b.length });
+    else a.forEach((v, i) => compareValues(v, b[i], `${path}[${i}]`, tolerance, out));
+  } else if (isObject(a) && isObject(b)) {
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) compareValues(a[key], b[key], `${path}.${key}`, tolerance, out);
+  } else if (a !== b) {
+    out.push({ path, old: a, new: b });
+  }
+}
+
+/**
+ * Compares two whole results: the equations (compareEquations), then every other stored field
+ * a re-run yields (the search block but its seconds, the evaluation). An exact comparison fails
+ * on any difference; a float32-tolerance one lists them as notes (float32 arithmetic may take
+ * other decisions on the way to the same equations).
+ */
+export function compareResults(before: ResultJson, after: ResultJson, policy: Pick<TolerancePolicy, "tolerance" | "exact"> & { why?: string }): Comparison {
+  const comparison = compareEquations(before.equations, after.equations, policy.tolerance, policy.exact);
+  const fields: FieldDifference[] = [];
+  compareValues(before.search, after.search, "search", policy.tolerance, fields);
+  if (before.evaluation !== undefined || after.evaluation !== undefined) compareValues(before.evaluation, after.evaluation, "evaluation", policy.tolerance, fields);
+  return { ...comparison, why: policy.why, fields, match: comparison.match && (!policy.exact || fields.length === 0) };
+}
+
+/** Human-readable lines: one per target, one per difference (indented), then a summary naming the tolerance and why. */
 export function formatComparison(comparison: Comparison, backends: { old: string; new: string }): string[] {
   const lines: string[] = [];
   const g = (x: number) => (Number.isFinite(x) ? x.toPrecision(3) : String(x));
+  const shown = (v: unknown) => (v === undefined ? "—" : JSON.stringify(v));
   for (const t of comparison.targets) {
     if (t.status === "same") lines.push(`${t.target}: same  ${t.newText}`);
     else if (t.status === "close") lines.push(`${t.target}: same within tolerance ${comparison.tolerance} (max relative difference ${g(t.maxRelative)})  ${t.newText}`);
@@ -149,11 +246,27 @@ export function formatComparison(comparison: Comparison, backends: { old: string
       lines.push(`${t.target}: DIFFERENT  was ${t.oldText ?? "—"}, now ${t.newText ?? "—"}`);
       for (const s of t.structure) lines.push(`  ${t.target}: ${s}`);
       for (const n of t.numbers) lines.push(`  ${t.target} term ${n.term}: ${n.number} ${n.old} → ${n.new} (relative difference ${g(n.relative)})`);
+      for (const f of t.fields) lines.push(`  ${t.target}: ${f}`);
     }
   }
+  for (const f of comparison.fields) lines.push(`  ${comparison.exact ? "DIFFERENT" : "note"} ${f.path}: ${shown(f.old)} → ${shown(f.new)}`);
   const differ = comparison.targets.filter((t) => t.status === "different").length;
   const total = comparison.targets.length;
-  const where = `backend ${backends.old} → ${backends.new}, tolerance ${comparison.tolerance}`;
-  lines.push(differ === 0 ? `reproduced: all ${total} equation${total === 1 ? "" : "s"} match (${where})` : `NOT reproduced: ${differ} of ${total} equation${total === 1 ? "" : "s"} differ (${where})`);
+  const equations = `${total} equation${total === 1 ? "" : "s"}`;
+  const why = comparison.why ? `; ${comparison.why}` : "";
+  const kind = comparison.exact
+    ? `exact match, tolerance ${comparison.tolerance}${why}`
+    : `float32-tolerance match, tolerance ${comparison.tolerance}${why}; not an exact match`;
+  const where = `backend ${backends.old} → ${backends.new}`;
+  if (comparison.match) {
+    lines.push(
+      comparison.exact
+        ? `reproduced exactly: all ${equations} and every stored field match (${kind}; ${where})`
+        : `reproduced within float32 tolerance: all ${equations} match (${kind}; ${where})`,
+    );
+  } else {
+    const fields = comparison.exact && comparison.fields.length ? `, ${comparison.fields.length} other field${comparison.fields.length === 1 ? " differs" : "s differ"}` : "";
+    lines.push(`NOT reproduced: ${differ} of ${equations} differ${fields} (${kind}; ${where})`);
+  }
   return lines;
 }

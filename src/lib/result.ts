@@ -25,6 +25,8 @@ export interface EvaluationResult {
 export interface Manifest {
   seed: number;
   config: Record<string, unknown>;
+  /** A CSV run's data file: its SHA-256 (hex) and data rows (absent for experiments, and where the bytes were not known). */
+  data?: { sha256: string; rows: number };
   version: string;
   git: string;
   backend: string;

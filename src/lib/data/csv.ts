@@ -11,6 +11,8 @@ export interface Table {
   columns: string[];
   values: Float64Array[];
   rows: number;
+  /** SHA-256 (hex) of the bytes the table was read from, where known: recorded in the manifest, checked by `reproduce`. */
+  sha256?: string;
 }
 
 /** Fewest data rows a fit accepts: below this NRMSE and a 1 % coefficient check mean little. */
