@@ -13,10 +13,22 @@ export interface Run {
   stderr: string;
 }
 
+export interface CliOptions {
+  cwd?: string;
+  timeoutMs?: number;
+  /** Node options before the CLI's script (e.g. --max-old-space-size=256, --import a fault injector). */
+  nodeArgs?: string[];
+  /** Extra environment variables. */
+  env?: Record<string, string>;
+  /** A command prefix, e.g. setpriv … to run the CLI as an unprivileged user. */
+  wrap?: string[];
+}
+
 /** Runs the CLI (from the repo root unless `cwd` is given); a run that outlives `timeoutMs` is killed and fails. */
-export function cli(args: string[], { cwd = root, timeoutMs = 120_000 }: { cwd?: string; timeoutMs?: number } = {}): Promise<Run> {
+export function cli(args: string[], { cwd = root, timeoutMs = 120_000, nodeArgs = [], env, wrap = [] }: CliOptions = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const command = [...wrap, process.execPath, ...nodeArgs, bin, ...args];
+    const child = spawn(command[0]!, command.slice(1), { cwd, stdio: ["ignore", "pipe", "pipe"], env: env ? { ...process.env, ...env } : process.env });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
