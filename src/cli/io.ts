@@ -1,13 +1,44 @@
 /** Node-side helpers of the CLI: files, git, stderr progress, exit codes. */
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { InputError } from "../lib/errors.js";
 import { parseCsv, type Table } from "../lib/data/csv.js";
+import { oneLine } from "../lib/syntax.js";
 
+/** Why a file could not be read, in words, from a Node fs error. */
+function readProblem(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case "ENOENT":
+      return "no such file";
+    case "ENOTDIR":
+      return "no such file (a folder on its path is a file)";
+    case "EACCES":
+    case "EPERM":
+      return "permission denied (the file cannot be read)";
+    case "EISDIR":
+      return "is a directory, not a CSV file";
+    case "ELOOP":
+      return "cannot be read (too many symbolic links on its path)";
+    case "ENAMETOOLONG":
+      return "cannot be read (the path is too long)";
+    case "ERR_STRING_TOO_LONG":
+    case "ERR_FS_FILE_TOO_LARGE":
+      return "is too large to read";
+    default:
+      return `cannot be read (${code ?? (error instanceof Error ? oneLine(error.message) : oneLine(String(error)))})`;
+  }
+}
+
+/** Reads a CSV file; a file that cannot be read (missing, a directory, no permission, …) is an InputError naming it. */
 export function readCsvFile(path: string): Table {
-  if (!existsSync(path)) throw new InputError(`${path}: no such file`);
-  if (statSync(path).isDirectory()) throw new InputError(`${path}: is a directory, not a CSV file`);
-  return parseCsv(readFileSync(path, "utf8"), path);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new InputError(`${path}: ${readProblem(error)}`);
+  }
+  return parseCsv(text, path);
 }
 
 export function writeText(path: string, text: string): void {
