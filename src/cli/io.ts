@@ -5,14 +5,48 @@ import { accessSync, closeSync, constants, existsSync, fsyncSync, openSync, read
 import { basename, dirname, join, resolve } from "node:path";
 import { InputError } from "../lib/errors.js";
 import { parseCsv, type Table } from "../lib/data/csv.js";
+import { oneLine } from "../lib/syntax.js";
 
 /** SHA-256 of bytes, hex. */
 export const sha256 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
 
+/** Why a file could not be read, in words, from a Node fs error. */
+function readProblem(error: unknown, what: string): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case "ENOENT":
+      return "no such file";
+    case "ENOTDIR":
+      return "no such file (a folder on its path is a file)";
+    case "EACCES":
+    case "EPERM":
+      return "permission denied (the file cannot be read)";
+    case "EISDIR":
+      return `is a directory, not a ${what} file`;
+    case "ELOOP":
+      return "cannot be read (too many symbolic links on its path)";
+    case "ENAMETOOLONG":
+      return "cannot be read (the path is too long)";
+    case "ERR_STRING_TOO_LONG":
+    case "ERR_FS_FILE_TOO_LARGE":
+      return "is too large to read";
+    default:
+      return `cannot be read (${code ?? (error instanceof Error ? oneLine(error.message) : oneLine(String(error)))})`;
+  }
+}
+
+/** A file's bytes; a file that cannot be read (missing, a directory, no permission, …) is an InputError naming it. */
+export function readBytes(path: string, what = "data"): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw new InputError(`${path}: ${readProblem(error, what)}`);
+  }
+}
+
+/** Reads a CSV file, with the SHA-256 of its bytes; a file that cannot be read is an InputError naming it. */
 export function readCsvFile(path: string): Table {
-  if (!existsSync(path)) throw new InputError(`${path}: no such file`);
-  if (statSync(path).isDirectory()) throw new InputError(`${path}: is a directory, not a CSV file`);
-  const bytes = readFileSync(path);
+  const bytes = readBytes(path, "CSV");
   return { ...parseCsv(bytes.toString("utf8"), path), sha256: sha256(bytes) };
 }
 

@@ -3,7 +3,7 @@
  * (configFromManifest), runs the reactive module of src/lib/runtime.ts headless on it (the same
  * pipeline `fit` and `run` use), and compares the equations term by term (src/lib/reproduce.ts).
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { Option, type Command } from "commander";
 import { useBackend } from "../lib/backend.js";
@@ -14,7 +14,7 @@ import { compareResults, formatComparison, parseResult, tolerancePolicy, type Co
 import type { EquationResult, ResultJson } from "../lib/result.js";
 import { runModule } from "../lib/runtime.js";
 import { VERSION } from "../lib/version.js";
-import { readCsvFile, reporter, sha256, type Reporter } from "./io.js";
+import { readBytes, readCsvFile, reporter, sha256, type Reporter } from "./io.js";
 import { collect, loadRegistries } from "./plugins.js";
 
 export interface ReproduceOptions {
@@ -40,9 +40,7 @@ export interface Reproduction {
 
 /** Reads a result JSON file; a missing or bad file is one InputError naming it. */
 export function readResult(file: string): ResultJson {
-  if (!existsSync(file)) throw new InputError(`${file}: no such file`);
-  if (statSync(file).isDirectory()) throw new InputError(`${file}: is a directory, not a result JSON`);
-  return parseResult(readFileSync(file, "utf8"), file);
+  return parseResult(readBytes(file, "result JSON").toString("utf8"), file);
 }
 
 /**
@@ -74,7 +72,7 @@ function csvPath(file: string, recorded: string): string {
  */
 function readRecordedCsv(file: string, path: string, manifest: ResultJson["manifest"]): Table {
   if (manifest.data) {
-    const digest = sha256(readBytes(path));
+    const digest = sha256(readBytes(path, "CSV"));
     if (digest !== manifest.data.sha256) {
       throw new InputError(`${file}: data file ${path} is not the file this result was made from (SHA-256 ${digest.slice(0, 12)}…, recorded ${manifest.data.sha256.slice(0, 12)}…); name the right one with --data FILE`);
     }
@@ -88,15 +86,6 @@ function readRecordedCsv(file: string, path: string, manifest: ResultJson["manif
   }
   if (manifest.data && table.rows !== manifest.data.rows) throw new InputError(`${file}: data file ${path} has ${table.rows} rows, the result records ${manifest.data.rows}`);
   return table;
-}
-
-/** A file's bytes; a file that cannot be read is an InputError naming it. */
-function readBytes(path: string): Buffer {
-  try {
-    return readFileSync(path);
-  } catch (error) {
-    throw new InputError(`${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
 }
 
 /** The progress line of a re-run. */

@@ -23,6 +23,7 @@ import type { ArgminSolver } from "./search/argmin.js";
 import { isMethod, METHOD_NAMES, resolveSettings, search, settingsRecord, type EpisodeEvent, type SearchMethod, type SearchResult, type SearchSettings } from "./search/index.js";
 import { VERSION } from "./version.js";
 import { isObject } from "./reproduce.js";
+import { quote } from "./syntax.js";
 
 /** The LoCaL fit of a given form (top level of the config) or of every structure in a search (`fit`). */
 export interface FitConfig {
@@ -400,6 +401,23 @@ export interface PipelineOutput {
   fit?: FitFormResult;
 }
 
+/**
+ * The last line of defence against badly scaled data: an equation whose train NRMSE is not
+ * finite (every fit overflowed or the target's spread vanished) is never presented as a result.
+ * A search output that was stopped (Ctrl-C, a plugin error) is left alone: the CLI reports
+ * that stop itself.
+ */
+function checkFinite(equations: ResultJson["equations"], found: SearchResult | undefined, source: string): void {
+  equations.forEach((equation, k) => {
+    if (Number.isFinite(equation.trainNrmse)) return;
+    const stop = found?.outputs[k]?.stopReason;
+    if (stop === "aborted" || stop === "error") return;
+    throw new InputError(
+      `${source}: no fit with a finite train NRMSE was found for target ${quote(equation.target)} (NRMSE ${equation.trainNrmse}): the fits overflow or the target's spread vanishes in float64; scale the columns to magnitudes near 1, or drop the symbols that overflow on them (e.g. exp of large values)`,
+    );
+  });
+}
+
 /** Runs a config on its data: the search or the given-form fit, the evaluation of an experiment, the manifest. */
 export async function runPipeline(input: PipelineInput): Promise<PipelineOutput> {
   const { config, data, registries } = input;
@@ -432,6 +450,7 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineOutput>
     ({ equations, simplified } = found);
     block = searchBlock(found, plugins.settings!.method);
   }
+  checkFinite(equations, found, isExperimentConfig(config) ? config.experiment : config.data);
   let evaluation: ResultJson["evaluation"];
   if (experiment) {
     if (!data.test) throw new InputError(`${experiment.name}: the pipeline data has no test set to evaluate on`);

@@ -1,10 +1,14 @@
 /**
  * CSV loading (d3-dsv) with validation at the boundary: every problem is an InputError of one
- * line that names the file and, where there is one, the row and the column.
+ * line that names the file and, where there is one, the row and the column. Cells are decimal
+ * numbers (no 0x/0b/0o, Infinity or NaN); the columns a dataset uses are named like identifiers
+ * (COLUMN_NAME, the names `--form` reads) and hold magnitudes float64 can fit (up to
+ * MAX_MAGNITUDE; a column whose values differ must reach MIN_MAGNITUDE).
  */
 import { csvParseRows } from "d3-dsv";
 import { InputError } from "../errors.js";
 import { std } from "../metrics/nrmse.js";
+import { COLUMN_NAME, DECIMAL, oneLine, quote } from "../syntax.js";
 import type { Dataset } from "./dataset.js";
 
 export interface Table {
@@ -18,13 +22,39 @@ export interface Table {
 /** Fewest data rows a fit accepts: below this NRMSE and a 1 % coefficient check mean little. */
 export const MIN_ROWS = 10;
 
+/** Largest magnitude a used column may hold: beyond it the squares and products a fit forms overflow float64. */
+export const MAX_MAGNITUDE = 1e100;
+/** Below this largest magnitude a column's spread underflows float64 (its squares vanish). */
+export const MIN_MAGNITUDE = 1e-100;
+
+const NOT_FINITE = /^[+-]?(nan|inf|infinity)$/i;
+
+/** One cell as a float64: decimal notation only; `where` names the file, row and column for the error. */
+function cellValue(cell: string, where: string): number {
+  const text = cell.trim();
+  if (text === "") throw new InputError(`${where}: an empty cell is not a number`);
+  if (DECIMAL.test(text)) {
+    const value = Number(text);
+    if (!Number.isFinite(value)) throw new InputError(`${where}: ${quote(text)} is not a finite number (beyond the float64 range)`);
+    return value;
+  }
+  if (NOT_FINITE.test(text)) throw new InputError(`${where}: ${quote(text)} is not a finite number`);
+  const read = Number(text);
+  if (Number.isFinite(read) || /^[+-]?0[xbo]/i.test(text)) {
+    // 0x1f, 0b101, 0o7: JavaScript would read them, a CSV of measurements should not hold them.
+    const hint = Number.isFinite(read) ? `write it in decimal (${read})` : "write it in decimal";
+    throw new InputError(`${where}: ${quote(text)} is not a decimal number (hexadecimal, binary and octal are not read); ${hint}`);
+  }
+  throw new InputError(`${where}: ${quote(text)} is not a number`);
+}
+
 export function parseCsv(text: string, file = "data"): Table {
   const lines = csvParseRows(text.replace(/^\uFEFF/, "")).filter((row) => !(row.length === 1 && row[0]!.trim() === ""));
   if (lines.length === 0) throw new InputError(`${file}: the file is empty`);
   const columns = lines[0]!.map((c) => c.trim());
   columns.forEach((name, j) => {
     if (!name) throw new InputError(`${file}: header cell ${j + 1} is empty; every column needs a name`);
-    if (columns.indexOf(name) !== j) throw new InputError(`${file}: column "${name}" appears twice in the header`);
+    if (columns.indexOf(name) !== j) throw new InputError(`${file}: column ${quote(name)} appears twice in the header`);
   });
   const body = lines.slice(1);
   if (body.length === 0) throw new InputError(`${file}: the file has a header but no data rows`);
@@ -35,20 +65,37 @@ export function parseCsv(text: string, file = "data"): Table {
       throw new InputError(`${file}: row ${row} (line ${row + 1}) has ${cells.length} cells, the header has ${columns.length}`);
     }
     cells.forEach((cell, j) => {
-      const trimmed = cell.trim();
-      const value = trimmed === "" ? Number.NaN : Number(trimmed);
-      if (Number.isNaN(value) && !/^[+-]?nan$/i.test(trimmed)) {
-        const shown = trimmed === "" ? "an empty cell" : `"${trimmed}"`;
-        throw new InputError(`${file}: row ${row} (line ${row + 1}), column "${columns[j]}": ${shown} is not a number`);
-      }
-      if (!Number.isFinite(value)) {
-        throw new InputError(`${file}: row ${row} (line ${row + 1}), column "${columns[j]}": ${trimmed} is not a finite number`);
-      }
-      values[j]![r] = value;
+      values[j]![r] = cellValue(cell, `${file}: row ${row} (line ${row + 1}), column ${quote(columns[j]!)}`);
     });
   });
   if (body.length < MIN_ROWS) throw new InputError(`${file}: ${body.length} data rows; at least ${MIN_ROWS} are needed`);
   return { columns, values, rows: body.length };
+}
+
+/** The power of ten of |value| (1e300 for 2.5e300, 1e-300 for 5e-300), as text. */
+const powerOfTen = (value: number) => `1e${Math.floor(Math.log10(Math.abs(value)))}`;
+
+/**
+ * Refuses a used column whose magnitudes float64 arithmetic cannot fit: too large (squares and
+ * products overflow) or, when its values differ, too small (its spread underflows).
+ */
+function checkMagnitudes(name: string, column: Float64Array, file: string): void {
+  let largest = 0;
+  let at = 0;
+  for (let i = 0; i < column.length; i++) {
+    const size = Math.abs(column[i]!);
+    if (size > largest) [largest, at] = [size, i];
+  }
+  if (largest > MAX_MAGNITUDE) {
+    throw new InputError(
+      `${file}: column ${quote(name)} holds ${column[at]} (row ${at + 1}); magnitudes beyond 1e100 overflow float64 in the squares and products of a fit: scale the column (e.g. divide it by ${powerOfTen(largest)})`,
+    );
+  }
+  if (largest > 0 && largest < MIN_MAGNITUDE && column.some((v) => v !== column[0])) {
+    throw new InputError(
+      `${file}: column ${quote(name)} has values that differ but are tiny (largest magnitude ${largest}, row ${at + 1}); below 1e-100 their spread underflows float64: scale the column (e.g. multiply it by 1e${-Math.floor(Math.log10(largest))})`,
+    );
+  }
 }
 
 /**
@@ -59,19 +106,36 @@ export function datasetFromTable(table: Table, targets: readonly string[], input
   if (targets.length === 0) throw new InputError("no target column given (--target)");
   const find = (name: string, role: string) => {
     const j = table.columns.indexOf(name);
-    if (j < 0) throw new InputError(`${file}: no ${role} column "${name}" (columns: ${table.columns.join(", ")})`);
+    if (j < 0) throw new InputError(`${file}: no ${role} column ${quote(name)} (columns: ${oneLine(table.columns.join(", "), 200)})`);
     return j;
   };
   const targetIdx = targets.map((t) => find(t, "target"));
   if (new Set(targets).size !== targets.length) throw new InputError(`--target names a column twice`);
   const inputNames = inputs ? [...inputs] : table.columns.filter((c) => !targets.includes(c));
   const inputIdx = inputNames.map((name) => find(name, "input"));
+  if (new Set(inputNames).size !== inputNames.length) throw new InputError(`--inputs names a column twice`);
   const overlap = inputNames.find((name) => targets.includes(name));
-  if (overlap) throw new InputError(`column "${overlap}" is both an input and a target`);
+  if (overlap) throw new InputError(`column ${quote(overlap)} is both an input and a target`);
   if (inputNames.length === 0) throw new InputError(`${file}: no input column left after taking the targets`);
+  // The columns used, in the table's order: each problem below names the first column that has it.
+  const used = table.columns.filter((name) => targets.includes(name) || inputNames.includes(name));
+  const badName = used.find((name) => !COLUMN_NAME.test(name));
+  if (badName !== undefined) {
+    throw new InputError(
+      `${file}: column ${quote(badName)} is not a name an equation can use; rename it in the header to a letter or _ followed by letters, digits, _ or . (or leave it out with --inputs)`,
+    );
+  }
   targetIdx.forEach((j, k) => {
-    if (std(table.values[j]!) === 0) {
-      throw new InputError(`${file}: target column "${targets[k]}" is constant (every value ${table.values[j]![0]}); there is nothing to fit`);
+    const column = table.values[j]!;
+    if (column.every((v) => v === column[0])) {
+      throw new InputError(`${file}: target column ${quote(targets[k]!)} is constant (every value ${column[0]}); there is nothing to fit`);
+    }
+  });
+  for (const name of used) checkMagnitudes(name, table.values[table.columns.indexOf(name)]!, file);
+  targetIdx.forEach((j, k) => {
+    const spread = std(table.values[j]!);
+    if (!(spread > 0 && Number.isFinite(spread))) {
+      throw new InputError(`${file}: the spread of target column ${quote(targets[k]!)} is ${spread} in float64 arithmetic; scale the column`);
     }
   });
   return {

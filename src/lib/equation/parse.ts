@@ -7,6 +7,7 @@
  * applied to a placeholder), so a plugin symbol is parseable with no parser change.
  */
 import { InputError } from "../errors.js";
+import { COLUMN_NAME, DECIMAL as NUMBER, quote } from "../syntax.js";
 import type { SymbolPlugin } from "../plugins.js";
 import type { Equation, Factor } from "./types.js";
 
@@ -19,7 +20,6 @@ export interface ParseFormOptions {
 }
 
 const HOLE = "\u0001";
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /** Splits at `separator` outside parentheses. */
 function splitTop(text: string, separators: string): string[] {
@@ -50,7 +50,7 @@ function parseFactor(text: string, o: ParseFormOptions, where: string): Factor |
     const weighted = /^([^*]+)\*\s*(.+)$/.exec(middle);
     const column = weighted && NUMBER.test(weighted[1]!.trim()) && symbol.innerWeight ? weighted[2]!.trim() : middle;
     if (!o.inputs.includes(column)) {
-      if (/^[A-Za-z_][\w.]*$/.test(column)) badColumn ??= column;
+      if (COLUMN_NAME.test(column)) badColumn ??= column;
       continue;
     }
     const length = prefix.length + suffix.length;
@@ -59,10 +59,10 @@ function parseFactor(text: string, o: ParseFormOptions, where: string): Factor |
   if (best) return best.factor;
   const call = /^([A-Za-z_]\w*)\s*\(/.exec(text);
   if (call && !o.symbols.some((s) => s.text(HOLE).startsWith(`${call[1]}(`))) {
-    throw new InputError(`--form: unknown symbol "${call[1]}" in "${text}" (${where}); known: ${o.symbols.map((s) => s.name).join(", ")}`);
+    throw new InputError(`--form: unknown symbol "${call[1]}" in ${quote(text)} (${where}); known: ${o.symbols.map((s) => s.name).join(", ")}`);
   }
-  if (badColumn) throw new InputError(`--form: unknown column "${badColumn}" in "${text}" (${where}); inputs: ${o.inputs.join(", ")}`);
-  throw new InputError(`--form: cannot read the factor "${text}" (${where}); write products of symbols such as x1^2*cos(x2)`);
+  if (badColumn) throw new InputError(`--form: unknown column "${badColumn}" in ${quote(text)} (${where}); inputs: ${o.inputs.join(", ")}`);
+  throw new InputError(`--form: cannot read the factor ${quote(text)} (${where}); write products of symbols such as x1^2*cos(x2)`);
 }
 
 export function parseForm(form: string, options: ParseFormOptions): Equation[] {
@@ -72,28 +72,28 @@ export function parseForm(form: string, options: ParseFormOptions): Equation[] {
   for (const statement of statements) {
     const sides = statement.split("=");
     if (sides.length !== 2 || !sides[0]!.trim() || !sides[1]!.trim()) {
-      throw new InputError(`--form: "${statement}" is not of the form "target = term + term"`);
+      throw new InputError(`--form: ${quote(statement)} is not of the form "target = term + term"`);
     }
     const target = sides[0]!.trim();
     const targets = options.targets ?? options.inputs;
-    if (!targets.includes(target)) throw new InputError(`--form: unknown target column "${target}"`);
-    if (equations.some((e) => e.target === target)) throw new InputError(`--form: target "${target}" appears twice`);
+    if (!targets.includes(target)) throw new InputError(`--form: unknown target column ${quote(target)}`);
+    if (equations.some((e) => e.target === target)) throw new InputError(`--form: target ${quote(target)} appears twice`);
     const rhs = sides[1]!.trim();
-    if (/[/]/.test(rhs.replace(/\([^()]*\)/g, ""))) throw new InputError(`--form: "/" is not a LoCaL operation in "${rhs}"`);
+    if (/[/]/.test(rhs.replace(/\([^()]*\)/g, ""))) throw new InputError(`--form: "/" is not a LoCaL operation in ${quote(rhs)}`);
     // Terms are separated by top-level + or −; a leading sign belongs to the first coefficient.
     const terms = splitTop(rhs.replace(/^[+-]\s*/, ""), "+-").filter((t, k, all) => t !== "" || k === all.length - 1);
     const equation: Equation = { target, terms: [] };
     for (const termText of terms) {
-      if (!termText) throw new InputError(`--form: empty term in "${rhs}"`);
+      if (!termText) throw new InputError(`--form: empty term in ${quote(rhs)}`);
       const where = `equation for ${target}`;
       const factors = splitTop(termText, "*").map((f) => {
-        if (!f) throw new InputError(`--form: empty factor in "${termText}" (${where})`);
+        if (!f) throw new InputError(`--form: empty factor in ${quote(termText)} (${where})`);
         return parseFactor(f, options, where);
       });
       const kept = factors.filter((f): f is Factor => f !== null);
-      if (kept.length === 0) throw new InputError(`--form: the term "${termText}" has no symbol (${where}); LoCaL has no constant term`);
+      if (kept.length === 0) throw new InputError(`--form: the term ${quote(termText)} has no symbol (${where}); LoCaL has no constant term`);
       const seen = new Set(kept.map((f) => `${f.symbol}|${f.input}`));
-      if (seen.size !== kept.length) throw new InputError(`--form: "${termText}" repeats a factor (${where}); use a power symbol such as x^2`);
+      if (seen.size !== kept.length) throw new InputError(`--form: ${quote(termText)} repeats a factor (${where}); use a power symbol such as x^2`);
       equation.terms.push({ coefficient: 1, factors: kept });
     }
     equations.push(equation);

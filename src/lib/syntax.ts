@@ -1,0 +1,32 @@
+/**
+ * The lexical rules shared by the CSV reader and the `--form` parser, so that a column name the
+ * data accepts is one an equation can name, and a number the form reads is one a cell may hold.
+ */
+
+/**
+ * A column name: a letter or `_`, then letters, digits, `_` and `.` (the names `--form`
+ * reads as columns). Anything else (`a*b`, `y (m)`, `1x`) would make a printed equation
+ * ambiguous.
+ */
+export const COLUMN_NAME = /^[A-Za-z_][\w.]*$/;
+
+/**
+ * A decimal number: optional sign, digits with an optional point (or a point and digits), an
+ * optional exponent. Not the other forms JavaScript's Number() reads (0x1f, 0b101, 0o7,
+ * Infinity).
+ */
+export const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+const LINE_BREAKS = /[\u0000-\u001f\u007f\u2028\u2029]/g;
+
+/** Text from the user made safe for a one-line message: control characters and line separators escaped, long text cut. */
+export function oneLine(text: string, max = 60): string {
+  const cut = text.length > max ? `${text.slice(0, max)}…` : text;
+  return cut.replace(LINE_BREAKS, (ch) => {
+    const named: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+    return named[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  });
+}
+
+/** `text` in double quotes, one line (see oneLine). */
+export const quote = (text: string, max?: number): string => `"${oneLine(text, max)}"`;
