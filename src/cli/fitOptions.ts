@@ -77,7 +77,7 @@ export function addSearchFlags(command: Command): Command {
     .addOption(numberOption("--max-factors <n>", `symbols per product (static constraint), 1…${FACTORS_CAP}; default: grows by itself`, FLAG_BOUNDS.maxFactors))
     .addOption(listOption("--constraints <names>", "constraint plugins, comma-separated (empty: none)", { allowEmpty: true, fallback: "static,dynamic" }))
     .option("--reward <name>", "reward plugin", "inv-nrmse")
-    .addOption(numberOption("--stop-nrmse <x>", "consolesr stop rule: train NRMSE at or below this, 0…1 (default 1e-6)", BOUNDS.stopNrmse))
+    .addOption(numberOption("--stop-nrmse <x>", "consolesr stop rule: train NRMSE at or below this, 0…1 (default 1e-6)", FLAG_BOUNDS.stopNrmse))
     .addOption(numberOption("--epsilon <p>", "ε-greedy exploration, 0…1 (paper 0.4)", BOUNDS.epsilon))
     .addOption(numberOption("--gamma <g>", "discount factor, 0…1 (paper 0.2)", BOUNDS.gamma))
     .addOption(

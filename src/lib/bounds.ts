@@ -27,6 +27,11 @@ function bound(integer: boolean, min: number, max: number, options: { openMin?: 
   return { rule, integer, schema: z.number({ error: rule }).refine(ok, { error: rule }) };
 }
 
+/** A bound that also accepts one sentinel value. */
+function sentinel(b: Bound, value: number, rule: string): Bound {
+  return { rule, integer: b.integer, schema: z.number({ error: rule }).refine((v) => v === value || b.schema.safeParse(v).success, { error: rule }) };
+}
+
 /** Largest seed: seeds are 32-bit (rng.ts). */
 export const SEED_MAX = 0xffffffff;
 /** Most rows an experiment draws (train and test each). */
@@ -44,7 +49,8 @@ export const BOUNDS = {
   gamma: bound(false, 0, 1),
   epsilon: bound(false, 0, 1),
   lambda: bound(false, 0, 1),
-  stopNrmse: bound(false, 0, 1),
+  // −1: never stop on it (a library run that must use its whole budget, e.g. the toy figure).
+  stopNrmse: sentinel(bound(false, 0, 1), -1, "a number from 0 to 1, or −1 for no threshold"),
   pearson: bound(false, 0, 1),
   targetEvery: bound(true, 1, 1_000_000),
   icnnLearningRate: bound(false, 0, 1, { openMin: true }),
@@ -58,11 +64,12 @@ export const BOUNDS = {
   learningRate: bound(false, 0, 10, { openMin: true }),
 } as const;
 
-/** The flags' own bounds where they are narrower than the library's (a flag cannot ask for "auto" = 0). */
+/** The flags' own bounds where they are narrower than the library's (a flag cannot ask for "auto" = 0 or the sentinel −1). */
 export const FLAG_BOUNDS = {
   ...BOUNDS,
   terms: bound(true, 1, TERMS_CAP),
   maxFactors: bound(true, 1, FACTORS_CAP),
+  stopNrmse: bound(false, 0, 1),
 } as const;
 
 export const HIDDEN_LAYERS_CAP = 8;

@@ -18,7 +18,7 @@ export interface SearchSettings {
   epsilon: number;
   /** Paper stop rule: |R − 1| ≤ λ. */
   lambda: number;
-  /** consolesr stop rule: train NRMSE of the simplified equation ≤ this. */
+  /** consolesr stop rule: train NRMSE of the simplified equation ≤ this (−1: no threshold; the run uses its whole budget). */
   stopNrmse: number;
   targetEvery: number;
   icnnLearningRate: number;
