@@ -1,6 +1,10 @@
 /**
  * Browser-only helpers: choosing a tfjs backend with fallbacks (webgl, then wasm, then cpu) and
- * loading the search's LP solver (HiGHS) from an explicit URL.
+ * loading the search's LP solver (HiGHS) from an explicit URL. Also the one-call `fit({X, y})`
+ * (src/lib/fitArrays.ts, the same function src/lib/index.ts exports) and `resultToJson`, so that
+ * a page can fit arrays from this entry alone: `fit({X, y, backend, argmin: await
+ * browserArgmin(url)})`. tfjs and highs stay bare imports here (the page's bundler resolves them;
+ * in the site, scripts/browserVendor.ts provides them).
  *
  * In the Framework site neither needs a URL: scripts/browserVendor.ts pre-bundles
  * `@tensorflow/tfjs-backend-wasm` and `highs` for the browser with their .wasm files beside the
@@ -9,6 +13,9 @@
  */
 import { BACKENDS, useBackend, type BackendName } from "./backend.js";
 import { createArgminSolver, type ArgminSolver } from "./search/argmin.js";
+
+export { fit, ARRAYS_DATA, type FitArraysOptions, type FitArraysResult, type FittedEquation, type Matrix, type TypedMatrix, type Targets } from "./fitArrays.js";
+export { resultToJson, type ResultJson } from "./result.js";
 
 export interface BackendChoice {
   /** The backend now live in tfjs. */
