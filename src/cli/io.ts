@@ -1,8 +1,9 @@
 /** Node-side helpers of the CLI: files, git, stderr progress, exit codes. */
 import { execFileSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { accessSync, closeSync, constants, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, closeSync, constants, existsSync, fsyncSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { InputError } from "../lib/errors.js";
 import { parseCsv, type Table } from "../lib/data/csv.js";
 import { oneLine } from "../lib/syntax.js";
@@ -100,14 +101,22 @@ export function checkOutPath(out: string, inputs: readonly string[]): void {
 }
 
 let sha: string | undefined;
-/** The git commit of the consolesr checkout, or "unknown" outside a git checkout. */
+/**
+ * The git commit of consolesr's own checkout, or "unknown" when consolesr does not run from one
+ * (an installed package inside a user's repository must not record the user's HEAD).
+ */
 export function gitSha(): string {
   if (sha !== undefined) return sha;
+  sha = "unknown";
   try {
-    const cwd = new URL("../..", import.meta.url).pathname;
-    sha = execFileSync("git", ["rev-parse", "HEAD"], { cwd, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    const root = realpathSync(fileURLToPath(new URL("../..", import.meta.url)));
+    const [top, head] = execFileSync("git", ["rev-parse", "--show-toplevel", "HEAD"], { cwd: root, stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim()
+      .split("\n");
+    if (top && head && realpathSync(top) === root) sha = head;
   } catch {
-    sha = "unknown";
+    // not a git checkout, or no git
   }
   return sha;
 }
