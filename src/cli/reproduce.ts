@@ -15,7 +15,7 @@ import type { EquationResult, ResultJson } from "../lib/result.js";
 import { runModule } from "../lib/runtime.js";
 import { VERSION } from "../lib/version.js";
 import { readCsvFile, reporter, type Reporter } from "./io.js";
-import { collect, loadRegistries } from "./plugins.js";
+import { addPluginTimeoutFlag, collect, loadRegistries, TRUST_NOTE } from "./plugins.js";
 
 export interface ReproduceOptions {
   backend?: string;
@@ -98,7 +98,7 @@ export async function reproduce(file: string, options: ReproduceOptions = {}): P
 }
 
 export function registerReproduce(program: Command): void {
-  program
+  const command = program
     .command("reproduce")
     .description(
       "re-run a result JSON from its manifest and compare the equations term by term; exit 0 when all match " +
@@ -106,15 +106,15 @@ export function registerReproduce(program: Command): void {
     )
     .argument("<result.json>", "a version-1 JSON written by fit or run with --out")
     .option("--backend <name>", "tfjs backend of the re-run: cpu | wasm", "cpu")
-    .option("--plugin <file>", "load the plugin file the result was made with (repeatable)", collect)
-    .option("--quiet", "no progress on stderr")
-    .action(async (file: string, flags: { backend: string; plugin?: string[]; quiet?: boolean }) => {
-      const log = reporter(Boolean(flags.quiet));
-      const started = performance.now();
-      const { comparison, lines } = await reproduce(file, { backend: flags.backend, plugins: flags.plugin, log });
-      for (const line of lines) process.stdout.write(`${line}\n`);
-      log.info(`done in ${((performance.now() - started) / 1000).toFixed(2)} s`);
-      // Differences are a result, not an input error: exit 1.
-      if (!comparison.match) process.exitCode = 1;
-    });
+    .option("--plugin <file>", `load the plugin file the result was made with (repeatable); ${TRUST_NOTE}`, collect)
+    .option("--quiet", "no progress on stderr");
+  addPluginTimeoutFlag(command).action(async (file: string, flags: { backend: string; plugin?: string[]; quiet?: boolean }) => {
+    const log = reporter(Boolean(flags.quiet));
+    const started = performance.now();
+    const { comparison, lines } = await reproduce(file, { backend: flags.backend, plugins: flags.plugin, log });
+    for (const line of lines) process.stdout.write(`${line}\n`);
+    log.info(`done in ${((performance.now() - started) / 1000).toFixed(2)} s`);
+    // Differences are a result, not an input error: exit 1.
+    if (!comparison.match) process.exitCode = 1;
+  });
 }
