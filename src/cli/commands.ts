@@ -26,7 +26,7 @@ import { builtinConstraints, builtinRewards, builtinSymbols } from "../plugins/i
 import { BOUNDS } from "../lib/bounds.js";
 import { addFitFlags, addSearchFlags, fitSettings, listOption, numberOption, searchOverrides, type FitFlags, type SearchFlags } from "./fitOptions.js";
 import { checkOutPath, gitSha, readCsvFile, reporter, writeText, type Reporter } from "./io.js";
-import { collect, importPluginFile, loadRegistries } from "./plugins.js";
+import { addPluginTimeoutFlag, collect, importPluginFile, loadRegistries, TRUST_NOTE } from "./plugins.js";
 import { registerReproduce } from "./reproduce.js";
 
 interface CommonFlags extends FitFlags, SearchFlags {
@@ -37,11 +37,15 @@ interface CommonFlags extends FitFlags, SearchFlags {
   timings?: boolean;
 }
 
-const PLUGIN_HELP = "load plugins from a .js, .mjs or .ts file whose default export is a plugin or an array (repeatable)";
-const addPluginFlag = (command: Command, help = PLUGIN_HELP): Command => command.option("--plugin <file>", help, collect);
+const PLUGIN_HELP = `load plugins from a .js, .mjs or .ts file whose default export is a plugin or an array (repeatable); ${TRUST_NOTE}`;
+const addPluginFlag = (command: Command, help = PLUGIN_HELP): Command => addPluginTimeoutFlag(command.option("--plugin <file>", help, collect));
 
-/** Set when Ctrl-C stopped a search: main exits 130 after printing the best so far. */
-export const interrupted = { value: false };
+/** Set when Ctrl-C (SIGINT) or SIGTERM stopped a search: the CLI exits 128 + the signal's number (130, 143) after printing the best so far. */
+export const interrupted: { value: boolean; signal?: StopSignal } = { value: false };
+
+/** The signals that stop a search and keep its best so far (in the plugin worker, main.ts emits them on `process` when the supervisor forwards them). */
+export const STOP_SIGNALS = ["SIGINT", "SIGTERM"] as const;
+export type StopSignal = (typeof STOP_SIGNALS)[number];
 
 type FitProgress = NonNullable<PipelineInput["onFit"]>;
 
@@ -74,17 +78,21 @@ function flagOptions(flags: CommonFlags, form: boolean): Partial<Pick<PipelineOp
 
 /**
  * Runs a resolved config through the pipeline with the CLI's progress on stderr; a search can be
- * stopped with Ctrl-C (the best so far is kept, main exits 130).
+ * stopped with Ctrl-C or SIGTERM (the best so far is kept, and written by --out; the CLI exits
+ * 130 or 143). A second signal gets the default action (the process ends at once).
  */
 async function runWithProgress(input: Omit<PipelineInput, "signal" | "onEpisode" | "onFit">, log: Reporter): Promise<PipelineOutput> {
   if (isFormConfig(input.config)) return runPipeline({ ...input, onFit: fitProgress(log) });
   const symbols = input.registries.symbols;
   const controller = new AbortController();
-  const onSigint = () => {
+  const stop = () => STOP_SIGNALS.forEach((signal) => process.removeListener(signal, onSignal));
+  const onSignal = (signal: StopSignal) => {
+    stop();
     interrupted.value = true;
+    interrupted.signal = signal;
     controller.abort();
   };
-  process.once("SIGINT", onSigint);
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   let shown = "";
   try {
     const output = await runPipeline({
@@ -107,7 +115,7 @@ async function runWithProgress(input: Omit<PipelineInput, "signal" | "onEpisode"
     }
     return output;
   } finally {
-    process.removeListener("SIGINT", onSigint);
+    stop();
   }
 }
 
@@ -224,7 +232,7 @@ export function registerCommands(program: Command): void {
   addPluginFlag(
     program
       .command("check-plugin")
-      .description("conformance checks for plugin files: symbols against tfjs, KaTeX and their domain; constraints; rewards")
+      .description(`conformance checks for plugin files: symbols against tfjs, KaTeX and their domain; constraints; rewards. The checks run the plugins' code (${TRUST_NOTE}): check only files you would run`)
       .argument("[file]", "plugin file (.js, .mjs, .ts); more with --plugin")
       .option("--builtins", "check the built-in plugins too")
       .addOption(numberOption("--seed <n>", "seed of the random points and sample contexts", BOUNDS.seed, 0)),

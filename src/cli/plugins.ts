@@ -3,8 +3,11 @@
  * is one plugin or an array of plugins. Files are imported through tsx, so TypeScript needs no
  * build step, wherever the file lives (inside this package or not). Registering them into the
  * registries is the library's job (registerPlugins); this file only turns a path into objects
- * and prefixes every problem with `plugin file <path>: `.
+ * and prefixes every problem with `plugin file <path>: `. In the plugin worker (supervisor.ts),
+ * the import and every plugin function are watched (watch.ts), so that one that never returns is
+ * stopped and named.
  */
+import { InvalidArgumentError, type Command } from "commander";
 import { existsSync, statSync } from "node:fs";
 import { extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -12,8 +15,29 @@ import { tsImport } from "tsx/esm/api";
 import { InputError } from "../lib/errors.js";
 import { registerPlugins, validatePlugin, type Plugin, type Registries } from "../lib/plugins.js";
 import { createRegistries } from "../plugins/index.js";
+import { DEFAULT_PLUGIN_TIMEOUT_S } from "./supervisor.js";
+import { watchLoading, watchPlugin } from "./watch.js";
 
 export const PLUGIN_EXTENSIONS = [".js", ".mjs", ".cjs", ".ts", ".mts"];
+
+/** What `--plugin` and check-plugin promise about plugin code (for --help). */
+export const TRUST_NOTE =
+  "plugins are trusted code, run with your permissions: consolesr runs them in a separate thread and stops a call (or a file's import) that outlasts --plugin-timeout, nothing more";
+
+/** A `--plugin-timeout <seconds>` value: a positive number. */
+export function parsePluginTimeout(value: string): number {
+  const seconds = Number(value);
+  if (!(seconds > 0) || !Number.isFinite(seconds)) throw new InvalidArgumentError("must be a positive number of seconds");
+  return seconds;
+}
+
+/** Adds `--plugin-timeout` to a command that takes `--plugin` (the supervisor reads it, see supervisor.ts). */
+export const addPluginTimeoutFlag = (command: Command): Command =>
+  command.option(
+    "--plugin-timeout <seconds>",
+    `stop the command (exit 2, naming the plugin) when one call of plugin code, or the import of a plugin file, runs longer than this (default ${DEFAULT_PLUGIN_TIMEOUT_S})`,
+    parsePluginTimeout,
+  );
 
 /** commander collector for a repeatable option. */
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -32,7 +56,7 @@ export async function importPluginFile(path: string): Promise<unknown[]> {
   if (!PLUGIN_EXTENSIONS.includes(extname(absolute))) throw fileError(path, `must be a ${PLUGIN_EXTENSIONS.join(", ")} file`);
   let module: Record<string, unknown>;
   try {
-    module = (await tsImport(pathToFileURL(absolute).href, import.meta.url)) as Record<string, unknown>;
+    module = (await watchLoading(path, () => tsImport(pathToFileURL(absolute).href, import.meta.url))) as Record<string, unknown>;
   } catch (cause) {
     throw fileError(path, `cannot be imported: ${oneLine(cause instanceof Error ? cause.message : String(cause))}`);
   }
@@ -49,7 +73,7 @@ export async function importPluginFile(path: string): Promise<unknown[]> {
   }
   const plugins = Array.isArray(exported) ? exported : [exported];
   if (plugins.length === 0) throw fileError(path, "exports an empty array: no plugin");
-  return plugins;
+  return plugins.map((plugin) => watchPlugin(plugin, path));
 }
 
 /** A plugin file's plugins, validated (messages name the file, the plugin and the field). */

@@ -15,7 +15,7 @@ import type { EquationResult, ResultJson } from "../lib/result.js";
 import { runModule } from "../lib/runtime.js";
 import { VERSION } from "../lib/version.js";
 import { readBytes, readCsvFile, reporter, sha256, type Reporter } from "./io.js";
-import { collect, loadRegistries } from "./plugins.js";
+import { addPluginTimeoutFlag, collect, loadRegistries, TRUST_NOTE } from "./plugins.js";
 
 export interface ReproduceOptions {
   backend?: string;
@@ -139,7 +139,7 @@ export async function reproduce(file: string, options: ReproduceOptions = {}): P
 }
 
 export function registerReproduce(program: Command): void {
-  program
+  const command = program
     .command("reproduce")
     .description(
       "re-run a result JSON from its manifest and compare every stored field the re-run yields (equations term by term, text, metrics, the search block); " +
@@ -150,15 +150,15 @@ export function registerReproduce(program: Command): void {
     .option("--data <file>", "the CSV a fit result was made from (default: its recorded file name, in the result's folder or the current one)")
     .option("--exact", "demand an exact match (1e-9, every field) even when a float32 backend allows 1e-4")
     .addOption(new Option("--backend <name>", "tfjs backend of the re-run").choices(["cpu", "wasm"]).default("cpu"))
-    .option("--plugin <file>", "load the plugin file the result was made with (repeatable)", collect)
-    .option("--quiet", "no progress on stderr")
-    .action(async (file: string, flags: { backend: string; data?: string; exact?: boolean; plugin?: string[]; quiet?: boolean }) => {
-      const log = reporter(Boolean(flags.quiet));
-      const started = performance.now();
-      const { comparison, lines } = await reproduce(file, { backend: flags.backend, data: flags.data, exact: flags.exact, plugins: flags.plugin, log });
-      for (const line of lines) process.stdout.write(`${line}\n`);
-      log.info(`done in ${((performance.now() - started) / 1000).toFixed(2)} s`);
-      // Differences are a result, not an input error: exit 1.
-      if (!comparison.match) process.exitCode = 1;
-    });
+    .option("--plugin <file>", `load the plugin file the result was made with (repeatable); ${TRUST_NOTE}`, collect)
+    .option("--quiet", "no progress on stderr");
+  addPluginTimeoutFlag(command).action(async (file: string, flags: { backend: string; data?: string; exact?: boolean; plugin?: string[]; quiet?: boolean }) => {
+    const log = reporter(Boolean(flags.quiet));
+    const started = performance.now();
+    const { comparison, lines } = await reproduce(file, { backend: flags.backend, data: flags.data, exact: flags.exact, plugins: flags.plugin, log });
+    for (const line of lines) process.stdout.write(`${line}\n`);
+    log.info(`done in ${((performance.now() - started) / 1000).toFixed(2)} s`);
+    // Differences are a result, not an input error: exit 1.
+    if (!comparison.match) process.exitCode = 1;
+  });
 }

@@ -64,7 +64,9 @@ export interface CheckPluginsOptions {
 export const formatFailure = (f: PluginCheckFailure): string => `plugin ${f.plugin}: ${f.check}: ${f.message}`;
 
 const num = (x: number) => (Number.isFinite(x) ? String(Number(x.toPrecision(6))) : String(x));
-const show = (v: unknown) => (typeof v === "number" ? num(v) : typeof v === "string" ? JSON.stringify(v) : typeof v === "function" ? "a function" : JSON.stringify(v) ?? String(v));
+const isThenable = (v: unknown) => typeof v === "object" && v !== null && typeof (v as { then?: unknown }).then === "function";
+const show = (v: unknown) =>
+  typeof v === "number" ? num(v) : typeof v === "string" ? JSON.stringify(v) : typeof v === "function" ? "a function" : isThenable(v) ? "a Promise (plugin functions must be synchronous)" : (JSON.stringify(v) ?? String(v));
 const errorText = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!;
 
 /** Collects the failures of one plugin; each check runs isolated (a throw fails that check only). */

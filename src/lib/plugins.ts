@@ -93,7 +93,12 @@ export const defineSymbol = (plugin: SymbolPlugin): SymbolPlugin => plugin;
 export const defineConstraint = (plugin: ConstraintPlugin): ConstraintPlugin => plugin;
 export const defineReward = (plugin: RewardPlugin): RewardPlugin => plugin;
 
-const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === "function", "must be a function");
+/** An async function (or async generator): it returns a Promise, and every plugin function must return its value. */
+export const isAsyncFunction = (v: unknown): boolean => typeof v === "function" && /^Async(Generator)?Function$/.test((v as { [Symbol.toStringTag]?: string })[Symbol.toStringTag] ?? "");
+
+const fn = z
+  .custom<(...args: never[]) => unknown>((v) => typeof v === "function", "must be a function")
+  .refine((v) => !isAsyncFunction(v), "must be a synchronous function, not async: consolesr uses the value it returns, and an async function returns a Promise");
 const name = z.string().min(1).regex(/^[A-Za-z0-9_^.\-]+$/, "must be letters, digits or _ ^ . -");
 
 const schemas = {
@@ -182,15 +187,29 @@ export interface Registries {
 
 const describeCause = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause));
 
+/** A value for an error message: numbers as they are, a Promise named as one. */
+function shown(value: unknown): string {
+  if (value instanceof Promise || (typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function")) return "a Promise";
+  if (typeof value === "string") return JSON.stringify(value);
+  return typeof value === "object" && value !== null ? "an object" : String(value);
+}
+
 /**
  * A symbol whose functions rethrow any error as an InputError naming the plugin and the
  * function (`plugin tanh: evaluate threw: …`), so that a user symbol failing in the middle of a
  * search stops it like a failing constraint or reward does: with the best result so far kept.
- * Built-ins are trusted and not wrapped (evaluate runs in the fit's inner loop).
+ * `evaluate` must also return a number (a Promise, from an evaluate that is not synchronous, is
+ * an error at its first call), and not NaN at a finite x inside the symbol's domain (outside it,
+ * NaN is what it must return). Built-ins are trusted and not wrapped (evaluate runs in the fit's
+ * inner loop).
  */
 export function guardSymbol(plugin: SymbolPlugin): SymbolPlugin {
   const guarded: SymbolPlugin = { ...plugin };
-  const keys = ["text", "latex", "evaluate", "apply", "derivative", "domain", "fold"] as const;
+  const fail = (key: string, cause: unknown) => {
+    if (cause instanceof InputError && cause.message.startsWith(`plugin ${plugin.name}:`)) return cause;
+    return new InputError(`plugin ${plugin.name}: ${key} threw: ${describeCause(cause)}`);
+  };
+  const keys = ["text", "latex", "apply", "derivative", "domain", "fold"] as const;
   for (const key of keys) {
     const original = plugin[key] as ((...args: unknown[]) => unknown) | undefined;
     if (typeof original !== "function") continue;
@@ -198,11 +217,27 @@ export function guardSymbol(plugin: SymbolPlugin): SymbolPlugin {
       try {
         return original.apply(plugin, args);
       } catch (cause) {
-        if (cause instanceof InputError && cause.message.startsWith(`plugin ${plugin.name}:`)) throw cause;
-        throw new InputError(`plugin ${plugin.name}: ${key} threw: ${describeCause(cause)}`);
+        throw fail(key, cause);
       }
     };
   }
+  const evaluate = plugin.evaluate;
+  const domain = guarded.domain;
+  guarded.evaluate = (x: number) => {
+    let value: number;
+    try {
+      value = evaluate.call(plugin, x);
+    } catch (cause) {
+      throw fail("evaluate", cause);
+    }
+    if (typeof value === "number" && (value === value || !Number.isFinite(x))) return value;
+    if (typeof value !== "number") {
+      throw new InputError(`plugin ${plugin.name}: evaluate(${x}) returned ${shown(value)}, not a number: evaluate must be synchronous and return a number`);
+    }
+    // NaN at a finite x: right outside the domain, a broken symbol inside it.
+    if (domain && !domain(x)) return value;
+    throw new InputError(`plugin ${plugin.name}: evaluate(${x}) returned NaN inside its domain${domain ? "" : " (it declares none: all reals)"}; return a number there, or declare a domain that excludes x`);
+  };
   return guarded;
 }
 

@@ -109,6 +109,11 @@ export function createEvaluator(
         if (Number.isFinite(error)) throw new InputError(`plugin ${reward.name}: score returned ${score} for NRMSE ${error}`);
         score = reward.range[0];
       }
+      const [lo, hi] = reward.range;
+      const slack = 1e-12 * Math.max(1, hi - lo); // as check-plugin's range check
+      if (score < lo - slack || score > hi + slack) {
+        throw new InputError(`plugin ${reward.name}: score returned ${score} for NRMSE ${error}, outside its declared range [${lo}, ${hi}]`);
+      }
       const evidence = structure.products.map((product, j) => {
         const term = raw!.terms[j]!;
         const values = evaluateTerm({ coefficient: 1, factors: term.factors }, lookup, columns, data.rows);

@@ -1,0 +1,52 @@
+/**
+ * One command of consolesr's command line, run on the arguments after `consolesr`; main.ts runs
+ * it in-process, or inside the plugin worker (supervisor.ts) when the command loads plugin files.
+ * Exit codes (DESIGN): 0 success, 2 bad input or usage with one `error: …` line on stderr, 1 an
+ * internal error (set CONSOLESR_DEBUG=1 for the stack), 128 + the signal's number (130 for
+ * Ctrl-C, 143 for SIGTERM) after a signal stopped a search (the best equations so far are
+ * printed first).
+ */
+import { constants } from "node:os";
+import { Command, CommanderError } from "commander";
+import { isInputError } from "../lib/errors.js";
+import { tf } from "../lib/tf.js";
+import { VERSION } from "../lib/version.js";
+import { interrupted, registerCommands } from "./commands.js";
+
+// tfjs's "install tfjs-node" banner would be noise on stderr; PROD also skips debug checks.
+tf.env().set("PROD", true);
+
+/** Runs `args` (e.g. ["fit", "data.csv", …]); the exit code to end with, or undefined to end normally (process.exitCode). */
+export async function runCli(args: readonly string[]): Promise<number | undefined> {
+  const program = new Command("consolesr")
+    .description("CoNSoLe symbolic regression: find the exact equation behind data")
+    .version(VERSION)
+    .exitOverride()
+    .configureOutput({ writeErr: () => {} });
+  registerCommands(program);
+  for (const command of program.commands) command.exitOverride().configureOutput({ writeErr: () => {} });
+
+  try {
+    await program.parseAsync(args, { from: "user" });
+    // A signal during a search: the best so far has been printed; 130 = 128 + SIGINT, 143 = 128 + SIGTERM.
+    if (interrupted.value) {
+      const signal = interrupted.signal ?? "SIGINT";
+      process.stderr.write(`${signal === "SIGINT" ? "interrupted" : `stopped by ${signal}`}: printed the best equations found so far\n`);
+      return 128 + constants.signals[signal];
+    }
+    return undefined;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.exitCode === 0) return 0; // --help, --version
+      process.stderr.write(`${error.message.startsWith("error:") ? error.message : `error: ${error.message}`}\n`);
+      return 2;
+    }
+    if (isInputError(error)) {
+      process.stderr.write(`error: ${error.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`error: internal: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (process.env.CONSOLESR_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+    return 1;
+  }
+}
