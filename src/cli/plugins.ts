@@ -11,7 +11,6 @@ import { InvalidArgumentError, type Command } from "commander";
 import { existsSync, statSync } from "node:fs";
 import { extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { tsImport } from "tsx/esm/api";
 import { InputError } from "../lib/errors.js";
 import { registerPlugins, validatePlugin, type Plugin, type Registries } from "../lib/plugins.js";
 import { createRegistries } from "../plugins/index.js";
@@ -48,6 +47,23 @@ function fileError(path: string, message: string): InputError {
   return new InputError(`plugin file ${path}: ${message}`);
 }
 
+/**
+ * Imports a plugin file: JavaScript natively, TypeScript through tsx, loaded only when a .ts file
+ * is given (the compiled CLI needs no tsx otherwise). A .js file with `export` syntax in a
+ * CommonJS folder, which Node cannot load as it is, goes through tsx too.
+ */
+async function importModule(absolute: string): Promise<unknown> {
+  const url = pathToFileURL(absolute).href;
+  const viaTsx = async () => (await import("tsx/esm/api")).tsImport(url, import.meta.url);
+  if (extname(absolute) === ".ts" || extname(absolute) === ".mts") return viaTsx();
+  try {
+    return await import(url);
+  } catch (error) {
+    if (error instanceof SyntaxError) return viaTsx();
+    throw error;
+  }
+}
+
 /** The default export of a plugin file, unvalidated: one object or an array of them. */
 export async function importPluginFile(path: string): Promise<unknown[]> {
   const absolute = resolve(path);
@@ -56,7 +72,7 @@ export async function importPluginFile(path: string): Promise<unknown[]> {
   if (!PLUGIN_EXTENSIONS.includes(extname(absolute))) throw fileError(path, `must be a ${PLUGIN_EXTENSIONS.join(", ")} file`);
   let module: Record<string, unknown>;
   try {
-    module = (await watchLoading(path, () => tsImport(pathToFileURL(absolute).href, import.meta.url))) as Record<string, unknown>;
+    module = (await watchLoading(path, () => importModule(absolute))) as Record<string, unknown>;
   } catch (cause) {
     throw fileError(path, `cannot be imported: ${oneLine(cause instanceof Error ? cause.message : String(cause))}`);
   }

@@ -92,7 +92,10 @@ export async function supervise(args: string[]): Promise<number> {
   const marks = new Int32Array(watch);
   const labels = new Map<number, WatchLabel>();
   const workerData: WorkerData = { tag: WORKER_TAG, args, watch };
-  const worker = new Worker(new URL("./worker.js", import.meta.url), { workerData, stdout: true, stderr: true });
+  // From the sources (a checkout, under tsx) the worker registers tsx first (worker.js); the
+  // compiled CLI (build/cli) runs its main.js in the worker as it is.
+  const entry = import.meta.url.endsWith(".ts") ? "./worker.js" : "./main.js";
+  const worker = new Worker(new URL(entry, import.meta.url), { workerData, stdout: true, stderr: true });
   worker.stdout.on("data", (chunk: Buffer) => process.stdout.write(chunk));
   worker.stderr.on("data", (chunk: Buffer) => process.stderr.write(chunk));
 

@@ -1,0 +1,29 @@
+/**
+ * `npm run build:lib` (also on prepare): compiles src/lib, src/plugins and src/cli to build/ for
+ * the package: JavaScript without comments and indentation (esbuild, names and syntax kept, so
+ * stack traces still read), and declarations with their doc comments for the library's users.
+ */
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { transformSync } from "esbuild";
+
+const root = new URL("..", import.meta.url).pathname;
+const build = join(root, "build");
+const tsc = join(root, "node_modules", ".bin", "tsc");
+
+rmSync(build, { recursive: true, force: true });
+execFileSync(tsc, ["-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
+execFileSync(tsc, ["-p", "tsconfig.types.json"], { cwd: root, stdio: "inherit" });
+let before = 0;
+let after = 0;
+for (const file of readdirSync(build, { recursive: true, encoding: "utf8" })) {
+  if (!file.endsWith(".js")) continue;
+  const path = join(build, file);
+  const code = readFileSync(path, "utf8");
+  const out = transformSync(code, { loader: "js", format: "esm", target: "es2022", minifyWhitespace: true, keepNames: true, legalComments: "none" }).code;
+  writeFileSync(path, out);
+  before += code.length;
+  after += out.length;
+}
+console.log(`build/: JavaScript ${(before / 1024).toFixed(0)} kB → ${(after / 1024).toFixed(0)} kB without indentation`);
