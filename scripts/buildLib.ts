@@ -4,7 +4,7 @@
  * stack traces still read), and declarations with their doc comments for the library's users.
  */
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { transformSync } from "esbuild";
 
@@ -15,6 +15,10 @@ const tsc = join(root, "node_modules", ".bin", "tsc");
 rmSync(build, { recursive: true, force: true });
 execFileSync(tsc, ["-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
 execFileSync(tsc, ["-p", "tsconfig.types.json"], { cwd: root, stdio: "inherit" });
+// @observablehq/runtime ships no types: the declarations that use it carry ours along.
+copyFileSync(join(root, "src/lib/observablehq-runtime.d.ts"), join(build, "lib/observablehq-runtime.d.ts"));
+const runtimeTypes = join(build, "lib/runtime.d.ts");
+writeFileSync(runtimeTypes, `/// <reference path="./observablehq-runtime.d.ts" />\n${readFileSync(runtimeTypes, "utf8")}`);
 let before = 0;
 let after = 0;
 for (const file of readdirSync(build, { recursive: true, encoding: "utf8" })) {

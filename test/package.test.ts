@@ -1,0 +1,122 @@
+/**
+ * The package as a user gets it: `npm pack`, installed into an empty folder (a git repository of
+ * its own, as a user's project would be), then used the three ways the README shows:
+ * - the CLI on plain Node (`npx consolesr run syn1 --seed 0`), compiled JavaScript, no tsx;
+ * - `import { fit } from "consolesr"` in an ESM script, on arrays;
+ * - TypeScript against the installed declarations (`fit`, `defineSymbol` from `consolesr/sdk`),
+ *   and a wrong call that must not type-check.
+ * The tarball's size and file count, and `consolesr --version`'s start-up, are printed.
+ * Dependencies come from npm's cache or the registry (`--prefer-offline`).
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { root } from "./helpers/cli.js";
+
+const dir = mkdtempSync(join(tmpdir(), "consolesr-package-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const run = (command: string, args: string[], options: { cwd?: string; timeout?: number } = {}) =>
+  spawnSync(command, args, { cwd: options.cwd ?? dir, encoding: "utf8", timeout: options.timeout ?? 300_000, env: { ...process.env, npm_config_update_notifier: "false" } });
+
+test("npm pack → install into an empty project → CLI on plain node, fit() from ESM, types from TypeScript", { timeout: 900_000 }, async (t) => {
+  // 1. Pack (prepare builds build/ first).
+  const pack = run("npm", ["pack", "--json", "--pack-destination", dir], { cwd: root });
+  assert.equal(pack.status, 0, pack.stderr);
+  const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf("["))) as { filename: string; size: number; unpackedSize: number; files: { path: string }[] }[];
+  const tarball = join(dir, info!.filename);
+  t.diagnostic(`tarball ${info!.filename}: ${(info!.size / 1000).toFixed(1)} kB packed, ${(info!.unpackedSize / 1000).toFixed(1)} kB unpacked, ${info!.files.length} files (goal < 150 kB packed)`);
+  const paths = info!.files.map((f) => f.path);
+  assert.ok(paths.includes("LICENSE") && paths.includes("README.md") && paths.includes("build/lib/index.js") && paths.includes("build/lib/index.d.ts"));
+  for (const unwanted of ["src/", "test/", "bench/", "scripts/", ".ci/", "dist/"]) {
+    assert.ok(!paths.some((p) => p.startsWith(unwanted)), `the tarball ships ${unwanted}`);
+  }
+  assert.ok(!readFileSync(join(root, "README.md"), "utf8").includes("](../shared/"), "the README links outside the package");
+
+  // 2. An empty project, its own git repository, with the tarball installed.
+  const project = join(dir, "project");
+  execFileSync("mkdir", ["-p", project]);
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user-project", version: "1.0.0", type: "module", private: true }, null, 2));
+  run("git", ["init", "-q"], { cwd: project });
+  run("git", ["-c", "user.email=u@example.com", "-c", "user.name=u", "commit", "-q", "--allow-empty", "-m", "user"], { cwd: project });
+  const install = run("npm", ["install", tarball, "--no-audit", "--no-fund", "--prefer-offline"], { cwd: project });
+  assert.equal(install.status, 0, install.stderr);
+  const installed = join(project, "node_modules", "consolesr");
+  assert.ok(statSync(join(installed, "build", "cli", "main.js")).isFile());
+
+  // 3. The CLI on plain node: compiled JavaScript (no src/ to run through tsx).
+  const cli = run("npx", ["--no-install", "consolesr", "run", "syn1", "--seed", "0", "--out", "syn1.json"], { cwd: project });
+  assert.equal(cli.status, 0, cli.stderr);
+  assert.equal(cli.stdout, "y1 = 3*x1^2*cos(2.5*x2)\ny2 = 4*x1*x3\ny3 = 3*x3^2\n");
+  assert.doesNotMatch(cli.stderr, /looks like you are running TensorFlow/);
+  const manifest = (JSON.parse(readFileSync(join(project, "syn1.json"), "utf8")) as { manifest: { version: string; git: string } }).manifest;
+  assert.equal(manifest.version, JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version);
+  assert.equal(manifest.git, "unknown", "an installed consolesr recorded the user's git HEAD");
+  const bin = join(installed, "bin", "consolesr.js");
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const started = performance.now();
+    const version = run(process.execPath, [bin, "--version"], { cwd: project });
+    times.push(performance.now() - started);
+    assert.equal(version.status, 0);
+  }
+  t.diagnostic(`consolesr --version (installed, plain node): median ${times.sort((a, b) => a - b)[2]!.toFixed(0)} ms over 5 runs (goal < 500 ms)`);
+  const help = run(process.execPath, [bin, "--help"], { cwd: project });
+  assert.match(help.stdout, /fit/);
+
+  // 4. fit() from an ESM script on arrays.
+  writeFileSync(
+    join(project, "fit.mjs"),
+    [
+      'import { fit } from "consolesr";',
+      "let s = 7;",
+      "const r = () => ((s = (s * 16807) % 2147483647) / 2147483647) * 2 + 0.5;",
+      "const X = [], y = [];",
+      "for (let i = 0; i < 200; i++) { const row = [r(), r(), r()]; X.push(row); y.push(2 * row[0] * row[1] + row[2] ** 2); }",
+      'const result = await fit({ X, y, symbols: ["x", "x^2"] });',
+      "const [equation] = result.equations;",
+      "console.log(equation.text);",
+      "console.log(Math.abs(equation.predict([[1, 2, 3]])[0] - 13) < 1e-8);",
+    ].join("\n"),
+  );
+  const fitted = run(process.execPath, ["fit.mjs"], { cwd: project });
+  assert.equal(fitted.status, 0, fitted.stderr);
+  assert.equal(fitted.stdout, "2*x1*x2 + x3^2\ntrue\n");
+
+  // 5. TypeScript against the installed declarations.
+  writeFileSync(
+    join(project, "good.ts"),
+    [
+      'import { fit, resultToJson } from "consolesr";',
+      'import { defineSymbol, type SymbolPlugin } from "consolesr/sdk";',
+      "const tanh: SymbolPlugin = defineSymbol({",
+      '  kind: "symbol", name: "tanh", complexity: 2, innerWeight: true,',
+      "  text: (arg) => `tanh(${arg})`, latex: (arg) => `\\\\tanh(${arg})`,",
+      "  evaluate: Math.tanh, apply: (x, tf) => tf.tanh(x),",
+      "});",
+      'const result = await fit({ X: [[1, 2], [3, 4]], y: [1, 2], symbols: ["x", "tanh"], plugins: [tanh], seed: 3 });',
+      "const first: number = result.equations[0]!.predict([[1, 2]])[0]!;",
+      "const json: string = resultToJson(result);",
+      "export { first, json };",
+    ].join("\n"),
+  );
+  writeFileSync(join(project, "bad.ts"), 'import { fit } from "consolesr";\nawait fit({ X: "not a matrix", y: [1, 2] });\nexport {};\n');
+  const options = { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2022", "DOM"], strict: true, noEmit: true, types: [] };
+  const tsconfig = (files: string[], skipLibCheck: boolean) => JSON.stringify({ compilerOptions: { ...options, skipLibCheck }, files });
+  const tsc = join(root, "node_modules", ".bin", "tsc");
+  writeFileSync(join(project, "tsconfig.good.json"), tsconfig(["good.ts"], true));
+  writeFileSync(join(project, "tsconfig.bad.json"), tsconfig(["bad.ts"], true));
+  writeFileSync(join(project, "tsconfig.lib.json"), tsconfig(["good.ts"], false));
+  const good = run(tsc, ["-p", "tsconfig.good.json"], { cwd: project });
+  assert.equal(good.status, 0, good.stdout + good.stderr);
+  const bad = run(tsc, ["-p", "tsconfig.bad.json"], { cwd: project });
+  assert.notEqual(bad.status, 0);
+  assert.match(bad.stdout, /bad\.ts\(2,\d+\): error TS2322: Type 'string' is not assignable to type 'Matrix'/);
+  // Our own declarations check cleanly (tfjs's own have errors of theirs under skipLibCheck: false).
+  const strict = run(tsc, ["-p", "tsconfig.lib.json"], { cwd: project });
+  const ours = strict.stdout.split("\n").filter((line) => line.includes("node_modules/consolesr/"));
+  assert.deepEqual(ours, [], "type errors in consolesr's declarations");
+});
