@@ -225,7 +225,10 @@ describe("fit({X, y})", () => {
     const code = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
     assert.ok(code?.includes("await fit("), "no quick-start example found");
     assert.ok(readme.indexOf("## Quick start (library)") < readme.indexOf("## Two commands"), "the quick start comes first");
-    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "--eval", code!], { cwd: root, encoding: "utf8", timeout: 60_000 });
+    // Run against the sources: the package's own name points at the compiled build.
+    const source = code!.replace(/from "consolesr"/g, 'from "./src/lib/index.js"');
+    assert.notEqual(source, code, 'the example imports from "consolesr", as a user writes it');
+    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "--eval", source], { cwd: root, encoding: "utf8", timeout: 60_000 });
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stdout.split("\n")[0], "y = 2*x1*x2 + x3^2");
   });

@@ -34,7 +34,7 @@ test("npm pack → install into an empty project → CLI on plain node, fit() fr
   for (const unwanted of ["src/", "test/", "bench/", "scripts/", ".ci/", "dist/"]) {
     assert.ok(!paths.some((p) => p.startsWith(unwanted)), `the tarball ships ${unwanted}`);
   }
-  assert.ok(!readFileSync(join(root, "README.md"), "utf8").includes("](../shared/"), "the README links outside the package");
+  assert.ok(!readFileSync(join(root, "README.md"), "utf8").includes("../shared/"), "the README points outside the package");
 
   // 2. An empty project, its own git repository, with the tarball installed.
   const project = join(dir, "project");
@@ -85,6 +85,14 @@ test("npm pack → install into an empty project → CLI on plain node, fit() fr
   const fitted = run(process.execPath, ["fit.mjs"], { cwd: project });
   assert.equal(fitted.status, 0, fitted.stderr);
   assert.equal(fitted.stdout, "2*x1*x2 + x3^2\ntrue\n");
+
+  // The README's quick start, verbatim, as a user's .mjs script.
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const quick = /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf("## Quick start (library)")))![1]!;
+  writeFileSync(join(project, "quickstart.mjs"), quick);
+  const quickRun = run(process.execPath, ["quickstart.mjs"], { cwd: project });
+  assert.equal(quickRun.status, 0, quickRun.stderr);
+  assert.equal(quickRun.stdout.split("\n")[0], "y = 2*x1*x2 + x3^2");
 
   // 5. TypeScript against the installed declarations.
   writeFileSync(
