@@ -63,7 +63,7 @@ export function addFitFlags(command: Command): Command {
   return command
     .addOption(numberOption("--steps <n>", "Adam steps per fit (default 200 for a form, 50 in the search)", BOUNDS.steps))
     .addOption(numberOption("--lr <rate>", "Adam learning rate (paper: 1e-2)", BOUNDS.learningRate))
-    .addOption(choiceOption("--polish <kind>", "second-order polish after Adam (default lm)", CHOICES.polish))
+    .addOption(choiceOption("--polish <kind>", "second-order polish after Adam: lm (default) | none | lsq (lm; a structure with no inner weight is solved exactly by QR least squares instead, no Adam: pow's default)", CHOICES.polish))
     .addOption(choiceOption("--engine <engine>", "where Adam runs (default tfjs for a form, js in the search)", CHOICES.engine))
     .addOption(choiceOption("--backend <name>", "tfjs backend", BACKENDS, "cpu"));
 }
@@ -83,7 +83,7 @@ export function addSearchFlags(command: Command): Command {
     .addOption(
       choiceOption(
         "--proposal <kind>",
-        "consolesr's proposals: linear (default: linear-algebra proposals first, then operators) | operators | argmin (the paper's ε-greedy LP rollout)",
+        "consolesr's proposals: linear (default: linear-algebra proposals first, then operators) | wide (linear, plus backward elimination over the whole product library for sums up to --terms products; pow's default) | operators | argmin (the paper's ε-greedy LP rollout)",
         CHOICES.proposal,
       ),
     )
@@ -91,7 +91,8 @@ export function addSearchFlags(command: Command): Command {
 }
 
 export function fitSettings(flags: FitFlags, defaults: Pick<FitOptions, "steps" | "engine">): Pick<FitOptions, "steps" | "learningRate" | "polish" | "engine"> {
-  return { steps: flags.steps ?? defaults.steps ?? 200, learningRate: flags.lr ?? 0.01, polish: flags.polish ?? "lm", engine: flags.engine ?? defaults.engine ?? "tfjs" };
+  // An unset --polish stays unset: the pipeline's default (lm, or an experiment's own) applies.
+  return { steps: flags.steps ?? defaults.steps ?? 200, learningRate: flags.lr ?? 0.01, polish: flags.polish, engine: flags.engine ?? defaults.engine ?? "tfjs" };
 }
 
 export function searchOverrides(flags: SearchFlags, defaults: Partial<SearchSettings> = {}): { method: SearchMethod; settings: Partial<SearchSettings>; constraints: string[] } {

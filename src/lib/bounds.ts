@@ -76,12 +76,12 @@ export const HIDDEN_LAYERS_CAP = 8;
 
 /** The choices of the search's enumerated settings. */
 export const CHOICES = {
-  proposal: ["linear", "operators", "argmin"],
+  proposal: ["linear", "wide", "operators", "argmin"],
   rank: ["reward-net", "none"],
   shaping: ["raw", "log"],
   explore: ["uniform", "mutate"],
   encoding: ["paper", "structure"],
-  polish: ["lm", "none"],
+  polish: ["lm", "none", "lsq"],
   engine: ["tfjs", "js"],
 } as const;
 

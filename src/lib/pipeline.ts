@@ -29,7 +29,7 @@ import { quote } from "./syntax.js";
 export interface FitConfig {
   steps: number;
   learningRate: number;
-  polish: "lm" | "none";
+  polish: "lm" | "none" | "lsq";
   engine: "tfjs" | "js";
 }
 

@@ -28,8 +28,13 @@ export interface FitOptions {
   steps?: number;
   /** Adam learning rate (default 1e-2, paper). */
   learningRate?: number;
-  /** Second-order polish after Adam: "lm" (default) or "none" (Adam only, as in the paper). */
-  polish?: "lm" | "none";
+  /**
+   * Second-order polish after Adam: "lm" (default), "none" (Adam only, as in the paper), or
+   * "lsq": "lm", except that a structure with no inner weight (linear in its coefficients) is
+   * solved exactly by QR least squares, without Adam (pow's default: its products are nearly
+   * collinear, and LM's normal equations lose the optimum there).
+   */
+  polish?: "lm" | "none" | "lsq";
   /** "tfjs" (default; the active tfjs backend) or "js" (the same Adam in float64 JavaScript). */
   engine?: "tfjs" | "js";
   /** Initial value of every trainable weight (default 1). */
@@ -91,7 +96,7 @@ export function fitLocalSync(structure: LocalStructure, data: FitData, options: 
   const learningRate = options.learningRate ?? 1e-2;
   const tolerance = options.tolerance ?? 1e-12;
   const engine = options.engine ?? "tfjs";
-  const polish = (options.polish ?? "lm") === "lm";
+  const polish = (options.polish ?? "lm") !== "none";
   const denominator = rows * data.y.length;
   const settings = { steps, learningRate, tolerance, signal: options.signal };
 
@@ -113,10 +118,11 @@ export function fitLocalSync(structure: LocalStructure, data: FitData, options: 
     return { theta, curve, polishIterations, loss: Number.isFinite(loss) ? loss : Number.POSITIVE_INFINITY };
   };
 
-  let best = fitFrom(initialTheta(compiled, options.init ?? 1), true);
+  const linear = options.polish === "lsq" && compiled.inner.length === 0 && compiled.terms.length > 0;
+  let best = linear ? solveLinear(model, initialTheta(compiled, options.init ?? 1), denominator) : fitFrom(initialTheta(compiled, options.init ?? 1), true);
   let starts = 1;
   let bestStart = 0;
-  if ((options.starts ?? "multi") === "multi" && best.loss > EXACT && compiled.terms.length > 0 && !options.signal?.aborted) {
+  if (!linear && (options.starts ?? "multi") === "multi" && best.loss > EXACT && compiled.terms.length > 0 && !options.signal?.aborted) {
     const start = periodicStart(compiled, model, data, scale, best.theta);
     // Only from a point that already beats the first start's end (LM then can only improve on it).
     if (start && start.loss < best.loss) {
@@ -144,6 +150,13 @@ export function fitLocalSync(structure: LocalStructure, data: FitData, options: 
     engine: engine === "js" ? "js" : tf.getBackend(),
     ms: performance.now() - started,
   };
+}
+
+/** polish "lsq" on a structure without inner weights: its least-squares coefficients by QR, no Adam, no LM. */
+function solveLinear(model: Float64Model, start: Float64Array, denominator: number): Start {
+  const solved = model.leastSquares(start);
+  const loss = solved.loss / denominator;
+  return { theta: solved.theta, curve: [], polishIterations: 0, loss: Number.isFinite(loss) ? loss : Number.POSITIVE_INFINITY };
 }
 
 interface Start {

@@ -34,6 +34,13 @@ export interface Float64Model {
    * is NaN where a factor leaves its domain, +∞ where the products are collinear.
    */
   linearFit(theta: ArrayLike<number>): { theta: Float64Array; loss: number };
+  /**
+   * The same least-squares coefficients solved by Householder QR of the product columns (scaled
+   * to unit norm) instead of the normal equations: exact where the products are nearly
+   * collinear (the normal equations square the condition number). A column exactly dependent on
+   * earlier ones gets coefficient 0. The loss is NaN where a factor leaves its domain.
+   */
+  leastSquares(theta: ArrayLike<number>): { theta: Float64Array; loss: number };
 }
 
 export function float64Model(c: CompiledLocal, x: Columns, y: Columns, scale: readonly number[]): Float64Model {
@@ -174,7 +181,78 @@ export function float64Model(c: CompiledLocal, x: Columns, y: Columns, scale: re
     return { theta: out, loss: total };
   };
 
-  return { parameters: p, predict, loss, normalEquations, linearFit };
+  const leastSquares = (theta: ArrayLike<number>) => {
+    const out = Float64Array.from(theta);
+    for (let o = 0; o < outputs; o++) {
+      const terms = termsOf[o]!;
+      if (terms.length === 0) continue;
+      const columns = terms.map(() => new Float64Array(rows));
+      for (let i = 0; i < rows; i++) {
+        row(theta, i, false);
+        terms.forEach((q, u) => (columns[u]![i] = prod[c.terms[q]!.product]!));
+      }
+      const coefficients = solveLeastSquares(columns, y[o]!);
+      if (!coefficients) return { theta: out, loss: Number.NaN };
+      terms.forEach((q, u) => (out[nI + q] = coefficients[u]!));
+    }
+    return { theta: out, loss: loss(out) };
+  };
+
+  return { parameters: p, predict, loss, normalEquations, linearFit, leastSquares };
+}
+
+/**
+ * min ‖A·c − y‖ by Householder QR (A given by columns, overwritten; each scaled to unit norm
+ * first). A column whose part outside the earlier ones is below 1e-12 (relative) is dependent
+ * on them: it gets c = 0 and no reflection. Null when a value is not finite.
+ */
+export function solveLeastSquares(columns: Float64Array[], target: ArrayLike<number>): Float64Array | null {
+  const m = columns.length;
+  const n = target.length;
+  const y = Float64Array.from(target);
+  if (!y.every(Number.isFinite) || !columns.every((a) => a.every(Number.isFinite))) return null;
+  const scale = columns.map((a) => {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += a[i]! * a[i]!;
+    const norm = Math.sqrt(s);
+    if (norm > 0) for (let i = 0; i < n; i++) a[i] = a[i]! / norm;
+    return norm;
+  });
+  /** The row of R each independent column's diagonal sits in, and that diagonal. */
+  const pivots: { column: number; row: number; diagonal: number }[] = [];
+  let r = 0;
+  for (let k = 0; k < m && r < n; k++) {
+    if (scale[k] === 0) continue;
+    const a = columns[k]!;
+    let s = 0;
+    for (let i = r; i < n; i++) s += a[i]! * a[i]!;
+    const norm = Math.sqrt(s);
+    if (!(norm > 1e-12)) continue;
+    const alpha = a[r]! > 0 ? -norm : norm;
+    // v = x − alpha·e1 in a[r…]; H = I − 2vvᵀ/vᵀv, vᵀv = ‖x‖² − 2·alpha·x_r + alpha².
+    const xr = a[r]!;
+    a[r] = xr - alpha;
+    const vv = s - 2 * alpha * xr + alpha * alpha;
+    const apply = (b: Float64Array) => {
+      let d = 0;
+      for (let i = r; i < n; i++) d += a[i]! * b[i]!;
+      const f = (2 * d) / vv;
+      for (let i = r; i < n; i++) b[i] = b[i]! - f * a[i]!;
+    };
+    for (let j = k + 1; j < m; j++) apply(columns[j]!);
+    apply(y);
+    pivots.push({ column: k, row: r, diagonal: alpha });
+    r++;
+  }
+  const out = new Float64Array(m);
+  for (let p = pivots.length - 1; p >= 0; p--) {
+    const { column, row, diagonal } = pivots[p]!;
+    let s = y[row]!;
+    for (let q = p + 1; q < pivots.length; q++) s -= columns[pivots[q]!.column]![row]! * out[pivots[q]!.column]!;
+    out[column] = s / diagonal;
+  }
+  for (let k = 0; k < m; k++) out[k] = scale[k]! > 0 ? out[k]! / scale[k]! : 0;
+  return out;
 }
 
 /** Solves the symmetric positive definite system A·x = b by Cholesky; null when A is not SPD. */

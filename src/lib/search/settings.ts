@@ -44,9 +44,10 @@ export interface SearchSettings {
    * consolesr's proposals: "linear" (the linear-algebra proposals first, best first, then
    * "operators"), "operators" (greedy episodes score the LP-greedy trajectory, rollouts, product
    * edits and crossovers of the best structures, ranked by −R) or "argmin" (the paper's
-   * ε-greedy LP rollout).
+   * ε-greedy LP rollout). "wide" is "linear" plus backward elimination over the whole product
+   * library for sums of up to `terms` products (linear/backward.ts; pow's default).
    */
-  proposal: "linear" | "operators" | "argmin";
+  proposal: "linear" | "wide" | "operators" | "argmin";
   /** Candidates scored per greedy "operators" episode. */
   candidates: number;
   /**

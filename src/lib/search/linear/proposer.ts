@@ -8,6 +8,7 @@ import { std } from "../../metrics/nrmse.js";
 import { neuronColumns, productColumns, type ProductColumn } from "./columns.js";
 import { monomialProposals, sharedFactors, type MonomialInput } from "./monomial.js";
 import { selectSubsets, type Subset } from "./select.js";
+import { backwardElimination } from "./backward.js";
 
 export interface LinearProposal {
   products: number[][];
@@ -15,12 +16,18 @@ export interface LinearProposal {
   score: number;
   /** The train NRMSE the screening suggests a fit would reach (for products, from the log residual). */
   expected: number;
-  source: "log-product" | "sparse-sum";
+  source: "log-product" | "sparse-sum" | "backward-sum";
 }
 
 export interface LinearInput extends MonomialInput {
   /** Products per output: the sums' largest size. */
   maxTerms: number;
+  /**
+   * Also screen sums of up to `maxTerms` products (not only SCREEN_TERMS) by backward elimination
+   * over the whole library (backward.ts), when it has at most WIDE_COLUMNS columns: proposal
+   * "wide", for outputs that are sums of many products (pow).
+   */
+  wide?: boolean;
 }
 
 /**
@@ -34,6 +41,8 @@ export const SCREEN_FACTORS = 4;
 
 /** Library columns at most (products beyond are not screened, and the JSON says how many were). */
 export const COLUMN_CAP = 12000;
+/** The wide screen's library at most (backward elimination costs O(K³)). */
+export const WIDE_COLUMNS = 600;
 const SCREEN_ROWS = 400;
 
 export interface LinearScreen {
@@ -103,6 +112,18 @@ export function linearProposals(input: LinearInput): LinearScreen {
     });
     for (const subset of selectSubsets(built.columns.map((c) => c.values), quotient, { maxTerms, rows: SCREEN_ROWS })) scored.push({ columns: prefixed, subset });
   }
+  // The wide screen: every model on the backward-elimination path of the whole library.
+  const wide: { columns: ProductColumn[]; subset: Subset }[] = [];
+  if (input.wide) {
+    const built = productColumns(neurons, Math.min(SCREEN_FACTORS, input.maxFactors), WIDE_COLUMNS);
+    if (!built.truncated && built.columns.length > 0) {
+      count += built.columns.length;
+      const scale = std(y) * Math.sqrt(y.length) || 1;
+      const { path } = backwardElimination(built.columns.map((c) => c.values), built.columns.map((c) => c.complexity), y, input.maxTerms);
+      for (const model of path) wide.push({ columns: built.columns, subset: { members: model.members, nrmse: Math.sqrt(model.rss) / scale } });
+    }
+  }
+  scored.push(...wide);
   // Near-exact subsets first, the fewest terms among those within a factor 2 of each other.
   const bucket = (nrmse: number) => Math.floor(Math.log2(Math.max(nrmse, 1e-10)));
   scored.sort((p, q) => bucket(p.subset.nrmse) - bucket(q.subset.nrmse) || p.subset.members.length - q.subset.members.length || p.subset.nrmse - q.subset.nrmse);
@@ -116,7 +137,7 @@ export function linearProposals(input: LinearInput): LinearScreen {
     const key = products.map((p) => p.join(".")).sort().join("|");
     if (seen.has(key)) continue;
     seen.add(key);
-    sums.push({ products, score: s.nrmse, expected: s.nrmse, source: "sparse-sum" });
+    sums.push({ products, score: s.nrmse, expected: s.nrmse, source: wide.some((w) => w.subset === s) ? "backward-sum" : "sparse-sum" });
   }
   return { proposals: merge(products, sums), columns: count, truncated };
 }

@@ -1,7 +1,8 @@
 /**
  * consolesr: the double-convex Q-learning with linear-algebra and product-level proposals
  * (README "Deviations" 3–11). With proposal "linear" (the default) the first 16 episodes fit the
- * linear-algebra proposals (linear/proposer.ts) best first; after them every other episode
+ * linear-algebra proposals (linear/proposer.ts) best first ("wide" adds backward elimination over
+ * the whole library for sums of up to `terms` products); after them every other episode
  * takes the next one while any is left. The search's own episodes: a greedy one (probability
  * 1 − ε) scores, with the trained −R, the LP-greedy trajectory of −Q plus `candidates` others (a
  * quarter uniform rollouts, half edits of one of the best fitted structures (operators.ts), a
@@ -23,7 +24,7 @@ const WIDENING_PROPOSALS = 16;
 function screenLinear(run: SearchRun): LinearProposal[] {
   const { ctx, settings, space } = run;
   const y = ctx.data.y[ctx.data.targets.indexOf(ctx.target)]!;
-  const screen = linearProposals({ x: ctx.data.x, y, pool: ctx.pool, allowed: space.allowed, lookup: (name) => ctx.symbols.get(name), maxFactors: settings.maxFactors, maxTerms: settings.terms });
+  const screen = linearProposals({ x: ctx.data.x, y, pool: ctx.pool, allowed: space.allowed, lookup: (name) => ctx.symbols.get(name), maxFactors: settings.maxFactors, maxTerms: settings.terms, wide: settings.proposal === "wide" });
   run.screened += screen.columns;
   return screen.proposals;
 }
@@ -113,7 +114,7 @@ export function consolesrStrategy(run: SearchRun): ProposalStrategy {
       // The best 16 linear-algebra proposals in a row; after them (at the last size), every
       // other episode, so that the Q-learning's own proposals are not held up by weak ones.
       turn++;
-      const linearTurn = settings.proposal === "linear" && (next < WIDENING_PROPOSALS || turn % 2 === 0);
+      const linearTurn = (settings.proposal === "linear" || settings.proposal === "wide") && (next < WIDENING_PROPOSALS || turn % 2 === 0);
       const first = linearTurn ? proposeLinear() : undefined;
       if (first) return first;
       return settings.proposal !== "argmin" && rng.next() >= settings.epsilon ? proposeOperators(keep) : trajectories.rollout(settings.epsilon, keep, learner.policy);

@@ -1,0 +1,156 @@
+/**
+ * Backward elimination over a whole product-column library (the "wide" proposals): start from
+ * every column, and repeatedly drop the one whose removal raises the least-squares residual
+ * least, down to one column; every model of at most `maxTerms` columns on that path is a
+ * candidate. The forward beam (select.ts) builds sums up to 6 terms and judges them by a
+ * residual update that cancels catastrophically when columns are nearly collinear; outputs that
+ * are sums of many products of near-constant columns (pow: u ≈ 1 and small v, 7–11 terms) need
+ * the opposite direction and stable numerics:
+ * - a QR factorisation by modified Gram–Schmidt with re-orthogonalisation, columns taken
+ *   simplest first (by complexity) and scaled to unit norm; a column whose part outside the
+ *   earlier ones is below 1e-10 of its norm is exactly dependent on them and left out (u1² + v1² = 1
+ *   at a PV bus makes u1² dependent on 1 and v1²: the simpler writing stays);
+ * - the residual of the full model computed explicitly; the RSS increase of dropping column j,
+ *   β_j² / ‖row j of R⁻¹‖², exact for the current model; the column removed from R (and Qᵀy) by
+ *   Givens rotations, the entry that leaves adding to the RSS (no subtraction, no cancellation).
+ * On noiseless data whose truth lies in the library, every column outside the truth costs ~0 and
+ * goes first, so the path passes through the truth (measured on pow: all 10 outputs with
+ * {x, x²}, 0.05–0.15 s each on 400 rows and 137 columns). Ties at the rounding floor drop the
+ * most complex column first. Cost O(K³) for K columns: the caller caps K.
+ */
+
+export interface BackwardModel {
+  /** Column indices (into the caller's list), ascending. */
+  members: number[];
+  /** Residual sum of squares of the least-squares fit on the given rows. */
+  rss: number;
+}
+
+const dot = (a: Float64Array, b: Float64Array) => {
+  let s = 0;
+  for (let r = 0; r < a.length; r++) s += a[r]! * b[r]!;
+  return s;
+};
+
+/** Part of a column outside the earlier ones below which it counts as dependent on them. */
+const DEPENDENT = 1e-10;
+
+/**
+ * The backward-elimination path: the least-squares model of every size from min(K, maxTerms)
+ * down to 1 columns (largest first), with its RSS; `dependent` counts the columns left out as
+ * exact linear combinations of simpler ones (or zero).
+ */
+export function backwardElimination(columns: readonly Float64Array[], complexity: readonly number[], y: Float64Array, maxTerms: number): { path: BackwardModel[]; dependent: number } {
+  const m = y.length;
+  const order = columns.map((_, j) => j).sort((a, b) => complexity[a]! - complexity[b]! || a - b);
+  const Q: Float64Array[] = [];
+  const members: number[] = [];
+  const rColumns: number[][] = [];
+  let dependent = 0;
+  for (const j of order) {
+    const v = Float64Array.from(columns[j]!);
+    const norm = Math.sqrt(dot(v, v));
+    if (!(norm > 0) || !Number.isFinite(norm)) {
+      dependent++;
+      continue;
+    }
+    for (let r = 0; r < m; r++) v[r] = v[r]! / norm;
+    const rc = new Array<number>(Q.length).fill(0);
+    for (let pass = 0; pass < 2; pass++) {
+      for (let k = 0; k < Q.length; k++) {
+        const c = dot(Q[k]!, v);
+        rc[k] = rc[k]! + c;
+        const q = Q[k]!;
+        for (let r = 0; r < m; r++) v[r] = v[r]! - c * q[r]!;
+      }
+    }
+    const rest = Math.sqrt(dot(v, v));
+    if (!(rest > DEPENDENT)) {
+      dependent++;
+      continue;
+    }
+    for (let r = 0; r < m; r++) v[r] = v[r]! / rest;
+    Q.push(v);
+    members.push(j);
+    rc.push(rest);
+    rColumns.push(rc);
+  }
+  let k = members.length;
+  // R (k×k, upper triangular, rows), z = Qᵀy, and the full model's residual computed explicitly.
+  let R = Array.from({ length: k }, (_, i) => Float64Array.from({ length: k }, (_, c) => (i < rColumns[c]!.length ? rColumns[c]![i]! : 0)));
+  let z = Q.map((q) => dot(q, y));
+  const residual = Float64Array.from(y);
+  for (let pass = 0; pass < 2; pass++) {
+    for (const q of Q) {
+      const c = dot(q, residual);
+      for (let r = 0; r < m; r++) residual[r] = residual[r]! - c * q[r]!;
+    }
+  }
+  let rss = dot(residual, residual);
+  const floor = 1e-22 * dot(y, y);
+  const active = [...members];
+  const path: BackwardModel[] = [];
+  while (k > 0) {
+    if (k <= maxTerms) path.push({ members: [...active].sort((a, b) => a - b), rss });
+    if (k === 1) break;
+    // Rows of R⁻¹ (column c of R⁻¹ solves R·x = e_c) and β = R⁻¹z.
+    const inverse = Array.from({ length: k }, () => new Float64Array(k));
+    for (let c = 0; c < k; c++) {
+      const x = inverse[c]!;
+      for (let i = c; i >= 0; i--) {
+        let s = i === c ? 1 : 0;
+        for (let t = i + 1; t <= c; t++) s -= R[i]![t]! * x[t]!;
+        x[i] = s / R[i]![i]!;
+      }
+    }
+    let drop = 0;
+    let dropCost = Number.POSITIVE_INFINITY;
+    for (let j = 0; j < k; j++) {
+      let beta = 0;
+      let norm = 0;
+      for (let c = j; c < k; c++) {
+        const w = inverse[c]![j]!;
+        beta += w * z[c]!;
+        norm += w * w;
+      }
+      const cost = Math.max(floor, (beta * beta) / norm);
+      // At the floor, drop the most complex column (then the later one).
+      const better = cost < dropCost || (cost === dropCost && complexity[active[j]!]! >= complexity[active[drop]!]!);
+      if (better) {
+        drop = j;
+        dropCost = cost;
+      }
+    }
+    // Remove column `drop` and restore the triangle with Givens rotations on rows drop…k−1.
+    R = R.map((row) => {
+      const out = new Float64Array(k - 1);
+      out.set(row.subarray(0, drop), 0);
+      out.set(row.subarray(drop + 1), drop);
+      return out;
+    });
+    for (let c = drop; c < k - 1; c++) {
+      const a = R[c]![c]!;
+      const b = R[c + 1]![c]!;
+      const h = Math.hypot(a, b);
+      if (h === 0) continue;
+      const cs = a / h;
+      const sn = b / h;
+      for (let t = c; t < k - 1; t++) {
+        const x1 = R[c]![t]!;
+        const x2 = R[c + 1]![t]!;
+        R[c]![t] = cs * x1 + sn * x2;
+        R[c + 1]![t] = -sn * x1 + cs * x2;
+      }
+      const z1 = z[c]!;
+      const z2 = z[c + 1]!;
+      z[c] = cs * z1 + sn * z2;
+      z[c + 1] = -sn * z1 + cs * z2;
+    }
+    rss += z[k - 1]! ** 2;
+    R = R.slice(0, k - 1);
+    z = z.slice(0, k - 1);
+    active.splice(drop, 1);
+    k--;
+  }
+  return { path, dependent };
+}
