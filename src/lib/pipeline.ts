@@ -79,7 +79,7 @@ export const isFormConfig = (config: PipelineConfig): config is ExperimentFormCo
 
 /** What a user asks for; resolvePipelineConfig fills in the rest. */
 export interface PipelineOptions {
-  /** A paper experiment (syn1, syn2, toy) … */
+  /** A paper experiment (syn1, syn2, toy, pow) … */
   experiment?: string;
   /** … or a CSV table and the name recorded as config.data; `table` may be a function, called once the name checks pass. */
   csv?: { name: string; table: Table | (() => Table) };
@@ -152,6 +152,14 @@ function findExperiment(name: string, prefix = ""): Experiment {
   return experiment;
 }
 
+/** An experiment's own cap on training rows (pow: one year), after the general bound. */
+function checkExperimentRows(experiment: Experiment, rows: number, prefix = ""): number {
+  if (experiment.maxRows !== undefined && rows > experiment.maxRows) {
+    throw new InputError(prefix + (experiment.rowsMessage?.(rows) ?? `${experiment.name}: --rows ${rows} is more than its ${experiment.maxRows}; give --rows ${experiment.maxRows} or fewer`));
+  }
+  return rows;
+}
+
 /** The plugins a config names, looked up (an unknown name is an InputError from the registry). */
 export interface PipelinePlugins {
   /** The registry fits and searches draw symbols from: all of them, or for a CSV form only the pool, in pool order. */
@@ -201,6 +209,10 @@ export function pipelineData(config: PipelineConfig, source: { registries: Regis
     const symbols = source.registries.symbols;
     const rng = createRng(config.seed);
     const { train, test } = experimentData(experiment, { rng, symbols: (name) => symbols.get(name), rows: config.rows, snrDb: config.snrDb ?? undefined });
+    // A pool symbol whose domain an input leaves is an error naming them, as for `fit --symbols` (the default pools never are).
+    if ("symbols" in config) {
+      for (const name of config.symbols) train.inputs.forEach((input, i) => checkColumnDomain(symbols.get(name), input, train.x[i]!, `drop ${name} from --symbols`));
+    }
     // rng.fork() is createRng(⌊next()·2³²⌋): keep the seed, not a generator that one run would use up.
     return { train, test, searchSeed: Math.floor(rng.next() * 4294967296) };
   }
@@ -241,11 +253,11 @@ export function resolvePipelineConfig(options: PipelineOptions, registries: Regi
   const seed = checkBound(BOUNDS.seed, options.seed ?? 0, "seed");
   if (options.experiment !== undefined) {
     const experiment = findExperiment(options.experiment);
-    const rows = checkBound(BOUNDS.rows, options.rows ?? experiment.rows, "rows");
+    const rows = checkExperimentRows(experiment, checkBound(BOUNDS.rows, options.rows ?? experiment.rows, "rows"));
     if (options.snrDb !== undefined) checkBound(BOUNDS.snrDb, options.snrDb, "snrDb");
     const head: ExperimentSource = { seed, experiment: experiment.name, rows, snrDb: options.snrDb ?? null };
-    if (options.givenForm) return { ...head, givenForm: true, ...checkFit({ ...FORM_FIT, ...defined(options.fit) }, "fit.") };
-    const fit = checkFit({ ...SEARCH_FIT, ...defined(options.fit) }, "fit.");
+    if (options.givenForm) return { ...head, givenForm: true, ...checkFit({ ...FORM_FIT, ...experiment.fit, ...defined(options.fit) }, "fit.") };
+    const fit = checkFit({ ...SEARCH_FIT, ...experiment.fit, ...defined(options.fit) }, "fit.");
     const choice = searchChoice(options, registries);
     const settings = resolveSettings(options.method ?? "consolesr", { ...experiment.search, ...defined(options.search), fit });
     const config: ExperimentSearchConfig = { ...head, symbols: [...(options.symbols ?? experiment.symbols)], ...choice, ...settings };
@@ -312,7 +324,7 @@ export function configFromManifest(result: Pick<ResultJson, "manifest">, file = 
   const seed = checkBound(BOUNDS.seed, manifest.seed, `${file}: manifest.seed`);
   if (typeof config.experiment === "string") {
     const experiment = findExperiment(config.experiment, `${file}: `);
-    const rows = checkBound(BOUNDS.rows, config.rows, `${file}: manifest.config.rows`);
+    const rows = checkExperimentRows(experiment, checkBound(BOUNDS.rows, config.rows, `${file}: manifest.config.rows`), `${file}: manifest.config.rows: `);
     const snrDb = config.snrDb === null || config.snrDb === undefined ? null : checkBound(BOUNDS.snrDb, config.snrDb, `${file}: manifest.config.snrDb`);
     const head: ExperimentSource = { seed, experiment: experiment.name, rows, snrDb };
     if (config.givenForm === true) return { ...head, givenForm: true, ...fit(config, "") };
@@ -430,7 +442,7 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineOutput>
   const experiment = isExperimentConfig(config) ? findExperiment(config.experiment) : undefined;
   if (isFormConfig(config)) {
     // A form fixes the structure only: every weight starts at 1 (paper appendix).
-    const forms = experiment ? experiment.truth.map(formOf) : formEquations(config as CsvFormConfig, data.train, registries);
+    const forms = experiment ? (experiment.forms ?? experiment.truth).map(formOf) : formEquations(config as CsvFormConfig, data.train, registries);
     fitted = fitForm(data.train, forms, { symbols: plugins.symbols, ...fitOf(config), onProgress: input.onFit });
     ({ equations, simplified } = fitted);
     block = formBlock(fitted);

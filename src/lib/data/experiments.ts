@@ -1,13 +1,28 @@
 /**
- * The paper's datasets (§5.1): syn1, syn2 and the toy of §5.2. Inputs ~ U(1,2) for training
- * and U(3,4) for testing (extrapolation), 2000 rows each. The true equations generate the
- * targets and score the results; no search code reads them.
+ * The paper's datasets (§5.1): syn1, syn2, the toy of §5.2 and pow. syn1, syn2 and the toy draw
+ * inputs ~ U(1,2) for training and U(3,4) for testing (extrapolation), 2000 rows each, and the
+ * true equations generate the targets; pow generates its data itself (the `data` hook: a power
+ * flow, see pow/index.ts). The truth scores the results; no search code reads it.
  */
 import type { Equation } from "../equation/types.js";
 import { evaluateEquation, type SymbolLookup } from "../equation/evaluate.js";
 import type { Rng } from "../rng.js";
-import { std } from "../metrics/nrmse.js";
 import type { Dataset } from "./dataset.js";
+import { addNoise } from "./noise.js";
+import { powExperiment } from "./pow/index.js";
+
+export { addNoise };
+
+/** What an experiment's own data generator gets (Experiment.data). */
+export interface ExperimentDataOptions {
+  /** The run's generator (createRng(seed)); the search's seed is drawn from it afterwards. */
+  rng: Rng;
+  symbols: SymbolLookup;
+  /** Training rows (already within the experiment's maxRows when resolved by the pipeline). */
+  rows: number;
+  /** Gaussian noise on the training targets at this SNR (dB); none when omitted. */
+  snrDb?: number;
+}
 
 export interface Experiment {
   name: string;
@@ -16,11 +31,24 @@ export interface Experiment {
   /** The symbol pool the paper searches with. */
   symbols: string[];
   truth: Equation[];
+  /** The forms `run --given-form` fits (default: the truth's). */
+  forms?: Equation[];
+  /** Input ranges of the U(range) draw; for an experiment with `data`, what its sets span (pow: hours). */
   trainRange: [number, number];
   testRange: [number, number];
+  /** Default training rows. */
   rows: number;
-  /** Search settings the experiment runs with (products per output, symbols per product). */
-  search?: { terms?: number; maxFactors?: number };
+  /** Most training rows the experiment has (pow: one year, 8760); `rowsMessage` words the error. */
+  maxRows?: number;
+  rowsMessage?: (rows: number) => string;
+  /** Search settings the experiment runs with (products per output, symbols per product, proposals). */
+  search?: { terms?: number; maxFactors?: number; proposal?: "linear" | "wide" | "operators" | "argmin" };
+  /** Fit defaults the experiment runs with (a flag overrides them). */
+  fit?: { polish?: "lm" | "none" | "lsq" };
+  /** The experiment's own data (train, then a noiseless test set) instead of the U(range) draw. */
+  data?: (options: ExperimentDataOptions) => { train: Dataset; test: Dataset };
+  /** Extra lines the CLI prints after the evaluation, from the learned (simplified) equations. */
+  report?: (equations: readonly Equation[]) => string[];
 }
 
 const x = (input: string) => ({ symbol: "x", input });
@@ -87,6 +115,7 @@ export const experiments: Record<string, Experiment> = {
     rows: 2000,
     search: { terms: 1, maxFactors: 2 },
   },
+  pow: powExperiment,
 };
 
 export interface GenerateOptions {
@@ -110,18 +139,17 @@ export function generateDataset(inputs: readonly string[], equations: readonly E
   return { inputs: [...inputs], targets: equations.map((e) => e.target), x, y, rows };
 }
 
-/** Adds N(0, σ²) in place with σ = std(y)/10^(snr/20): signal power / noise power = 10^(snr/10). */
-export function addNoise(y: Float64Array, snrDb: number, rng: Rng): void {
-  const sigma = std(y) / 10 ** (snrDb / 20);
-  for (let i = 0; i < y.length; i++) y[i] = y[i]! + sigma * rng.normal();
-}
 
-/** Train (U(1,2)) and test (U(3,4)) sets of an experiment, train drawn first from `rng`. */
+/**
+ * Train (U(1,2)) and test (U(3,4)) sets of an experiment, train drawn first from `rng`; or, for an
+ * experiment with its own generator (`data`), what that generator makes from `rng`.
+ */
 export function experimentData(
   experiment: Experiment,
   options: Omit<GenerateOptions, "range">,
 ): { train: Dataset; test: Dataset } {
   const rows = options.rows ?? experiment.rows;
+  if (experiment.data) return experiment.data({ rng: options.rng, symbols: options.symbols, rows, snrDb: options.snrDb });
   const train = generateDataset(experiment.inputs, experiment.truth, { ...options, rows, range: experiment.trainRange });
   const test = generateDataset(experiment.inputs, experiment.truth, { ...options, rows, range: experiment.testRange, snrDb: undefined });
   return { train, test };

@@ -2,7 +2,7 @@
  * Simplification to a canonical form, applied to learned equations and to ground truth alike
  * so they can be compared (DESIGN "Metrics"): identifiable scales folded into coefficients
  * (sqrt(2.2·x) → 1.483·sqrt(x)), even/odd symmetries (cos(−w·x), sin(−w·x)), factors that are
- * constant on the data (cos(0.005·x1) on U(1,2)) folded, equal terms merged, negligible terms
+ * constant on the data (cos(0.005·x1) on U(1,2), x of a constant column) folded, equal terms merged, negligible terms
  * dropped, and a canonical order of factors and terms.
  */
 import { evaluateFactor, evaluateTerm, type ColumnLookup, type SymbolLookup } from "./evaluate.js";
@@ -91,9 +91,22 @@ export function simplifyEquation(equation: Equation, options: SimplifyOptions): 
   return { target: equation.target, terms: kept };
 }
 
-/** The value of a factor that does not vary on the data (relative range ≤ tolerance), else undefined. */
+/**
+ * The value of a factor that does not vary on the data, else undefined: a factor with an inner
+ * weight whose relative range is ≤ tolerance (cos(0.005·x1) on U(1,2)), or any factor that takes
+ * one and the same value on every row (x of a constant column, such as a slack bus's u in pow).
+ */
 function constantValue(factor: Factor, options: SimplifyOptions, tolerance: number): number | undefined {
-  if (factor.weight === undefined) return undefined;
+  if (factor.weight === undefined) {
+    if (!options.columns || !options.rows) return undefined;
+    // No inner weight here (simplifyEquation gives every symbol with one a weight): f(x) row by row, stopping at the first change.
+    const evaluate = options.symbols(factor.symbol).evaluate;
+    const column = options.columns(factor.input);
+    const first = evaluate(column[0]!);
+    if (!Number.isFinite(first) || first === 0) return undefined;
+    for (let i = 1; i < options.rows; i++) if (evaluate(column[i]!) !== first) return undefined;
+    return first;
+  }
   if (!options.columns || !options.rows) {
     if (factor.weight !== 0) return undefined;
     const at0 = options.symbols(factor.symbol).evaluate(0);
