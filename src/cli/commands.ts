@@ -186,28 +186,32 @@ export function registerCommands(program: Command): void {
         .argument("<experiment>", Object.keys(experiments).join(" | "))
         .addOption(numberOption("--seed <n>", "random seed of the data and the search, 0…2^32−1", BOUNDS.seed, 0))
         .addOption(numberOption("--snr <dB>", "Gaussian noise on the training targets at this SNR", BOUNDS.snrDb))
-        .addOption(numberOption("--rows <n>", `rows of train and of test data, ${BOUNDS.rows.rule.replace("an integer from ", "").replace(" to ", "…")}`, BOUNDS.rows, 2000))
+        .addOption(numberOption("--rows <n>", `training rows, ${BOUNDS.rows.rule.replace("an integer from ", "").replace(" to ", "…")} (default: the experiment's; syn1, syn2, toy: 2000 train and 2000 test; pow: the first N hours of its 8760-hour training year, at most 8760, tested on the whole second year)`, BOUNDS.rows))
+        .addOption(listOption("--symbols <names>", "symbol pool, comma-separated (default: the experiment's; pow: x, and x,x^2 can express its PQ bus)"))
         .option("--given-form", "fit the experiment's known forms instead of searching (coefficient estimation only)")
         .option("--out <file>", "write the version-1 JSON result")
         .option("--timings", "include wall-clock seconds in the JSON (breaks byte-identity)")
         .option("--quiet", "no progress on stderr"),
     ),
-  )).action(async (name: string, flags: CommonFlags & { snr?: number; rows: number; givenForm?: boolean }) => {
+  )).action(async (name: string, flags: CommonFlags & { snr?: number; rows?: number; givenForm?: boolean; symbols?: string[] }) => {
     const log = reporter(Boolean(flags.quiet));
     const experiment = experiments[name];
     if (!experiment) throw new InputError(`unknown experiment "${name}" (known: ${Object.keys(experiments).join(", ")})`);
     const { seed, rows, snr: snrDb } = flags;
     if (flags.out) checkOutPath(flags.out, flags.plugin ?? []);
     const { registries } = await loadRegistries(flags.plugin);
-    const config = resolvePipelineConfig({ experiment: name, seed, rows, snrDb, givenForm: Boolean(flags.givenForm), ...flagOptions(flags, Boolean(flags.givenForm)) }, registries);
+    if (flags.givenForm && flags.symbols) throw new InputError("--symbols chooses a search's pool; --given-form fits the experiment's own forms (drop one of them)");
+    const config = resolvePipelineConfig({ experiment: name, seed, rows, snrDb, symbols: flags.symbols, givenForm: Boolean(flags.givenForm), ...flagOptions(flags, Boolean(flags.givenForm)) }, registries);
     const backend = await useBackend(flags.backend);
     const data = pipelineData(config, { registries });
     const started = performance.now();
-    log.info(`${experiment.name}: ${experiment.description}; ${rows} rows, seed ${seed}${snrDb === undefined ? "" : `, SNR ${snrDb} dB`}, tfjs ${backend}`);
+    const pool = "symbols" in config ? `, symbols ${config.symbols.join(", ")}` : "";
+    log.info(`${experiment.name}: ${experiment.description}; ${data.train.rows} training rows, ${data.test?.rows ?? 0} test rows, seed ${seed}${snrDb === undefined ? "" : `, SNR ${snrDb} dB`}${pool}, tfjs ${backend}`);
     const { result, search: found } = await runWithProgress({ data, config, registries, git: gitSha(), backend: tf.getBackend() }, log);
     for (const e of result.evaluation ?? []) {
       log.info(`${e.target}: ${e.exact ? "exact" : `not exact (${e.reason})`}, E_c ${e.coefficientError.toPrecision(3)} %, test NRMSE ${e.testNrmse.toExponential(2)}; truth ${e.truth}`);
     }
+    if (experiment.report) for (const line of experiment.report(result.equations)) log.info(line);
     emit(result, flags, (performance.now() - started) / 1000, log);
     if (found?.error) throw found.error;
   });
