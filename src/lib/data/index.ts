@@ -1,3 +1,25 @@
 export { type Dataset, columnOf, selectTargets } from "./dataset.js";
 export { parseCsv, datasetFromTable, datasetToCsv, MIN_ROWS, MAX_MAGNITUDE, MIN_MAGNITUDE, type Table } from "./csv.js";
 export { experiments, generateDataset, experimentData, addNoise, type Experiment, type GenerateOptions } from "./experiments.js";
+export { type ExperimentDataOptions } from "./experiments.js";
+export {
+  powExperiment,
+  POW_GRID,
+  CASE5,
+  makeGrid,
+  admittanceMatrix,
+  powerFlow,
+  injections,
+  writtenInjections,
+  operatingPoints,
+  powOperatingPoints,
+  reducedTruth,
+  learnedTopology,
+  topologySummary,
+  HOURS_PER_YEAR,
+  type PowerCase,
+  type Grid,
+  type OperatingPoints,
+  type LearnedTopology,
+  type LearnedLine,
+} from "./pow/index.js";
