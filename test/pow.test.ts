@@ -40,10 +40,11 @@ const n = POW_GRID.n;
 
 test("case5's admittance matrix: symmetric, 1/(r + jx) off the diagonal, rows summing to the line charging", () => {
   const { G, B } = admittanceMatrix(CASE5);
-  for (let i = 0; i < n; i++) for (let k = 0; k < n; k++) {
-    assert.equal(G[i * n + k], G[k * n + i]);
-    assert.equal(B[i * n + k], B[k * n + i]);
-  }
+  for (let i = 0; i < n; i++)
+    for (let k = 0; k < n; k++) {
+      assert.equal(G[i * n + k], G[k * n + i]);
+      assert.equal(B[i * n + k], B[k * n + i]);
+    }
   // Line 1–5: r = 0.00064, x = 0.0064 → y = (r − jx)/(r² + x²); Y_15 = −y.
   const d = 0.00064 ** 2 + 0.0064 ** 2;
   assert.ok(Math.abs(G[0 * n + 4]! + 0.00064 / d) < 1e-9);
@@ -59,7 +60,9 @@ test("case5's admittance matrix: symmetric, 1/(r + jx) off the diagonal, rows su
       g += G[i * n + k]!;
       b += B[i * n + k]!;
     }
-    const charging = CASE5.branches.filter((l) => index.get(l.from) === i || index.get(l.to) === i).reduce((s, l) => s + l.b / 2, 0);
+    const charging = CASE5.branches
+      .filter((l) => index.get(l.from) === i || index.get(l.to) === i)
+      .reduce((s, l) => s + l.b / 2, 0);
     assert.ok(Math.abs(g) < 1e-12, `row ${i} G sums to ${g}`);
     assert.ok(Math.abs(b - charging) < 1e-9, `row ${i} B sums to ${b}, charging ${charging}`);
   }
@@ -73,7 +76,9 @@ test("the power flow: residual < 1e-8 pu at every one of the 17,520 hours, the s
   assert.ok(worst < 1e-10, `the flow converges to < 1e-10 pu (largest ${worst})`);
   const slack = POW_GRID.slack;
   assert.ok(points.u[slack]!.every((v) => v === 1) && points.v[slack]!.every((v) => v === 0));
-  for (const a of [0, 2, 4]) for (let t = 0; t < points.hours; t += 97) assert.ok(Math.abs(points.u[a]![t]! ** 2 + points.v[a]![t]! ** 2 - 1) < 1e-14);
+  for (const a of [0, 2, 4])
+    for (let t = 0; t < points.hours; t += 97)
+      assert.ok(Math.abs(points.u[a]![t]! ** 2 + points.v[a]![t]! ** 2 - 1) < 1e-14);
   // Bus 2 (PQ) moves: its |V| is not fixed.
   const vm2 = Float64Array.from({ length: points.hours }, (_, t) => Math.hypot(points.u[1]![t]!, points.v[1]![t]!));
   assert.ok(Math.max(...vm2) - Math.min(...vm2) > 1e-3);
@@ -116,7 +121,8 @@ test("p and q from S = V ⊙ conj(Y·V) agree with the written formulas (q_i wit
   }
   // The typo'd q (−B_im(v_i·u_m − u_i·v_m)) is not the injection.
   let typo = 0;
-  for (let m = 0; m < n; m++) typo += POW_GRID.G[m]! * (v[0]! * u[m]! - u[0]! * v[m]!) - POW_GRID.B[m]! * (v[0]! * u[m]! - u[0]! * v[m]!);
+  for (let m = 0; m < n; m++)
+    typo += POW_GRID.G[m]! * (v[0]! * u[m]! - u[0]! * v[m]!) - POW_GRID.B[m]! * (v[0]! * u[m]! - u[0]! * v[m]!);
   assert.ok(Math.abs(typo - injections(POW_GRID, u, v).q[0]!) > 1);
 });
 
@@ -139,21 +145,55 @@ test("the reduced truth evaluates to y on the data (NRMSE < 1e-9, train and test
   for (const t of ["p1", "q1", "p3", "q3", "p4", "q4", "p5", "q5"]) assert.equal(constant(t), 1, `${t} has a constant`);
   for (const t of ["p2", "q2"]) assert.deepEqual([constant(t), squares(t)], [0, 2], `${t}: u2², v2², no constant`);
   // Nothing of the slack's v survives; p1 (the most) has 11 terms.
-  assert.ok(powExperiment.truth.every((e) => e.terms.every((term) => term.factors.every((f) => f.input !== "v4" && f.input !== "u4"))));
+  assert.ok(
+    powExperiment.truth.every((e) =>
+      e.terms.every((term) => term.factors.every((f) => f.input !== "v4" && f.input !== "u4")),
+    ),
+  );
   assert.equal(terms.p1!.length, 11);
   assert.deepEqual(reducedTruth(makeGrid(CASE5)), powExperiment.truth);
 });
 
 test("simplification reads c·u4 (u4 ≡ 1 on the data) as the constant c, and c·x of a varying column as it was", () => {
   const { train } = experimentData(powExperiment, { rng: createRng(0), symbols: lookup, rows: 50 });
-  const order = { symbols: lookup, inputOrder: train.inputs, symbolOrder: registry.names(), columns: (name: string) => train.x[train.inputs.indexOf(name)]!, rows: train.rows };
-  const learned: Equation = { target: "p4", terms: [{ coefficient: 9.9, factors: [{ symbol: "x", input: "u4" }] }, { coefficient: 2, factors: [{ symbol: "x", input: "u1" }, { symbol: "x", input: "u4" }] }] };
+  const order = {
+    symbols: lookup,
+    inputOrder: train.inputs,
+    symbolOrder: registry.names(),
+    columns: (name: string) => train.x[train.inputs.indexOf(name)]!,
+    rows: train.rows,
+  };
+  const learned: Equation = {
+    target: "p4",
+    terms: [
+      { coefficient: 9.9, factors: [{ symbol: "x", input: "u4" }] },
+      {
+        coefficient: 2,
+        factors: [
+          { symbol: "x", input: "u1" },
+          { symbol: "x", input: "u4" },
+        ],
+      },
+    ],
+  };
   assert.deepEqual(simplifyEquation(learned, order).terms, [
     { coefficient: 9.9, factors: [] },
     { coefficient: 2, factors: [{ symbol: "x", input: "u1" }] },
   ]);
   // v4 ≡ 0: a term with it vanishes.
-  assert.deepEqual(simplifyEquation({ target: "p4", terms: [{ coefficient: 3, factors: [{ symbol: "x", input: "v4" }] }, { coefficient: 1, factors: [{ symbol: "x", input: "u2" }] }] }, order).terms, [{ coefficient: 1, factors: [{ symbol: "x", input: "u2" }] }]);
+  assert.deepEqual(
+    simplifyEquation(
+      {
+        target: "p4",
+        terms: [
+          { coefficient: 3, factors: [{ symbol: "x", input: "v4" }] },
+          { coefficient: 1, factors: [{ symbol: "x", input: "u2" }] },
+        ],
+      },
+      order,
+    ).terms,
+    [{ coefficient: 1, factors: [{ symbol: "x", input: "u2" }] }],
+  );
 });
 
 test("one seed gives the same bytes; --rows takes the first hours of the year; --snr touches the training targets only", () => {
@@ -165,17 +205,27 @@ test("one seed gives the same bytes; --rows takes the first hours of the year; -
   const again = operatingPoints(CASE5, { rng: createRng(11) });
   const all = (p: typeof points) => [...p.u, ...p.v, ...p.p, ...p.q];
   assert.equal(hash(all(again)), hash(all(points)));
-  assert.notEqual(hash(all(operatingPoints(CASE5, { rng: createRng(12), hours: 100 }))), hash(all(operatingPoints(CASE5, { rng: createRng(11), hours: 100 }))));
+  assert.notEqual(
+    hash(all(operatingPoints(CASE5, { rng: createRng(12), hours: 100 }))),
+    hash(all(operatingPoints(CASE5, { rng: createRng(11), hours: 100 }))),
+  );
 
   const registries = createRegistries();
-  const data = (options: { rows?: number; snrDb?: number; seed?: number }) => pipelineData(resolvePipelineConfig({ experiment: "pow", ...options }, registries), { registries });
+  const data = (options: { rows?: number; snrDb?: number; seed?: number }) =>
+    pipelineData(resolvePipelineConfig({ experiment: "pow", ...options }, registries), { registries });
   const a = data({ seed: 3 });
   const b = data({ seed: 3 });
-  assert.equal(hash([...a.train.x, ...a.train.y, ...a.test!.x, ...a.test!.y]), hash([...b.train.x, ...b.train.y, ...b.test!.x, ...b.test!.y]));
+  assert.equal(
+    hash([...a.train.x, ...a.train.y, ...a.test!.x, ...a.test!.y]),
+    hash([...b.train.x, ...b.train.y, ...b.test!.x, ...b.test!.y]),
+  );
   assert.equal(a.searchSeed, b.searchSeed);
   const short = data({ seed: 3, rows: 100 });
   assert.equal(short.train.rows, 100);
-  assert.deepEqual(short.train.x.map((c) => Array.from(c)), a.train.x.map((c) => Array.from(c.subarray(0, 100))));
+  assert.deepEqual(
+    short.train.x.map((c) => Array.from(c)),
+    a.train.x.map((c) => Array.from(c.subarray(0, 100))),
+  );
   assert.equal(hash(short.test!.y), hash(a.test!.y), "the test set is the whole second year whatever --rows");
   const noisy = data({ seed: 3, rows: 100, snrDb: 40 });
   assert.deepEqual(noisy.train.x, short.train.x);
@@ -193,14 +243,39 @@ test("learned topology: the truth reads back every line with its G and B; a miss
   for (const line of exact.lines) {
     assert.equal(line.learned, line.exists, `${line.from}-${line.to}`);
     if (!line.exists) continue;
-    assert.ok(Math.abs(line.g - line.gTrue) <= 1e-12 * Math.abs(line.gTrue) && Math.abs(line.b - line.bTrue) <= 1e-12 * Math.abs(line.bTrue));
+    assert.ok(
+      Math.abs(line.g - line.gTrue) <= 1e-12 * Math.abs(line.gTrue) &&
+        Math.abs(line.b - line.bTrue) <= 1e-12 * Math.abs(line.bTrue),
+    );
   }
   assert.equal(exact.buses.length, n);
   assert.equal(exact.unexplained.length, 0);
   assert.match(topologySummary(exact)[0]!, /6 of 6 lines found, 0 missed, 0 spurious/);
   // p4 and q4 without their terms in u1/v1 and p1/q1 without u1, v1 (slack line): line 1–4 is missed.
-  const drop = (e: Equation) => ({ ...e, terms: e.terms.filter((t) => !(["p4", "q4"].includes(e.target) && t.factors.some((f) => f.input === "u1" || f.input === "v1")) && !(["p1", "q1"].includes(e.target) && t.factors.length === 1)) });
-  const spurious = (e: Equation) => (e.target === "p1" ? { ...e, terms: [...e.terms, { coefficient: 2, factors: [{ symbol: "x", input: "u1" }, { symbol: "x", input: "u3" }] }] } : e);
+  const drop = (e: Equation) => ({
+    ...e,
+    terms: e.terms.filter(
+      (t) =>
+        !(["p4", "q4"].includes(e.target) && t.factors.some((f) => f.input === "u1" || f.input === "v1")) &&
+        !(["p1", "q1"].includes(e.target) && t.factors.length === 1),
+    ),
+  });
+  const spurious = (e: Equation) =>
+    e.target === "p1"
+      ? {
+          ...e,
+          terms: [
+            ...e.terms,
+            {
+              coefficient: 2,
+              factors: [
+                { symbol: "x", input: "u1" },
+                { symbol: "x", input: "u3" },
+              ],
+            },
+          ],
+        }
+      : e;
   const wrong = learnedTopology(POW_GRID, truth.map(drop).map(spurious));
   const summary = topologySummary(wrong).join("\n");
   assert.match(summary, /5 of 6 lines found, 1 missed, 1 spurious/);
@@ -215,13 +290,26 @@ test("QR least squares and backward elimination recover a sum of nearly collinea
   const base = Array.from({ length: 4 }, () => Float64Array.from({ length: rows }, () => 1 + 0.01 * rng.normal()));
   const columns: Float64Array[] = [Float64Array.from({ length: rows }, () => 1)];
   for (let i = 0; i < 4; i++) columns.push(base[i]!);
-  for (let i = 0; i < 4; i++) for (let k = i + 1; k < 4; k++) columns.push(Float64Array.from(base[i]!, (v, r) => v * base[k]![r]!));
+  for (let i = 0; i < 4; i++)
+    for (let k = i + 1; k < 4; k++) columns.push(Float64Array.from(base[i]!, (v, r) => v * base[k]![r]!));
   const truth = [0, 2, 5, 7, 10];
   const coefficients = [3, -2, 5, 1.5, -4];
-  const y = Float64Array.from({ length: rows }, (_, r) => truth.reduce((s, j, t) => s + coefficients[t]! * columns[j]![r]!, 0));
-  const solved = solveLeastSquares(truth.map((j) => Float64Array.from(columns[j]!)), y)!;
-  solved.forEach((c, t) => assert.ok(Math.abs(c - coefficients[t]!) < 1e-8 * Math.abs(coefficients[t]!), `coefficient ${t}: ${c}`));
-  const { path } = backwardElimination(columns, columns.map(() => 1), y, 8);
+  const y = Float64Array.from({ length: rows }, (_, r) =>
+    truth.reduce((s, j, t) => s + coefficients[t]! * columns[j]![r]!, 0),
+  );
+  const solved = solveLeastSquares(
+    truth.map((j) => Float64Array.from(columns[j]!)),
+    y,
+  )!;
+  solved.forEach((c, t) =>
+    assert.ok(Math.abs(c - coefficients[t]!) < 1e-8 * Math.abs(coefficients[t]!), `coefficient ${t}: ${c}`),
+  );
+  const { path } = backwardElimination(
+    columns,
+    columns.map(() => 1),
+    y,
+    8,
+  );
   const five = path.find((m) => m.members.length === 5)!;
   assert.deepEqual(five.members, truth);
   assert.ok(five.rss < 1e-20 * y.reduce((s, v) => s + v * v, 0));
@@ -236,20 +324,40 @@ test("QR least squares and backward elimination recover a sum of nearly collinea
 test("run pow: --given-form fits every reduced truth exactly; the search with {x, x²} on 1000 hours recovers all ten outputs", async () => {
   const registries = createRegistries();
   const formConfig = resolvePipelineConfig({ experiment: "pow", rows: 1000, givenForm: true }, registries);
-  const forms = await runPipeline({ data: pipelineData(formConfig, { registries }), config: formConfig, registries, backend: "cpu" });
-  assert.deepEqual(forms.result.evaluation!.filter((e) => !e.exact).map((e) => e.target), []);
+  const forms = await runPipeline({
+    data: pipelineData(formConfig, { registries }),
+    config: formConfig,
+    registries,
+    backend: "cpu",
+  });
+  assert.deepEqual(
+    forms.result.evaluation!.filter((e) => !e.exact).map((e) => e.target),
+    [],
+  );
   const config = resolvePipelineConfig({ experiment: "pow", rows: 1000, symbols: ["x", "x^2"] }, registries);
   assert.equal((config as { proposal?: string }).proposal, "wide");
-  const { result } = await runPipeline({ data: pipelineData(config, { registries }), config, registries, backend: "cpu" });
+  const { result } = await runPipeline({
+    data: pipelineData(config, { registries }),
+    config,
+    registries,
+    backend: "cpu",
+  });
   for (const e of result.evaluation!) {
     assert.ok(e.exact, `${e.target}: ${e.reason}`);
     assert.ok(e.testNrmse < 1e-8, `${e.target}: test NRMSE ${e.testNrmse}`);
   }
-  assert.ok(result.search.targets!.every((t) => t.structures <= 3), "found among the first proposals");
+  assert.ok(
+    result.search.targets!.every((t) => t.structures <= 3),
+    "found among the first proposals",
+  );
 });
 
 test("CLI: run pow --rows 9000 and --snr abc are one error line each, exit 2; a symbol outside its domain is named", async () => {
-  const [rows, snr, domain] = await Promise.all([cli(["run", "pow", "--rows", "9000"]), cli(["run", "pow", "--snr", "abc"]), cli(["run", "pow", "--rows", "500", "--symbols", "x,log"])]);
+  const [rows, snr, domain] = await Promise.all([
+    cli(["run", "pow", "--rows", "9000"]),
+    cli(["run", "pow", "--snr", "abc"]),
+    cli(["run", "pow", "--rows", "500", "--symbols", "x,log"]),
+  ]);
   assertInputError(rows, "--rows", "8760");
   assertInputError(snr, "--snr", "abc");
   assertInputError(domain, "log", /column "v\d"/, "--symbols");
@@ -259,7 +367,13 @@ test("CLI: run pow --rows 9000 and --snr abc are one error line each, exit 2; a 
 test("CLI: run pow prints the evaluation and the learned topology on stderr, the ten equations on stdout", async () => {
   const run = await cli(["run", "pow", "--rows", "1000", "--symbols", "x,x^2"]);
   assert.equal(run.code, 0, run.stderr);
-  assert.deepEqual(run.stdout.trim().split("\n").map((line) => line.split(" = ")[0]), ["p1", "q1", "p2", "q2", "p3", "q3", "p4", "q4", "p5", "q5"]);
+  assert.deepEqual(
+    run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => line.split(" = ")[0]),
+    ["p1", "q1", "p2", "q2", "p3", "q3", "p4", "q4", "p5", "q5"],
+  );
   assert.match(run.stderr, /1000 training rows, 8760 test rows, seed 0, symbols x, x\^2/);
   assert.equal(run.stderr.match(/^[pq]\d: exact/gm)?.length, 10);
   assert.match(run.stderr, /learned topology: 6 of 6 lines found, 0 missed, 0 spurious/);

@@ -1,7 +1,20 @@
 /** Node-side helpers of the CLI: files, git, stderr progress, exit codes. */
 import { execFileSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { accessSync, closeSync, constants, existsSync, fsyncSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { InputError } from "../lib/errors.js";
@@ -86,9 +99,13 @@ const sameFile = (a: string, b: string): boolean => {
 export function checkOutPath(out: string, inputs: readonly string[]): void {
   const target = resolve(out);
   if (existsSync(target)) {
-    if (statSync(target).isDirectory()) throw new InputError(`--out ${out}: is a directory; name a file to write the JSON result to`);
+    if (statSync(target).isDirectory())
+      throw new InputError(`--out ${out}: is a directory; name a file to write the JSON result to`);
     const input = inputs.find((file) => existsSync(file) && sameFile(file, target));
-    if (input !== undefined) throw new InputError(`--out ${out}: is ${input}, an input of this run; it would be overwritten, so write the result elsewhere`);
+    if (input !== undefined)
+      throw new InputError(
+        `--out ${out}: is ${input}, an input of this run; it would be overwritten, so write the result elsewhere`,
+      );
   }
   const folder = dirname(target);
   if (!existsSync(folder)) throw new InputError(`--out ${out}: the folder ${dirname(out)} does not exist`);
@@ -110,7 +127,10 @@ export function gitSha(): string {
   sha = "unknown";
   try {
     const root = realpathSync(fileURLToPath(new URL("../..", import.meta.url)));
-    const [top, head] = execFileSync("git", ["rev-parse", "--show-toplevel", "HEAD"], { cwd: root, stdio: ["ignore", "pipe", "ignore"] })
+    const [top, head] = execFileSync("git", ["rev-parse", "--show-toplevel", "HEAD"], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "ignore"],
+    })
       .toString()
       .trim()
       .split("\n");
@@ -128,7 +148,10 @@ export interface Reporter {
 }
 
 export function reporter(quiet: boolean): Reporter {
-  return { info: (line) => quiet || process.stderr.write(`${line}\n`), warn: (line) => void process.stderr.write(`${line}\n`) };
+  return {
+    info: (line) => quiet || process.stderr.write(`${line}\n`),
+    warn: (line) => void process.stderr.write(`${line}\n`),
+  };
 }
 
 /** Comma-separated flag values, trimmed, empties dropped. */

@@ -27,7 +27,10 @@ export interface Float64Model {
    * Loss, JᵀJ (row-major p×p) and Jᵀr of the normalised residual r = (y−ŷ)·s_o, where J is
    * ∂ŷ·s/∂θ. With `gradientOnly` JᵀJ is left at zero (the loss gradient is −2·Jᵀr).
    */
-  normalEquations(theta: ArrayLike<number>, gradientOnly?: boolean): { loss: number; jtj: Float64Array; jtr: Float64Array };
+  normalEquations(
+    theta: ArrayLike<number>,
+    gradientOnly?: boolean,
+  ): { loss: number; jtj: Float64Array; jtr: Float64Array };
   /**
    * For the inner weights of θ held fixed ŷ is linear in the term coefficients: θ with the
    * coefficients replaced by their least-squares values (per output), and its loss. The loss

@@ -55,15 +55,20 @@ export function fromMasks(
 /** Throws on indices out of range, repeated factors or empty products that an output uses. */
 export function validateStructure(s: LocalStructure): void {
   const n1 = s.inputs.length * s.symbols.length;
-  if (s.sums.length !== s.outputs.length) throw new InputError(`structure: ${s.outputs.length} outputs but ${s.sums.length} sums`);
+  if (s.sums.length !== s.outputs.length)
+    throw new InputError(`structure: ${s.outputs.length} outputs but ${s.sums.length} sums`);
   s.products.forEach((neurons, j) => {
     if (new Set(neurons).size !== neurons.length) throw new InputError(`structure: product ${j} repeats a factor`);
-    for (const i of neurons) if (!Number.isInteger(i) || i < 0 || i >= n1) throw new InputError(`structure: product ${j} names neuron ${i} of ${n1}`);
+    for (const i of neurons)
+      if (!Number.isInteger(i) || i < 0 || i >= n1)
+        throw new InputError(`structure: product ${j} names neuron ${i} of ${n1}`);
   });
   s.sums.forEach((products, o) => {
     for (const j of products) {
-      if (!Number.isInteger(j) || j < 0 || j >= s.products.length) throw new InputError(`structure: output ${s.outputs[o]} names product ${j} of ${s.products.length}`);
-      if (s.products[j]!.length === 0) throw new InputError(`structure: output ${s.outputs[o]} sums the empty product ${j}`);
+      if (!Number.isInteger(j) || j < 0 || j >= s.products.length)
+        throw new InputError(`structure: output ${s.outputs[o]} names product ${j} of ${s.products.length}`);
+      if (s.products[j]!.length === 0)
+        throw new InputError(`structure: output ${s.outputs[o]} sums the empty product ${j}`);
     }
   });
 }

@@ -59,9 +59,27 @@ export interface PowerCase {
   branches: Branch[];
 }
 
-const bus = (id: number, type: BusType, pd: number, qd: number): Bus => ({ id, type, pd, qd, gs: 0, bs: 0, vm: 1, va: 0 });
+const bus = (id: number, type: BusType, pd: number, qd: number): Bus => ({
+  id,
+  type,
+  pd,
+  qd,
+  gs: 0,
+  bs: 0,
+  vm: 1,
+  va: 0,
+});
 const gen = (at: number, pg: number, pmax: number): Generator => ({ bus: at, pg, vg: 1, pmax, status: 1 });
-const line = (from: number, to: number, r: number, x: number, b: number): Branch => ({ from, to, r, x, b, ratio: 0, angle: 0, status: 1 });
+const line = (from: number, to: number, r: number, x: number, b: number): Branch => ({
+  from,
+  to,
+  r,
+  x,
+  b,
+  ratio: 0,
+  angle: 0,
+  status: 1,
+});
 
 /** MATPOWER case5 (every bus at 230 kV, Vm 1, Va 0; every generator at Vg 1). */
 export const CASE5: PowerCase = {
@@ -74,13 +92,7 @@ export const CASE5: PowerCase = {
     bus(4, SLACK, 400, 131.47),
     bus(5, PV, 0, 0),
   ],
-  generators: [
-    gen(1, 40, 40),
-    gen(1, 170, 170),
-    gen(3, 323.49, 520),
-    gen(4, 0, 200),
-    gen(5, 466.51, 600),
-  ],
+  generators: [gen(1, 40, 40), gen(1, 170, 170), gen(3, 323.49, 520), gen(4, 0, 200), gen(5, 466.51, 600)],
   branches: [
     line(1, 2, 0.00281, 0.0281, 0.00712),
     line(1, 4, 0.00304, 0.0304, 0.00658),

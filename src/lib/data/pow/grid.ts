@@ -75,7 +75,8 @@ export function makeGrid(power: PowerCase): Grid {
   const n = power.buses.length;
   const types = power.buses.map((bus) => bus.type);
   const slack = types.indexOf(SLACK);
-  if (slack < 0 || types.lastIndexOf(SLACK) !== slack) throw new RangeError(`${power.name}: needs exactly one slack bus`);
+  if (slack < 0 || types.lastIndexOf(SLACK) !== slack)
+    throw new RangeError(`${power.name}: needs exactly one slack bus`);
   const vset = Float64Array.from(power.buses, (bus) => bus.vm);
   const index = busIndex(power);
   for (const g of power.generators) {
@@ -88,7 +89,11 @@ export function makeGrid(power: PowerCase): Grid {
 }
 
 /** S = V ⊙ conj(Y·V) in complex arithmetic: net injections p + jq (pu) from V = u + jv. */
-export function injections(grid: Pick<Grid, "n" | "G" | "B">, u: ArrayLike<number>, v: ArrayLike<number>): { p: Float64Array; q: Float64Array } {
+export function injections(
+  grid: Pick<Grid, "n" | "G" | "B">,
+  u: ArrayLike<number>,
+  v: ArrayLike<number>,
+): { p: Float64Array; q: Float64Array } {
   const { n, G, B } = grid;
   const p = new Float64Array(n);
   const q = new Float64Array(n);
@@ -115,7 +120,11 @@ export function injections(grid: Pick<Grid, "n" | "G" | "B">, u: ArrayLike<numbe
  * q_i = Σ_m G_im(v_i·u_m − u_i·v_m) − B_im(u_i·u_m + v_i·v_m).
  * (The paper prints −B_im(v_i·u_m − u_i·v_m) as q_i's last bracket, a typo.)
  */
-export function writtenInjections(grid: Pick<Grid, "n" | "G" | "B">, u: ArrayLike<number>, v: ArrayLike<number>): { p: Float64Array; q: Float64Array } {
+export function writtenInjections(
+  grid: Pick<Grid, "n" | "G" | "B">,
+  u: ArrayLike<number>,
+  v: ArrayLike<number>,
+): { p: Float64Array; q: Float64Array } {
   const { n, G, B } = grid;
   const p = new Float64Array(n);
   const q = new Float64Array(n);
@@ -198,7 +207,12 @@ export const POWER_FLOW_TOLERANCE = 1e-10;
  * not enforced (a PV bus stays PV). Iterates until every mismatch is ≤ 1e-12 pu or a step stops
  * improving it; throws when the result is not below POWER_FLOW_TOLERANCE (1e-10 pu).
  */
-export function powerFlow(grid: Grid, pSpec: ArrayLike<number>, qSpec: ArrayLike<number>, start?: { vm: ArrayLike<number>; va: ArrayLike<number> }): PowerFlowSolution {
+export function powerFlow(
+  grid: Grid,
+  pSpec: ArrayLike<number>,
+  qSpec: ArrayLike<number>,
+  start?: { vm: ArrayLike<number>; va: ArrayLike<number> },
+): PowerFlowSolution {
   const { n, G, B, pvpq, pq } = grid;
   const vm = Float64Array.from(start?.vm ?? grid.vset);
   const va = Float64Array.from(start?.va ?? new Float64Array(n));
@@ -250,7 +264,11 @@ export function powerFlow(grid: Grid, pSpec: ArrayLike<number>, qSpec: ArrayLike
         J[r * m + c] = value;
       });
     });
-    const dx = solveDense(Float64Array.from(J), F.map((f) => -f), m);
+    const dx = solveDense(
+      Float64Array.from(J),
+      F.map((f) => -f),
+      m,
+    );
     const saved = { vm: Float64Array.from(vm), va: Float64Array.from(va) };
     pvpq.forEach((a, c) => (va[a] = va[a]! + dx[c]!));
     pq.forEach((a, c) => (vm[a] = vm[a]! + dx[np + c]!));
@@ -266,12 +284,19 @@ export function powerFlow(grid: Grid, pSpec: ArrayLike<number>, qSpec: ArrayLike
     }
     worst = next;
   }
-  if (!(worst <= POWER_FLOW_TOLERANCE)) throw new RangeError(`power flow did not converge: mismatch ${worst} pu after ${iterations} iterations`);
+  if (!(worst <= POWER_FLOW_TOLERANCE))
+    throw new RangeError(`power flow did not converge: mismatch ${worst} pu after ${iterations} iterations`);
   return { vm, va, iterations, mismatch: worst };
 }
 
 /** Largest |mismatch| of the specified injections at V = u + jv, from S = V ⊙ conj(Y·V). */
-export function powerFlowResidual(grid: Grid, u: ArrayLike<number>, v: ArrayLike<number>, pSpec: ArrayLike<number>, qSpec: ArrayLike<number>): number {
+export function powerFlowResidual(
+  grid: Grid,
+  u: ArrayLike<number>,
+  v: ArrayLike<number>,
+  pSpec: ArrayLike<number>,
+  qSpec: ArrayLike<number>,
+): number {
   const { p, q } = injections(grid, u, v);
   let worst = 0;
   for (const a of grid.pvpq) worst = Math.max(worst, Math.abs(p[a]! - pSpec[a]!));

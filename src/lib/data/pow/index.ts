@@ -30,8 +30,25 @@ import { learnedTopology, pName, qName, reducedTruth, topologySummary, uName, vN
 import type { Equation } from "../../equation/types.js";
 
 export { CASE5, PQ, PV, SLACK, type PowerCase, type Bus, type Branch, type Generator } from "./case5.js";
-export { admittanceMatrix, injections, writtenInjections, makeGrid, powerFlow, powerFlowResidual, POWER_FLOW_TOLERANCE, type Grid, type PowerFlowSolution } from "./grid.js";
-export { operatingPoints, HOURS_PER_YEAR, LOAD_SHAPES, CASE5_SHAPES, type OperatingPoints, type LoadShape } from "./profiles.js";
+export {
+  admittanceMatrix,
+  injections,
+  writtenInjections,
+  makeGrid,
+  powerFlow,
+  powerFlowResidual,
+  POWER_FLOW_TOLERANCE,
+  type Grid,
+  type PowerFlowSolution,
+} from "./grid.js";
+export {
+  operatingPoints,
+  HOURS_PER_YEAR,
+  LOAD_SHAPES,
+  CASE5_SHAPES,
+  type OperatingPoints,
+  type LoadShape,
+} from "./profiles.js";
 export { reducedTruth, learnedTopology, topologySummary, type LearnedTopology, type LearnedLine } from "./truth.js";
 
 /** case5's grid (Y, bus types, setpoints). */
@@ -72,12 +89,18 @@ function powData(options: ExperimentDataOptions): { train: Dataset; test: Datase
   return { train, test };
 }
 
-const powRowsMessage = (rows: number) => `pow: --rows ${rows} is more than the training year's ${HOURS_PER_YEAR} hourly points; give --rows ${HOURS_PER_YEAR} or fewer`;
+const powRowsMessage = (rows: number) =>
+  `pow: --rows ${rows} is more than the training year's ${HOURS_PER_YEAR} hourly points; give --rows ${HOURS_PER_YEAR} or fewer`;
 
 /** The forms `run pow --given-form` fits: the truth's, with a constant term written c·u_s (the slack's u, constant on the data). */
 function givenForms(grid: Grid, truth: readonly Equation[]): Equation[] {
   const us = uName(grid, grid.slack);
-  return truth.map((e) => ({ target: e.target, terms: e.terms.map((t) => (t.factors.length > 0 ? t : { coefficient: t.coefficient, factors: [{ symbol: "x", input: us }] })) }));
+  return truth.map((e) => ({
+    target: e.target,
+    terms: e.terms.map((t) =>
+      t.factors.length > 0 ? t : { coefficient: t.coefficient, factors: [{ symbol: "x", input: us }] },
+    ),
+  }));
 }
 
 const truth = reducedTruth(POW_GRID);

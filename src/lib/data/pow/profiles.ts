@@ -42,7 +42,8 @@ const bump = (hour: number, at: number, width: number) => {
   return Math.exp(-((d / width) ** 2));
 };
 /** A smooth step up at `on` and down at `off` (hours). */
-const plateau = (hour: number, on: number, off: number) => 1 / (1 + Math.exp(-(hour - on) * 1.5)) - 1 / (1 + Math.exp(-(hour - off) * 1.5));
+const plateau = (hour: number, on: number, off: number) =>
+  1 / (1 + Math.exp(-(hour - on) * 1.5)) - 1 / (1 + Math.exp(-(hour - off) * 1.5));
 const annual = (day: number, peakDay: number) => Math.cos((2 * Math.PI * (day - peakDay)) / 365);
 
 export const LOAD_SHAPES = {
@@ -65,7 +66,11 @@ export const LOAD_SHAPES = {
 } satisfies Record<string, LoadShape>;
 
 /** The shape of each load bus of case5, by bus id (bus 2 residential, 3 commercial, 4 industrial). */
-export const CASE5_SHAPES: Record<number, LoadShape> = { 2: LOAD_SHAPES.residential, 3: LOAD_SHAPES.commercial, 4: LOAD_SHAPES.industrial };
+export const CASE5_SHAPES: Record<number, LoadShape> = {
+  2: LOAD_SHAPES.residential,
+  3: LOAD_SHAPES.commercial,
+  4: LOAD_SHAPES.industrial,
+};
 
 /** Fills an AR(1) series x_t = φ·x_{t−1} + σ·sqrt(1 − φ²)·z_t (stationary σ, x_0 drawn stationary). */
 function ar1(rng: Rng, length: number, phi: number, sigma: number): Float64Array {

@@ -34,7 +34,11 @@ function component(grid: Grid, a: number, part: "u" | "v"): Component {
   return { value: 1, factors: [{ symbol: "x", input: part === "u" ? uName(grid, a) : vName(grid, a) }] };
 }
 
-const keyOf = (factors: readonly Factor[]) => factors.map((f) => `${f.symbol}(${f.input})`).sort().join("*");
+const keyOf = (factors: readonly Factor[]) =>
+  factors
+    .map((f) => `${f.symbol}(${f.input})`)
+    .sort()
+    .join("*");
 
 /** Accumulates c·a·b into `terms`, merging equal products; zero contributions are left out. */
 function addProduct(terms: Term[], c: number, a: Component, b: Component): void {
@@ -223,13 +227,32 @@ export function learnedTopology(grid: Grid, equations: readonly Equation[]): Lea
       const b = read(i, m, "B");
       const gTrue = G[i * n + m]!;
       const bTrue = B[i * n + m]!;
-      lines.push({ from: id(i), to: id(m), g: g.value, b: b.value, gTerms: g.count, bTerms: b.count, gTrue, bTrue, learned: g.count + b.count > 0, exists: gTrue !== 0 || bTrue !== 0 });
+      lines.push({
+        from: id(i),
+        to: id(m),
+        g: g.value,
+        b: b.value,
+        gTerms: g.count,
+        bTerms: b.count,
+        gTrue,
+        bTrue,
+        learned: g.count + b.count > 0,
+        exists: gTrue !== 0 || bTrue !== 0,
+      });
     }
   }
   const buses = Array.from({ length: n }, (_, i) => {
     const g = read(i, i, "G");
     const b = read(i, i, "B");
-    return { id: id(i), g: g.value, b: b.value, gTrue: G[i * n + i]!, bTrue: B[i * n + i]!, gTerms: g.count, bTerms: b.count };
+    return {
+      id: id(i),
+      g: g.value,
+      b: b.value,
+      gTrue: G[i * n + i]!,
+      bTrue: B[i * n + i]!,
+      gTerms: g.count,
+      bTerms: b.count,
+    };
   }).filter((bus) => bus.gTerms + bus.bTerms > 0);
   return { lines, buses, unexplained };
 }
@@ -257,10 +280,17 @@ export function topologySummary(topology: LearnedTopology): string[] {
     );
   }
   for (const bus of topology.buses) {
-    out.push(`  bus ${bus.id} (self): G ${num(bus.g)} vs ${num(bus.gTrue)}${pct(bus.g, bus.gTrue)} [${bus.gTerms}], B ${num(bus.b)} vs ${num(bus.bTrue)}${pct(bus.b, bus.bTrue)} [${bus.bTerms}]`);
+    out.push(
+      `  bus ${bus.id} (self): G ${num(bus.g)} vs ${num(bus.gTrue)}${pct(bus.g, bus.gTrue)} [${bus.gTerms}], B ${num(bus.b)} vs ${num(bus.bTrue)}${pct(bus.b, bus.bTrue)} [${bus.bTerms}]`,
+    );
   }
   if (topology.unexplained.length > 0) {
-    out.push(`  ${topology.unexplained.length} learned term(s) fit no admittance entry: ${topology.unexplained.slice(0, 6).map((t) => `${t.target}: ${num(t.coefficient)}·${t.product}`).join("; ")}${topology.unexplained.length > 6 ? "; …" : ""}`);
+    out.push(
+      `  ${topology.unexplained.length} learned term(s) fit no admittance entry: ${topology.unexplained
+        .slice(0, 6)
+        .map((t) => `${t.target}: ${num(t.coefficient)}·${t.product}`)
+        .join("; ")}${topology.unexplained.length > 6 ? "; …" : ""}`,
+    );
   }
   return out;
 }

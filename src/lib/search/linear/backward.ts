@@ -40,7 +40,12 @@ const DEPENDENT = 1e-10;
  * down to 1 columns (largest first), with its RSS; `dependent` counts the columns left out as
  * exact linear combinations of simpler ones (or zero).
  */
-export function backwardElimination(columns: readonly Float64Array[], complexity: readonly number[], y: Float64Array, maxTerms: number): { path: BackwardModel[]; dependent: number } {
+export function backwardElimination(
+  columns: readonly Float64Array[],
+  complexity: readonly number[],
+  y: Float64Array,
+  maxTerms: number,
+): { path: BackwardModel[]; dependent: number } {
   const m = y.length;
   const order = columns.map((_, j) => j).sort((a, b) => complexity[a]! - complexity[b]! || a - b);
   const Q: Float64Array[] = [];
@@ -77,7 +82,9 @@ export function backwardElimination(columns: readonly Float64Array[], complexity
   }
   let k = members.length;
   // R (k×k, upper triangular, rows), z = Qᵀy, and the full model's residual computed explicitly.
-  let R = Array.from({ length: k }, (_, i) => Float64Array.from({ length: k }, (_, c) => (i < rColumns[c]!.length ? rColumns[c]![i]! : 0)));
+  let R = Array.from({ length: k }, (_, i) =>
+    Float64Array.from({ length: k }, (_, c) => (i < rColumns[c]!.length ? rColumns[c]![i]! : 0)),
+  );
   let z = Q.map((q) => dot(q, y));
   const residual = Float64Array.from(y);
   for (let pass = 0; pass < 2; pass++) {
