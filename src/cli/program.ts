@@ -22,9 +22,11 @@ export async function runCli(args: readonly string[]): Promise<number | undefine
     .description("CoNSoLe symbolic regression: find the exact equation behind data")
     .version(VERSION)
     .exitOverride()
-    .configureOutput({ writeErr: () => {} });
+    // commander's own error lines are dropped (the catch below prints the one `error: …` line);
+    // help still reaches stderr, e.g. for `consolesr` without a command.
+    .configureOutput({ outputError: () => {} });
   registerCommands(program);
-  for (const command of program.commands) command.exitOverride().configureOutput({ writeErr: () => {} });
+  for (const command of program.commands) command.exitOverride().configureOutput({ outputError: () => {} });
 
   try {
     await program.parseAsync(args, { from: "user" });
@@ -38,6 +40,8 @@ export async function runCli(args: readonly string[]): Promise<number | undefine
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return 0; // --help, --version
+      // No command (`consolesr` alone): commander has printed the help on stderr; a usage error.
+      if (error.code === "commander.help") return 2;
       process.stderr.write(`${error.message.startsWith("error:") ? error.message : `error: ${error.message}`}\n`);
       return 2;
     }
