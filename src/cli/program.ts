@@ -6,15 +6,13 @@
  * Ctrl-C, 143 for SIGTERM) after a signal stopped a search (the best equations so far are
  * printed first).
  */
+// First: silences tfjs's "install tfjs-node" banner before any other module can touch a backend.
+import "./quietTfjs.js";
 import { constants } from "node:os";
 import { Command, CommanderError } from "commander";
 import { isInputError } from "../lib/errors.js";
-import { tf } from "../lib/tf.js";
 import { VERSION } from "../lib/version.js";
 import { interrupted, registerCommands } from "./commands.js";
-
-// tfjs's "install tfjs-node" banner would be noise on stderr; PROD also skips debug checks.
-tf.env().set("PROD", true);
 
 /** Runs `args` (e.g. ["fit", "data.csv", …]); the exit code to end with, or undefined to end normally (process.exitCode). */
 export async function runCli(args: readonly string[]): Promise<number | undefined> {
