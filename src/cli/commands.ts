@@ -79,11 +79,11 @@ function flagOptions(flags: CommonFlags, form: boolean): Partial<Pick<PipelineOp
 }
 
 /**
- * Runs a resolved config through the pipeline with the CLI's progress on stderr (a search's: a
- * bar per target on a terminal, plain lines elsewhere, progress.ts; the bar is cleared before
- * anything else is printed); a search can be
- * stopped with Ctrl-C or SIGTERM (the best so far is kept, and written by --out; the CLI exits
- * 130 or 143). A second signal gets the default action (the process ends at once).
+ * Runs a resolved config through the pipeline with the CLI's progress on stderr (a search's is a
+ * bar per target on a terminal and plain lines elsewhere, progress.ts; the bar is cleared before
+ * anything else is printed). A search can be stopped with Ctrl-C or SIGTERM (the best so far is
+ * kept, and written by --out; the CLI exits 130 or 143). A second signal gets the default action
+ * (the process ends at once).
  */
 async function runWithProgress(input: Omit<PipelineInput, "signal" | "onEpisode" | "onFit">, log: Reporter, quiet: boolean): Promise<PipelineOutput> {
   if (isFormConfig(input.config)) return runPipeline({ ...input, onFit: fitProgress(log) });
