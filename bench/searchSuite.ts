@@ -551,7 +551,7 @@ async function main(): Promise<void> {
     excluded: benchmarkExcluded,
     runs: records,
   };
-  writeFileSync(o.out, JSON.stringify(json, (_, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v), 1) + "\n");
+  writeFileSync(o.out, `${JSON.stringify(json, (_, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v), 1)}\n`);
   process.stderr.write(`wrote ${o.out} (${records.length} runs, ${wallSeconds.toFixed(0)} s wall, ${seconds.toFixed(0)} s in jobs)\n`);
 }
 

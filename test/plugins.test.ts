@@ -164,7 +164,10 @@ describe("checkPlugins", () => {
   });
 
   test("rejects a constraint that modifies its context", () => {
-    const bad: ConstraintPlugin = { kind: "constraint", name: "sorter", describe: () => "sorts in place", check: (ctx) => ((ctx.structure.neurons as number[]).sort(), true) };
+    const bad: ConstraintPlugin = { kind: "constraint", name: "sorter", describe: () => "sorts in place", check: (ctx) => {
+      (ctx.structure.neurons as number[]).sort();
+      return true;
+    } };
     assertFails(bad, "check", /check threw on the context .*\(a check must not modify its context\)/);
   });
 

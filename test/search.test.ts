@@ -201,7 +201,7 @@ test("dynamic keeps a product whose |ρ| reaches the threshold in every later tr
   for (let i = 0; i < 200; i++) {
     const { structure } = trajectories.rollout(1, keep);
     assert.ok(structure.products.some((p) => p.join(".") === "0.4"), `trajectory ${i} dropped the kept product: ${JSON.stringify(structure.products)}`);
-    structure.products.forEach((p) => products.add(p.join(".")));
+    for (const p of structure.products) products.add(p.join("."));
   }
   assert.ok(products.size > 10, "the other slot is still searched");
 });

@@ -99,7 +99,7 @@ export const isAsyncFunction = (v: unknown): boolean => typeof v === "function" 
 const fn = z
   .custom<(...args: never[]) => unknown>((v) => typeof v === "function", "must be a function")
   .refine((v) => !isAsyncFunction(v), "must be a synchronous function, not async: consolesr uses the value it returns, and an async function returns a Promise");
-const name = z.string().min(1).regex(/^[A-Za-z0-9_^.\-]+$/, "must be letters, digits or _ ^ . -");
+const name = z.string().min(1).regex(/^[A-Za-z0-9_^.-]+$/, "must be letters, digits or _ ^ . -");
 
 const schemas = {
   symbol: z.object({
@@ -230,7 +230,7 @@ export function guardSymbol(plugin: SymbolPlugin): SymbolPlugin {
     } catch (cause) {
       throw fail("evaluate", cause);
     }
-    if (typeof value === "number" && (value === value || !Number.isFinite(x))) return value;
+    if (typeof value === "number" && (!Number.isNaN(value) || !Number.isFinite(x))) return value;
     if (typeof value !== "number") {
       throw new InputError(`plugin ${plugin.name}: evaluate(${x}) returned ${shown(value)}, not a number: evaluate must be synchronous and return a number`);
     }
