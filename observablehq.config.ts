@@ -1,9 +1,9 @@
 // Observable Framework configuration for the consolesr site.
 // Offline by construction: no CDN, no font server, no registry (see ../shared/STACK.md,
 // "Observable Framework offline"). test/site.test.ts builds with network access blocked.
-import {existsSync, mkdirSync, readdirSync, readFileSync} from "node:fs";
-import {join} from "node:path";
-import {prepareBrowserVendor} from "./scripts/browserVendor.js";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { prepareBrowserVendor } from "./scripts/browserVendor.js";
 
 const root = "src";
 
@@ -29,7 +29,7 @@ const clientNpmVersions: Record<string, string> = {
   "parquet-wasm": "0.8.0",
   react: "19.3.1",
   "react-dom": "19.3.1",
-  "topojson-client": "3.1.0"
+  "topojson-client": "3.1.0",
 };
 
 function installedVersion(name: string): string | undefined {
@@ -46,7 +46,7 @@ function seedNpmVersionCache(): void {
     const scope = join(npmCache, ...name.split("/").slice(0, -1));
     const base = name.split("/").pop()!;
     if (existsSync(scope) && readdirSync(scope).some((entry) => entry.startsWith(`${base}@`))) continue;
-    mkdirSync(join(npmCache, `${name}@${installedVersion(name) ?? fallback}`), {recursive: true});
+    mkdirSync(join(npmCache, `${name}@${installedVersion(name) ?? fallback}`), { recursive: true });
   }
 }
 
@@ -65,8 +65,15 @@ export default {
   // The default theme's global stylesheet links a web-font server: keep it empty.
   globalStylesheets: [],
   // Pages live in src/docs/; the home is src/index.md and is always first.
-  pages: [{name: "Writing a plugin", path: "/docs/plugins"}, {name: "The toy (§5.2)", path: "/docs/toy"}, {name: "syn1 (§5.1)", path: "/docs/syn1"}, {name: "syn2 (§5.1)", path: "/docs/syn2"}, {name: "Playground", path: "/docs/playground"}, {name: "Search benchmark", path: "/docs/search-benchmark"}],
+  pages: [
+    { name: "Writing a plugin", path: "/docs/plugins" },
+    { name: "The toy (§5.2)", path: "/docs/toy" },
+    { name: "syn1 (§5.1)", path: "/docs/syn1" },
+    { name: "syn2 (§5.1)", path: "/docs/syn2" },
+    { name: "Playground", path: "/docs/playground" },
+    { name: "Search benchmark", path: "/docs/search-benchmark" },
+  ],
   // The default footer links observablehq.com; keep the site free of external hosts.
   footer: "consolesr — CoNSoLe symbolic regression in TypeScript.",
-  search: false
+  search: false,
 };

@@ -16,7 +16,10 @@ const flag = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1]! : fallback;
 };
-const equations = flag("equations", "feynman-I.12.2,feynman-I.34.8,feynman-II.11.20,feynman-I.18.14,feynman-III.13.18,feynman-II.6.11,nguyen-10,jin-4").split(",");
+const equations = flag(
+  "equations",
+  "feynman-I.12.2,feynman-I.34.8,feynman-II.11.20,feynman-I.18.14,feynman-III.13.18,feynman-II.6.11,nguyen-10,jin-4",
+).split(",");
 const seeds = flag("seeds", "0,1,2").split(",").map(Number);
 const budget = Number(flag("budget", "200"));
 const out = flag("out", "");
@@ -33,7 +36,10 @@ for (const equation of equations) {
     const cells: string[] = [];
     for (const v of variants) {
       // The job bench:search runs for (consolesr, seed, equation), noiseless, 500 rows.
-      const record = await run({ method: "consolesr", seed, equation, snrDb: null, budget, episodes: 20 * budget, rows: 500 }, v.settings);
+      const record = await run(
+        { method: "consolesr", seed, equation, snrDb: null, budget, episodes: 20 * budget, rows: 500 },
+        v.settings,
+      );
       records.push({ variant: v.name, equation, seed, recovered: record.recovered, structures: record.structures });
       cells.push(record.recovered ? String(record.structures) : `✗(${record.structures})`);
     }
@@ -47,6 +53,8 @@ const median = (xs: number[]) => {
 for (const v of variants) {
   const runs = records.filter((r) => r.variant === v.name);
   const hits = runs.filter((r) => r.recovered);
-  console.log(`${v.name}: recovered ${hits.length}/${runs.length}, median structures to recovery ${median(hits.map((r) => r.structures))}`);
+  console.log(
+    `${v.name}: recovered ${hits.length}/${runs.length}, median structures to recovery ${median(hits.map((r) => r.structures))}`,
+  );
 }
 if (out) writeFileSync(out, JSON.stringify({ budget, seeds, equations, records }, null, 1));

@@ -17,7 +17,6 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { buildSite, dist, ensureChromium, launchChromium, serveStatic } from "../test/helpers/site.js";
 
-
 interface Row {
   id: number;
   status: string;
@@ -30,7 +29,13 @@ async function lastRun(page: Page): Promise<Row | undefined> {
   const rows = await page.$$eval(".pg-log tbody tr", (trs) =>
     trs.map((tr) => {
       const cells = [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "");
-      return { id: Number(tr.getAttribute("data-run")), status: tr.getAttribute("data-status") ?? "", seconds: Number(cells[3]), episodes: cells[2] ?? "", backend: cells[4] ?? "" };
+      return {
+        id: Number(tr.getAttribute("data-run")),
+        status: tr.getAttribute("data-status") ?? "",
+        seconds: Number(cells[3]),
+        episodes: cells[2] ?? "",
+        backend: cells[4] ?? "",
+      };
     }),
   );
   return rows[0];
@@ -41,7 +46,8 @@ async function finished(page: Page, id: number): Promise<Row> {
   for (;;) {
     const row = await lastRun(page);
     if (row && row.id === id && ["done", "error", "cancelled"].includes(row.status)) {
-      if (row.status !== "done") throw new Error(`run #${id} ended ${row.status}: ${await page.locator(".pg-status").textContent()}`);
+      if (row.status !== "done")
+        throw new Error(`run #${id} ended ${row.status}: ${await page.locator(".pg-status").textContent()}`);
       return row;
     }
     if (Date.now() > deadline) throw new Error(`run #${id} did not finish in 10 minutes`);
@@ -60,9 +66,13 @@ async function main(): Promise<void> {
   const server = await serveStatic(dist);
   const browser = await launchChromium();
   const version = browser.context.browser()?.version() ?? "";
-  process.stdout.write(`Playground toy run in headless Chromium ${version} (500 rows, 20 Adam steps per structure + LM, seed 0); seconds of search from the page's run log.\n`);
+  process.stdout.write(
+    `Playground toy run in headless Chromium ${version} (500 rows, 20 Adam steps per structure + LM, seed 0); seconds of search from the page's run log.\n`,
+  );
   process.stdout.write("WebGL here is SwiftShader (software, on the CPU): a real GPU would differ.\n\n");
-  process.stdout.write("| engine / backend | seed 0 cold, s | seed 1 warm, s | seed 0 warm, s | episodes (seed 0 / 1) |\n|---|---|---|---|---|\n");
+  process.stdout.write(
+    "| engine / backend | seed 0 cold, s | seed 1 warm, s | seed 0 warm, s | episodes (seed 0 / 1) |\n|---|---|---|---|---|\n",
+  );
   try {
     for (const [label, engine, backend] of [
       ["tfjs webgl", "tfjs", "webgl"],
@@ -83,13 +93,16 @@ async function main(): Promise<void> {
         id++;
       }
       const cold = await finished(page, id);
-      if (engine === "tfjs" && cold.backend !== backend) throw new Error(`asked for ${backend}, the page ran on ${cold.backend}`);
+      if (engine === "tfjs" && cold.backend !== backend)
+        throw new Error(`asked for ${backend}, the page ran on ${cold.backend}`);
       await page.getByLabel("seed", { exact: true }).fill("1");
       const seed1 = await finished(page, ++id);
       await page.getByLabel("seed", { exact: true }).fill("0");
       const warm = await finished(page, ++id);
       const episodes = (row: Row) => row.episodes.replace(/^y /, "");
-      process.stdout.write(`| ${label} | ${cold.seconds.toFixed(1)} | ${seed1.seconds.toFixed(1)} | ${warm.seconds.toFixed(1)} | ${episodes(cold)} / ${episodes(seed1)} |\n`);
+      process.stdout.write(
+        `| ${label} | ${cold.seconds.toFixed(1)} | ${seed1.seconds.toFixed(1)} | ${warm.seconds.toFixed(1)} | ${episodes(cold)} / ${episodes(seed1)} |\n`,
+      );
       await page.close();
     }
   } finally {

@@ -44,7 +44,9 @@ function msPerStep(form: ReturnType<typeof setup>[number], engine: FitOptions["e
 const pad = (s: string, n: number) => s.padEnd(n);
 const syn1 = setup("syn1");
 console.log("# Adam step of fitLocal, syn1 (2000 rows), ms per full-batch step");
-console.log(`${pad("form", 6)}${pad("js (floor)", 12)}${pad("tfjs cpu", 12)}${pad("tfjs wasm", 12)}${pad("cpu/js", 9)}wasm/js`);
+console.log(
+  `${pad("form", 6)}${pad("js (floor)", 12)}${pad("tfjs cpu", 12)}${pad("tfjs wasm", 12)}${pad("cpu/js", 9)}wasm/js`,
+);
 const rows: number[][] = [];
 const perStep: Record<string, number[]> = { js: [], cpu: [], wasm: [] };
 await useBackend("cpu");
@@ -57,10 +59,14 @@ for (const form of syn1) perStep.wasm!.push(msPerStep(form, "tfjs"));
 syn1.forEach((form, k) => {
   const [js, cpu, wasm] = [perStep.js![k]!, perStep.cpu![k]!, perStep.wasm![k]!];
   rows.push([js, cpu, wasm]);
-  console.log(`${pad(form.truth.target, 6)}${pad(js.toFixed(3), 12)}${pad(cpu.toFixed(3), 12)}${pad(wasm.toFixed(3), 12)}${pad(`${(cpu / js).toFixed(1)}×`, 9)}${(wasm / js).toFixed(1)}×`);
+  console.log(
+    `${pad(form.truth.target, 6)}${pad(js.toFixed(3), 12)}${pad(cpu.toFixed(3), 12)}${pad(wasm.toFixed(3), 12)}${pad(`${(cpu / js).toFixed(1)}×`, 9)}${(wasm / js).toFixed(1)}×`,
+  );
 });
 const mean = (k: number) => rows.reduce((s, r) => s + r[k]!, 0) / rows.length;
-console.log(`${pad("mean", 6)}${pad(mean(0).toFixed(3), 12)}${pad(mean(1).toFixed(3), 12)}${pad(mean(2).toFixed(3), 12)}${pad(`${(mean(1) / mean(0)).toFixed(1)}×`, 9)}${(mean(2) / mean(0)).toFixed(1)}×`);
+console.log(
+  `${pad("mean", 6)}${pad(mean(0).toFixed(3), 12)}${pad(mean(1).toFixed(3), 12)}${pad(mean(2).toFixed(3), 12)}${pad(`${(mean(1) / mean(0)).toFixed(1)}×`, 9)}${(mean(2) / mean(0)).toFixed(1)}×`,
+);
 
 console.log("\n# Full fit from the all-ones init (200 Adam steps at lr 1e-2 + LM), ms per form, median of 3");
 await useBackend("cpu");
@@ -78,19 +84,38 @@ for (const name of ["syn1", "syn2"]) {
         lm = fit.polishIterations;
       }
       times.sort((a, b) => a - b);
-      cells.push(`${engine === "js" ? "js" : "tfjs cpu"} ${times[1]!.toFixed(0)} ms (LM ${lm} it, NRMSE ${nrmse.toExponential(1)})`);
+      cells.push(
+        `${engine === "js" ? "js" : "tfjs cpu"} ${times[1]!.toFixed(0)} ms (LM ${lm} it, NRMSE ${nrmse.toExponential(1)})`,
+      );
     }
     console.log(`${name} ${form.truth.target}: ${cells.join("; ")}`);
   }
 }
 
 console.log("\n# Adam alone (no polish, float64 engine): steps until every coefficient is within 1 % (cap 20000)");
-function stepsToOnePercent(form: ReturnType<typeof setup>[number], learningRate: number, train: Dataset): number | null {
-  const order = { symbols: lookup, inputOrder: train.inputs, symbolOrder: registry.names(), columns: (c: string) => columnOf(train, c), rows: train.rows };
+function stepsToOnePercent(
+  form: ReturnType<typeof setup>[number],
+  learningRate: number,
+  train: Dataset,
+): number | null {
+  const order = {
+    symbols: lookup,
+    inputOrder: train.inputs,
+    symbolOrder: registry.names(),
+    columns: (c: string) => columnOf(train, c),
+    rows: train.rows,
+  };
   const truth = simplifyEquation(form.truth, order);
   // Bisection over step counts would assume monotone convergence; scan in blocks instead.
   for (let steps = 25; steps <= 20000; steps = Math.ceil(steps * 1.25)) {
-    const fit = fitLocalSync(form.structure, form.data, { symbols: registry, steps, learningRate, polish: "none", engine: "js", tolerance: 0 });
+    const fit = fitLocalSync(form.structure, form.data, {
+      symbols: registry,
+      steps,
+      learningRate,
+      polish: "none",
+      engine: "js",
+      tolerance: 0,
+    });
     const [raw] = equationsOfLocal(form.structure, fit.weights, lookup);
     if (exactRecovery(truth, simplifyEquation(raw!, order), lookup).exact) return steps;
   }

@@ -34,12 +34,18 @@ function timed(round: (starts: (typeof MODES)[number]) => FitResult[]) {
 
 const sets = benchmarkEntries.map((entry) => ({ entry, data: benchmarkData(entry, { symbols, seed: 0, rows: 300 }) }));
 for (const steps of [200, 50]) {
-  const best = timed((starts) => sets.map(({ data }) => fitForm(data.train, [formOf(data.truth)], { symbols, engine: "js", steps, starts }).fits[0]!));
+  const best = timed((starts) =>
+    sets.map(
+      ({ data }) => fitForm(data.train, [formOf(data.truth)], { symbols, engine: "js", steps, starts }).fits[0]!,
+    ),
+  );
   console.log(`# ${sets.length} benchmark entries' true forms, ${steps} Adam steps, js`);
   for (const starts of MODES) {
     const { ms, fits } = best.get(starts)!;
     const missed = sets.filter((_, k) => !(fits[k]!.trainNrmse[0]! < 1e-6)).map(({ entry }) => entry.id);
-    console.log(`${starts.padEnd(7)} ${ms.toFixed(0).padStart(6)} ms  second starts ${fits.filter((f) => f.starts > 1).length}  NRMSE ≥ 1e-6: ${missed.length ? missed.join(", ") : "none"}`);
+    console.log(
+      `${starts.padEnd(7)} ${ms.toFixed(0).padStart(6)} ms  second starts ${fits.filter((f) => f.starts > 1).length}  NRMSE ≥ 1e-6: ${missed.length ? missed.join(", ") : "none"}`,
+    );
   }
 }
 
@@ -58,12 +64,22 @@ const jobs = Array.from({ length: 200 }, (_, i) => {
     while (factors.size < size) factors.add(pick(entry.inputs.length) * nS + pick(nS));
     return [...factors];
   });
-  const structure: LocalStructure = { inputs: data.train.inputs, symbols: entry.pool, outputs: ["y"], products, sums: [products.map((_, j) => j)] };
+  const structure: LocalStructure = {
+    inputs: data.train.inputs,
+    symbols: entry.pool,
+    outputs: ["y"],
+    products,
+    sums: [products.map((_, j) => j)],
+  };
   return { structure, data: { x: data.train.x, y: data.train.y } };
 });
-const best = timed((starts) => jobs.map((job) => fitLocalSync(job.structure, job.data, { symbols, engine: "js", steps: 50, polish: "lm", starts })));
+const best = timed((starts) =>
+  jobs.map((job) => fitLocalSync(job.structure, job.data, { symbols, engine: "js", steps: 50, polish: "lm", starts })),
+);
 const single = best.get("single")!;
 const multi = best.get("multi")!;
 const improved = multi.fits.filter((f, k) => f.trainNrmse[0]! < single.fits[k]!.trainNrmse[0]! - 1e-9).length;
 console.log(`# 200 random structures with a sin/cos factor, 500 rows, 50 Adam steps + LM, js`);
-console.log(`single ${single.ms.toFixed(0)} ms, multi ${multi.ms.toFixed(0)} ms (${((multi.ms / single.ms - 1) * 100).toFixed(1)} % more); second starts ${multi.fits.filter((f) => f.starts > 1).length}, fits improved ${improved}`);
+console.log(
+  `single ${single.ms.toFixed(0)} ms, multi ${multi.ms.toFixed(0)} ms (${((multi.ms / single.ms - 1) * 100).toFixed(1)} % more); second starts ${multi.fits.filter((f) => f.starts > 1).length}, fits improved ${improved}`,
+);

@@ -29,7 +29,13 @@ const inputs = ["x1", "x2", "x3"];
 const truth: Equation = {
   target: "y",
   terms: [
-    { coefficient: 2.5, factors: [{ symbol: "x", input: "x1" }, { symbol: "x", input: "x2" }] },
+    {
+      coefficient: 2.5,
+      factors: [
+        { symbol: "x", input: "x1" },
+        { symbol: "x", input: "x2" },
+      ],
+    },
     { coefficient: 1.3, factors: [{ symbol: "x^2", input: "x3" }] },
   ],
 };
@@ -40,18 +46,31 @@ const n1 = inputs.length * pool.length;
 const products: number[][] = [];
 for (let i = 0; i < n1; i++) products.push([i]);
 for (let i = 0; i < n1; i++) for (let j = i + 1; j < n1; j++) products.push([i, j]);
-const structure = (ps: number[][]) => ({ inputs, symbols: pool, outputs: ["y"], products: ps, sums: [ps.map((_, k) => k)] });
+const structure = (ps: number[][]) => ({
+  inputs,
+  symbols: pool,
+  outputs: ["y"],
+  products: ps,
+  sums: [ps.map((_, k) => k)],
+});
 const nrmseOf = (ps: number[][]) => evaluator.evaluate(structure(ps)).candidate.nrmse;
 const same = (a: number[], b: number[]) => a.join() === b.join();
 const trueProducts = [[neuron("x1", "x"), neuron("x2", "x")], [neuron("x3", "x^2")]];
 
 const singles = products.map((p) => ({ p, nrmse: nrmseOf([p]) })).sort((a, b) => a.nrmse - b.nrmse);
-console.log(`y = 2.5·x1·x2 + 1.3·x3², x ~ U(1, 2), ${rows} rows, pool {${pool.join(", ")}}: ${products.length} products of ≤ 2 factors`);
+console.log(
+  `y = 2.5·x1·x2 + 1.3·x3², x ~ U(1, 2), ${rows} rows, pool {${pool.join(", ")}}: ${products.length} products of ≤ 2 factors`,
+);
 console.log("best one-product structures:");
-for (const s of singles.slice(0, 5)) console.log(`  NRMSE ${s.nrmse.toFixed(4)}  ${equationText(evaluator.evaluate(structure([s.p])).candidate.equation, lookup)}`);
+for (const s of singles.slice(0, 5))
+  console.log(
+    `  NRMSE ${s.nrmse.toFixed(4)}  ${equationText(evaluator.evaluate(structure([s.p])).candidate.equation, lookup)}`,
+  );
 for (const t of trueProducts) {
   const rank = singles.findIndex((s) => same(s.p, t));
-  console.log(`true product ${equationText({ target: "y", terms: [{ coefficient: 1, factors: t.map((i) => ({ symbol: pool[i % pool.length]!, input: inputs[Math.floor(i / pool.length)]! })) }] }, lookup).replace(/^1\*/, "")} alone: rank ${rank + 1} of ${singles.length}, NRMSE ${singles[rank]!.nrmse.toFixed(4)}`);
+  console.log(
+    `true product ${equationText({ target: "y", terms: [{ coefficient: 1, factors: t.map((i) => ({ symbol: pool[i % pool.length]!, input: inputs[Math.floor(i / pool.length)]! })) }] }, lookup).replace(/^1\*/, "")} alone: rank ${rank + 1} of ${singles.length}, NRMSE ${singles[rank]!.nrmse.toFixed(4)}`,
+  );
 }
 const quantiles = (values: number[]) => {
   const s = [...values].sort((a, b) => a - b);
@@ -59,7 +78,9 @@ const quantiles = (values: number[]) => {
   return `q10 ${q(0.1)}  median ${q(0.5)}  q90 ${q(0.9)}  (n = ${s.length})`;
 };
 const rng = createRng(7 + seed);
-const withTrue = trueProducts.map((t) => products.filter((p) => !trueProducts.some((u) => same(u, p))).map((p) => nrmseOf([t, p])));
+const withTrue = trueProducts.map((t) =>
+  products.filter((p) => !trueProducts.some((u) => same(u, p))).map((p) => nrmseOf([t, p])),
+);
 const wrong = products.filter((p) => !trueProducts.some((u) => same(u, p)));
 const random: number[] = [];
 while (random.length < 200) {
@@ -79,11 +100,23 @@ console.log(`  the truth:                ${nrmseOf(trueProducts).toExponential(2
   const { benchmarkData, benchmarkEntry } = await import("../src/lib/data/benchmark.js");
   const entry = benchmarkEntry("feynman-I.12.2");
   const sets = benchmarkData(entry, { symbols, rows, seed });
-  const ev = createEvaluator(sets.train, sets.train.targets[0]!, symbols, createRewardRegistry().get("inv-nrmse"), consolesrSettings.fit);
+  const ev = createEvaluator(
+    sets.train,
+    sets.train.targets[0]!,
+    symbols,
+    createRewardRegistry().get("inv-nrmse"),
+    consolesrSettings.fit,
+  );
   const ins = sets.train.inputs;
   const index = (input: string, symbol: string) => ins.indexOf(input) * entry.pool.length + entry.pool.indexOf(symbol);
   const truthProduct = sets.truth.terms[0]!.factors.map((f) => index(f.input, f.symbol)).sort((a, b) => a - b);
-  const st = (ps: number[][]) => ({ inputs: ins, symbols: entry.pool, outputs: sets.train.targets, products: ps, sums: [ps.map((_, k) => k)] });
+  const st = (ps: number[][]) => ({
+    inputs: ins,
+    symbols: entry.pool,
+    outputs: sets.train.targets,
+    products: ps,
+    sums: [ps.map((_, k) => k)],
+  });
   const fitOf = (p: number[]) => ev.evaluate(st([p])).candidate.nrmse;
   const neurons = ins.length * entry.pool.length;
   const r = createRng(11 + seed);
@@ -92,7 +125,9 @@ console.log(`  the truth:                ${nrmseOf(trueProducts).toExponential(2
     while (s.size < size) s.add(r.int(neurons));
     return [...s].sort((a, b) => a - b);
   };
-  console.log(`\nFeynman I.12.2, ${sets.truth.terms[0]!.factors.length} true factors, ${neurons} neurons (pool {${entry.pool.join(", ")}}):`);
+  console.log(
+    `\nFeynman I.12.2, ${sets.truth.terms[0]!.factors.length} true factors, ${neurons} neurons (pool {${entry.pool.join(", ")}}):`,
+  );
   for (const keep of [3, 2]) {
     const subsets: number[] = [];
     const choose = (start: number, chosen: number[]) => {

@@ -18,7 +18,9 @@ tf.env().set("PROD", true);
 const symbols = createSymbolRegistry();
 const entry = benchmarkEntry("feynman-I.12.11");
 const data = benchmarkData(entry, { symbols, seed: 0, rows: 400 });
-const neurons = neuronColumns(data.train.x, entry.pool, allowedNeurons(data.train, entry.pool, symbols), (n) => symbols.get(n));
+const neurons = neuronColumns(data.train.x, entry.pool, allowedNeurons(data.train, entry.pool, symbols), (n) =>
+  symbols.get(n),
+);
 const { columns } = productColumns(neurons, entry.maxFactors, 12000, 1);
 const m = columns.length;
 const n = data.train.rows;
@@ -78,16 +80,28 @@ for (const backend of ["cpu", "wasm"] as const) {
   // Mixed: tfjs scores every column in float32, float64 re-scores the 64 best exactly.
   const mixed = best(() => {
     const s = screen();
-    const top = Array.from(s.keys()).sort((p, q) => s[q]! - s[p]!).slice(0, 64);
+    const top = Array.from(s.keys())
+      .sort((p, q) => s[q]! - s[p]!)
+      .slice(0, 64);
     for (const j of top) {
       let _v = 0;
       for (let k = 0; k < n; k++) _v += flat[j * n + k]! * y[k]!;
     }
   });
   const gram = best(() => void tf.tidy(() => tf.matMul(sub, sub, false, true)).dataSync(), 2);
-  rows.push([`tfjs ${backend}`, screenTime.toFixed(2), mixed.toFixed(2), gram.toFixed(0), (f64Scores / mixed).toFixed(2), (f64Gram / gram).toFixed(2)]);
+  rows.push([
+    `tfjs ${backend}`,
+    screenTime.toFixed(2),
+    mixed.toFixed(2),
+    gram.toFixed(0),
+    (f64Scores / mixed).toFixed(2),
+    (f64Gram / gram).toFixed(2),
+  ]);
   tf.dispose([a, sub, r]);
 }
 console.log(`\n# Screening: ${m} library columns × ${n} rows (Feynman I.12.11, sized), Gram on the first ${gramRows}`);
-console.log("engine        ms per screen (all columns)  ms screen + f64 re-score top 64  ms Gram  speed-up screen  speed-up Gram");
-for (const r of rows) console.log(`${r[0]!.padEnd(14)}${r[1]!.padEnd(29)}${r[2]!.padEnd(33)}${r[3]!.padEnd(9)}${r[4]!.padEnd(17)}${r[5]}`);
+console.log(
+  "engine        ms per screen (all columns)  ms screen + f64 re-score top 64  ms Gram  speed-up screen  speed-up Gram",
+);
+for (const r of rows)
+  console.log(`${r[0]!.padEnd(14)}${r[1]!.padEnd(29)}${r[2]!.padEnd(33)}${r[3]!.padEnd(9)}${r[4]!.padEnd(17)}${r[5]}`);

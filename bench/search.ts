@@ -50,10 +50,14 @@ for (const name of ["syn1", "syn2"]) {
     );
   });
   const exact = evaluation.filter((e) => e.exact).length;
-  console.log(`${name.padEnd(12)}${"all".padEnd(8)}${`${exact}/3`.padEnd(7)}${String(result.episodes).padEnd(10)}${String(result.structures).padEnd(12)}${seconds.toFixed(1).padEnd(10)}`);
+  console.log(
+    `${name.padEnd(12)}${"all".padEnd(8)}${`${exact}/3`.padEnd(7)}${String(result.episodes).padEnd(10)}${String(result.structures).padEnd(12)}${seconds.toFixed(1).padEnd(10)}`,
+  );
 }
 
-console.log("\n# Constraints earn their keep? syn1, distinct structures fitted until each output is recovered, seeds 0–4");
+console.log(
+  "\n# Constraints earn their keep? syn1, distinct structures fitted until each output is recovered, seeds 0–4",
+);
 for (const constraints of [["static", "dynamic"], []]) {
   const totals: string[] = [];
   let missed = 0;
@@ -63,5 +67,7 @@ for (const constraints of [["static", "dynamic"], []]) {
     totals.push(`${result.outputs.map((o) => o.structures).join("/")}`);
   }
   const sums = totals.map((t) => t.split("/").reduce((a, b) => a + Number(b), 0));
-  console.log(`${(constraints.length ? constraints.join("+") : "none").padEnd(16)}per seed (y1/y2/y3): ${totals.join(", ")}; total ${sums.reduce((a, b) => a + b, 0)}; equations missed ${missed}`);
+  console.log(
+    `${(constraints.length ? constraints.join("+") : "none").padEnd(16)}per seed (y1/y2/y3): ${totals.join(", ")}; total ${sums.reduce((a, b) => a + b, 0)}; equations missed ${missed}`,
+  );
 }

@@ -17,7 +17,13 @@ import { execFileSync, fork, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 import { fileURLToPath } from "node:url";
-import { benchmarkData, benchmarkEntries, benchmarkEntry, benchmarkExcluded, type BenchmarkEntry } from "../src/lib/data/benchmark.js";
+import {
+  benchmarkData,
+  benchmarkEntries,
+  benchmarkEntry,
+  benchmarkExcluded,
+  type BenchmarkEntry,
+} from "../src/lib/data/benchmark.js";
 import { columnOf } from "../src/lib/data/dataset.js";
 import { evaluateEquation } from "../src/lib/equation/evaluate.js";
 import { formOf } from "../src/lib/equation/extract.js";
@@ -98,8 +104,12 @@ function searchSeed(seed: number, equation: string): number {
  * One job run in this process: the search with the job's settings (plus `overrides`, for
  * ablations), then the judgement against the truth. Used by the workers and bench/ablation.ts.
  */
-export async function createJobRunner(): Promise<(job: Job, overrides?: Partial<SearchSettings>) => Promise<RunRecord>> {
-  const { createConstraintRegistry, createRewardRegistry, createSymbolRegistry } = await import("../src/plugins/index.js");
+export async function createJobRunner(): Promise<
+  (job: Job, overrides?: Partial<SearchSettings>) => Promise<RunRecord>
+> {
+  const { createConstraintRegistry, createRewardRegistry, createSymbolRegistry } = await import(
+    "../src/plugins/index.js"
+  );
   const { search } = await import("../src/lib/search/index.js");
   const { createArgminSolver } = await import("../src/lib/search/argmin.js");
   const symbols = createSymbolRegistry();
@@ -122,11 +132,25 @@ export async function createJobRunner(): Promise<(job: Job, overrides?: Partial<
       rng: createRng(searchSeed(job.seed, job.equation)),
       method: job.method,
       argmin,
-      settings: { terms: unsized ? 0 : entry.terms, maxFactors: unsized ? 0 : entry.maxFactors, budget: job.budget, episodes: job.episodes, stopNrmse, fit: FIT, ...overrides },
+      settings: {
+        terms: unsized ? 0 : entry.terms,
+        maxFactors: unsized ? 0 : entry.maxFactors,
+        budget: job.budget,
+        episodes: job.episodes,
+        stopNrmse,
+        fit: FIT,
+        ...overrides,
+      },
     });
     const seconds = (performance.now() - started) / 1000;
     // Everything below is judgement after the search: the truth meets the answer here only.
-    const order = { symbols: lookup, inputOrder: data.train.inputs, symbolOrder: symbols.names(), columns: (n: string) => columnOf(data.train, n), rows: data.train.rows };
+    const order = {
+      symbols: lookup,
+      inputOrder: data.train.inputs,
+      symbolOrder: symbols.names(),
+      columns: (n: string) => columnOf(data.train, n),
+      rows: data.train.rows,
+    };
     const truth = simplifyEquation(data.truth, order);
     const output = result.outputs[0]!;
     const learned: Equation = result.simplified[0] ?? { target: truth.target, terms: [] };
@@ -164,7 +188,8 @@ async function worker(): Promise<void> {
   process.on("message", (job: Job) => {
     run(job).then(
       (record) => process.send!({ ok: true, record }),
-      (error: unknown) => process.send!({ ok: false, job, error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) =>
+        process.send!({ ok: false, job, error: error instanceof Error ? error.message : String(error) }),
     );
   });
   process.send!({ ready: true });
@@ -174,7 +199,10 @@ async function worker(): Promise<void> {
 // parent: flags, the job pool, tables, the JSON
 
 function parseList(text: string): string[] {
-  return text.split(",").map((s) => s.trim()).filter(Boolean);
+  return text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function parseSeeds(text: string): number[] {
@@ -200,16 +228,39 @@ function parseFlags(argv: string[]) {
     if (value === undefined) throw new Error(`--${key} needs a value`);
     flags[key] = value;
   }
-  const known = ["methods", "seeds", "equations", "noise", "budget", "episodes", "rows", "jobs", "out", "mode", "merge"];
-  for (const key of Object.keys(flags)) if (!known.includes(key)) throw new Error(`unknown flag --${key} (known: ${known.map((k) => `--${k}`).join(", ")})`);
+  const known = [
+    "methods",
+    "seeds",
+    "equations",
+    "noise",
+    "budget",
+    "episodes",
+    "rows",
+    "jobs",
+    "out",
+    "mode",
+    "merge",
+  ];
+  for (const key of Object.keys(flags))
+    if (!known.includes(key))
+      throw new Error(`unknown flag --${key} (known: ${known.map((k) => `--${k}`).join(", ")})`);
   const methods = parseList(flags.methods ?? "consolesr,random,enumerate") as SearchMethod[];
-  for (const m of methods) if (!METHODS.includes(m)) throw new Error(`--methods: unknown method "${m}" (known: ${METHODS.join(", ")})`);
+  for (const m of methods)
+    if (!METHODS.includes(m)) throw new Error(`--methods: unknown method "${m}" (known: ${METHODS.join(", ")})`);
   const seeds = parseSeeds(flags.seeds ?? "0..4");
   const wanted = flags.equations ? parseList(flags.equations) : [];
   // An id ("feynman-I.12.4") or a family ("feynman", "nguyen") selects; nothing selects all.
-  const equations = wanted.length === 0 ? benchmarkEntries : benchmarkEntries.filter((e) => wanted.some((w) => e.id === w || e.family.toLowerCase() === w.toLowerCase()));
-  const unknown = wanted.filter((w) => !benchmarkEntries.some((e) => e.id === w || e.family.toLowerCase() === w.toLowerCase()));
-  if (unknown.length) throw new Error(`--equations: unknown "${unknown.join(", ")}" (ids such as ${benchmarkEntries[0]!.id}, or a family)`);
+  const equations =
+    wanted.length === 0
+      ? benchmarkEntries
+      : benchmarkEntries.filter((e) => wanted.some((w) => e.id === w || e.family.toLowerCase() === w.toLowerCase()));
+  const unknown = wanted.filter(
+    (w) => !benchmarkEntries.some((e) => e.id === w || e.family.toLowerCase() === w.toLowerCase()),
+  );
+  if (unknown.length)
+    throw new Error(
+      `--equations: unknown "${unknown.join(", ")}" (ids such as ${benchmarkEntries[0]!.id}, or a family)`,
+    );
   const noise = parseList(flags.noise ?? "0").map((s) => {
     if (s === "0" || s === "none") return null;
     const db = Number(s);
@@ -250,8 +301,13 @@ const median = (values: number[]): number | null => {
 
 function gitInfo(): { sha: string; dirty: boolean } {
   try {
-    const sha = execFileSync("git", ["rev-parse", "HEAD"], { stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { stdio: ["ignore", "pipe", "ignore"] }).toString().trim() !== "";
+    const sha = execFileSync("git", ["rev-parse", "HEAD"], { stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim();
+    const dirty =
+      execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { stdio: ["ignore", "pipe", "ignore"] })
+        .toString()
+        .trim() !== "";
     return { sha, dirty };
   } catch {
     return { sha: "unknown", dirty: false };
@@ -259,7 +315,11 @@ function gitInfo(): { sha: string; dirty: boolean } {
 }
 
 /** Runs every job on `jobs` child processes; a crashed child fails its job and is replaced. */
-async function runPool(jobs: Job[], parallel: number, onDone: (record: RunRecord, done: number) => void): Promise<RunRecord[]> {
+async function runPool(
+  jobs: Job[],
+  parallel: number,
+  onDone: (record: RunRecord, done: number) => void,
+): Promise<RunRecord[]> {
   const script = fileURLToPath(import.meta.url);
   const queue = [...jobs];
   const records: RunRecord[] = [];
@@ -306,11 +366,14 @@ async function runPool(jobs: Job[], parallel: number, onDone: (record: RunRecord
       };
       const start = () => {
         child = fork(script, ["--worker"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-        child.on("message", (message: { ready?: boolean; ok?: boolean; record?: RunRecord; job?: Job; error?: string }) => {
-          if (message.ready) return next();
-          finish(message.ok ? message.record! : failed(message.job!, message.error!));
-          next();
-        });
+        child.on(
+          "message",
+          (message: { ready?: boolean; ok?: boolean; record?: RunRecord; job?: Job; error?: string }) => {
+            if (message.ready) return next();
+            finish(message.ok ? message.record! : failed(message.job!, message.error!));
+            next();
+          },
+        );
         child.on("exit", (code, signal) => {
           if (current) finish(failed(current, `worker exited (${signal ?? code}) during the job`));
           current = undefined;
@@ -391,7 +454,12 @@ function ratios(records: RunRecord[], noise: (number | null)[], baseline: string
  * space holds. Without the dynamic constraint's pruning (which only skips structures), so the
  * rank is an upper bound on the structures enumeration fits before the truth.
  */
-export function enumerationRank(entry: BenchmarkEntry, truth: Equation, inputs: readonly string[], allowedNeurons: number[]): { rank: number; space: number } {
+export function enumerationRank(
+  entry: BenchmarkEntry,
+  truth: Equation,
+  inputs: readonly string[],
+  allowedNeurons: number[],
+): { rank: number; space: number } {
   const choose = (n: number, k: number) => {
     if (k < 0 || k > n) return 0;
     let r = 1;
@@ -415,7 +483,8 @@ export function enumerationRank(entry: BenchmarkEntry, truth: Equation, inputs: 
     const positions = neurons.map((i) => allowedNeurons.indexOf(i)).sort((a, b) => a - b);
     return productsBySize.slice(0, positions.length - 1).reduce((a, b) => a + b, 0) + lexRank(positions, n);
   };
-  const neuronOf = (f: { symbol: string; input: string }) => inputs.indexOf(f.input) * entry.pool.length + entry.pool.indexOf(f.symbol);
+  const neuronOf = (f: { symbol: string; input: string }) =>
+    inputs.indexOf(f.input) * entry.pool.length + entry.pool.indexOf(f.symbol);
   const chosen = truth.terms.map((t) => productIndex(t.factors.map(neuronOf))).sort((a, b) => a - b);
   let before = 0;
   for (let c = 1; c < chosen.length; c++) before += choose(P, c);
@@ -429,25 +498,54 @@ async function main(): Promise<void> {
   const jobs: Job[] = [];
   // consolesr first: its jobs are the longest, so the pool ends with the short ones.
   for (const method of [...o.methods].sort((a, b) => METHODS.indexOf(a) - METHODS.indexOf(b)))
-    for (const snrDb of o.noise) for (const entry of o.equations) for (const seed of o.seeds) jobs.push({ method, seed, equation: entry.id, snrDb, budget: o.budget, episodes: o.episodes, rows: o.rows, mode: o.mode });
+    for (const snrDb of o.noise)
+      for (const entry of o.equations)
+        for (const seed of o.seeds)
+          jobs.push({
+            method,
+            seed,
+            equation: entry.id,
+            snrDb,
+            budget: o.budget,
+            episodes: o.episodes,
+            rows: o.rows,
+            mode: o.mode,
+          });
   const started = performance.now();
   let records: RunRecord[];
   let wallSeconds: number;
   if (o.merge.length > 0) {
     // Runs made separately, reported as one: every method of every file, wall time summed.
-    const files = o.merge.map((f) => JSON.parse(readFileSync(f, "utf8")) as { manifest: { methods: string[]; wallSeconds: number }; runs: RunRecord[] });
+    const files = o.merge.map(
+      (f) =>
+        JSON.parse(readFileSync(f, "utf8")) as {
+          manifest: { methods: string[]; wallSeconds: number };
+          runs: RunRecord[];
+        },
+    );
     records = files.flatMap((f) => f.runs);
     o.methods = METHODS.filter((m) => files.some((f) => f.manifest.methods.includes(m)));
     wallSeconds = files.reduce((sum, f) => sum + f.manifest.wallSeconds, 0);
   } else {
-    process.stderr.write(`search benchmark: ${o.equations.length} equations × ${o.seeds.length} seeds × ${o.noise.length} noise levels × ${o.methods.join("/")} = ${jobs.length} jobs on ${Math.min(o.jobs, jobs.length)} processes; budget ${o.budget} structures per output, ${o.rows} rows\n`);
+    process.stderr.write(
+      `search benchmark: ${o.equations.length} equations × ${o.seeds.length} seeds × ${o.noise.length} noise levels × ${o.methods.join("/")} = ${jobs.length} jobs on ${Math.min(o.jobs, jobs.length)} processes; budget ${o.budget} structures per output, ${o.rows} rows\n`,
+    );
     records = await runPool(jobs, o.jobs, (r, done) => {
-      const what = r.error ? `ERROR ${r.error}` : `${r.recovered ? `recovered at ${r.structuresToRecovery}` : `not recovered (${r.stopReason}, ${r.structures} structures)`}, ${r.seconds.toFixed(1)} s: ${r.learned}`;
-      process.stderr.write(`[${done}/${jobs.length}] ${r.method} ${r.equation} seed ${r.seed}${r.snrDb === null ? "" : ` ${r.snrDb} dB`}: ${what}\n`);
+      const what = r.error
+        ? `ERROR ${r.error}`
+        : `${r.recovered ? `recovered at ${r.structuresToRecovery}` : `not recovered (${r.stopReason}, ${r.structures} structures)`}, ${r.seconds.toFixed(1)} s: ${r.learned}`;
+      process.stderr.write(
+        `[${done}/${jobs.length}] ${r.method} ${r.equation} seed ${r.seed}${r.snrDb === null ? "" : ` ${r.snrDb} dB`}: ${what}\n`,
+      );
     });
     wallSeconds = (performance.now() - started) / 1000;
   }
-  const key = (r: Job) => [METHODS.indexOf(r.method), o.noise.indexOf(r.snrDb), o.equations.findIndex((e) => e.id === r.equation), r.seed];
+  const key = (r: Job) => [
+    METHODS.indexOf(r.method),
+    o.noise.indexOf(r.snrDb),
+    o.equations.findIndex((e) => e.id === r.equation),
+    r.seed,
+  ];
   records.sort((a, b) => {
     const [ka, kb] = [key(a), key(b)];
     return ka.map((v, i) => v - kb[i]!).find((d) => d !== 0) ?? 0;
@@ -457,16 +555,26 @@ async function main(): Promise<void> {
   const summary = summarise(records, o.methods, o.noise);
   const noiseName = (db: number | null) => (db === null ? "noiseless" : `${db} dB`);
   const fmt = (v: number | null, digits = 1) => (v === null ? "—" : v.toFixed(digits));
-  console.log(`\n# Search benchmark (${o.mode}): ${o.equations.length} equations, seeds ${o.seeds.join(",")}, budget ${o.budget} structures per output, ${o.rows} rows`);
+  console.log(
+    `\n# Search benchmark (${o.mode}): ${o.equations.length} equations, seeds ${o.seeds.join(",")}, budget ${o.budget} structures per output, ${o.rows} rows`,
+  );
   for (const snrDb of o.noise) {
-    console.log(`\n## ${noiseName(snrDb)}\nmethod      recovered        rate   exact at end  median structures  median s (all)  median s (recovered)  sums        single products`);
+    console.log(
+      `\n## ${noiseName(snrDb)}\nmethod      recovered        rate   exact at end  median structures  median s (all)  median s (recovered)  sums        single products`,
+    );
     for (const s of summary.filter((x) => x.snrDb === snrDb)) {
-      console.log(`${s.method.padEnd(12)}${`${s.recovered}/${s.runs}`.padEnd(17)}${`${(100 * s.rate).toFixed(0)} %`.padEnd(7)}${String(s.exactAtEnd).padEnd(14)}${fmt(s.medianStructures).padEnd(19)}${fmt(s.medianSeconds, 2).padEnd(16)}${fmt(s.medianSecondsRecovered, 2).padEnd(21)}${`${s.sums.recovered}/${s.sums.runs}`.padEnd(12)}${s.products.recovered}/${s.products.runs}`);
+      console.log(
+        `${s.method.padEnd(12)}${`${s.recovered}/${s.runs}`.padEnd(17)}${`${(100 * s.rate).toFixed(0)} %`.padEnd(7)}${String(s.exactAtEnd).padEnd(14)}${fmt(s.medianStructures).padEnd(19)}${fmt(s.medianSeconds, 2).padEnd(16)}${fmt(s.medianSecondsRecovered, 2).padEnd(21)}${`${s.sums.recovered}/${s.sums.runs}`.padEnd(12)}${s.products.recovered}/${s.products.runs}`,
+      );
     }
   }
-  const ratioRows = o.methods.includes("consolesr") ? o.methods.filter((m) => m !== "consolesr").flatMap((m) => ratios(records, o.noise, m)) : [];
+  const ratioRows = o.methods.includes("consolesr")
+    ? o.methods.filter((m) => m !== "consolesr").flatMap((m) => ratios(records, o.noise, m))
+    : [];
   for (const r of ratioRows) {
-    console.log(`${r.baseline}/consolesr structures to recovery (${noiseName(r.snrDb)}): ratio of medians ${fmt(r.ratioOfMedians, 2)}, median paired ratio ${fmt(r.medianPairedRatio, 2)} over ${r.pairs} runs both recovered`);
+    console.log(
+      `${r.baseline}/consolesr structures to recovery (${noiseName(r.snrDb)}): ratio of medians ${fmt(r.ratioOfMedians, 2)}, median paired ratio ${fmt(r.medianPairedRatio, 2)} over ${r.pairs} runs both recovered`,
+    );
   }
   console.log(`\n## Per equation: recovered/seeds (median structures to recovery)`);
   console.log(`${"equation".padEnd(22)}${"noise".padEnd(11)}${o.methods.map((m) => m.padEnd(18)).join("")}`);
@@ -475,13 +583,21 @@ async function main(): Promise<void> {
       const cells = o.methods.map((method) => {
         const runs = records.filter((r) => r.method === method && r.equation === entry.id && r.snrDb === snrDb);
         const hits = runs.filter((r) => r.recovered);
-        return { method, recovered: hits.length, runs: runs.length, medianStructures: median(hits.map((r) => r.structuresToRecovery!)), medianSeconds: median(runs.map((r) => r.seconds)) };
+        return {
+          method,
+          recovered: hits.length,
+          runs: runs.length,
+          medianStructures: median(hits.map((r) => r.structuresToRecovery!)),
+          medianSeconds: median(runs.map((r) => r.seconds)),
+        };
       });
       return { equation: entry.id, snrDb, cells };
     }),
   );
   for (const row of perEquation) {
-    console.log(`${row.equation.padEnd(22)}${noiseName(row.snrDb).padEnd(11)}${row.cells.map((c) => `${c.recovered}/${c.runs} (${fmt(c.medianStructures, 0)})`.padEnd(18)).join("")}`);
+    console.log(
+      `${row.equation.padEnd(22)}${noiseName(row.snrDb).padEnd(11)}${row.cells.map((c) => `${c.recovered}/${c.runs} (${fmt(c.medianStructures, 0)})`.padEnd(18)).join("")}`,
+    );
   }
 
   // ---- equations no method recovered, with a reason from enumeration and the truth's own fit
@@ -538,12 +654,34 @@ async function main(): Promise<void> {
       rows: o.rows,
       jobs: o.jobs,
       mode: o.mode,
-      settings: { fit: FIT, constraints: CONSTRAINTS, reward: REWARD, stopNrmse: "1e-6 noiseless; 2·10^(−SNR/20) with noise", ...(o.mode === "unsized" ? { pool: "every registered symbol", terms: "grows by itself", maxFactors: "grows by itself" } : { terms: "per equation", maxFactors: "per equation" }) },
+      settings: {
+        fit: FIT,
+        constraints: CONSTRAINTS,
+        reward: REWARD,
+        stopNrmse: "1e-6 noiseless; 2·10^(−SNR/20) with noise",
+        ...(o.mode === "unsized"
+          ? { pool: "every registered symbol", terms: "grows by itself", maxFactors: "grows by itself" }
+          : { terms: "per equation", maxFactors: "per equation" }),
+      },
       machine: { cpus: availableParallelism(), model: cpus()[0]?.model ?? "unknown", node: process.version },
       wallSeconds: Number(wallSeconds.toFixed(1)),
       cpuSeconds: Number(seconds.toFixed(1)),
     },
-    equations: o.equations.map((e) => ({ id: e.id, name: e.name, family: e.family, source: e.source, original: e.original, truth: e.truth, inputs: e.inputs, pool: e.pool, terms: e.terms, maxFactors: e.maxFactors, expressible: e.expressible, note: e.note ?? null, knownFitFailure: e.knownFitFailure ?? null })),
+    equations: o.equations.map((e) => ({
+      id: e.id,
+      name: e.name,
+      family: e.family,
+      source: e.source,
+      original: e.original,
+      truth: e.truth,
+      inputs: e.inputs,
+      pool: e.pool,
+      terms: e.terms,
+      maxFactors: e.maxFactors,
+      expressible: e.expressible,
+      note: e.note ?? null,
+      knownFitFailure: e.knownFitFailure ?? null,
+    })),
     summary,
     ratios: ratioRows,
     perEquation,
@@ -551,8 +689,13 @@ async function main(): Promise<void> {
     excluded: benchmarkExcluded,
     runs: records,
   };
-  writeFileSync(o.out, `${JSON.stringify(json, (_, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v), 1)}\n`);
-  process.stderr.write(`wrote ${o.out} (${records.length} runs, ${wallSeconds.toFixed(0)} s wall, ${seconds.toFixed(0)} s in jobs)\n`);
+  writeFileSync(
+    o.out,
+    `${JSON.stringify(json, (_, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v), 1)}\n`,
+  );
+  process.stderr.write(
+    `wrote ${o.out} (${records.length} runs, ${wallSeconds.toFixed(0)} s wall, ${seconds.toFixed(0)} s in jobs)\n`,
+  );
 }
 
 // Run only as a script (a child with --worker, or the parent), not when imported for its helpers.

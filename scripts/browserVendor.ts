@@ -40,14 +40,20 @@ const ROOT = join(repo, "src");
 
 /** Installed packages (the flat node_modules that Framework resolves from too). */
 const packageDir = (name: string) => join(repo, "node_modules", ...name.split("/"));
-const versionOf = (name: string): string => JSON.parse(readFileSync(join(packageDir(name), "package.json"), "utf8")).version;
+const versionOf = (name: string): string =>
+  JSON.parse(readFileSync(join(packageDir(name), "package.json"), "utf8")).version;
 
 /** Where Framework looks for its bundle of `name` before making one. */
-export const nodeCachePath = (name: string, root = ROOT) => join(root, ".observablehq", "cache", "_node", `${name}@${versionOf(name)}`, "index.js");
+export const nodeCachePath = (name: string, root = ROOT) =>
+  join(root, ".observablehq", "cache", "_node", `${name}@${versionOf(name)}`, "index.js");
 
 /** The .wasm files each bundle loads from beside itself (Framework copies them into dist/_node/). */
 const WASM_FILES: Record<string, string[]> = {
-  "@tensorflow/tfjs-backend-wasm": ["dist/tfjs-backend-wasm.wasm", "dist/tfjs-backend-wasm-simd.wasm", "dist/tfjs-backend-wasm-threaded-simd.wasm"],
+  "@tensorflow/tfjs-backend-wasm": [
+    "dist/tfjs-backend-wasm.wasm",
+    "dist/tfjs-backend-wasm-simd.wasm",
+    "dist/tfjs-backend-wasm-threaded-simd.wasm",
+  ],
   highs: ["build/highs.wasm"],
 };
 
@@ -56,7 +62,10 @@ function frameworkImport(spec: string, to: string): Plugin {
   return {
     name: `framework-${spec}`,
     setup(build) {
-      build.onResolve({ filter: new RegExp(`^${spec.replace(/[/.]/g, "\\$&")}$`) }, () => ({ path: to, external: true }));
+      build.onResolve({ filter: new RegExp(`^${spec.replace(/[/.]/g, "\\$&")}$`) }, () => ({
+        path: to,
+        external: true,
+      }));
     },
   };
 }
@@ -96,7 +105,10 @@ setWasmPaths({
 });`,
     plugins: [],
   },
-  highs: { contents: `export {default} from "highs";\nimport.meta.resolve("./highs.wasm");`, plugins: [nodeModuleStub] },
+  highs: {
+    contents: `export {default} from "highs";\nimport.meta.resolve("./highs.wasm");`,
+    plugins: [nodeModuleStub],
+  },
 };
 
 async function bundle(name: string, out: string, core: string): Promise<void> {
@@ -105,7 +117,11 @@ async function bundle(name: string, out: string, core: string): Promise<void> {
   const external = name === "@tensorflow/tfjs-core" ? [] : [frameworkImport("@tensorflow/tfjs-core", core)];
   const result = await build({
     ...(contents === undefined
-      ? { entryPoints: [join(packageDir(name), JSON.parse(readFileSync(join(packageDir(name), "package.json"), "utf8")).module)] }
+      ? {
+          entryPoints: [
+            join(packageDir(name), JSON.parse(readFileSync(join(packageDir(name), "package.json"), "utf8")).module),
+          ],
+        }
       : { stdin: { contents, resolveDir: repo, loader: "js" as const, sourcefile: `${name}-browser-entry.js` } }),
     bundle: true,
     format: "esm",
@@ -124,7 +140,8 @@ async function bundle(name: string, out: string, core: string): Promise<void> {
   writeFileSync(out, result.outputFiles[0]!.text);
 }
 
-const stale = (target: string, source: string) => !existsSync(target) || statSync(target).mtimeMs < statSync(source).mtimeMs;
+const stale = (target: string, source: string) =>
+  !existsSync(target) || statSync(target).mtimeMs < statSync(source).mtimeMs;
 
 /**
  * Writes the browser bundles and their .wasm files into Framework's cache under `root`. Returns
@@ -140,7 +157,8 @@ export async function prepareBrowserVendor(root = ROOT): Promise<string[]> {
     if (stale(out, manifest) || stale(out, fileURLToPath(import.meta.url))) {
       await bundle(name, out, core);
       const code = readFileSync(out, "utf8");
-      if (/import\(\s*["']node:|from\s*["'](node:)?(fs|path|os|module|perf_hooks|worker_threads)["']/.test(code)) throw new Error(`browserVendor: the ${name} bundle still imports a Node module`);
+      if (/import\(\s*["']node:|from\s*["'](node:)?(fs|path|os|module|perf_hooks|worker_threads)["']/.test(code))
+        throw new Error(`browserVendor: the ${name} bundle still imports a Node module`);
       written.push(out);
     }
     for (const file of WASM_FILES[name] ?? []) {
@@ -158,5 +176,7 @@ export async function prepareBrowserVendor(root = ROOT): Promise<string[]> {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const started = performance.now();
   const written = await prepareBrowserVendor();
-  process.stderr.write(`browser vendor: ${written.length ? `wrote ${written.length} file(s)` : "up to date"} in ${((performance.now() - started) / 1000).toFixed(2)} s\n`);
+  process.stderr.write(
+    `browser vendor: ${written.length ? `wrote ${written.length} file(s)` : "up to date"} in ${((performance.now() - started) / 1000).toFixed(2)} s\n`,
+  );
 }

@@ -18,16 +18,28 @@ execFileSync(tsc, ["-p", "tsconfig.types.json"], { cwd: root, stdio: "inherit" }
 // @observablehq/runtime ships no types: the declarations that use it carry ours along.
 copyFileSync(join(root, "src/lib/observablehq-runtime.d.ts"), join(build, "lib/observablehq-runtime.d.ts"));
 const runtimeTypes = join(build, "lib/runtime.d.ts");
-writeFileSync(runtimeTypes, `/// <reference path="./observablehq-runtime.d.ts" />\n${readFileSync(runtimeTypes, "utf8")}`);
+writeFileSync(
+  runtimeTypes,
+  `/// <reference path="./observablehq-runtime.d.ts" />\n${readFileSync(runtimeTypes, "utf8")}`,
+);
 let before = 0;
 let after = 0;
 for (const file of readdirSync(build, { recursive: true, encoding: "utf8" })) {
   if (!file.endsWith(".js")) continue;
   const path = join(build, file);
   const code = readFileSync(path, "utf8");
-  const out = transformSync(code, { loader: "js", format: "esm", target: "es2022", minifyWhitespace: true, keepNames: true, legalComments: "none" }).code;
+  const out = transformSync(code, {
+    loader: "js",
+    format: "esm",
+    target: "es2022",
+    minifyWhitespace: true,
+    keepNames: true,
+    legalComments: "none",
+  }).code;
   writeFileSync(path, out);
   before += code.length;
   after += out.length;
 }
-console.log(`build/: JavaScript ${(before / 1024).toFixed(0)} kB → ${(after / 1024).toFixed(0)} kB without indentation`);
+console.log(
+  `build/: JavaScript ${(before / 1024).toFixed(0)} kB → ${(after / 1024).toFixed(0)} kB without indentation`,
+);

@@ -5,7 +5,15 @@
 // for those, identifiable by the fitter.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { benchmarkData, benchmarkEntries, benchmarkEntry, benchmarkExcluded, benchmarkTarget, benchmarkTruth, testRange } from "../src/lib/data/benchmark.js";
+import {
+  benchmarkData,
+  benchmarkEntries,
+  benchmarkEntry,
+  benchmarkExcluded,
+  benchmarkTarget,
+  benchmarkTruth,
+  testRange,
+} from "../src/lib/data/benchmark.js";
 import { formOf } from "../src/lib/equation/extract.js";
 import { parseWrittenEquations } from "../src/lib/equation/written.js";
 import { fitForm } from "../src/lib/fitForm.js";
@@ -31,11 +39,21 @@ test("the suite has at least 30 entries with unique ids, each citing its source"
 });
 
 test("a written equation keeps its signs, coefficients and inner weights", () => {
-  const [eq] = parseWrittenEquations("y = -0.5*x1^3*x1 + 2*sin(1.5*x2)*3 - x2^(-2)", { symbols: symbols.values(), inputs: ["x1", "x2"], targets: ["y"] });
+  const [eq] = parseWrittenEquations("y = -0.5*x1^3*x1 + 2*sin(1.5*x2)*3 - x2^(-2)", {
+    symbols: symbols.values(),
+    inputs: ["x1", "x2"],
+    targets: ["y"],
+  });
   assert.deepEqual(eq, {
     target: "y",
     terms: [
-      { coefficient: -0.5, factors: [{ symbol: "x^3", input: "x1" }, { symbol: "x", input: "x1" }] },
+      {
+        coefficient: -0.5,
+        factors: [
+          { symbol: "x^3", input: "x1" },
+          { symbol: "x", input: "x1" },
+        ],
+      },
       { coefficient: 6, factors: [{ symbol: "sin", input: "x2", weight: 1.5 }] },
       { coefficient: -1, factors: [{ symbol: "x^-2", input: "x2" }] },
     ],
@@ -47,7 +65,11 @@ for (const entry of benchmarkEntries) {
     const truth = benchmarkTruth(entry, symbols);
     assert.equal(truth.target, benchmarkTarget(entry));
     assert.equal(entry.terms, truth.terms.length, "terms = the truth's products");
-    assert.equal(entry.maxFactors, Math.max(...truth.terms.map((t) => t.factors.length)), "maxFactors = the truth's largest product");
+    assert.equal(
+      entry.maxFactors,
+      Math.max(...truth.terms.map((t) => t.factors.length)),
+      "maxFactors = the truth's largest product",
+    );
     for (const term of truth.terms) {
       for (const f of term.factors) assert.ok(entry.pool.includes(f.symbol), `the pool holds ${f.symbol}`);
       const activations = term.factors.map((f) => `${f.symbol}|${f.input}`);
@@ -64,13 +86,17 @@ for (const entry of benchmarkEntries) {
     }
     entry.inputs.forEach((input, j) => {
       const [lo, hi] = input.range;
-      assert.ok(data.train.x[j]!.every((v) => v >= lo && v <= hi), `train ${input.name} in its range`);
+      assert.ok(
+        data.train.x[j]!.every((v) => v >= lo && v <= hi),
+        `train ${input.name} in its range`,
+      );
       const [tlo, thi] = testRange(input.range);
       assert.ok(tlo <= lo && thi > hi, "the test range is wider");
       // A symbol the search may use on an input (defined on all its training rows) stays defined on its test rows.
       for (const name of entry.pool) {
         const domain = symbols.get(name).domain;
-        if (domain && data.train.x[j]!.every(domain)) assert.ok(data.test.x[j]!.every(domain), `${name} is defined on the test range of ${input.name}`);
+        if (domain && data.train.x[j]!.every(domain))
+          assert.ok(data.test.x[j]!.every(domain), `${name} is defined on the test range of ${input.name}`);
       }
     });
   });

@@ -42,7 +42,12 @@ function runLog(page: Page): Promise<RunRow[]> {
 }
 
 /** Polls the run log until `accept` picks a run, or fails after `timeoutMs`. */
-async function waitForRun(page: Page, what: string, accept: (row: RunRow, log: RunRow[]) => boolean, timeoutMs = 240_000): Promise<RunRow> {
+async function waitForRun(
+  page: Page,
+  what: string,
+  accept: (row: RunRow, log: RunRow[]) => boolean,
+  timeoutMs = 240_000,
+): Promise<RunRow> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const log = await runLog(page);
@@ -50,7 +55,11 @@ async function waitForRun(page: Page, what: string, accept: (row: RunRow, log: R
     if (found) return found;
     const failed = log.find((row) => row.status === "error");
     if (failed) {
-      const error = await page.locator(".pg-error, .pg-no-result").first().textContent().catch(() => "");
+      const error = await page
+        .locator(".pg-error, .pg-no-result")
+        .first()
+        .textContent()
+        .catch(() => "");
       assert.fail(`run #${failed.id} failed: ${error}`);
     }
     if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}; runs: ${JSON.stringify(log)}`);
@@ -76,10 +85,13 @@ function assertToy(shown: { tex: string; visible: string }): void {
   assert.ok(Math.abs(coefficient - 3) / 3 <= 0.01, `coefficient ${coefficient} is not within 1 % of 3`);
   assert.ok(Math.abs(weight - 2.5) / 2.5 <= 0.01, `inner weight ${weight} is not within 1 % of 2.5`);
   // What KaTeX drew (its HTML, not only the MathML annotation) shows the same numbers.
-  for (const part of ["y=", match[1]!, "cos", match[2]!]) assert.ok(shown.visible.includes(part), `"${part}" not in the rendered text ${shown.visible}`);
+  for (const part of ["y=", match[1]!, "cos", match[2]!])
+    assert.ok(shown.visible.includes(part), `"${part}" not in the rendered text ${shown.visible}`);
 }
 
-test("the playground: toy search on webgl, cancellation, JSON for reproduce, screenshots of every page", { timeout: 1_200_000 }, async (t) => {
+test("the playground: toy search on webgl, cancellation, JSON for reproduce, screenshots of every page", {
+  timeout: 1_200_000,
+}, async (t) => {
   const install = ensureChromium();
   assert.equal(install, undefined, install);
   const build = await buildSite();
@@ -109,12 +121,18 @@ test("the playground: toy search on webgl, cancellation, JSON for reproduce, scr
   const started = performance.now();
   await page.goto(`${server.origin}/docs/playground`);
   await page.locator(".pg-backend[data-backend]:not([data-backend=''])").waitFor({ timeout: 120_000 });
-  assert.equal(await page.locator(".pg-backend").getAttribute("data-backend"), "webgl", "the live tfjs backend is not webgl");
+  assert.equal(
+    await page.locator(".pg-backend").getAttribute("data-backend"),
+    "webgl",
+    "the live tfjs backend is not webgl",
+  );
   assert.match((await page.locator(".pg-backend").textContent()) ?? "", /tfjs backend: webgl/);
   const first = await waitForRun(page, "the first toy run to finish", (row) => row.id === 1 && row.status === "done");
   const firstSeconds = (performance.now() - started) / 1000;
   const runSeconds = Number(await page.locator(".pg-status").getAttribute("data-seconds"));
-  t.diagnostic(`toy run on webgl: ${runSeconds.toFixed(1)} s of search, ${firstSeconds.toFixed(1)} s from page load (${first.episodes} episodes)`);
+  t.diagnostic(
+    `toy run on webgl: ${runSeconds.toFixed(1)} s of search, ${firstSeconds.toFixed(1)} s from page load (${first.episodes} episodes)`,
+  );
   assertToy(await renderedEquation(page, "y"));
   assert.match((await page.locator(".pg-equation-meta").first().textContent()) ?? "", /exact/);
   await page.screenshot({ path: join(artifacts, "docs-playground.png"), fullPage: true });
@@ -156,35 +174,89 @@ test("the playground: toy search on webgl, cancellation, JSON for reproduce, scr
   // proposals find syn1 in one episode per output, too fast to change a control mid-run.
   await page.getByLabel("stop NRMSE", { exact: true }).selectOption({ label: "never" });
   await page.getByLabel("dataset", { exact: true }).selectOption({ label: "syn1" });
-  const syn1 = await waitForRun(page, "a syn1 run past its second episode", (row) => row.label.startsWith("syn1 (2000 rows)") && row.label.includes("seed 0,") && row.status === "running" && row.episodes >= 2);
+  const syn1 = await waitForRun(
+    page,
+    "a syn1 run past its second episode",
+    (row) =>
+      row.label.startsWith("syn1 (2000 rows)") &&
+      row.label.includes("seed 0,") &&
+      row.status === "running" &&
+      row.episodes >= 2,
+  );
   await page.getByLabel("seed", { exact: true }).fill("1");
-  const cancelled = await waitForRun(page, `run #${syn1.id} to be cancelled`, (row) => row.id === syn1.id && row.status === "cancelled", 120_000);
+  const cancelled = await waitForRun(
+    page,
+    `run #${syn1.id} to be cancelled`,
+    (row) => row.id === syn1.id && row.status === "cancelled",
+    120_000,
+  );
   await page.waitForTimeout(1500);
   const later = (await runLog(page)).find((row) => row.id === syn1.id)!;
   assert.equal(later.status, "cancelled");
   assert.equal(later.episodes, cancelled.episodes, `run #${syn1.id} kept advancing after it was cancelled`);
   assert.ok(cancelled.episodes >= syn1.episodes, "the cancelled run lost progress");
-  const next = await waitForRun(page, "the syn1 run of seed 1 to start", (row) => row.id > syn1.id && row.label.startsWith("syn1 (2000 rows)") && row.label.includes("seed 1,") && row.status === "running" && row.episodes >= 1);
+  const next = await waitForRun(
+    page,
+    "the syn1 run of seed 1 to start",
+    (row) =>
+      row.id > syn1.id &&
+      row.label.startsWith("syn1 (2000 rows)") &&
+      row.label.includes("seed 1,") &&
+      row.status === "running" &&
+      row.episodes >= 1,
+  );
   await page.getByLabel("dataset", { exact: true }).selectOption({ label: "toy" });
-  await waitForRun(page, `run #${next.id} to be cancelled`, (row) => row.id === next.id && row.status === "cancelled", 120_000);
+  await waitForRun(
+    page,
+    `run #${next.id} to be cancelled`,
+    (row) => row.id === next.id && row.status === "cancelled",
+    120_000,
+  );
   await page.getByLabel("stop NRMSE", { exact: true }).selectOption({ label: "≤ 1e-6" });
-  const toy = await waitForRun(page, "the toy run of seed 1 to finish", (row) => row.id > next.id && row.label.startsWith("toy (500 rows)") && row.label.includes("seed 1,") && row.status === "done");
+  const toy = await waitForRun(
+    page,
+    "the toy run of seed 1 to finish",
+    (row) =>
+      row.id > next.id &&
+      row.label.startsWith("toy (500 rows)") &&
+      row.label.includes("seed 1,") &&
+      row.status === "done",
+  );
   assert.equal((await runLog(page)).filter((row) => row.status === "running").length, 0, "a run is still going");
   assertToy(await renderedEquation(page, "y"));
-  t.diagnostic(`mid-run change: syn1 run #${syn1.id} cancelled after ${cancelled.episodes} episodes (frozen), #${next.id} started, cancelled in turn; toy run #${toy.id} finished`);
+  t.diagnostic(
+    `mid-run change: syn1 run #${syn1.id} cancelled after ${cancelled.episodes} episodes (frozen), #${next.id} started, cancelled in turn; toy run #${toy.id} finished`,
+  );
 
   // 4. A bad CSV: one readable line naming the file, row and column.
-  await page.getByLabel("CSV file").setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from(`x1,y\n${Array.from({ length: 12 }, (_, i) => `${i + 1},${i === 4 ? "abc" : 2 * i}`).join("\n")}\n`) });
+  await page.getByLabel("CSV file").setInputFiles({
+    name: "bad.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(
+      `x1,y\n${Array.from({ length: 12 }, (_, i) => `${i + 1},${i === 4 ? "abc" : 2 * i}`).join("\n")}\n`,
+    ),
+  });
   const csvError = page.locator(".pg-csv-error");
   await csvError.waitFor({ timeout: 30_000 });
   const line = ((await csvError.textContent()) ?? "").trim();
   assert.equal(line, 'error: bad.csv: row 5 (line 6), column "y": "abc" is not a number');
-  assert.equal(await page.getByLabel("dataset", { exact: true }).evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent), "CSV file", "choosing a file did not switch the dataset to it");
+  assert.equal(
+    await page
+      .getByLabel("dataset", { exact: true })
+      .evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent),
+    "CSV file",
+    "choosing a file did not switch the dataset to it",
+  );
 
   // 5. Every page of the site: no error, nothing from another origin, a screenshot.
   const pages = readdirSync(dist, { recursive: true, encoding: "utf8" })
     .filter((file) => file.endsWith(".html") && !file.startsWith("_") && file !== "404.html")
-    .map((file) => `/${relative(dist, join(dist, file)).replace(/\.html$/, "").replace(/(^|\/)index$/, "")}`);
+    .map(
+      (file) =>
+        `/${relative(dist, join(dist, file))
+          .replace(/\.html$/, "")
+          .replace(/(^|\/)index$/, "")}`,
+    );
   for (const path of pages.filter((p) => p !== "/docs/playground")) {
     const other = await browser.context.newPage();
     other.on("pageerror", (error) => errors.push(`${path}: ${error.message}`));
@@ -202,11 +274,16 @@ test("the playground: toy search on webgl, cancellation, JSON for reproduce, scr
   // 6. The downloaded JSON re-runs with the CLI and matches (float32 webgl → cpu: tolerance 1e-4).
   const reproduced = await cli(["reproduce", jsonPath, "--quiet"], { timeoutMs: 300_000 });
   assert.equal(reproduced.code, 0, `consolesr reproduce failed:\n${reproduced.stdout}${reproduced.stderr}`);
-  assert.match(reproduced.stdout, /reproduced within float32 tolerance: all 1 equation match \(float32-tolerance match, tolerance 0\.0001; allowed because the original's manifest names webgl/);
-
+  assert.match(
+    reproduced.stdout,
+    /reproduced within float32 tolerance: all 1 equation match \(float32-tolerance match, tolerance 0\.0001; allowed because the original's manifest names webgl/,
+  );
 
   // 7. The cpu result re-runs in Node bit for bit (tolerance 1e-9).
   const cpuRerun = await cli(["reproduce", cpuPath, "--quiet"], { timeoutMs: 300_000 });
   assert.equal(cpuRerun.code, 0, `consolesr reproduce failed on the cpu result:\n${cpuRerun.stdout}${cpuRerun.stderr}`);
-  assert.match(cpuRerun.stdout, /reproduced exactly: all 1 equation and every stored field match \(exact match, tolerance 1e-9; both runs on cpu, a float64 backend; backend cpu → cpu\)/);
+  assert.match(
+    cpuRerun.stdout,
+    /reproduced exactly: all 1 equation and every stored field match \(exact match, tolerance 1e-9; both runs on cpu, a float64 backend; backend cpu → cpu\)/,
+  );
 });

@@ -61,9 +61,16 @@ const EVENTS: EpisodeProgress[] = [
     episode,
     reward: 1 - 1 / (episode + 1),
     structures: episode + 1,
-    best: episode < 3 ? { key: "a", nrmse: 0.5 } : episode < 6 ? { key: "b", nrmse: 0.0123 } : { key: "c", nrmse: 4.5e-16 },
+    best:
+      episode < 3 ? { key: "a", nrmse: 0.5 } : episode < 6 ? { key: "b", nrmse: 0.0123 } : { key: "c", nrmse: 4.5e-16 },
   })),
-  ...[1, 2].map((episode) => ({ target: "z", episode, reward: 0.9, structures: episode, best: { key: "d", nrmse: 0.25 } })),
+  ...[1, 2].map((episode) => ({
+    target: "z",
+    episode,
+    reward: 0.9,
+    structures: episode,
+    best: { key: "d", nrmse: 0.25 },
+  })),
 ];
 const EQUATIONS: Record<string, string> = { a: "x1", b: "3*x1^2", c: "3*x1^2*cos(2.5*x2)", d: "x2" };
 const equation = (e: EpisodeProgress) => EQUATIONS[e.best.key]!;
@@ -84,13 +91,17 @@ describe("consolesr CLI polish", { concurrency: 2 }, () => {
   });
 
   test("--backend webgl in Node is one error line naming --backend and the choices", async () => {
-    for (const args of [["run", "syn1"], ["fit", join(dir, "any.csv"), "--target", "y"], ["reproduce", join(dir, "any.json")]]) {
+    for (const args of [
+      ["run", "syn1"],
+      ["fit", join(dir, "any.csv"), "--target", "y"],
+      ["reproduce", join(dir, "any.json")],
+    ]) {
       const line = assertInputError(await cli([...args, "--backend", "webgl"]), "--backend", "webgl");
       assert.match(line, /cpu, wasm/);
     }
   });
 
-  test("no command prints tfjs's \"install tfjs-node\" banner: fit (search, --form), run, reproduce, check-plugin, and under the plugin worker", async () => {
+  test('no command prints tfjs\'s "install tfjs-node" banner: fit (search, --form), run, reproduce, check-plugin, and under the plugin worker', async () => {
     const json = join(dir, "search.json");
     const search = ["fit", data, "--target", "y", "--symbols", "x,x^2,cos", "--episodes", "5"];
     const first = await cli([...search, "--out", json]);
@@ -124,7 +135,10 @@ describe("consolesr CLI polish", { concurrency: 2 }, () => {
     const y = drawn.find((f) => f.startsWith("y ") && f.includes("7/600 episodes"));
     assert.ok(y, `no frame of y at 7/600: ${JSON.stringify(drawn)}`);
     assert.match(y, /\| NRMSE 4\.5e-16 \| 8 structures \| ETA [^|]+ \| 3\*x1\^2\*cos\(2\.5\*x2\)$/);
-    assert.ok(drawn.some((f) => f.startsWith("z ") && /\b2\/600 episodes \| NRMSE 0\.25 \| 2 structures \| ETA /.test(f)), JSON.stringify(drawn));
+    assert.ok(
+      drawn.some((f) => f.startsWith("z ") && /\b2\/600 episodes \| NRMSE 0\.25 \| 2 structures \| ETA /.test(f)),
+      JSON.stringify(drawn),
+    );
     assert.match(drawn[0]!, /^y .* 0\/600 episodes \| NRMSE — \| 0 structures \| ETA \? \| —$/);
     for (const frame of drawn) assert.ok([...frame].length <= 99, `a frame wider than the terminal: ${frame}`);
     // Cleared: the last thing written erases the line, and nothing ever ended a line.
@@ -160,7 +174,10 @@ describe("consolesr CLI polish", { concurrency: 2 }, () => {
       "y episode 6: reward 0.857143; best 3*x1^2*cos(2.5*x2) (NRMSE 4.5e-16); 7 structures",
       "z episode 1: reward 0.900000; best x2 (NRMSE 0.25); 1 structures",
     ];
-    for (const [stream, env] of [[fakeTty(80, false), {}], [fakeTty(80, true), { TERM: "dumb" }]] as const) {
+    for (const [stream, env] of [
+      [fakeTty(80, false), {}],
+      [fakeTty(80, true), { TERM: "dumb" }],
+    ] as const) {
       const log = lines();
       const progress = searchProgress({ stream, log, quiet: false, episodes: 600, equation, env });
       for (const event of EVENTS) progress.episode(event);
@@ -170,9 +187,20 @@ describe("consolesr CLI polish", { concurrency: 2 }, () => {
     }
     // Every 50th episode is a line too, even without a new best.
     const log = lines();
-    const progress = searchProgress({ stream: fakeTty(80, false), log, quiet: false, episodes: 600, equation, env: {} });
-    for (let episode = 1; episode <= 100; episode++) progress.episode({ target: "y", episode, reward: 0.5, structures: episode, best: { key: "a", nrmse: 0.5 } });
-    assert.deepEqual(log.lines.map((line) => line.split(":")[0]), ["y episode 1", "y episode 50", "y episode 100"]);
+    const progress = searchProgress({
+      stream: fakeTty(80, false),
+      log,
+      quiet: false,
+      episodes: 600,
+      equation,
+      env: {},
+    });
+    for (let episode = 1; episode <= 100; episode++)
+      progress.episode({ target: "y", episode, reward: 0.5, structures: episode, best: { key: "a", nrmse: 0.5 } });
+    assert.deepEqual(
+      log.lines.map((line) => line.split(":")[0]),
+      ["y episode 1", "y episode 50", "y episode 100"],
+    );
   });
 
   test("the CLI's search progress on stderr that is not a terminal: plain episode lines, no escape codes", async () => {
@@ -192,18 +220,42 @@ describe("consolesr CLI polish", { concurrency: 2 }, () => {
     }
   })();
 
-  test("on a real terminal (script): the bar, cleared before the summary, and the equation on stdout", { skip: !script && "no `script` command (util-linux)" }, async () => {
+  test("on a real terminal (script): the bar, cleared before the summary, and the equation on stdout", {
+    skip: !script && "no `script` command (util-linux)",
+  }, async () => {
     const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     for (const plugin of [[], ["--plugin", TANH]]) {
-      const command = [process.execPath, bin, "fit", data, "--target", "y", "--symbols", "x,x^2,cos", "--seed", "1", ...plugin].map(quote).join(" ");
+      const command = [
+        process.execPath,
+        bin,
+        "fit",
+        data,
+        "--target",
+        "y",
+        "--symbols",
+        "x,x^2,cos",
+        "--seed",
+        "1",
+        ...plugin,
+      ]
+        .map(quote)
+        .join(" ");
       // script runs the command on a pseudo-terminal: its stdout and stderr both come back here, as the terminal shows them.
-      const run = await cli([], { wrap: ["script", "-qec", `stty cols 100 2>/dev/null; exec ${command}`, "/dev/null"], env: { TERM: "xterm" }, bare: true });
+      const run = await cli([], {
+        wrap: ["script", "-qec", `stty cols 100 2>/dev/null; exec ${command}`, "/dev/null"],
+        env: { TERM: "xterm" },
+        bare: true,
+      });
       const text = run.stdout.replace(/\r/g, "");
       assert.equal(run.code, 0, `${text}${run.stderr}`);
       assert.match(text, /\x1b\[1Gy \S+ \d+\/600 episodes \| NRMSE /, JSON.stringify(text));
       assert.ok(!/^y episode \d+: reward/m.test(text), "plain lines on a terminal");
       // The bar's line is cleared, then the summary line, the equation and "done" follow.
-      assert.match(text, /\x1b\[2Ky: reward-threshold after \d+ episodes[^\n]*\n(.*\n)*y = 3\*x1\^2\*cos\(2\.5\*x2\)\n/, JSON.stringify(text.slice(-600)));
+      assert.match(
+        text,
+        /\x1b\[2Ky: reward-threshold after \d+ episodes[^\n]*\n(.*\n)*y = 3\*x1\^2\*cos\(2\.5\*x2\)\n/,
+        JSON.stringify(text.slice(-600)),
+      );
       assert.ok(!text.includes(BANNER));
     }
   });

@@ -24,7 +24,10 @@ function assertSameBytes(a: string, b: string): void {
   const gitless = (bytes: Buffer) => bytes.toString("utf8").replace(/"git": "[^"]*"/, '"git": "…"');
   if (gitless(x) === gitless(y)) return;
   const [xs, ys] = [gitless(x).split("\n"), gitless(y).split("\n")];
-  const k = Math.max(0, xs.findIndex((line, i) => line !== ys[i]));
+  const k = Math.max(
+    0,
+    xs.findIndex((line, i) => line !== ys[i]),
+  );
   assert.fail(`${a} and ${b} differ at line ${k + 1}:\n  ${xs[k]}\n  ${ys[k]}`);
 }
 
@@ -98,7 +101,13 @@ describe("consolesr CLI", { concurrency: Math.min(4, Math.max(2, availableParall
     const inf = withCell("inf-cell.csv", 8, 2, "Inf");
     assertInputError(await cli(["fit", inf, "--target", "y", "--form", FORM]), inf, /\brow 8\b/, '"y"', "Inf");
     const infinity = withCell("infinity-cell.csv", 11, 1, "-Infinity");
-    assertInputError(await cli(["fit", infinity, "--target", "y", "--form", FORM]), infinity, /\brow 11\b/, '"x2"', "-Infinity");
+    assertInputError(
+      await cli(["fit", infinity, "--target", "y", "--form", FORM]),
+      infinity,
+      /\brow 11\b/,
+      '"x2"',
+      "-Infinity",
+    );
   });
 
   test("fit rejects a ragged row with its row number", async () => {
@@ -114,16 +123,27 @@ describe("consolesr CLI", { concurrency: Math.min(4, Math.max(2, availableParall
   });
 
   test("fit rejects a constant target column, naming it", async () => {
-    const file = writeCsv("constant.csv", synthRows(20).map(([x1, x2]) => [x1!, x2!, 4]));
+    const file = writeCsv(
+      "constant.csv",
+      synthRows(20).map(([x1, x2]) => [x1!, x2!, 4]),
+    );
     assertInputError(await cli(["fit", file, "--target", "y", "--form", FORM]), file, '"y"', /constant/);
   });
 
   test("fit rejects a --form with an unknown symbol, naming the symbol", async () => {
-    assertInputError(await cli(["fit", good, "--target", "y", "--form", "y = tanh(x1)"]), "--form", /unknown symbol "tanh"/);
+    assertInputError(
+      await cli(["fit", good, "--target", "y", "--form", "y = tanh(x1)"]),
+      "--form",
+      /unknown symbol "tanh"/,
+    );
   });
 
   test("fit rejects a --form with an unknown column, naming the column", async () => {
-    assertInputError(await cli(["fit", good, "--target", "y", "--form", "y = x1*cos(x9)"]), "--form", /unknown column "x9"/);
+    assertInputError(
+      await cli(["fit", good, "--target", "y", "--form", "y = x1*cos(x9)"]),
+      "--form",
+      /unknown column "x9"/,
+    );
   });
 
   test("fit rejects log and sqrt on a column with values ≤ 0, naming symbol, column and row", async () => {
@@ -131,8 +151,18 @@ describe("consolesr CLI", { concurrency: Math.min(4, Math.max(2, availableParall
     rows[6]![0] = 0; // x1 = 0 at data row 7
     rows[3]![1] = -0.5; // x2 < 0 at data row 4
     const file = writeCsv("nonpositive.csv", rows);
-    assertInputError(await cli(["fit", file, "--target", "y", "--form", "y = x2*log(x1)"]), /\blog\b/, '"x1"', /\brow 7\b/);
-    assertInputError(await cli(["fit", file, "--target", "y", "--form", "y = x1*sqrt(x2)"]), /\bsqrt\b/, '"x2"', /\brow 4\b/);
+    assertInputError(
+      await cli(["fit", file, "--target", "y", "--form", "y = x2*log(x1)"]),
+      /\blog\b/,
+      '"x1"',
+      /\brow 7\b/,
+    );
+    assertInputError(
+      await cli(["fit", file, "--target", "y", "--form", "y = x1*sqrt(x2)"]),
+      /\bsqrt\b/,
+      '"x2"',
+      /\brow 4\b/,
+    );
   });
 
   test("fit recovers y = 3*x1^2*cos(2.5*x2) from a given form and writes the version-1 JSON", async () => {
@@ -165,7 +195,19 @@ describe("consolesr CLI", { concurrency: Math.min(4, Math.max(2, availableParall
     const a = join(dir, "fit-a.json");
     const b = join(dir, "fit-b.json");
     for (const out of [a, b]) {
-      const run = await cli(["fit", good, "--target", "y", "--form", FORM, "--backend", "cpu", "--quiet", "--out", out]);
+      const run = await cli([
+        "fit",
+        good,
+        "--target",
+        "y",
+        "--form",
+        FORM,
+        "--backend",
+        "cpu",
+        "--quiet",
+        "--out",
+        out,
+      ]);
       assert.equal(run.code, 0, run.stderr);
       assert.equal(run.stderr, "", "--quiet prints nothing on stderr");
     }
@@ -194,7 +236,10 @@ describe("consolesr CLI", { concurrency: Math.min(4, Math.max(2, availableParall
     const json = JSON.parse(readFileSync(out, "utf8"));
     assert.equal(json.search.method, "consolesr");
     assert.equal(json.search.stopReason, "reward-threshold");
-    assert.ok(json.search.front.length >= 1 && json.search.front.every((f: { complexity: number; nrmse: number; text: string }) => f.text && f.complexity > 0));
+    assert.ok(
+      json.search.front.length >= 1 &&
+        json.search.front.every((f: { complexity: number; nrmse: number; text: string }) => f.text && f.complexity > 0),
+    );
   });
 
   test("fit --symbols rejects an unknown symbol, naming it", async () => {
@@ -205,7 +250,12 @@ describe("consolesr CLI", { concurrency: Math.min(4, Math.max(2, availableParall
     const rows: (string | number)[][] = synthRows(20);
     rows[2]![1] = -1; // x2 < 0 at data row 3
     const file = writeCsv("negative-x2.csv", rows);
-    assertInputError(await cli(["fit", file, "--target", "y", "--symbols", "x,log"]), /symbol log/, '"x2"', /\brow 3\b/);
+    assertInputError(
+      await cli(["fit", file, "--target", "y", "--symbols", "x,log"]),
+      /symbol log/,
+      '"x2"',
+      /\brow 3\b/,
+    );
   });
 
   test("fit rejects an unknown search method and an unknown reward plugin", async () => {

@@ -2,7 +2,15 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRng } from "../src/lib/rng.js";
-import { experimentData, experiments, parseCsv, datasetFromTable, datasetToCsv, addNoise, std } from "../src/lib/index.js";
+import {
+  experimentData,
+  experiments,
+  parseCsv,
+  datasetFromTable,
+  datasetToCsv,
+  addNoise,
+  std,
+} from "../src/lib/index.js";
 import { VERSION } from "../src/lib/version.js";
 import { createSymbolRegistry } from "../src/plugins/index.js";
 
@@ -12,7 +20,10 @@ const lookup = (name: string) => registry.get(name);
 test("one seed gives the same stream, another seed a different one", () => {
   const a = Array.from({ length: 5 }, createRng(7).next);
   const b = createRng(7);
-  assert.deepEqual(Array.from({ length: 5 }, () => b.next()), a);
+  assert.deepEqual(
+    Array.from({ length: 5 }, () => b.next()),
+    a,
+  );
   assert.notDeepEqual(Array.from({ length: 5 }, createRng(8).next), a);
   assert.throws(() => createRng(-1), /seed must be an integer/);
 });

@@ -1,6 +1,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseForm, simplifyEquation, equationText, equationLatex, structureOfEquations, equationsOfLocal, formatNumber, type Equation } from "../src/lib/equation/index.js";
+import {
+  parseForm,
+  simplifyEquation,
+  equationText,
+  equationLatex,
+  structureOfEquations,
+  equationsOfLocal,
+  formatNumber,
+  type Equation,
+} from "../src/lib/equation/index.js";
 import { exactRecovery, coefficientError } from "../src/lib/metrics/index.js";
 import { createSymbolRegistry } from "../src/plugins/index.js";
 import { toMasks, fromMasks, structureKey } from "../src/lib/local/structure.js";
@@ -16,9 +25,27 @@ const columns = (() => {
 })();
 
 test("parseForm reads products of symbols, ignoring numbers", () => {
-  const [eq1, eq2] = parseForm("y1 = 3*x1^2*cos(2.5*x2); y2 = x1*x3 + sqrt(x3)", { symbols, inputs, targets: ["y1", "y2"] });
-  assert.deepEqual(eq1, { target: "y1", terms: [{ coefficient: 1, factors: [{ symbol: "x^2", input: "x1" }, { symbol: "cos", input: "x2" }] }] });
-  assert.deepEqual(eq2!.terms.map((t) => t.factors.map((f) => `${f.symbol}(${f.input})`).join("*")), ["x(x1)*x(x3)", "sqrt(x3)"]);
+  const [eq1, eq2] = parseForm("y1 = 3*x1^2*cos(2.5*x2); y2 = x1*x3 + sqrt(x3)", {
+    symbols,
+    inputs,
+    targets: ["y1", "y2"],
+  });
+  assert.deepEqual(eq1, {
+    target: "y1",
+    terms: [
+      {
+        coefficient: 1,
+        factors: [
+          { symbol: "x^2", input: "x1" },
+          { symbol: "cos", input: "x2" },
+        ],
+      },
+    ],
+  });
+  assert.deepEqual(
+    eq2!.terms.map((t) => t.factors.map((f) => `${f.symbol}(${f.input})`).join("*")),
+    ["x(x1)*x(x3)", "sqrt(x3)"],
+  );
 });
 
 test("parseForm names an unknown symbol, an unknown column and a repeated factor", () => {
@@ -46,24 +73,45 @@ test("simplify folds identifiable scales, symmetries and constant factors", () =
   const raw: Equation = {
     target: "y",
     terms: [
-      { coefficient: 1, factors: [{ symbol: "x", input: "x2" }, { symbol: "sqrt", input: "x1", weight: 2.2 }] },
+      {
+        coefficient: 1,
+        factors: [
+          { symbol: "x", input: "x2" },
+          { symbol: "sqrt", input: "x1", weight: 2.2 },
+        ],
+      },
       { coefficient: 2, factors: [{ symbol: "sin", input: "x1", weight: -1.8 }] },
-      { coefficient: 3, factors: [{ symbol: "x^2", input: "x3" }, { symbol: "cos", input: "x1", weight: 1e-6 }] },
+      {
+        coefficient: 3,
+        factors: [
+          { symbol: "x^2", input: "x3" },
+          { symbol: "cos", input: "x1", weight: 1e-6 },
+        ],
+      },
       { coefficient: 1e-12, factors: [{ symbol: "x", input: "x1" }] },
     ],
   };
   const clean = simplifyEquation(raw, { ...order, columns, rows: 50 });
   assert.equal(equationText(clean, lookup), "1.483*sqrt(x1)*x2 - 2*sin(1.8*x1) + 3*x3^2");
-  assert.equal(equationLatex(clean, lookup), "1.483 \\sqrt{x_{1}} x_{2} - 2 \\sin\\left(1.8 x_{1}\\right) + 3 x_{3}^{2}");
+  assert.equal(
+    equationLatex(clean, lookup),
+    "1.483 \\sqrt{x_{1}} x_{2} - 2 \\sin\\left(1.8 x_{1}\\right) + 3 x_{3}^{2}",
+  );
 });
 
 test("simplify merges equal terms", () => {
-  const raw: Equation = { target: "y", terms: [1.5, 2].map((c) => ({ coefficient: c, factors: [{ symbol: "x", input: "x1" }] })) };
+  const raw: Equation = {
+    target: "y",
+    terms: [1.5, 2].map((c) => ({ coefficient: c, factors: [{ symbol: "x", input: "x1" }] })),
+  };
   assert.equal(equationText(simplifyEquation(raw, order), lookup), "3.5*x1");
 });
 
 test("formatNumber keeps 4 significant digits and drops trailing zeros", () => {
-  assert.deepEqual([2.99999987, 2.5, 1.48324, -0.000012345, 0].map((v) => formatNumber(v)), ["3", "2.5", "1.483", "-0.00001234", "0"]);
+  assert.deepEqual(
+    [2.99999987, 2.5, 1.48324, -0.000012345, 0].map((v) => formatNumber(v)),
+    ["3", "2.5", "1.483", "-0.00001234", "0"],
+  );
 });
 
 test("extraction reads W2 and inner weights back into terms", () => {
@@ -76,14 +124,42 @@ test("extraction reads W2 and inner weights back into terms", () => {
 });
 
 test("exact recovery needs the same terms and every coefficient within 1 %", () => {
-  const truth: Equation = { target: "y", terms: [{ coefficient: 3, factors: [{ symbol: "x^2", input: "x1" }, { symbol: "cos", input: "x2", weight: 2.5 }] }] };
-  const withWeight = (c: number, w: number): Equation => ({ target: "y", terms: [{ coefficient: c, factors: [{ symbol: "x^2", input: "x1" }, { symbol: "cos", input: "x2", weight: w }] }] });
+  const truth: Equation = {
+    target: "y",
+    terms: [
+      {
+        coefficient: 3,
+        factors: [
+          { symbol: "x^2", input: "x1" },
+          { symbol: "cos", input: "x2", weight: 2.5 },
+        ],
+      },
+    ],
+  };
+  const withWeight = (c: number, w: number): Equation => ({
+    target: "y",
+    terms: [
+      {
+        coefficient: c,
+        factors: [
+          { symbol: "x^2", input: "x1" },
+          { symbol: "cos", input: "x2", weight: w },
+        ],
+      },
+    ],
+  });
   assert.equal(exactRecovery(truth, withWeight(3.02, 2.51), lookup).exact, true);
   assert.match(exactRecovery(truth, withWeight(3.05, 2.5), lookup).reason, /off by 1.67 %/);
   assert.match(exactRecovery(truth, withWeight(3, 2.6), lookup).reason, /off by 4/);
-  const extra: Equation = { target: "y", terms: [...withWeight(3, 2.5).terms, { coefficient: 0.1, factors: [{ symbol: "x", input: "x3" }] }] };
+  const extra: Equation = {
+    target: "y",
+    terms: [...withWeight(3, 2.5).terms, { coefficient: 0.1, factors: [{ symbol: "x", input: "x3" }] }],
+  };
   assert.match(exactRecovery(truth, extra, lookup).reason, /1 extra term/);
   assert.match(exactRecovery(truth, { target: "y", terms: [] }, lookup).reason, /1 true term\(s\) missing/);
   assert.equal(coefficientError(truth, { target: "y", terms: [] }, lookup), 100);
-  assert.ok(Math.abs(coefficientError(truth, withWeight(3.3, 2.5), lookup) - 5) < 1e-9, "E_c averages the term coefficient and the cos weight");
+  assert.ok(
+    Math.abs(coefficientError(truth, withWeight(3.3, 2.5), lookup) - 5) < 1e-9,
+    "E_c averages the term coefficient and the cos weight",
+  );
 });

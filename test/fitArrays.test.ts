@@ -10,7 +10,16 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createRng, fit, InputError, resultToJson, tf, type FitArraysOptions, type FitArraysResult, type ResultJson } from "../src/lib/index.js";
+import {
+  createRng,
+  fit,
+  InputError,
+  resultToJson,
+  tf,
+  type FitArraysOptions,
+  type FitArraysResult,
+  type ResultJson,
+} from "../src/lib/index.js";
 import { cli, root } from "./helpers/cli.js";
 
 const SYMBOLS = ["x", "x^2"];
@@ -53,7 +62,9 @@ describe("fit({X, y})", () => {
     assert.equal(result.manifest.config.data, "arrays");
     assert.deepEqual(result.manifest.config.inputs, ["x1", "x2", "x3"]);
     assert.equal(result.manifest.backend, "js");
-    t.diagnostic(`fit of y = 2·x1·x2 + x3²: ${seconds.toFixed(2)} s, ${result.search.episodes} episodes, ${result.search.structures} structures`);
+    t.diagnostic(
+      `fit of y = 2·x1·x2 + x3²: ${seconds.toFixed(2)} s, ${result.search.episodes} episodes, ${result.search.structures} structures`,
+    );
 
     const fresh = inputs(2, 50);
     const predicted = equation!.predict(fresh);
@@ -61,7 +72,11 @@ describe("fit({X, y})", () => {
     fresh.forEach(([a, b, c], i) => {
       assert.ok(relative(predicted[i]!, truth(a!, b!, c!)) < 1e-8, `row ${i}: ${predicted[i]} vs ${truth(a!, b!, c!)}`);
     });
-    assert.deepEqual(equation!.predict({ data: Float64Array.from(fresh.flat()), shape: [50, 3] }), predicted, "typed layout predicts the same");
+    assert.deepEqual(
+      equation!.predict({ data: Float64Array.from(fresh.flat()), shape: [50, 3] }),
+      predicted,
+      "typed layout predicts the same",
+    );
     assert.deepEqual(equation!.predict([]), []);
 
     // predict stays out of the JSON: the result serialises to exactly the version-1 JSON.
@@ -79,7 +94,12 @@ describe("fit({X, y})", () => {
     assert.equal(resultToJson(again), resultToJson(result));
     const typed = await fit({ X: typedX, y: Float64Array.from(y), symbols: SYMBOLS, seed: 0 });
     assert.equal(resultToJson(typed), resultToJson(result));
-    const rowsOfTyped = await fit({ X: X.map((row) => Float64Array.from(row)), y: { data: Float64Array.from(y), shape: [200, 1] }, symbols: SYMBOLS, seed: 0 });
+    const rowsOfTyped = await fit({
+      X: X.map((row) => Float64Array.from(row)),
+      y: { data: Float64Array.from(y), shape: [200, 1] },
+      symbols: SYMBOLS,
+      seed: 0,
+    });
     assert.equal(resultToJson(rowsOfTyped), resultToJson(result));
   });
 
@@ -90,7 +110,19 @@ describe("fit({X, y})", () => {
       const csv = join(dir, "same.csv");
       writeFileSync(csv, `${["x1,x2,x3,y", ...X.map((row, i) => [...row, y[i]!].join(","))].join("\n")}\n`);
       const out = join(dir, "cli.json");
-      const run = await cli(["fit", csv, "--target", "y", "--symbols", SYMBOLS.join(","), "--seed", "0", "--quiet", "--out", out]);
+      const run = await cli([
+        "fit",
+        csv,
+        "--target",
+        "y",
+        "--symbols",
+        SYMBOLS.join(","),
+        "--seed",
+        "0",
+        "--quiet",
+        "--out",
+        out,
+      ]);
       assert.equal(run.code, 0, run.stderr);
       const written = JSON.parse(readFileSync(out, "utf8")) as ResultJson;
       const plain = JSON.parse(resultToJson(result)) as ResultJson;
@@ -119,7 +151,10 @@ describe("fit({X, y})", () => {
       assert.ok(relative(q![i]!, 3 * a! * c!) < 1e-8);
     });
     const defaults = await fit({ X, y: y2, symbols: SYMBOLS, seed: 0, search: { episodes: 1 } });
-    assert.deepEqual(defaults.equations.map((e) => e.target), ["y1", "y2"]);
+    assert.deepEqual(
+      defaults.equations.map((e) => e.target),
+      ["y1", "y2"],
+    );
   });
 
   test("bad arrays and options: one InputError line naming the problem, each", async () => {
@@ -130,23 +165,55 @@ describe("fit({X, y})", () => {
     const cases: [string, Partial<FitArraysOptions>, RegExp][] = [
       ["ragged rows", { X: ragged }, /^fit: X\[4\] \(row 5\) has 2 values, X\[0\] has 3/],
       ["X and y of different lengths", { y: y.slice(0, 199) }, /^fit: X has 200 rows but y has 199/],
-      ["NaN, with its row and column", { X: withNaN }, /^fit: X\[3\]\[1\] \(row 4, column "x2"\) is NaN; every value must be a finite number$/],
-      ["Infinity in typed data", { X: { data: typedInf, shape: [200, 3] } }, /^fit: X\.data\[23\] \(row 8, column "x3"\) is Infinity/],
+      [
+        "NaN, with its row and column",
+        { X: withNaN },
+        /^fit: X\[3\]\[1\] \(row 4, column "x2"\) is NaN; every value must be a finite number$/,
+      ],
+      [
+        "Infinity in typed data",
+        { X: { data: typedInf, shape: [200, 3] } },
+        /^fit: X\.data\[23\] \(row 8, column "x3"\) is Infinity/,
+      ],
       ["NaN in y", { y: y.map((v, i) => (i === 9 ? Number.NaN : v)) }, /^fit: y\[9\] \(row 10, column "y"\) is NaN/],
-      ["a string cell", { X: X.map((row, i) => (i === 0 ? ["1", ...row.slice(1)] : row)) as unknown as number[][] }, /^fit: X\[0\]\[0\] \(row 1, column "x1"\) is "1", not a number$/],
-      ["a name that is not an identifier", { names: ["x1", "x 2", "x3"] }, /^fit: names\[1\] "x 2" is not a name an equation can use/],
+      [
+        "a string cell",
+        { X: X.map((row, i) => (i === 0 ? ["1", ...row.slice(1)] : row)) as unknown as number[][] },
+        /^fit: X\[0\]\[0\] \(row 1, column "x1"\) is "1", not a number$/,
+      ],
+      [
+        "a name that is not an identifier",
+        { names: ["x1", "x 2", "x3"] },
+        /^fit: names\[1\] "x 2" is not a name an equation can use/,
+      ],
       ["names of the wrong count", { names: ["a", "b"] }, /^fit: names has 2 names but X has 3 columns$/],
       ["targets of the wrong count", { targets: ["p", "q"] }, /^fit: targets has 2 names but y has 1 column$/],
       ["a name given twice", { names: ["a", "y", "c"] }, /^fit: "y" names two columns/],
       ["a flat X", { X: X.flat() as unknown as number[][] }, /^fit: X\[0\] is [\d.]+, not a row/],
-      ["data that does not fit the shape", { X: { data: typedX.data, shape: [200, 4] } }, /^fit: X\.data has 600 values but X\.shape \[200, 4\] needs 800$/],
-      ["a bad shape", { X: { data: typedX.data, shape: [600] as unknown as [number, number] } }, /^fit: X\.shape must be \[rows, columns\]/],
+      [
+        "data that does not fit the shape",
+        { X: { data: typedX.data, shape: [200, 4] } },
+        /^fit: X\.data has 600 values but X\.shape \[200, 4\] needs 800$/,
+      ],
+      [
+        "a bad shape",
+        { X: { data: typedX.data, shape: [600] as unknown as [number, number] } },
+        /^fit: X\.shape must be \[rows, columns\]/,
+      ],
       ["too few rows", { X: X.slice(0, 5), y: y.slice(0, 5) }, /^fit: X has 5 rows; at least 10 are needed$/],
-      ["a magnitude float64 cannot fit (the CSV rule)", { X: X.map((row, i) => (i === 2 ? [1e200, ...row.slice(1)] : row)) }, /^arrays: column "x1" holds 1e\+200 \(row 3\)/],
+      [
+        "a magnitude float64 cannot fit (the CSV rule)",
+        { X: X.map((row, i) => (i === 2 ? [1e200, ...row.slice(1)] : row)) },
+        /^arrays: column "x1" holds 1e\+200 \(row 3\)/,
+      ],
       ["a constant target (the CSV rule)", { y: y.map(() => 1) }, /^arrays: target column "y" is constant/],
       ["an unknown symbol", { symbols: ["x", "nope"] }, /unknown symbol "nope"/],
       ["an unknown option", { episodes: 5 } as Partial<FitArraysOptions>, /^fit: unknown option "episodes"/],
-      ["an unknown search setting", { search: { episode: 5 } as FitArraysOptions["search"] }, /^fit: unknown search setting "episode"/],
+      [
+        "an unknown search setting",
+        { search: { episode: 5 } as FitArraysOptions["search"] },
+        /^fit: unknown search setting "episode"/,
+      ],
       ["a seed out of bounds", { seed: -1 }, /seed must be an integer from 0 to 4294967295/],
     ];
     for (const [what, change, pattern] of cases) {
@@ -161,11 +228,27 @@ describe("fit({X, y})", () => {
         what,
       );
     }
-    const broken = { kind: "constraint", name: "broken", describe: () => "throws", check: () => { throw new Error("boom"); } };
-    await assert.rejects(fit({ X, y, symbols: SYMBOLS, plugins: [broken], constraints: ["static", "broken"] }), /^InputError: plugin broken: check threw: boom$/);
+    const broken = {
+      kind: "constraint",
+      name: "broken",
+      describe: () => "throws",
+      check: () => {
+        throw new Error("boom");
+      },
+    };
+    await assert.rejects(
+      fit({ X, y, symbols: SYMBOLS, plugins: [broken], constraints: ["static", "broken"] }),
+      /^InputError: plugin broken: check threw: boom$/,
+    );
     const { result } = await firstFit();
-    assert.throws(() => result.equations[0]!.predict([[1, 2]]), /^InputError: predict: X has 2 columns; the equations read 3 \(x1, x2, x3\)$/);
-    assert.throws(() => result.equations[0]!.predict([[1, Number.NaN, 2]]), /predict: X\[0\]\[1\] \(row 1, column "x2"\) is NaN/);
+    assert.throws(
+      () => result.equations[0]!.predict([[1, 2]]),
+      /^InputError: predict: X has 2 columns; the equations read 3 \(x1, x2, x3\)$/,
+    );
+    assert.throws(
+      () => result.equations[0]!.predict([[1, Number.NaN, 2]]),
+      /predict: X\[0\]\[1\] \(row 1, column "x2"\) is NaN/,
+    );
   });
 
   test("signal aborts the search: stopReason aborted, the best so far, no tensor left", async () => {
@@ -188,8 +271,13 @@ describe("fit({X, y})", () => {
     assert.equal(result.search.stopReason, "aborted");
     assert.equal(result.search.targets![0]!.stopReason, "aborted");
     assert.ok(result.search.episodes < 12, `${result.search.episodes} episodes`);
-    assert.ok(events.length >= 2 && events.every((e) => e.target === "y" && Number.isFinite(e.nrmse) && e.structures >= 1));
-    assert.deepEqual(events.map((e) => e.episode), events.map((_, i) => i + 1));
+    assert.ok(
+      events.length >= 2 && events.every((e) => e.target === "y" && Number.isFinite(e.nrmse) && e.structures >= 1),
+    );
+    assert.deepEqual(
+      events.map((e) => e.episode),
+      events.map((_, i) => i + 1),
+    );
     assert.equal(result.equations.length, 1);
     assert.equal(typeof result.equations[0]!.predict, "function");
     assert.doesNotThrow(() => resultToJson(result));
@@ -218,7 +306,12 @@ describe("fit({X, y})", () => {
     });
     const inputs = Object.keys(bundle.metafile.inputs);
     assert.ok(inputs.some((i) => i.endsWith("src/lib/fitArrays.ts")));
-    assert.deepEqual(inputs.filter((i) => i.startsWith("node:") || i.includes("node_modules/@tensorflow") || i.includes("node_modules/highs")), []);
+    assert.deepEqual(
+      inputs.filter(
+        (i) => i.startsWith("node:") || i.includes("node_modules/@tensorflow") || i.includes("node_modules/highs"),
+      ),
+      [],
+    );
   });
 
   test("the README's quick start runs as written and prints the equation", () => {
@@ -226,11 +319,18 @@ describe("fit({X, y})", () => {
     const section = readme.slice(readme.indexOf("## Quick start (library)"));
     const code = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
     assert.ok(code?.includes("await fit("), "no quick-start example found");
-    assert.ok(readme.indexOf("## Quick start (library)") < readme.indexOf("## Two commands"), "the quick start comes first");
+    assert.ok(
+      readme.indexOf("## Quick start (library)") < readme.indexOf("## Two commands"),
+      "the quick start comes first",
+    );
     // Run against the sources: the package's own name points at the compiled build.
     const source = code!.replace(/from "consolesr"/g, 'from "./src/lib/index.js"');
     assert.notEqual(source, code, 'the example imports from "consolesr", as a user writes it');
-    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "--eval", source], { cwd: root, encoding: "utf8", timeout: 60_000 });
+    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "--eval", source], {
+      cwd: root,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stdout.split("\n")[0], "y = 2*x1*x2 + x3^2");
   });

@@ -1,6 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { foldNearDegenerate, evaluateEquation, equationText, type Equation, type FoldOptions } from "../src/lib/equation/index.js";
+import {
+  foldNearDegenerate,
+  evaluateEquation,
+  equationText,
+  type Equation,
+  type FoldOptions,
+} from "../src/lib/equation/index.js";
 import { nrmse } from "../src/lib/metrics/nrmse.js";
 import { createRng } from "../src/lib/rng.js";
 import { Registry, type SymbolPlugin } from "../src/lib/plugins.js";
@@ -20,7 +26,8 @@ const data = (() => {
 const columns = (name: string) => data.x[inputs.indexOf(name)]!;
 const x1 = columns("x1");
 const x2 = columns("x2");
-const target = (f: (a: number, b: number, i: number) => number) => Float64Array.from({ length: rows }, (_, i) => f(x1[i]!, x2[i]!, i));
+const target = (f: (a: number, b: number, i: number) => number) =>
+  Float64Array.from({ length: rows }, (_, i) => f(x1[i]!, x2[i]!, i));
 
 const options = (y: ArrayLike<number>, extra: Partial<FoldOptions> = {}): FoldOptions => ({
   symbols: lookup,
@@ -35,7 +42,9 @@ const eq = (...terms: [number, ...[string, string, number?][]][]): Equation => (
   target: "y",
   terms: terms.map(([coefficient, ...factors]) => ({
     coefficient,
-    factors: factors.map(([symbol, input, weight]) => (weight === undefined ? { symbol, input } : { symbol, input, weight })),
+    factors: factors.map(([symbol, input, weight]) =>
+      weight === undefined ? { symbol, input } : { symbol, input, weight },
+    ),
   })),
 });
 const error = (e: Equation, y: ArrayLike<number>) => nrmse(y, evaluateEquation(e, lookup, columns, rows));
@@ -48,8 +57,14 @@ test("a near-linear sin standing in for x folds: 0.9985·x1·x2 + 2.676·x1·sin
   const out = foldNearDegenerate(given, options(y));
   assert.equal(out.folded, true);
   assert.equal(out.equation.terms.length, 1);
-  assert.deepEqual(out.equation.terms[0]!.factors, [{ symbol: "x", input: "x1" }, { symbol: "x", input: "x2" }]);
-  assert.ok(Math.abs(out.equation.terms[0]!.coefficient - 1) <= 1e-6, `coefficient ${out.equation.terms[0]!.coefficient}`);
+  assert.deepEqual(out.equation.terms[0]!.factors, [
+    { symbol: "x", input: "x1" },
+    { symbol: "x", input: "x2" },
+  ]);
+  assert.ok(
+    Math.abs(out.equation.terms[0]!.coefficient - 1) <= 1e-6,
+    `coefficient ${out.equation.terms[0]!.coefficient}`,
+  );
   assert.ok(out.nrmse < 1e-12);
   assert.equal(out.nrmse, error(out.equation, y));
   assert.deepEqual(out.predicted, evaluateEquation(out.equation, lookup, columns, rows));
@@ -60,7 +75,10 @@ test("with noise, the sin still folds into one term", () => {
   const given = eq([0.9985, ["x", "x1"], ["x", "x2"]], [2.676, ["x", "x1"], ["sin", "x2", 0.0005587]]);
   const out = foldNearDegenerate(given, options(y));
   assert.equal(out.equation.terms.length, 1);
-  assert.deepEqual(out.equation.terms[0]!.factors, [{ symbol: "x", input: "x1" }, { symbol: "x", input: "x2" }]);
+  assert.deepEqual(out.equation.terms[0]!.factors, [
+    { symbol: "x", input: "x1" },
+    { symbol: "x", input: "x2" },
+  ]);
   assert.ok(Math.abs(out.equation.terms[0]!.coefficient - 1) < 1e-3);
   assert.ok(out.nrmse <= error(given, y) * 1.001);
 });
@@ -83,7 +101,10 @@ test("exp(w·x) with a tiny w folds to 1 + w·x and merges with the terms alread
 
   // Inside a product: 3·x2·exp(1e-4·x1) + 1.9997·x1·x2 is 3·x2 + 2·x1·x2.
   const y2 = target((a, b) => 3 * b + 2 * a * b);
-  const out2 = foldNearDegenerate(eq([3, ["x", "x2"], ["exp", "x1", 1e-4]], [1.9997, ["x", "x1"], ["x", "x2"]]), options(y2));
+  const out2 = foldNearDegenerate(
+    eq([3, ["x", "x2"], ["exp", "x1", 1e-4]], [1.9997, ["x", "x1"], ["x", "x2"]]),
+    options(y2),
+  );
   assert.equal(equationText(out2.equation, lookup), "2*x1*x2 + 3*x2");
 });
 
@@ -103,7 +124,11 @@ test("when the folds do not all fit as well together, those that do are kept one
   // The exact truth has exp(1e-3·x1), which its affine misses by ~1e-7 NRMSE; the sin is x2 to 4e-10.
   const y = target((a, b) => 5 * Math.exp(1e-3 * a) + 2 * a * b);
   const w = 0.0005587;
-  const given = eq([5, ["exp", "x1", 1e-3]], [2 - 2.676 * w, ["x", "x1"], ["x", "x2"]], [2.676, ["x", "x1"], ["sin", "x2", w]]);
+  const given = eq(
+    [5, ["exp", "x1", 1e-3]],
+    [2 - 2.676 * w, ["x", "x1"], ["x", "x2"]],
+    [2.676, ["x", "x1"], ["sin", "x2", w]],
+  );
   assert.ok(error(given, y) < 1e-9);
   const out = foldNearDegenerate(given, options(y));
   assert.equal(equationText(out.equation, lookup), "2*x1*x2 + 5*exp(0.001*x1)");
@@ -165,7 +190,10 @@ test("without the symbol x in the registry nothing folds", () => {
   const w = 0.0005587;
   const given = eq([1 / w, ["x^2", "x1"], ["sin", "x2", w]]);
   assert.equal(equationText(foldNearDegenerate(given, options(y)).equation, lookup), "x1^2*x2");
-  const noX = new Registry<SymbolPlugin>("symbol", builtinSymbols.filter((s) => s.name !== "x"));
+  const noX = new Registry<SymbolPlugin>(
+    "symbol",
+    builtinSymbols.filter((s) => s.name !== "x"),
+  );
   const out = foldNearDegenerate(given, { ...options(y), symbols: (name) => noX.get(name), symbolOrder: noX.names() });
   assert.equal(out.folded, false);
   assert.equal(out.equation, given);

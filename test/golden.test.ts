@@ -11,7 +11,10 @@ import assert from "node:assert/strict";
 import { useBackend } from "../src/lib/backend.js";
 import { goldenRuns } from "./golden/runs.js";
 
-const committed = JSON.parse(readFileSync(new URL("./golden/search.json", import.meta.url), "utf8")) as Record<string, unknown>;
+const committed = JSON.parse(readFileSync(new URL("./golden/search.json", import.meta.url), "utf8")) as Record<
+  string,
+  unknown
+>;
 
 await useBackend("cpu");
 const fresh = await goldenRuns();
@@ -22,6 +25,10 @@ test("golden: the same runs as the committed baseline", () => {
 
 for (const [name, record] of Object.entries(committed)) {
   test(`golden: ${name} decides exactly as committed`, () => {
-    assert.equal(JSON.stringify(fresh[name]), JSON.stringify(record), `${name} changed; if on purpose, re-baseline with npm run golden -- --update`);
+    assert.equal(
+      JSON.stringify(fresh[name]),
+      JSON.stringify(record),
+      `${name} changed; if on purpose, re-baseline with npm run golden -- --update`,
+    );
   });
 }

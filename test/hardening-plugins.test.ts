@@ -43,23 +43,49 @@ const symbol = (evaluate: string) =>
 
 const plugins = {
   evaluateLoop: file("evaluate-loop.mjs", symbol("(x) => { while (true) {} }")),
-  checkLoop: file("check-loop.mjs", `export default { kind: "constraint", name: "spin", describe: () => "spins", check: () => { while (true) {} } };\n`),
-  scoreLoop: file("score-loop.mjs", `export default { kind: "reward", name: "spin", range: [0, 1], score: () => { while (true) {} } };\n`),
-  topLevelLoop: file("top-level-loop.mjs", `while (true) {}\nexport default { kind: "reward", name: "never", range: [0, 1], score: () => 1 };\n`),
-  neverSettles: file("never-settles.mjs", `await new Promise(() => {});\nexport default { kind: "reward", name: "never", range: [0, 1], score: () => 1 };\n`),
-  neverSettlesAlive: file("never-settles-alive.mjs", `await new Promise(() => { setInterval(() => {}, 1000); });\nexport default { kind: "reward", name: "never", range: [0, 1], score: () => 1 };\n`),
+  checkLoop: file(
+    "check-loop.mjs",
+    `export default { kind: "constraint", name: "spin", describe: () => "spins", check: () => { while (true) {} } };\n`,
+  ),
+  scoreLoop: file(
+    "score-loop.mjs",
+    `export default { kind: "reward", name: "spin", range: [0, 1], score: () => { while (true) {} } };\n`,
+  ),
+  topLevelLoop: file(
+    "top-level-loop.mjs",
+    `while (true) {}\nexport default { kind: "reward", name: "never", range: [0, 1], score: () => 1 };\n`,
+  ),
+  neverSettles: file(
+    "never-settles.mjs",
+    `await new Promise(() => {});\nexport default { kind: "reward", name: "never", range: [0, 1], score: () => 1 };\n`,
+  ),
+  neverSettlesAlive: file(
+    "never-settles-alive.mjs",
+    `await new Promise(() => { setInterval(() => {}, 1000); });\nexport default { kind: "reward", name: "never", range: [0, 1], score: () => 1 };\n`,
+  ),
   nan: file("nan.mjs", symbol("(x) => NaN")),
   async: file("async.mjs", symbol("async (x) => x")),
   promise: file("promise.mjs", symbol("(x) => Promise.resolve(x)")),
-  outOfRange: file("out-of-range.mjs", `export default { kind: "reward", name: "big", range: [0, 1], score: ({ nrmse }) => 5 + 1 / (1 + nrmse) };\n`),
-  benign: file("benign.mjs", `export default { kind: "reward", name: "benign", range: [0, 1], score: ({ nrmse }) => 1 / (1 + nrmse) };\n`),
+  outOfRange: file(
+    "out-of-range.mjs",
+    `export default { kind: "reward", name: "big", range: [0, 1], score: ({ nrmse }) => 5 + 1 / (1 + nrmse) };\n`,
+  ),
+  benign: file(
+    "benign.mjs",
+    `export default { kind: "reward", name: "benign", range: [0, 1], score: ({ nrmse }) => 1 / (1 + nrmse) };\n`,
+  ),
 };
 
 const FORM = ["fit", base, "--target", "y", "--form", "y = myfn(x1)*x2"];
 const HANG = { timeoutMs: 30_000 };
 
 /** The CLI, sent `signal` once stderr matches `when` (then `delayMs` later); killed and failed after `timeoutMs`. */
-function cliSignalled(args: string[], when: RegExp, signal: NodeJS.Signals, { delayMs = 0, timeoutMs = 60_000 } = {}): Promise<Run & { signal: NodeJS.Signals | null; afterSignalMs: number }> {
+function cliSignalled(
+  args: string[],
+  when: RegExp,
+  signal: NodeJS.Signals,
+  { delayMs = 0, timeoutMs = 60_000 } = {},
+): Promise<Run & { signal: NodeJS.Signals | null; afterSignalMs: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -91,14 +117,58 @@ function cliSignalled(args: string[], when: RegExp, signal: NodeJS.Signals, { de
 describe("hardening: plugin code run by the CLI", () => {
   test("row 3: a symbol's evaluate that never returns is stopped after --plugin-timeout, naming the file and the plugin (exit 2)", async () => {
     const run = await cli([...FORM, "--plugin", plugins.evaluateLoop, "--plugin-timeout", "2", "--quiet"], HANG);
-    const line = assertInputError(run, `plugin file ${plugins.evaluateLoop}: `, 'symbol "myfn"', "evaluate did not return within 2 s (stopped)");
+    const line = assertInputError(
+      run,
+      `plugin file ${plugins.evaluateLoop}: `,
+      'symbol "myfn"',
+      "evaluate did not return within 2 s (stopped)",
+    );
     assert.doesNotMatch(line, /internal/);
   });
 
   test("row 3: a constraint's check and a reward's score that never return are stopped the same way", async () => {
-    const check = await cli(["fit", base, "--target", "y", "--symbols", "x", "--plugin", plugins.checkLoop, "--constraints", "static,spin", "--plugin-timeout", "2", "--quiet"], HANG);
-    assertInputError(check, `plugin file ${plugins.checkLoop}: `, 'constraint "spin"', "check did not return within 2 s");
-    const score = await cli(["fit", base, "--target", "y", "--symbols", "x", "--plugin", plugins.scoreLoop, "--reward", "spin", "--plugin-timeout", "2", "--quiet"], HANG);
+    const check = await cli(
+      [
+        "fit",
+        base,
+        "--target",
+        "y",
+        "--symbols",
+        "x",
+        "--plugin",
+        plugins.checkLoop,
+        "--constraints",
+        "static,spin",
+        "--plugin-timeout",
+        "2",
+        "--quiet",
+      ],
+      HANG,
+    );
+    assertInputError(
+      check,
+      `plugin file ${plugins.checkLoop}: `,
+      'constraint "spin"',
+      "check did not return within 2 s",
+    );
+    const score = await cli(
+      [
+        "fit",
+        base,
+        "--target",
+        "y",
+        "--symbols",
+        "x",
+        "--plugin",
+        plugins.scoreLoop,
+        "--reward",
+        "spin",
+        "--plugin-timeout",
+        "2",
+        "--quiet",
+      ],
+      HANG,
+    );
     assertInputError(score, `plugin file ${plugins.scoreLoop}: `, 'reward "spin"', "score did not return within 2 s");
   });
 
@@ -114,12 +184,27 @@ describe("hardening: plugin code run by the CLI", () => {
 
   test("row 3: Ctrl-C while a constraint's check hangs mid-search stops the command at once, naming the plugin (exit 130)", async () => {
     // No --plugin-timeout: the default limit (10 s) is far away; SIGINT must not wait for it.
-    const args = ["fit", base, "--target", "y", "--symbols", "x", "--plugin", plugins.checkLoop, "--constraints", "static,spin"];
+    const args = [
+      "fit",
+      base,
+      "--target",
+      "y",
+      "--symbols",
+      "x",
+      "--plugin",
+      plugins.checkLoop,
+      "--constraints",
+      "static,spin",
+    ];
     const run = await cliSignalled(args, /^searching y/m, "SIGINT", { delayMs: 1500, timeoutMs: 30_000 });
     const context = JSON.stringify(run);
     assert.equal(run.code, 130, context);
     assert.ok(run.afterSignalMs < 5000, `took ${run.afterSignalMs} ms after SIGINT; ${context}`);
-    assert.match(run.stderr.trimEnd().split("\n").at(-1)!, /^error: plugin file .*check-loop\.mjs: constraint "spin": check was still running 1 s after SIGINT \(stopped\)$/, context);
+    assert.match(
+      run.stderr.trimEnd().split("\n").at(-1)!,
+      /^error: plugin file .*check-loop\.mjs: constraint "spin": check was still running 1 s after SIGINT \(stopped\)$/,
+      context,
+    );
   });
 
   test("row 4: a plugin file with a top-level await that never settles is one error line naming the file (exit 2)", async () => {
@@ -150,7 +235,10 @@ describe("hardening: plugin code run by the CLI", () => {
   });
 
   test("row 15: under the plugin worker, SIGTERM and SIGINT reach the search (143 and 130, best so far printed and written)", async () => {
-    for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
+    for (const [signal, code] of [
+      ["SIGTERM", 143],
+      ["SIGINT", 130],
+    ] as const) {
       const out = join(dir, `${signal}-worker.json`);
       const run = await cliSignalled(["run", "syn2", "--plugin", plugins.benign, "--out", out], /^y2 episode/m, signal);
       const context = JSON.stringify(run);
@@ -161,9 +249,16 @@ describe("hardening: plugin code run by the CLI", () => {
   });
 
   test("row 17: a reward that scores outside its declared range is a plugin error naming it (exit 2)", async () => {
-    const run = await cli(["fit", base, "--target", "y", "--symbols", "x", "--plugin", plugins.outOfRange, "--reward", "big", "--quiet"], HANG);
+    const run = await cli(
+      ["fit", base, "--target", "y", "--symbols", "x", "--plugin", plugins.outOfRange, "--reward", "big", "--quiet"],
+      HANG,
+    );
     const context = JSON.stringify(run);
     assert.equal(run.code, 2, context);
-    assert.match(run.stderr.trimEnd().split("\n").at(-1)!, /^error: plugin big: score returned [\d.e+-]+ for NRMSE [\d.e+-]+, outside its declared range \[0, 1\]$/, context);
+    assert.match(
+      run.stderr.trimEnd().split("\n").at(-1)!,
+      /^error: plugin big: score returned [\d.e+-]+ for NRMSE [\d.e+-]+, outside its declared range \[0, 1\]$/,
+      context,
+    );
   });
 });

@@ -7,7 +7,16 @@
  * Rows 3–7, 15 and 16 and the CSV/`--form` fuzz test live in hardening-plugins.test.ts and
  * hardening-data.test.ts.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -28,7 +37,11 @@ const syn1Result = join(dir, "syn1.json");
 /** A child with a 192 MB heap and a minute: a runaway allocation fails the test, not the machine. */
 const bounded: CliOptions = { nodeArgs: ["--max-old-space-size=192"], timeoutMs: 60_000 };
 
-const edit = (from: string, name: string, change: (r: ResultJson & { manifest: { config: Record<string, unknown> } }) => void): string => {
+const edit = (
+  from: string,
+  name: string,
+  change: (r: ResultJson & { manifest: { config: Record<string, unknown> } }) => void,
+): string => {
   const result = JSON.parse(readFileSync(from, "utf8"));
   change(result);
   const path = join(dir, name);
@@ -78,7 +91,10 @@ describe("hardening", () => {
 
   test("row 8: a seed outside 32 bits is exit 2 naming the flag or the manifest field, not an internal error", async () => {
     const negative = edit(fitResult, "seed.json", (r) => (r.manifest.seed = -1));
-    const [flag, manifest] = await Promise.all([cli(["fit", base, "--target", "y", "--seed", "4294967296"]), cli(["reproduce", negative])]);
+    const [flag, manifest] = await Promise.all([
+      cli(["fit", base, "--target", "y", "--seed", "4294967296"]),
+      cli(["reproduce", negative]),
+    ]);
     assertInputError(flag, "--seed", "4294967295");
     assertInputError(manifest, "seed.json", "manifest.seed", "-1");
   });
@@ -97,14 +113,22 @@ describe("hardening", () => {
     const out = join(dir, "atomic.json");
     writeFileSync(out, readFileSync(fitResult));
     const old = readFileSync(out, "utf8");
-    const full = await cli(["fit", base, "--target", "y", "--seed", "5", "--out", out], { nodeArgs: ["--require", join(root, "test/helpers/enospc.cjs")] });
+    const full = await cli(["fit", base, "--target", "y", "--seed", "5", "--out", out], {
+      nodeArgs: ["--require", join(root, "test/helpers/enospc.cjs")],
+    });
     assert.equal(full.code, 2, full.stderr);
     assert.match(full.stderr, /atomic\.json: cannot write \(ENOSPC\)/);
     assert.equal(readFileSync(out, "utf8"), old, "the old result was damaged by a failed write");
-    assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith(".tmp")), [], "a temporary file was left behind");
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.endsWith(".tmp")),
+      [],
+      "a temporary file was left behind",
+    );
     // Six runs with different seeds write one file at once: it is one of their results, whole.
     const seeds = [0, 1, 2, 3, 4, 5];
-    const runs = await Promise.all(seeds.map((seed) => cli(["fit", base, "--target", "y", "--quiet", "--seed", String(seed), "--out", out])));
+    const runs = await Promise.all(
+      seeds.map((seed) => cli(["fit", base, "--target", "y", "--quiet", "--seed", String(seed), "--out", out])),
+    );
     for (const run of runs) assert.equal(run.code, 0, run.stderr);
     const final = JSON.parse(readFileSync(out, "utf8")) as ResultJson;
     assert.ok(seeds.includes(final.manifest.seed));
@@ -117,7 +141,10 @@ describe("hardening", () => {
     mkdirSync(locked);
     chmodSync(locked, 0o555);
     // Root may write anywhere: run as nobody (CI runs as root).
-    const asNobody: CliOptions = process.getuid?.() === 0 ? { wrap: ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"], env: { HOME: dir } } : {};
+    const asNobody: CliOptions =
+      process.getuid?.() === 0
+        ? { wrap: ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"], env: { HOME: dir } }
+        : {};
     const readOnly = await cli(["fit", base, "--target", "y", "--out", join(locked, "r.json")], asNobody);
     assertInputError(readOnly, "--out", "not writable");
   });
@@ -166,17 +193,27 @@ describe("hardening", () => {
     // The data file changed under the result (one digit): refused before re-running.
     const folder = join(dir, "changed");
     mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, "base.csv"), readFileSync(base, "utf8").replace(/\n(\d)/, (_, d: string) => `\n${(Number(d) + 1) % 10}`));
+    writeFileSync(
+      join(folder, "base.csv"),
+      readFileSync(base, "utf8").replace(/\n(\d)/, (_, d: string) => `\n${(Number(d) + 1) % 10}`),
+    );
     const moved = edit(fitResult, "changed/fit.json", (r) => (r.manifest.config.data = "base.csv"));
     assertInputError(await cli(["reproduce", moved]), "base.csv", "SHA-256", "not the file this result was made from");
   });
 
   test("row 14: exact and float32-tolerance matches are reported differently, naming the tolerance and why", async () => {
     const webgl = edit(fitResult, "webgl.json", (r) => (r.manifest.backend = "webgl"));
-    const [exact, loose, forced] = await Promise.all([cli(["reproduce", fitResult]), cli(["reproduce", webgl]), cli(["reproduce", webgl, "--exact"])]);
+    const [exact, loose, forced] = await Promise.all([
+      cli(["reproduce", fitResult]),
+      cli(["reproduce", webgl]),
+      cli(["reproduce", webgl, "--exact"]),
+    ]);
     for (const run of [exact, loose, forced]) assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.match(exact.stdout, /^reproduced exactly: .*tolerance 1e-9; both runs on js, a float64 backend/m);
-    assert.match(loose.stdout, /^reproduced within float32 tolerance: .*tolerance 0\.0001; allowed because the original's manifest names webgl, a float32 backend; not an exact match/m);
+    assert.match(
+      loose.stdout,
+      /^reproduced within float32 tolerance: .*tolerance 0\.0001; allowed because the original's manifest names webgl, a float32 backend; not an exact match/m,
+    );
     assert.match(forced.stdout, /^reproduced exactly: .*tolerance 1e-9; --exact asked for it/m);
     const unknown = edit(fitResult, "backend.json", (r) => (r.manifest.backend = "quantum"));
     assertInputError(await cli(["reproduce", unknown]), "manifest.backend", "quantum");
@@ -185,14 +222,30 @@ describe("hardening", () => {
   test("row 17: empty or out-of-range flag values are errors naming the flag", async () => {
     const cases: [string[], string[]][] = [
       [["--seed", ""], ["--seed"]],
-      [["--symbols", ""], ["--symbols", "names nothing"]],
-      [["--target", " , "], ["--target", "names nothing"]],
-      [["--stop-nrmse", "-1"], ["--stop-nrmse", "from 0 to 1"]],
+      [
+        ["--symbols", ""],
+        ["--symbols", "names nothing"],
+      ],
+      [
+        ["--target", " , "],
+        ["--target", "names nothing"],
+      ],
+      [
+        ["--stop-nrmse", "-1"],
+        ["--stop-nrmse", "from 0 to 1"],
+      ],
       [["--epsilon", "0x1"], ["--epsilon"]],
       [["--episodes", "Infinity"], ["--episodes"]],
-      [["--backend", "webgl"], ["--backend", "cpu, wasm"]],
+      [
+        ["--backend", "webgl"],
+        ["--backend", "cpu, wasm"],
+      ],
     ];
-    const runs = await Promise.all(cases.map(([flags]) => cli(["fit", base, ...(flags[0] === "--target" ? [] : ["--target", "y"]), ...flags, "--episodes", "5"])));
+    const runs = await Promise.all(
+      cases.map(([flags]) =>
+        cli(["fit", base, ...(flags[0] === "--target" ? [] : ["--target", "y"]), ...flags, "--episodes", "5"]),
+      ),
+    );
     runs.forEach((run, i) => {
       assertInputError(run, ...cases[i]![1]);
     });

@@ -15,7 +15,8 @@ const randomState = (rng: Rng, n: number) => vec(n, () => rng.int(3));
 
 /** A nonconvex target: bumps and waves in the action, shifted by the state. */
 function wavy(s: ArrayLike<number>, a: ArrayLike<number>): number {
-  let t = 0, u = 0;
+  let t = 0,
+    u = 0;
   for (let j = 0; j < a.length; j++) {
     t += Math.sin(3 * a[j]! + j + (s[j % s.length] ?? 0));
     u += (j % 2 ? 1 : -1) * a[j]!;
@@ -27,7 +28,9 @@ function wavy(s: ArrayLike<number>, a: ArrayLike<number>): number {
 function trainedNet(shape: IcnnShape, seed: number, samples = 300, epochs = 50): Icnn {
   const rng = createRng(seed);
   const net = new Icnn(shape, rng.fork());
-  const S: Float64Array[] = [], A: Float64Array[] = [], Y: number[] = [];
+  const S: Float64Array[] = [],
+    A: Float64Array[] = [],
+    Y: number[] = [];
   for (let i = 0; i < samples; i++) {
     const s = randomState(rng, shape.state);
     const a = i % 2 ? randomBinary(rng, shape.action) : randomBox(rng, shape.action);
@@ -57,12 +60,16 @@ test("training projects every z-path weight onto ≥ 0, and the projection is ac
 test("a net trained on nonconvex targets is convex along 500 random segments (state fixed or free), while the same check flags the targets", () => {
   const net = trainedNet({ state: 4, action: 6, hidden: [16, 16] }, 2);
   const rng = createRng(20);
-  let worst = -Infinity, curvature = 0, targetViolations = 0;
+  let worst = -Infinity,
+    curvature = 0,
+    targetViolations = 0;
   for (let t = 0; t < 500; t++) {
     const s1 = randomState(rng, 4).map((v) => v + rng.next());
     const s2 = t % 2 ? s1 : randomState(rng, 4).map((v) => v + rng.next());
-    const a1 = randomBox(rng, 6), a2 = randomBox(rng, 6);
-    const sm = s1.map((v, j) => (v + s2[j]!) / 2), am = a1.map((v, j) => (v + a2[j]!) / 2);
+    const a1 = randomBox(rng, 6),
+      a2 = randomBox(rng, 6);
+    const sm = s1.map((v, j) => (v + s2[j]!) / 2),
+      am = a1.map((v, j) => (v + a2[j]!) / 2);
     const chord = (net.value(s1, a1) + net.value(s2, a2)) / 2;
     const mid = net.value(sm, am);
     worst = Math.max(worst, mid - chord);
@@ -76,11 +83,15 @@ test("a net trained on nonconvex targets is convex along 500 random segments (st
 
 test("training on a learnable convex target ‖a − c‖² (plus a state term) cuts the MSE by more than 10×", () => {
   const rng = createRng(3);
-  const nS = 5, nA = 8;
+  const nS = 5,
+    nA = 8;
   const c = vec(nA, (j) => (j % 3 === 0 ? 0.8 : 0.2));
-  const S: Float64Array[] = [], A: Float64Array[] = [], Y: number[] = [];
+  const S: Float64Array[] = [],
+    A: Float64Array[] = [],
+    Y: number[] = [];
   for (let i = 0; i < 300; i++) {
-    const s = randomState(rng, nS), a = randomBox(rng, nA);
+    const s = randomState(rng, nS),
+      a = randomBox(rng, nA);
     let y = 0.3 * s[0]!;
     for (let j = 0; j < nA; j++) y += (a[j]! - c[j]!) ** 2;
     S.push(s);
@@ -90,13 +101,16 @@ test("training on a learnable convex target ‖a − c‖² (plus a state term) 
   const net = new Icnn({ state: nS, action: nA, hidden: [32, 32] }, rng.fork());
   const before = net.train(S, A, Y, { epochs: 0, learningRate: 5e-3, batchSize: 100, rng });
   let after = NaN;
-  for (let round = 0; round < 4; round++) after = net.train(S, A, Y, { epochs: 50, learningRate: 5e-3, batchSize: 100, rng });
+  for (let round = 0; round < 4; round++)
+    after = net.train(S, A, Y, { epochs: 50, learningRate: 5e-3, batchSize: 100, rng });
   assert.ok(after < before / 10, `MSE ${before} → ${after}`);
   assert.ok(net.minZWeight() >= 0);
 });
 
 test("the same seeds give bit-identical weights after training; another data seed gives different ones", () => {
-  const a = trainedNet(small, 7, 200, 10), b = trainedNet(small, 7, 200, 10), c = trainedNet(small, 8, 200, 10);
+  const a = trainedNet(small, 7, 200, 10),
+    b = trainedNet(small, 7, 200, 10),
+    c = trainedNet(small, 8, 200, 10);
   assert.deepEqual(a.parameters(), b.parameters());
   assert.notDeepEqual(a.parameters(), c.parameters());
 });
@@ -105,10 +119,13 @@ test("gradAction matches central finite differences of value", () => {
   const net = trainedNet({ state: 3, action: 7, hidden: [10, 9, 8] }, 4, 100, 5);
   const rng = createRng(40);
   for (let t = 0; t < 20; t++) {
-    const s = randomState(rng, 3), a = randomBox(rng, 7);
+    const s = randomState(rng, 3),
+      a = randomBox(rng, 7);
     const g = net.gradAction(s, a);
     for (let j = 0; j < 7; j++) {
-      const h = 1e-6, ap = a.slice(), am = a.slice();
+      const h = 1e-6,
+        ap = a.slice(),
+        am = a.slice();
       ap[j]! += h;
       am[j]! -= h;
       const fd = (net.value(s, ap) - net.value(s, am)) / (2 * h);
@@ -123,7 +140,8 @@ test("clone and copyFrom give exact, independent copies (the Adam state included
   const copy = net.clone();
   const other = new Icnn(small, createRng(99));
   other.copyFrom(net);
-  const s = randomState(rng, 3), a = randomBox(rng, 10);
+  const s = randomState(rng, 3),
+    a = randomBox(rng, 10);
   assert.equal(copy.value(s, a), net.value(s, a));
   assert.equal(other.value(s, a), net.value(s, a));
   const data = { S: [s], A: [a], Y: [1] };
@@ -216,12 +234,32 @@ test("repeated solves do not grow the HiGHS Wasm memory (every model is disposed
 test("bad inputs are refused: wrong lengths, bounds outside [0, 1], infeasible rows", () => {
   const net = new Icnn(small, createRng(15));
   const s = vec(3, () => 0);
-  assert.throws(() => net.value(vec(2, () => 0), vec(10, () => 0)), /state has length 2/);
-  assert.throws(() => solver.lp(net, vec(4, () => 0)), /state has length 4/);
+  assert.throws(
+    () =>
+      net.value(
+        vec(2, () => 0),
+        vec(10, () => 0),
+      ),
+    /state has length 2/,
+  );
+  assert.throws(
+    () =>
+      solver.lp(
+        net,
+        vec(4, () => 0),
+      ),
+    /state has length 4/,
+  );
   assert.throws(() => solver.lp(net, s, { upper: vec(10, () => 2) }), /bounds/);
-  assert.throws(() => solver.lp(net, s, { rows: [{ index: [0, 1], coef: [1, 1], lo: 3, hi: Infinity }] }), /infeasible/);
+  assert.throws(
+    () => solver.lp(net, s, { rows: [{ index: [0, 1], coef: [1, 1], lo: 3, hi: Infinity }] }),
+    /infeasible/,
+  );
   assert.throws(() => new Icnn({ state: 1, action: 0, hidden: [] }, createRng(1)), /action size/);
-  assert.throws(() => net.train([s], [vec(10, () => 0)], [NaN], { epochs: 1, learningRate: 1e-3, batchSize: 1, rng: createRng(1) }), /not finite/);
+  assert.throws(
+    () => net.train([s], [vec(10, () => 0)], [NaN], { epochs: 1, learningRate: 1e-3, batchSize: 1, rng: createRng(1) }),
+    /not finite/,
+  );
 });
 
 test("HiGHS also loads from given bytes (the browser path, where highs.wasm is fetched by the page)", async () => {

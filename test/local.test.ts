@@ -36,7 +36,8 @@ test("syn1 and syn2 print as the paper's equations (text and LaTeX snapshot)", (
   const printed: string[] = [];
   for (const name of ["syn1", "syn2"]) {
     const data = experimentData(experiments[name]!, { rng: createRng(0), symbols: lookup });
-    for (const e of fitForm(data.train, formsOf(name), { symbols: registry }).equations) printed.push(`${e.target} = ${e.text}`, e.latex);
+    for (const e of fitForm(data.train, formsOf(name), { symbols: registry }).equations)
+      printed.push(`${e.target} = ${e.text}`, e.latex);
   }
   assert.deepEqual(printed, [
     "y1 = 3*x1^2*cos(2.5*x2)",
@@ -55,7 +56,11 @@ test("syn1 and syn2 print as the paper's equations (text and LaTeX snapshot)", (
 });
 
 function syn1Structure(data: Dataset) {
-  const [form] = parseForm("y1 = x1^2*cos(x2)", { symbols: registry.values(), inputs: data.inputs, targets: data.targets });
+  const [form] = parseForm("y1 = x1^2*cos(x2)", {
+    symbols: registry.values(),
+    inputs: data.inputs,
+    targets: data.targets,
+  });
   return structureOfEquations([form!], data.inputs, registry.names());
 }
 
@@ -74,12 +79,25 @@ test("Adam on tfjs and on float64 JS take the same steps from the same init", ()
   const structure = syn1Structure(train);
   const data = { x: train.x, y: [columnOf(train, "y1")] };
   // One start: Adam's steps from the all-ones init, not a second start's from a scan.
-  const a = fitLocalSync(structure, data, { symbols: registry, steps: 100, polish: "none", engine: "tfjs", starts: "single" });
-  const b = fitLocalSync(structure, data, { symbols: registry, steps: 100, polish: "none", engine: "js", starts: "single" });
+  const a = fitLocalSync(structure, data, {
+    symbols: registry,
+    steps: 100,
+    polish: "none",
+    engine: "tfjs",
+    starts: "single",
+  });
+  const b = fitLocalSync(structure, data, {
+    symbols: registry,
+    steps: 100,
+    polish: "none",
+    engine: "js",
+    starts: "single",
+  });
   assert.equal(a.loss.length, 100);
   assert.equal(b.loss.length, 100);
   assert.ok(a.loss[99]! < a.loss[0]!, "Adam descends");
-  for (const t of [0, 10, 50, 99]) assert.ok(Math.abs(a.loss[t]! - b.loss[t]!) <= 1e-3 * b.loss[t]!, `step ${t}: ${a.loss[t]} vs ${b.loss[t]}`);
+  for (const t of [0, 10, 50, 99])
+    assert.ok(Math.abs(a.loss[t]! - b.loss[t]!) <= 1e-3 * b.loss[t]!, `step ${t}: ${a.loss[t]} vs ${b.loss[t]}`);
 });
 
 test("the wasm backend fits syn1's y1 like cpu, and leaks no tensors", async () => {
@@ -94,7 +112,9 @@ test("the wasm backend fits syn1's y1 like cpu, and leaks no tensors", async () 
     assert.equal(tf.memory().numTensors, before);
     assert.equal(wasm.engine, "wasm");
     assert.ok(wasm.trainNrmse[0]! < 1e-8, `wasm train NRMSE ${wasm.trainNrmse[0]}`);
-    assert.ok(Math.abs(wasm.weights.w2.flat().find((v) => v !== 0)! - cpu.weights.w2.flat().find((v) => v !== 0)!) < 1e-6);
+    assert.ok(
+      Math.abs(wasm.weights.w2.flat().find((v) => v !== 0)! - cpu.weights.w2.flat().find((v) => v !== 0)!) < 1e-6,
+    );
   } finally {
     await useBackend("cpu");
   }
@@ -103,7 +123,11 @@ test("the wasm backend fits syn1's y1 like cpu, and leaks no tensors", async () 
 test("Adam alone (no polish) moves every syn1 weight towards the truth from 1", () => {
   const { train } = experimentData(experiments.syn1!, { rng: createRng(4), symbols: lookup, rows: 500 });
   const structure = syn1Structure(train);
-  const fit = fitLocalSync(structure, { x: train.x, y: [columnOf(train, "y1")] }, { symbols: registry, steps: 600, polish: "none", engine: "js", learningRate: 0.05, starts: "single" });
+  const fit = fitLocalSync(
+    structure,
+    { x: train.x, y: [columnOf(train, "y1")] },
+    { symbols: registry, steps: 600, polish: "none", engine: "js", learningRate: 0.05, starts: "single" },
+  );
   const w2 = fit.weights.w2.flat().find((v) => v !== 0)!;
   const cosWeight = fit.weights.inner.find((v) => v !== 1)!;
   assert.ok(Math.abs(w2 - 3) < 0.05 && Math.abs(Math.abs(cosWeight) - 2.5) < 0.01, `w2 ${w2}, cos weight ${cosWeight}`);

@@ -28,7 +28,10 @@ for (const engine of ["js", "tfjs"] as const) {
   for (const id of ["keijzer-1", "keijzer-3", "feynman-II.15.4", "feynman-II.15.5"]) {
     test(`${id} (${engine}): the single start fails, the multi-start fits exactly from its second start`, () => {
       const single = fitEntry(id, { engine, starts: "single" });
-      assert.ok(single.nrmse > 1e-2, `the single start now fits ${id} (NRMSE ${single.nrmse}): the multi-start is no longer what fixes it`);
+      assert.ok(
+        single.nrmse > 1e-2,
+        `the single start now fits ${id} (NRMSE ${single.nrmse}): the multi-start is no longer what fixes it`,
+      );
       assert.equal(single.fit.starts, 1);
       const multi = fitEntry(id, { engine });
       assert.ok(multi.nrmse < 1e-6, `train NRMSE ${multi.nrmse}: ${multi.text}`);
@@ -45,7 +48,11 @@ test("Keijzer-1 prints its truth after the multi-start: 0.3*x1*sin(6.283*x1)", (
 
 test("syn1's 3·x1²·cos(2.5·x2) fits from all-ones: one start, on both engines", () => {
   const { train } = experimentData(experiments.syn1!, { rng: createRng(0), symbols: (name) => symbols.get(name) });
-  const [form] = parseForm("y1 = x1^2*cos(x2)", { symbols: symbols.values(), inputs: train.inputs, targets: train.targets });
+  const [form] = parseForm("y1 = x1^2*cos(x2)", {
+    symbols: symbols.values(),
+    inputs: train.inputs,
+    targets: train.targets,
+  });
   const structure = structureOfEquations([form!], train.inputs, symbols.names());
   for (const engine of ["js", "tfjs"] as const) {
     const fit = fitLocalSync(structure, { x: train.x, y: [columnOf(train, "y1")] }, { symbols, engine });
@@ -64,7 +71,11 @@ test("a structure without a periodic symbol gets one start, exact or not", () =>
 
 test("the multi-start is deterministic and leaves the tfjs tensor count unchanged", () => {
   const data = benchmarkData(benchmarkEntry("keijzer-3"), { symbols, seed: 1, rows: 300 });
-  const [form] = parseForm("y = x1*sin(x1)", { symbols: symbols.values(), inputs: data.train.inputs, targets: data.train.targets });
+  const [form] = parseForm("y = x1*sin(x1)", {
+    symbols: symbols.values(),
+    inputs: data.train.inputs,
+    targets: data.train.targets,
+  });
   const structure = structureOfEquations([form!], data.train.inputs, symbols.names());
   const fitData = { x: data.train.x, y: data.train.y };
   fitLocalSync(structure, fitData, { symbols, steps: 5 });

@@ -3,11 +3,32 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRng } from "../src/lib/rng.js";
-import { addFactor, addProduct, crossover, dropFactor, dropProduct, flipBits, mutate, PRODUCT_MOVES, randomProduct, replaceProduct, swapFactor, type MoveInput, type ProductLimits, type Products } from "../src/lib/search/operators.js";
+import {
+  addFactor,
+  addProduct,
+  crossover,
+  dropFactor,
+  dropProduct,
+  flipBits,
+  mutate,
+  PRODUCT_MOVES,
+  randomProduct,
+  replaceProduct,
+  swapFactor,
+  type MoveInput,
+  type ProductLimits,
+  type Products,
+} from "../src/lib/search/operators.js";
 
 const limits: ProductLimits = { allowed: [0, 1, 2, 4, 5, 7, 8], maxFactors: 3, maxTerms: 3 };
 const donated = [7, 8];
-const input = (products: Products, j: number, seed = 1): MoveInput => ({ products: products.map((p) => [...p]), j, limits, rng: createRng(seed), donor: () => [...donated] });
+const input = (products: Products, j: number, seed = 1): MoveInput => ({
+  products: products.map((p) => [...p]),
+  j,
+  limits,
+  rng: createRng(seed),
+  donor: () => [...donated],
+});
 
 function assertWithin(products: Products, where: string) {
   assert.ok(products.length >= 1 && products.length <= limits.maxTerms, `${where}: ${products.length} products`);
@@ -72,7 +93,8 @@ test("mutate: over 1,000 draws every move is seen, every child keeps the limits,
     seen.set(move, (seen.get(move) ?? 0) + 1);
   }
   assert.deepEqual([...seen.keys()].sort(), PRODUCT_MOVES.map((m) => m.name).sort());
-  for (const [move, count] of seen) assert.ok(count > 100, `${move} drawn ${count} times of 1,000 (uniform: about 167)`);
+  for (const [move, count] of seen)
+    assert.ok(count > 100, `${move} drawn ${count} times of 1,000 (uniform: about 167)`);
 });
 
 test("crossover takes 1…maxTerms products, all from the two parents", () => {
@@ -101,7 +123,10 @@ test("randomProduct draws 1…maxFactors distinct allowed neurons, every size an
     for (const i of p) neurons.add(i);
   }
   assert.deepEqual([...sizes].sort(), [1, 2, 3]);
-  assert.deepEqual([...neurons].sort((x, y) => x - y), [...limits.allowed]);
+  assert.deepEqual(
+    [...neurons].sort((x, y) => x - y),
+    [...limits.allowed],
+  );
 });
 
 test("flipBits flips one or two free entries and never a fixed one", () => {

@@ -20,39 +20,70 @@ const dir = mkdtempSync(join(tmpdir(), "consolesr-package-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const run = (command: string, args: string[], options: { cwd?: string; timeout?: number } = {}) =>
-  spawnSync(command, args, { cwd: options.cwd ?? dir, encoding: "utf8", timeout: options.timeout ?? 300_000, env: { ...process.env, npm_config_update_notifier: "false" } });
+  spawnSync(command, args, {
+    cwd: options.cwd ?? dir,
+    encoding: "utf8",
+    timeout: options.timeout ?? 300_000,
+    env: { ...process.env, npm_config_update_notifier: "false" },
+  });
 
-test("npm pack → install into an empty project → CLI on plain node, fit() from ESM, types from TypeScript", { timeout: 900_000 }, async (t) => {
+test("npm pack → install into an empty project → CLI on plain node, fit() from ESM, types from TypeScript", {
+  timeout: 900_000,
+}, async (t) => {
   // 1. Pack (prepare builds build/ first).
   const pack = run("npm", ["pack", "--json", "--pack-destination", dir], { cwd: root });
   assert.equal(pack.status, 0, pack.stderr);
-  const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf("["))) as { filename: string; size: number; unpackedSize: number; files: { path: string }[] }[];
+  const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf("["))) as {
+    filename: string;
+    size: number;
+    unpackedSize: number;
+    files: { path: string }[];
+  }[];
   const tarball = join(dir, info!.filename);
-  t.diagnostic(`tarball ${info!.filename}: ${(info!.size / 1000).toFixed(1)} kB packed, ${(info!.unpackedSize / 1000).toFixed(1)} kB unpacked, ${info!.files.length} files (goal < 150 kB packed)`);
+  t.diagnostic(
+    `tarball ${info!.filename}: ${(info!.size / 1000).toFixed(1)} kB packed, ${(info!.unpackedSize / 1000).toFixed(1)} kB unpacked, ${info!.files.length} files (goal < 150 kB packed)`,
+  );
   const paths = info!.files.map((f) => f.path);
-  assert.ok(paths.includes("LICENSE") && paths.includes("README.md") && paths.includes("build/lib/index.js") && paths.includes("build/lib/index.d.ts"));
+  assert.ok(
+    paths.includes("LICENSE") &&
+      paths.includes("README.md") &&
+      paths.includes("build/lib/index.js") &&
+      paths.includes("build/lib/index.d.ts"),
+  );
   for (const unwanted of ["src/", "test/", "bench/", "scripts/", ".ci/", "dist/"]) {
     assert.ok(!paths.some((p) => p.startsWith(unwanted)), `the tarball ships ${unwanted}`);
   }
-  assert.ok(!readFileSync(join(root, "README.md"), "utf8").includes("../shared/"), "the README points outside the package");
+  assert.ok(
+    !readFileSync(join(root, "README.md"), "utf8").includes("../shared/"),
+    "the README points outside the package",
+  );
 
   // 2. An empty project, its own git repository, with the tarball installed.
   const project = join(dir, "project");
   execFileSync("mkdir", ["-p", project]);
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user-project", version: "1.0.0", type: "module", private: true }, null, 2));
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify({ name: "user-project", version: "1.0.0", type: "module", private: true }, null, 2),
+  );
   run("git", ["init", "-q"], { cwd: project });
-  run("git", ["-c", "user.email=u@example.com", "-c", "user.name=u", "commit", "-q", "--allow-empty", "-m", "user"], { cwd: project });
+  run("git", ["-c", "user.email=u@example.com", "-c", "user.name=u", "commit", "-q", "--allow-empty", "-m", "user"], {
+    cwd: project,
+  });
   const install = run("npm", ["install", tarball, "--no-audit", "--no-fund", "--prefer-offline"], { cwd: project });
   assert.equal(install.status, 0, install.stderr);
   const installed = join(project, "node_modules", "consolesr");
   assert.ok(statSync(join(installed, "build", "cli", "main.js")).isFile());
 
   // 3. The CLI on plain node: compiled JavaScript (no src/ to run through tsx).
-  const cli = run("npx", ["--no-install", "consolesr", "run", "syn1", "--seed", "0", "--out", "syn1.json"], { cwd: project });
+  const cli = run("npx", ["--no-install", "consolesr", "run", "syn1", "--seed", "0", "--out", "syn1.json"], {
+    cwd: project,
+  });
   assert.equal(cli.status, 0, cli.stderr);
   assert.equal(cli.stdout, "y1 = 3*x1^2*cos(2.5*x2)\ny2 = 4*x1*x3\ny3 = 3*x3^2\n");
   assert.doesNotMatch(cli.stderr, /looks like you are running TensorFlow/);
-  const manifest = (JSON.parse(readFileSync(join(project, "syn1.json"), "utf8")) as { manifest: { version: string; git: string } }).manifest;
+  const manifest = (
+    JSON.parse(readFileSync(join(project, "syn1.json"), "utf8")) as { manifest: { version: string; git: string } }
+  ).manifest;
   assert.equal(manifest.version, JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version);
   assert.equal(manifest.git, "unknown", "an installed consolesr recorded the user's git HEAD");
   const bin = join(installed, "bin", "consolesr.js");
@@ -63,7 +94,9 @@ test("npm pack → install into an empty project → CLI on plain node, fit() fr
     times.push(performance.now() - started);
     assert.equal(version.status, 0);
   }
-  t.diagnostic(`consolesr --version (installed, plain node): median ${times.sort((a, b) => a - b)[2]!.toFixed(0)} ms over 5 runs (goal < 500 ms)`);
+  t.diagnostic(
+    `consolesr --version (installed, plain node): median ${times.sort((a, b) => a - b)[2]!.toFixed(0)} ms over 5 runs (goal < 500 ms)`,
+  );
   const help = run(process.execPath, [bin, "--help"], { cwd: project });
   assert.match(help.stdout, /fit/);
 
@@ -73,7 +106,9 @@ test("npm pack → install into an empty project → CLI on plain node, fit() fr
     `latex: (a) => \`\\\\tanh(\${a})\`, evaluate: Math.tanh, apply: (x, tf) => tf.tanh(x) };\n`;
   writeFileSync(join(project, "tanh.js"), plugin("tanh"));
   writeFileSync(join(project, "tanh2.ts"), plugin("tanh2"));
-  const plugins = run("npx", ["--no-install", "consolesr", "plugins", "--plugin", "tanh.js", "--plugin", "tanh2.ts"], { cwd: project });
+  const plugins = run("npx", ["--no-install", "consolesr", "plugins", "--plugin", "tanh.js", "--plugin", "tanh2.ts"], {
+    cwd: project,
+  });
   assert.equal(plugins.status, 0, plugins.stderr);
   assert.match(plugins.stdout, /^symbol +tanh +.*\[tanh\.js\]$/m);
   assert.match(plugins.stdout, /^symbol +tanh2 +.*\[tanh2\.ts\]$/m);
@@ -122,9 +157,21 @@ test("npm pack → install into an empty project → CLI on plain node, fit() fr
       "export { first, json };",
     ].join("\n"),
   );
-  writeFileSync(join(project, "bad.ts"), 'import { fit } from "consolesr";\nawait fit({ X: "not a matrix", y: [1, 2] });\nexport {};\n');
-  const options = { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2022", "DOM"], strict: true, noEmit: true, types: [] };
-  const tsconfig = (files: string[], skipLibCheck: boolean) => JSON.stringify({ compilerOptions: { ...options, skipLibCheck }, files });
+  writeFileSync(
+    join(project, "bad.ts"),
+    'import { fit } from "consolesr";\nawait fit({ X: "not a matrix", y: [1, 2] });\nexport {};\n',
+  );
+  const options = {
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    target: "ES2022",
+    lib: ["ES2022", "DOM"],
+    strict: true,
+    noEmit: true,
+    types: [],
+  };
+  const tsconfig = (files: string[], skipLibCheck: boolean) =>
+    JSON.stringify({ compilerOptions: { ...options, skipLibCheck }, files });
   const tsc = join(root, "node_modules", ".bin", "tsc");
   writeFileSync(join(project, "tsconfig.good.json"), tsconfig(["good.ts"], true));
   writeFileSync(join(project, "tsconfig.bad.json"), tsconfig(["bad.ts"], true));

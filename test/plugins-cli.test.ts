@@ -66,7 +66,9 @@ const tanhWith = (name: string, replace: Record<string, string> = {}) => {
     apply: "(x, tf) => tf.tanh(x)",
     ...replace,
   };
-  return `export default {\n${Object.entries(fields).map(([k, v]) => `  ${k}: ${v},`).join("\n")}\n};\n`;
+  return `export default {\n${Object.entries(fields)
+    .map(([k, v]) => `  ${k}: ${v},`)
+    .join("\n")}\n};\n`;
 };
 
 /**
@@ -78,7 +80,10 @@ function assertCheckFails(run: Run, plugin: string, check: string, pattern: RegE
   assert.equal(run.code, 2, context);
   assert.match(run.stdout, new RegExp(`^FAIL .*\\b${plugin}\\b`, "m"), context);
   const lines = run.stderr.trimEnd().split("\n");
-  assert.ok(lines.every((line) => line.startsWith("error: plugin ")), context);
+  assert.ok(
+    lines.every((line) => line.startsWith("error: plugin ")),
+    context,
+  );
   const line = lines.find((l) => l.startsWith(`error: plugin ${plugin}: ${check}: `));
   assert.ok(line, `no "${check}" failure for ${plugin}; ${context}`);
   assert.match(line, pattern, context);
@@ -92,11 +97,31 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
     file("tanh.ts", guideTanh(), home);
     tanhCsv(home);
     const guide = readFileSync(join(root, "src", "docs", "plugins.md"), "utf8");
-    const commands = guide.split("\n").filter((line) => line.startsWith("npx consolesr ")).map((line) => line.slice("npx consolesr ".length).split(/\s+/));
+    const commands = guide
+      .split("\n")
+      .filter((line) => line.startsWith("npx consolesr "))
+      .map((line) => line.slice("npx consolesr ".length).split(/\s+/));
     const check = commands.find((args) => args[0] === "check-plugin" && args[1] === "tanh.ts");
     const fit = commands.find((args) => args[0] === "fit" && args.includes("--plugin"));
     assert.deepEqual(check, ["check-plugin", "tanh.ts"], "the guide's check-plugin command");
-    assert.deepEqual(fit, ["fit", "data.csv", "--plugin", "tanh.ts", "--symbols", "tanh,x", "--target", "y", "--terms", "1", "--max-factors", "2"], "the guide's fit command");
+    assert.deepEqual(
+      fit,
+      [
+        "fit",
+        "data.csv",
+        "--plugin",
+        "tanh.ts",
+        "--symbols",
+        "tanh,x",
+        "--target",
+        "y",
+        "--terms",
+        "1",
+        "--max-factors",
+        "2",
+      ],
+      "the guide's fit command",
+    );
 
     const checked = await cli(check, { cwd: home });
     assert.equal(checked.code, 0, checked.stderr);
@@ -114,7 +139,10 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
     const tanh = term.factors.find((f: { symbol: string }) => f.symbol === "tanh");
     assert.equal(tanh?.input, "x1");
     assert.ok(Math.abs(tanh.weight - 1.5) <= 0.015, `tanh weight ${tanh.weight}`);
-    assert.deepEqual(term.factors.find((f: { symbol: string }) => f.symbol === "x"), { symbol: "x", input: "x2" });
+    assert.deepEqual(
+      term.factors.find((f: { symbol: string }) => f.symbol === "x"),
+      { symbol: "x", input: "x2" },
+    );
     assert.ok(equation.trainNrmse <= 1e-6, `train NRMSE ${equation.trainNrmse}`);
   });
 
@@ -126,13 +154,38 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
   });
 
   test("check-plugin accepts the built-ins and the three examples", async () => {
-    const run = await cli(["check-plugin", "examples/plugins/tanh.ts", "--plugin", "examples/plugins/max-two-trig.ts", "--plugin", "examples/plugins/parsimony-strict.ts", "--builtins"]);
+    const run = await cli([
+      "check-plugin",
+      "examples/plugins/tanh.ts",
+      "--plugin",
+      "examples/plugins/max-two-trig.ts",
+      "--plugin",
+      "examples/plugins/parsimony-strict.ts",
+      "--builtins",
+    ]);
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stderr, "");
     const lines = run.stdout.trimEnd().split("\n");
     assert.equal(lines.filter((l) => l.startsWith("ok ")).length, 17, run.stdout);
-    for (const name of ["x", "sqrt", "log", "cos", "x^-1", "x^-2", "static", "dynamic", "inv-nrmse", "parsimony", "tanh", "max-two-trig", "parsimony-strict"]) {
-      assert.ok(lines.some((l) => new RegExp(`^ok\\s+\\w+\\s+${name.replace("^", "\\^")}\\s`).test(l)), `${name} not ok:\n${run.stdout}`);
+    for (const name of [
+      "x",
+      "sqrt",
+      "log",
+      "cos",
+      "x^-1",
+      "x^-2",
+      "static",
+      "dynamic",
+      "inv-nrmse",
+      "parsimony",
+      "tanh",
+      "max-two-trig",
+      "parsimony-strict",
+    ]) {
+      assert.ok(
+        lines.some((l) => new RegExp(`^ok\\s+\\w+\\s+${name.replace("^", "\\^")}\\s`).test(l)),
+        `${name} not ok:\n${run.stdout}`,
+      );
     }
     assert.match(lines.at(-1)!, /^ok: 17 plugins, \d+ checks passed$/);
   });
@@ -142,9 +195,18 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
     derivative: file("wrong-derivative.ts", tanhWith("bent", { derivative: "(x) => 1 - Math.tanh(x)" })),
     op: file("op-mismatch.mjs", tanhWith("sigmoidish", { apply: "(x, tf) => tf.sigmoid(x)" })),
     latex: file("bad-latex.js", tanhWith("unbalanced", { latex: "(a) => `\\\\tanh\\\\left(${a}`" })),
-    domain: file("undeclared-domain.ts", tanhWith("ln", { evaluate: "(x) => Math.log(x)", derivative: "(x) => 1 / x", apply: "(x, tf) => tf.log(x)" })),
-    coin: file("coin.mjs", `export default { kind: "constraint", name: "coin", describe: () => "flips a coin", check: () => (Math.random() < 0.5 ? true : "the coin says no") };\n`),
-    range: file("too-generous.ts", `export default { kind: "reward", name: "generous", range: [0, 1], score: ({ nrmse }) => 2 / (1 + nrmse) };\n`),
+    domain: file(
+      "undeclared-domain.ts",
+      tanhWith("ln", { evaluate: "(x) => Math.log(x)", derivative: "(x) => 1 / x", apply: "(x, tf) => tf.log(x)" }),
+    ),
+    coin: file(
+      "coin.mjs",
+      `export default { kind: "constraint", name: "coin", describe: () => "flips a coin", check: () => (Math.random() < 0.5 ? true : "the coin says no") };\n`,
+    ),
+    range: file(
+      "too-generous.ts",
+      `export default { kind: "reward", name: "generous", range: [0, 1], score: ({ nrmse }) => 2 / (1 + nrmse) };\n`,
+    ),
     fields: file("no-latex.mjs", tanhWith("nolatex").replace(/ {2}latex: .*\n/, "")),
     name: file("cos.mjs", tanhWith("cos")),
   };
@@ -155,30 +217,60 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
   });
 
   test("check-plugin rejects a symbol with a wrong derivative", async () => {
-    assertCheckFails(await checked, "bent", "derivative", /derivative\(-?[\d.]+\) = -?[\d.e-]+ but a central difference of evaluate gives -?[\d.e-]+/);
+    assertCheckFails(
+      await checked,
+      "bent",
+      "derivative",
+      /derivative\(-?[\d.]+\) = -?[\d.e-]+ but a central difference of evaluate gives -?[\d.e-]+/,
+    );
   });
 
   test("check-plugin rejects a symbol whose tfjs op differs from evaluate", async () => {
-    assertCheckFails(await checked, "sigmoidish", "apply", /the tfjs op gives -?[\d.e-]+ at x = -?[\d.]+ but evaluate gives -?[\d.e-]+/);
+    assertCheckFails(
+      await checked,
+      "sigmoidish",
+      "apply",
+      /the tfjs op gives -?[\d.e-]+ at x = -?[\d.]+ but evaluate gives -?[\d.e-]+/,
+    );
   });
 
   test("check-plugin rejects LaTeX that KaTeX cannot render", async () => {
-    assertCheckFails(await checked, "unbalanced", "latex", /KaTeX rejects latex\("x_\{1\}"\) = "\\\\tanh\\\\left\(x_\{1\}": KaTeX parse error/);
+    assertCheckFails(
+      await checked,
+      "unbalanced",
+      "latex",
+      /KaTeX rejects latex\("x_\{1\}"\) = "\\\\tanh\\\\left\(x_\{1\}": KaTeX parse error/,
+    );
   });
 
   test("check-plugin rejects an undeclared domain: NaN from evaluate with no domain", async () => {
-    assertCheckFails(await checked, "ln", "evaluate", /undeclared domain: evaluate\(-[\d.]+\) = NaN but the symbol declares no domain/);
+    assertCheckFails(
+      await checked,
+      "ln",
+      "evaluate",
+      /undeclared domain: evaluate\(-[\d.]+\) = NaN but the symbol declares no domain/,
+    );
   });
 
   test("check-plugin rejects a nondeterministic constraint", async () => {
-    assertCheckFails(await checked, "coin", "deterministic", /check returned .* and then .* on the same context \(layer \d/);
+    assertCheckFails(
+      await checked,
+      "coin",
+      "deterministic",
+      /check returned .* and then .* on the same context \(layer \d/,
+    );
   });
 
   test("check-plugin rejects a reward that leaves its declared range", async () => {
-    assertCheckFails(await checked, "generous", "range", /score returned 2 for a fit with NRMSE 0, complexity 1, outside the declared range \[0, 1\]/);
+    assertCheckFails(
+      await checked,
+      "generous",
+      "range",
+      /score returned 2 for a fit with NRMSE 0, complexity 1, outside the declared range \[0, 1\]/,
+    );
   });
 
-  test("check-plugin reports a missing field and a taken name as the checks \"fields\" and \"name\", and passes the good plugin beside them", async () => {
+  test('check-plugin reports a missing field and a taken name as the checks "fields" and "name", and passes the good plugin beside them', async () => {
     const run = await checked;
     assertCheckFails(run, "nolatex", "fields", /^error: plugin nolatex: fields: field "latex" is missing$/);
     assertCheckFails(run, "cos", "name", /a symbol named "cos" is already registered/);
@@ -190,12 +282,22 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
 
   test("a --plugin file that cannot be imported, or an object missing a field, is one error line naming the file (and the plugin and field)", async () => {
     const syntax = file("syntax.ts", "export default {\n");
-    assertInputError(await cli(["fit", data, "--target", "y", "--plugin", syntax]), `error: plugin file ${syntax}: cannot be imported: `, /Expected/);
-    assertInputError(await cli(["plugins", "--plugin", broken.fields]), `error: plugin file ${broken.fields}: plugin nolatex: field "latex" is missing`);
+    assertInputError(
+      await cli(["fit", data, "--target", "y", "--plugin", syntax]),
+      `error: plugin file ${syntax}: cannot be imported: `,
+      /Expected/,
+    );
+    assertInputError(
+      await cli(["plugins", "--plugin", broken.fields]),
+      `error: plugin file ${broken.fields}: plugin nolatex: field "latex" is missing`,
+    );
   });
 
   test("a --plugin symbol named like a built-in is refused, naming the plugin and the field", async () => {
-    assertInputError(await cli(["fit", data, "--target", "y", "--plugin", broken.name]), `plugin file ${broken.name}: plugin cos: field "name": a symbol named "cos" is already registered (by a built-in)`);
+    assertInputError(
+      await cli(["fit", data, "--target", "y", "--plugin", broken.name]),
+      `plugin file ${broken.name}: plugin cos: field "name": a symbol named "cos" is already registered (by a built-in)`,
+    );
   });
 
   test("fit --form uses a plugin symbol: y = tanh(x1)*x2 fits 2*tanh(1.5*x1)*x2", async () => {
@@ -206,7 +308,30 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
 
   test("the three examples together: tanh in --symbols, max-two-trig in --constraints, parsimony-strict as --reward", async () => {
     const out = join(dir, "examples.json");
-    const run = await cli(["fit", data, "--target", "y", "--plugin", TANH, "--plugin", MAX_TWO_TRIG, "--plugin", PARSIMONY_STRICT, "--symbols", "tanh,sin,x", "--constraints", "static,dynamic,max-two-trig", "--reward", "parsimony-strict", "--terms", "1", "--max-factors", "3", "--out", out]);
+    const run = await cli([
+      "fit",
+      data,
+      "--target",
+      "y",
+      "--plugin",
+      TANH,
+      "--plugin",
+      MAX_TWO_TRIG,
+      "--plugin",
+      PARSIMONY_STRICT,
+      "--symbols",
+      "tanh,sin,x",
+      "--constraints",
+      "static,dynamic,max-two-trig",
+      "--reward",
+      "parsimony-strict",
+      "--terms",
+      "1",
+      "--max-factors",
+      "3",
+      "--out",
+      out,
+    ]);
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stdout, "y = 2*tanh(1.5*x1)*x2\n");
     const { manifest } = JSON.parse(readFileSync(out, "utf8"));
@@ -217,7 +342,25 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
 
   test("run takes --plugin: a plugin reward and constraint in an experiment's search", async () => {
     const out = join(dir, "run.json");
-    const run = await cli(["run", "syn1", "--rows", "100", "--episodes", "1", "--plugin", PARSIMONY_STRICT, "--plugin", MAX_TWO_TRIG, "--reward", "parsimony-strict", "--constraints", "static,max-two-trig", "--quiet", "--out", out]);
+    const run = await cli([
+      "run",
+      "syn1",
+      "--rows",
+      "100",
+      "--episodes",
+      "1",
+      "--plugin",
+      PARSIMONY_STRICT,
+      "--plugin",
+      MAX_TWO_TRIG,
+      "--reward",
+      "parsimony-strict",
+      "--constraints",
+      "static,max-two-trig",
+      "--quiet",
+      "--out",
+      out,
+    ]);
     assert.equal(run.code, 0, run.stderr);
     const { manifest } = JSON.parse(readFileSync(out, "utf8"));
     assert.equal(manifest.config.reward, "parsimony-strict");
@@ -225,16 +368,38 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
   });
 
   test("a --plugin reward that returns NaN mid-search stops it with error: plugin <name> (exit 2), printing and writing the best so far", async () => {
-    const flaky = file("flaky.ts", "let calls = 0;\nexport default { kind: \"reward\", name: \"flaky\", range: [0, 1], score: ({ nrmse }) => (++calls > 3 ? Number.NaN : 1 / (1 + nrmse)) };\n");
+    const flaky = file(
+      "flaky.ts",
+      'let calls = 0;\nexport default { kind: "reward", name: "flaky", range: [0, 1], score: ({ nrmse }) => (++calls > 3 ? Number.NaN : 1 / (1 + nrmse)) };\n',
+    );
     const out = join(dir, "flaky.json");
-    const run = await cli(["fit", data, "--target", "y", "--plugin", flaky, "--reward", "flaky", "--symbols", "x,sin", "--out", out]);
+    const run = await cli([
+      "fit",
+      data,
+      "--target",
+      "y",
+      "--plugin",
+      flaky,
+      "--reward",
+      "flaky",
+      "--symbols",
+      "x,sin",
+      "--out",
+      out,
+    ]);
     assert.equal(run.code, 2, run.stderr);
-    assert.match(run.stderr.trimEnd().split("\n").at(-1)!, /^error: plugin flaky: score returned NaN for NRMSE [\d.e+-]+$/);
+    assert.match(
+      run.stderr.trimEnd().split("\n").at(-1)!,
+      /^error: plugin flaky: score returned NaN for NRMSE [\d.e+-]+$/,
+    );
     const json = JSON.parse(readFileSync(out, "utf8"));
     assert.equal(json.search.stopReason, "error");
     assert.equal(json.search.episodes, 3);
     const [equation] = json.equations;
-    assert.ok(equation.terms.length > 0 && Number.isFinite(equation.trainNrmse), "the best of the first 3 episodes is kept");
+    assert.ok(
+      equation.terms.length > 0 && Number.isFinite(equation.trainNrmse),
+      "the best of the first 3 episodes is kept",
+    );
     assert.equal(run.stdout, `y = ${equation.text}\n`);
   });
 
@@ -265,13 +430,33 @@ describe("loading plugin files (in-process)", () => {
     const js = file("one.js", tanhWith("th1"));
     const mjs = file("two.mjs", tanhWith("th2"));
     const cjs = file("three.cjs", `module.exports = { kind: "reward", name: "cj", range: [0, 1], score: () => 1 };\n`);
-    const ts = file("four.ts", `const k: number = 2;\nexport default [\n${tanhWith("th4").replace("export default ", "").replace(/;\n$/, ",")}\n  { kind: "reward", name: "half", range: [0, k], score: ({ nrmse }: { nrmse: number }) => k / (1 + nrmse) },\n];\n`);
-    assert.deepEqual((await loadPluginFile(js)).map((p) => p.name), ["th1"]);
-    assert.deepEqual((await loadPluginFile(mjs)).map((p) => p.name), ["th2"]);
-    assert.deepEqual((await loadPluginFile(cjs)).map((p) => p.name), ["cj"]);
-    assert.deepEqual((await loadPluginFile(ts)).map((p) => p.name), ["th4", "half"]);
+    const ts = file(
+      "four.ts",
+      `const k: number = 2;\nexport default [\n${tanhWith("th4").replace("export default ", "").replace(/;\n$/, ",")}\n  { kind: "reward", name: "half", range: [0, k], score: ({ nrmse }: { nrmse: number }) => k / (1 + nrmse) },\n];\n`,
+    );
+    assert.deepEqual(
+      (await loadPluginFile(js)).map((p) => p.name),
+      ["th1"],
+    );
+    assert.deepEqual(
+      (await loadPluginFile(mjs)).map((p) => p.name),
+      ["th2"],
+    );
+    assert.deepEqual(
+      (await loadPluginFile(cjs)).map((p) => p.name),
+      ["cj"],
+    );
+    assert.deepEqual(
+      (await loadPluginFile(ts)).map((p) => p.name),
+      ["th4", "half"],
+    );
     const { registries, origins } = await loadRegistries([js, ts, TANH]);
-    assert.ok(registries.symbols.has("th1") && registries.symbols.has("th4") && registries.symbols.has("tanh") && registries.rewards.has("half"));
+    assert.ok(
+      registries.symbols.has("th1") &&
+        registries.symbols.has("th4") &&
+        registries.symbols.has("tanh") &&
+        registries.rewards.has("half"),
+    );
     assert.equal(origins.get("symbol:th4"), ts);
     assert.equal(registries.symbols.get("th1").evaluate(0.5), Math.tanh(0.5));
   });
@@ -284,7 +469,11 @@ describe("loading plugin files (in-process)", () => {
       ["named.ts", "export const tanh = 1;\n", /has no default export/],
       ["empty.ts", "export default [];\n", /exports an empty array/],
       ["number.mjs", "export default 42;\n", /the default export: not an object$/],
-      ["nokind.mjs", 'export default { name: "x9" };\n', /plugin x9: field "kind" must be "symbol", "constraint" or "reward" \(got undefined\)$/],
+      [
+        "nokind.mjs",
+        'export default { name: "x9" };\n',
+        /plugin x9: field "kind" must be "symbol", "constraint" or "reward" \(got undefined\)$/,
+      ],
       ["plugin.json", "{}\n", /must be a \.js, \.mjs, \.cjs, \.ts, \.mts file$/],
     ];
     for (const [name, text, pattern] of cases) {
@@ -293,17 +482,31 @@ describe("loading plugin files (in-process)", () => {
       assert.ok(got.startsWith(`plugin file ${path}: `), got);
       assert.match(got, pattern);
     }
-    assert.equal(await message(loadPluginFile(join(dir, "missing.ts"))), `plugin file ${join(dir, "missing.ts")}: no such file`);
+    assert.equal(
+      await message(loadPluginFile(join(dir, "missing.ts"))),
+      `plugin file ${join(dir, "missing.ts")}: no such file`,
+    );
     assert.equal(await message(loadPluginFile(dir)), `plugin file ${dir}: is a directory, not a plugin file`);
     // importPluginFile does not validate: check-plugin reports fields as a check.
-    assert.deepEqual(await importPluginFile(file("loose.mjs", 'export default { name: "loose" };\n')), [{ name: "loose" }]);
+    assert.deepEqual(await importPluginFile(file("loose.mjs", 'export default { name: "loose" };\n')), [
+      { name: "loose" },
+    ]);
   });
 
   test("a duplicate name fails naming the plugin, the field and who holds the name", async () => {
     const again = file("tanh-again.mjs", tanhWith("tanh"));
-    assert.equal(await message(loadRegistries([TANH, again])), `plugin file ${again}: plugin tanh: field "name": a symbol named "tanh" is already registered (by ${TANH})`);
-    const twice = file("twice.mjs", `const p = { kind: "reward", name: "twin", range: [0, 1], score: () => 1 };\nexport default [p, { ...p }];\n`);
-    assert.equal(await message(loadRegistries([twice])), `plugin file ${twice}: plugin twin: field "name": a reward named "twin" is already registered (twice in this file)`);
+    assert.equal(
+      await message(loadRegistries([TANH, again])),
+      `plugin file ${again}: plugin tanh: field "name": a symbol named "tanh" is already registered (by ${TANH})`,
+    );
+    const twice = file(
+      "twice.mjs",
+      `const p = { kind: "reward", name: "twin", range: [0, 1], score: () => 1 };\nexport default [p, { ...p }];\n`,
+    );
+    assert.equal(
+      await message(loadRegistries([twice])),
+      `plugin file ${twice}: plugin twin: field "name": a reward named "twin" is already registered (twice in this file)`,
+    );
     const cos = file("cos-again.mjs", tanhWith("cos"));
     assert.match(await message(loadRegistries([cos])), /plugin cos: field "name": .*\(by a built-in\)$/);
   });

@@ -12,7 +12,14 @@ import * as lib from "../src/lib/index.js";
 import { checkPlugin, checkPlugins, formatFailure, sampleConstraintContexts } from "../src/lib/checkPlugin.js";
 import { createRng } from "../src/lib/rng.js";
 import { InputError } from "../src/lib/errors.js";
-import { guardSymbol, registerPlugins, validatePlugin, type ConstraintPlugin, type RewardPlugin, type SymbolPlugin } from "../src/lib/plugins.js";
+import {
+  guardSymbol,
+  registerPlugins,
+  validatePlugin,
+  type ConstraintPlugin,
+  type RewardPlugin,
+  type SymbolPlugin,
+} from "../src/lib/plugins.js";
 import { builtinConstraints, builtinRewards, builtinSymbols, createRegistries } from "../src/plugins/index.js";
 import tanh from "../examples/plugins/tanh.js";
 import maxTwoTrig from "../examples/plugins/max-two-trig.js";
@@ -42,7 +49,16 @@ const goodTanh: SymbolPlugin = { ...tanh };
 describe("SDK entry point", () => {
   test("src/lib/sdk.ts and src/lib/index.ts export the helpers, the registry, validation and the checks", () => {
     for (const api of [sdk, lib]) {
-      for (const name of ["defineSymbol", "defineConstraint", "defineReward", "Registry", "validatePlugin", "registerPlugins", "createRegistries", "checkPlugins"]) {
+      for (const name of [
+        "defineSymbol",
+        "defineConstraint",
+        "defineReward",
+        "Registry",
+        "validatePlugin",
+        "registerPlugins",
+        "createRegistries",
+        "checkPlugins",
+      ]) {
         assert.equal(typeof (api as Record<string, unknown>)[name], "function", name);
       }
     }
@@ -51,9 +67,20 @@ describe("SDK entry point", () => {
 
   test("src/lib/sdk.ts bundles for the browser with no node: module and without tfjs (checkPlugins takes it as an argument)", async () => {
     const { build } = await import("esbuild");
-    const result = await build({ entryPoints: [new URL("../src/lib/sdk.ts", import.meta.url).pathname], bundle: true, platform: "browser", format: "esm", write: false, metafile: true, logLevel: "silent" });
+    const result = await build({
+      entryPoints: [new URL("../src/lib/sdk.ts", import.meta.url).pathname],
+      bundle: true,
+      platform: "browser",
+      format: "esm",
+      write: false,
+      metafile: true,
+      logLevel: "silent",
+    });
     const inputs = Object.keys(result.metafile.inputs);
-    assert.deepEqual(inputs.filter((i) => i.startsWith("node:") || i.includes("@tensorflow")), []);
+    assert.deepEqual(
+      inputs.filter((i) => i.startsWith("node:") || i.includes("@tensorflow")),
+      [],
+    );
     assert.ok(inputs.some((i) => i.includes("src/lib/checkPlugin.ts")));
   });
 
@@ -62,7 +89,10 @@ describe("SDK entry point", () => {
     for (const file of ["tanh", "max-two-trig", "parsimony-strict"]) {
       const source = readFileSync(new URL(`../examples/plugins/${file}.ts`, import.meta.url), "utf8");
       const imports = source.split("\n").filter((line) => /^\s*import\b/.test(line));
-      assert.ok(imports.every((line) => /^import type\b/.test(line)), `${file}.ts: ${imports.join("; ")}`);
+      assert.ok(
+        imports.every((line) => /^import type\b/.test(line)),
+        `${file}.ts: ${imports.join("; ")}`,
+      );
     }
   });
 });
@@ -71,16 +101,30 @@ describe("checkPlugins", () => {
   test("accepts every built-in symbol, constraint and reward", () => {
     const reports = checkPlugins(builtins, { tf });
     assert.equal(reports.length, builtins.length);
-    assert.deepEqual(reports.flatMap((r) => r.failures.map(formatFailure)), []);
+    assert.deepEqual(
+      reports.flatMap((r) => r.failures.map(formatFailure)),
+      [],
+    );
     const sqrt = reports.find((r) => r.plugin === "sqrt")!;
-    for (const check of ["text", "latex", "evaluate", "domain", "apply", "gradient", "derivative", "fold"]) assert.ok(sqrt.checks.includes(check), check);
+    for (const check of ["text", "latex", "evaluate", "domain", "apply", "gradient", "derivative", "fold"])
+      assert.ok(sqrt.checks.includes(check), check);
   });
 
   test("accepts the examples tanh, max-two-trig and parsimony-strict next to the built-ins", () => {
-    const registered = { symbol: builtinSymbols.map((s) => s.name), constraint: builtinConstraints.map((c) => c.name), reward: builtinRewards.map((r) => r.name) };
+    const registered = {
+      symbol: builtinSymbols.map((s) => s.name),
+      constraint: builtinConstraints.map((c) => c.name),
+      reward: builtinRewards.map((r) => r.name),
+    };
     const reports = checkPlugins(examples, { tf, registered });
-    assert.deepEqual(reports.flatMap((r) => r.failures.map(formatFailure)), []);
-    assert.deepEqual(reports.map((r) => r.kind), ["symbol", "constraint", "reward"]);
+    assert.deepEqual(
+      reports.flatMap((r) => r.failures.map(formatFailure)),
+      [],
+    );
+    assert.deepEqual(
+      reports.map((r) => r.kind),
+      ["symbol", "constraint", "reward"],
+    );
   });
 
   test("leaves no tensor behind", () => {
@@ -96,14 +140,20 @@ describe("checkPlugins", () => {
     assert.match(formatFailure(a[0]!.failures[0]!), /^plugin bent: derivative: derivative\(-?[\d.]+\) = /);
   });
 
-  test("a name taken by a built-in or twice in one batch is a failure of the check \"name\"", () => {
-    const reports = checkPlugins([{ ...goodTanh, name: "cos" }, goodTanh, goodTanh], { tf, registered: { symbol: ["cos"] } });
-    assert.match(formatFailure(reports[0]!.failures[0]!), /^plugin cos: name: a symbol named "cos" is already registered/);
+  test('a name taken by a built-in or twice in one batch is a failure of the check "name"', () => {
+    const reports = checkPlugins([{ ...goodTanh, name: "cos" }, goodTanh, goodTanh], {
+      tf,
+      registered: { symbol: ["cos"] },
+    });
+    assert.match(
+      formatFailure(reports[0]!.failures[0]!),
+      /^plugin cos: name: a symbol named "cos" is already registered/,
+    );
     assert.deepEqual(reports[1]!.failures, []);
     assert.match(formatFailure(reports[2]!.failures[0]!), /^plugin tanh: name: /);
   });
 
-  test("a plugin missing a field fails \"fields\", naming the plugin and the field", () => {
+  test('a plugin missing a field fails "fields", naming the plugin and the field', () => {
     const { latex: _latex, ...noLatex } = goodTanh;
     const [report] = checkPlugins([noLatex], { tf });
     assert.equal(report!.kind, "unknown");
@@ -112,43 +162,124 @@ describe("checkPlugins", () => {
 
   // Defects beyond the six that test/plugins-cli.test.ts runs through `check-plugin`.
   test("rejects a finite value outside the declared domain (a quiet 0)", () => {
-    assertFails({ ...goodTanh, name: "rootish", domain: (x: number) => x > 0, evaluate: (x: number) => (x > 0 ? Math.tanh(x) : 0) }, "domain", /evaluate\(-[\d.]+\) = 0 outside the declared domain; it must be NaN \(never a quiet 0\)/);
+    assertFails(
+      {
+        ...goodTanh,
+        name: "rootish",
+        domain: (x: number) => x > 0,
+        evaluate: (x: number) => (x > 0 ? Math.tanh(x) : 0),
+      },
+      "domain",
+      /evaluate\(-[\d.]+\) = 0 outside the declared domain; it must be NaN \(never a quiet 0\)/,
+    );
   });
 
   test("rejects a NaN inside the declared domain", () => {
-    assertFails({ ...goodTanh, name: "holey", domain: () => true, evaluate: (x: number) => (x > 1 ? Number.NaN : Math.tanh(x)) }, "evaluate", /evaluate\([\d.]+\) = NaN inside the declared domain/);
+    assertFails(
+      { ...goodTanh, name: "holey", domain: () => true, evaluate: (x: number) => (x > 1 ? Number.NaN : Math.tanh(x)) },
+      "evaluate",
+      /evaluate\([\d.]+\) = NaN inside the declared domain/,
+    );
   });
 
   test("rejects 1/x without a domain (an undeclared domain at 0)", () => {
-    const inverse = { kind: "symbol", name: "inv", complexity: 2, innerWeight: false, text: (a: string) => `1/${a}`, latex: (a: string) => `\\frac{1}{${a}}`, evaluate: (x: number) => 1 / x, apply: (x: lib.Tensor, t: lib.Tf) => t.reciprocal(x) };
+    const inverse = {
+      kind: "symbol",
+      name: "inv",
+      complexity: 2,
+      innerWeight: false,
+      text: (a: string) => `1/${a}`,
+      latex: (a: string) => `\\frac{1}{${a}}`,
+      evaluate: (x: number) => 1 / x,
+      apply: (x: lib.Tensor, t: lib.Tf) => t.reciprocal(x),
+    };
     assertFails(inverse, "evaluate", /undeclared domain: evaluate\(0\) = Infinity/);
   });
 
   test("a symbol whose functions throw fails those checks, and the report still comes back", () => {
-    const found = failures({ ...goodTanh, name: "thrower", evaluate: () => { throw new Error("nope"); }, domain: () => { throw new Error("nah"); } });
-    assert.ok(found.includes("evaluate: no point of [-3, 3] is inside the declared domain (tried 64)"), JSON.stringify(found));
+    const found = failures({
+      ...goodTanh,
+      name: "thrower",
+      evaluate: () => {
+        throw new Error("nope");
+      },
+      domain: () => {
+        throw new Error("nah");
+      },
+    });
+    assert.ok(
+      found.includes("evaluate: no point of [-3, 3] is inside the declared domain (tried 64)"),
+      JSON.stringify(found),
+    );
     assert.ok(found.includes("domain: threw: nah"), JSON.stringify(found));
-    assert.match(failures({ ...goodTanh, name: "thrower", evaluate: () => { throw new Error("nope"); } }).join("\n"), /^evaluate: threw: nope$/m);
+    assert.match(
+      failures({
+        ...goodTanh,
+        name: "thrower",
+        evaluate: () => {
+          throw new Error("nope");
+        },
+      }).join("\n"),
+      /^evaluate: threw: nope$/m,
+    );
   });
 
   test("rejects an op whose autodiff gradient is wrong (a custom gradient)", () => {
-    const apply = (x: lib.Tensor, t: lib.Tf) => t.customGrad(((u: lib.Tensor) => ({ value: t.tanh(u), gradFunc: (dy: lib.Tensor) => t.mul(dy, 2) })) as unknown as Parameters<lib.Tf["customGrad"]>[0])(x);
-    assertFails({ ...goodTanh, name: "slanted", apply }, "gradient", /autodiff of the tfjs op gives 2 at x = -?[\d.]+ but a central difference of evaluate gives/);
+    const apply = (x: lib.Tensor, t: lib.Tf) =>
+      t.customGrad(((u: lib.Tensor) => ({
+        value: t.tanh(u),
+        gradFunc: (dy: lib.Tensor) => t.mul(dy, 2),
+      })) as unknown as Parameters<lib.Tf["customGrad"]>[0])(x);
+    assertFails(
+      { ...goodTanh, name: "slanted", apply },
+      "gradient",
+      /autodiff of the tfjs op gives 2 at x = -?[\d.]+ but a central difference of evaluate gives/,
+    );
   });
 
   test("rejects text the --form parser cannot read back", () => {
-    assertFails({ ...goodTanh, name: "mangled", text: (a: string) => `th[${a}` }, "text", /the --form parser cannot read text\("2\.5\*x1"\) = "th\[2\.5\*x1" back/);
-    assertFails({ ...goodTanh, name: "mute", text: () => "tanh" }, "text", /text\("x1"\) = "tanh" does not contain its argument/);
+    assertFails(
+      { ...goodTanh, name: "mangled", text: (a: string) => `th[${a}` },
+      "text",
+      /the --form parser cannot read text\("2\.5\*x1"\) = "th\[2\.5\*x1" back/,
+    );
+    assertFails(
+      { ...goodTanh, name: "mute", text: () => "tanh" },
+      "text",
+      /text\("x1"\) = "tanh" does not contain its argument/,
+    );
   });
 
   test("rejects a wrong fold", () => {
-    assertFails({ ...goodTanh, name: "folded", fold: (w: number) => ({ coefficient: 1, weight: Math.abs(w) }) }, "fold", /fold\(-1\.3\) = \{ coefficient: 1, weight: 1\.3 \}/);
+    assertFails(
+      { ...goodTanh, name: "folded", fold: (w: number) => ({ coefficient: 1, weight: Math.abs(w) }) },
+      "fold",
+      /fold\(-1\.3\) = \{ coefficient: 1, weight: 1\.3 \}/,
+    );
   });
 
   test("rejects a wrong period, and checks the period of sin and cos", () => {
-    assertFails({ ...goodTanh, name: "notperiodic", period: 2 * Math.PI }, "period", /f\(-?[\d.]+\) = -?[\d.]+ but f\(-?[\d.]+ \+ 6\.28319\) = -?[\d.]+: not the period/);
-    assertFails({ ...goodTanh, name: "sine", evaluate: Math.sin, derivative: Math.cos, apply: (x: lib.Tensor, t: lib.Tf) => t.sin(x), period: Math.PI }, "period", /not the period/);
-    const reports = checkPlugins(builtinSymbols.filter((s) => s.name === "sin" || s.name === "cos"), { tf });
+    assertFails(
+      { ...goodTanh, name: "notperiodic", period: 2 * Math.PI },
+      "period",
+      /f\(-?[\d.]+\) = -?[\d.]+ but f\(-?[\d.]+ \+ 6\.28319\) = -?[\d.]+: not the period/,
+    );
+    assertFails(
+      {
+        ...goodTanh,
+        name: "sine",
+        evaluate: Math.sin,
+        derivative: Math.cos,
+        apply: (x: lib.Tensor, t: lib.Tf) => t.sin(x),
+        period: Math.PI,
+      },
+      "period",
+      /not the period/,
+    );
+    const reports = checkPlugins(
+      builtinSymbols.filter((s) => s.name === "sin" || s.name === "cos"),
+      { tf },
+    );
     for (const r of reports) assert.ok(r.checks.includes("period") && r.failures.length === 0, r.plugin);
   });
 
@@ -159,36 +290,79 @@ describe("checkPlugins", () => {
   });
 
   test("rejects a constraint that returns something other than true or a string", () => {
-    const bad: ConstraintPlugin = { kind: "constraint", name: "falsy", describe: () => "returns false", check: (ctx) => (ctx.layer === 2 ? (false as unknown as string) : true) };
-    assertFails(bad, "check", /check returned false on the context \(layer 2, .*\); it must return true or a non-empty reason/);
+    const bad: ConstraintPlugin = {
+      kind: "constraint",
+      name: "falsy",
+      describe: () => "returns false",
+      check: (ctx) => (ctx.layer === 2 ? (false as unknown as string) : true),
+    };
+    assertFails(
+      bad,
+      "check",
+      /check returned false on the context \(layer 2, .*\); it must return true or a non-empty reason/,
+    );
   });
 
   test("rejects a constraint that modifies its context", () => {
-    const bad: ConstraintPlugin = { kind: "constraint", name: "sorter", describe: () => "sorts in place", check: (ctx) => {
-      (ctx.structure.neurons as number[]).sort();
-      return true;
-    } };
+    const bad: ConstraintPlugin = {
+      kind: "constraint",
+      name: "sorter",
+      describe: () => "sorts in place",
+      check: (ctx) => {
+        (ctx.structure.neurons as number[]).sort();
+        return true;
+      },
+    };
     assertFails(bad, "check", /check threw on the context .*\(a check must not modify its context\)/);
   });
 
   test("rejects a reward that prefers an inexact fit to an exact one of the same size", () => {
-    const bad: RewardPlugin = { kind: "reward", name: "peaked", range: [0, 1], score: ({ nrmse }) => 1 / (1 + Math.abs(nrmse - 0.05)) };
-    assertFails(bad, "maximum", /an exact fit \(NRMSE 0, complexity 1\) scores [\d.]+, less than [\d.]+ for a fit with NRMSE/);
+    const bad: RewardPlugin = {
+      kind: "reward",
+      name: "peaked",
+      range: [0, 1],
+      score: ({ nrmse }) => 1 / (1 + Math.abs(nrmse - 0.05)),
+    };
+    assertFails(
+      bad,
+      "maximum",
+      /an exact fit \(NRMSE 0, complexity 1\) scores [\d.]+, less than [\d.]+ for a fit with NRMSE/,
+    );
   });
 
   test("rejects a reward that returns NaN", () => {
-    const bad: RewardPlugin = { kind: "reward", name: "nan", range: [0, 1], score: ({ nrmse }) => (nrmse > 2 ? Number.NaN : 1 / (1 + nrmse)) };
-    assertFails(bad, "range", /score returned NaN for a fit with NRMSE [\d.]+, complexity 1; it must be a finite number/);
+    const bad: RewardPlugin = {
+      kind: "reward",
+      name: "nan",
+      range: [0, 1],
+      score: ({ nrmse }) => (nrmse > 2 ? Number.NaN : 1 / (1 + nrmse)),
+    };
+    assertFails(
+      bad,
+      "range",
+      /score returned NaN for a fit with NRMSE [\d.]+, complexity 1; it must be a finite number/,
+    );
   });
 });
 
 describe("max-two-trig (example constraint)", () => {
   const space = { inputs: ["x1", "x2"], symbols: ["x", "sin", "cos", "tanh"], neurons: 8, terms: 2 };
-  const ctx = (products: number[][]) => ({ layer: 1, state: [], action: [], space, structure: { neurons: [], products }, limits: { maxFactors: 3, maxTerms: 2, pearson: 0.9999 }, evidence: [] });
+  const ctx = (products: number[][]) => ({
+    layer: 1,
+    state: [],
+    action: [],
+    space,
+    structure: { neurons: [], products },
+    limits: { maxFactors: 3, maxTerms: 2, pearson: 0.9999 },
+    evidence: [],
+  });
   test("accepts two trigonometric factors in a product and rejects three, naming them", () => {
     // neuron i = input ⌊i/4⌋, symbol i mod 4: 1 = sin(x1), 2 = cos(x1), 7 = tanh(x2), 4 = x(x2)
     assert.equal(maxTwoTrig.check(ctx([[1, 7, 4], [2]])), true);
-    assert.equal(maxTwoTrig.check(ctx([[0], [1, 2, 7]])), "product 2 has 3 trigonometric factors (sin(x1), cos(x1), tanh(x2)); at most 2");
+    assert.equal(
+      maxTwoTrig.check(ctx([[0], [1, 2, 7]])),
+      "product 2 has 3 trigonometric factors (sin(x1), cos(x1), tanh(x2)); at most 2",
+    );
     assert.equal(maxTwoTrig.check({ ...ctx([]), layer: 0, structure: { neurons: [1, 2, 7] } }), true);
   });
 
@@ -209,23 +383,56 @@ describe("registering user plugins", () => {
 
   test("a duplicate name fails naming the plugin and the field, and registers nothing", () => {
     const registries = createRegistries();
-    assert.throws(() => registerPlugins(registries, [parsimonyStrict, { ...goodTanh, name: "cos" }]), (e: Error) => e instanceof InputError && e.message === 'plugin cos: field "name": a symbol named "cos" is already registered');
+    assert.throws(
+      () => registerPlugins(registries, [parsimonyStrict, { ...goodTanh, name: "cos" }]),
+      (e: Error) =>
+        e instanceof InputError && e.message === 'plugin cos: field "name": a symbol named "cos" is already registered',
+    );
     assert.ok(!registries.rewards.has("parsimony-strict"), "nothing registered");
-    assert.throws(() => registerPlugins(registries, [goodTanh, goodTanh]), /^InputError: plugin tanh: field "name": a symbol named "tanh" is already registered/);
+    assert.throws(
+      () => registerPlugins(registries, [goodTanh, goodTanh]),
+      /^InputError: plugin tanh: field "name": a symbol named "tanh" is already registered/,
+    );
   });
 
   test("an object missing a field fails naming the plugin and the field", () => {
     const { evaluate: _evaluate, ...noEvaluate } = goodTanh;
     assert.throws(() => createRegistries([noEvaluate]), /^InputError: plugin tanh: field "evaluate" is missing$/);
-    assert.throws(() => createRegistries([{ ...parsimonyStrict, range: [1, 0] }]), /^InputError: plugin parsimony-strict: field "range" must be \[lo, hi\] with lo < hi$/);
+    assert.throws(
+      () => createRegistries([{ ...parsimonyStrict, range: [1, 0] }]),
+      /^InputError: plugin parsimony-strict: field "range" must be \[lo, hi\] with lo < hi$/,
+    );
   });
 
   test("a registered user symbol that throws raises an InputError naming the plugin and the function", () => {
-    const registries = createRegistries([{ ...goodTanh, evaluate: () => { throw new Error("kaput"); } }]);
+    const registries = createRegistries([
+      {
+        ...goodTanh,
+        evaluate: () => {
+          throw new Error("kaput");
+        },
+      },
+    ]);
     const symbol = registries.symbols.get("tanh");
-    assert.throws(() => symbol.evaluate(1), (e: Error) => e instanceof InputError && e.message === "plugin tanh: evaluate threw: kaput");
+    assert.throws(
+      () => symbol.evaluate(1),
+      (e: Error) => e instanceof InputError && e.message === "plugin tanh: evaluate threw: kaput",
+    );
     assert.equal(symbol.text("x1"), "tanh(x1)");
-    assert.equal(registries.symbols.get("cos"), builtinSymbols.find((s) => s.name === "cos"), "built-ins are not wrapped");
-    assert.throws(() => guardSymbol({ ...goodTanh, apply: () => { throw new RangeError("no"); } }).apply(tf.scalar(1), tf), /^InputError: plugin tanh: apply threw: no$/);
+    assert.equal(
+      registries.symbols.get("cos"),
+      builtinSymbols.find((s) => s.name === "cos"),
+      "built-ins are not wrapped",
+    );
+    assert.throws(
+      () =>
+        guardSymbol({
+          ...goodTanh,
+          apply: () => {
+            throw new RangeError("no");
+          },
+        }).apply(tf.scalar(1), tf),
+      /^InputError: plugin tanh: apply threw: no$/,
+    );
   });
 });

@@ -67,15 +67,28 @@ describe("reproduce", () => {
   test("run syn1 --given-form: every equation the same", async () => {
     const { comparison, lines } = await reproduce(syn1);
     assert.ok(comparison.match, lines.join("\n"));
-    assert.deepEqual(comparison.targets.map((t) => [t.target, t.status]), [["y1", "same"], ["y2", "same"], ["y3", "same"]]);
+    assert.deepEqual(
+      comparison.targets.map((t) => [t.target, t.status]),
+      [
+        ["y1", "same"],
+        ["y2", "same"],
+        ["y3", "same"],
+      ],
+    );
     assert.equal(comparison.tolerance, EXACT_TOLERANCE);
-    assert.match(lines.at(-1)!, /^reproduced exactly: all 3 equations and every stored field match \(exact match, tolerance 1e-9; both runs on cpu/);
+    assert.match(
+      lines.at(-1)!,
+      /^reproduced exactly: all 3 equations and every stored field match \(exact match, tolerance 1e-9; both runs on cpu/,
+    );
   });
 
   test("fit --form on a CSV: the same equation", async () => {
     const { comparison, lines } = await reproduce(fitted);
     assert.ok(comparison.match, lines.join("\n"));
-    assert.deepEqual(comparison.targets.map((t) => t.status), ["same"]);
+    assert.deepEqual(
+      comparison.targets.map((t) => t.status),
+      ["same"],
+    );
   });
 
   test("a coefficient changed by 1 % is a difference naming the target and the number", async () => {
@@ -90,7 +103,10 @@ describe("reproduce", () => {
     assert.equal(y2.numbers[0]!.number, "coefficient");
     assert.equal(y2.numbers[0]!.new, 4);
     assert.ok(comparison.targets.filter((t) => t.target !== "y2").every((t) => t.status === "same"));
-    assert.ok(lines.some((l) => l.includes("y2 term") && l.includes("coefficient 4.04 → 4")), lines.join("\n"));
+    assert.ok(
+      lines.some((l) => l.includes("y2 term") && l.includes("coefficient 4.04 → 4")),
+      lines.join("\n"),
+    );
     assert.match(lines.at(-1)!, /^NOT reproduced: 1 of 3 equations differ/);
   });
 
@@ -99,20 +115,38 @@ describe("reproduce", () => {
     assert.equal(toleranceFor("js", "js"), EXACT_TOLERANCE);
     assert.equal(toleranceFor("wasm", "cpu"), FLOAT32_TOLERANCE);
     assert.equal(toleranceFor("cpu", "wasm"), FLOAT32_TOLERANCE);
-    const eq = (c: number, w: number) => [{ target: "y", text: `${c}`, latex: "", trainNrmse: 0, terms: [{ coefficient: c, factors: [{ symbol: "cos", input: "x", weight: w }] }] }];
+    const eq = (c: number, w: number) => [
+      {
+        target: "y",
+        text: `${c}`,
+        latex: "",
+        trainNrmse: 0,
+        terms: [{ coefficient: c, factors: [{ symbol: "cos", input: "x", weight: w }] }],
+      },
+    ];
     assert.equal(compareEquations(eq(2, 1.5), eq(2 * (1 + 1e-6), 1.5), FLOAT32_TOLERANCE).targets[0]!.status, "close");
     const off = compareEquations(eq(2, 1.5), eq(2, 1.6), FLOAT32_TOLERANCE).targets[0]!;
     assert.equal(off.status, "different");
     assert.equal(off.numbers[0]!.number, "weight of cos(x)");
-    const other = compareEquations(eq(2, 1.5), [{ ...eq(2, 1.5)[0]!, terms: [{ coefficient: 2, factors: [{ symbol: "sin", input: "x", weight: 1.5 }] }] }], EXACT_TOLERANCE);
-    assert.deepEqual(other.targets[0]!.structure, ["term cos(x) only in the original", "term sin(x) only in the re-run"]);
+    const other = compareEquations(
+      eq(2, 1.5),
+      [{ ...eq(2, 1.5)[0]!, terms: [{ coefficient: 2, factors: [{ symbol: "sin", input: "x", weight: 1.5 }] }] }],
+      EXACT_TOLERANCE,
+    );
+    assert.deepEqual(other.targets[0]!.structure, [
+      "term cos(x) only in the original",
+      "term sin(x) only in the re-run",
+    ]);
   });
 
   test("CLI: exit 0 when reproduced, 1 when different", async () => {
     const path = edited(fitted, "fit-edited.json", (r) => {
       r.equations[0]!.terms[0]!.coefficient *= 1.01;
     });
-    const [same, differ] = await Promise.all([cli(["reproduce", fitted, "--quiet"]), cli(["reproduce", path, "--quiet"])]);
+    const [same, differ] = await Promise.all([
+      cli(["reproduce", fitted, "--quiet"]),
+      cli(["reproduce", path, "--quiet"]),
+    ]);
     assert.equal(same.code, 0, same.stderr);
     assert.equal(same.stderr, "");
     assert.match(same.stdout, /^y: same /m);
@@ -154,7 +188,10 @@ describe("the runtime module over the pipeline", () => {
   test("runModule gives the bytes of `run syn1 --seed 0 --method random --budget 40`, from options and from the manifest", async () => {
     const bytes = readFileSync(random, "utf8");
     const registries = createRegistries();
-    const config = resolvePipelineConfig({ experiment: "syn1", seed: 0, method: "random", search: { budget: 40 } }, registries);
+    const config = resolvePipelineConfig(
+      { experiment: "syn1", seed: 0, method: "random", search: { budget: 40 } },
+      registries,
+    );
     const fromOptions = await runModule(config, { backend: "cpu", registries, git: gitSha() });
     assert.equal(resultToJson(fromOptions), bytes);
     // reproduce: the config read back from the manifest runs to the same bytes.
@@ -162,7 +199,10 @@ describe("the runtime module over the pipeline", () => {
     const again = await runModule(fromManifest, { backend: "cpu", git: gitSha() });
     assert.equal(resultToJson(again), bytes);
     const { comparison, result } = await reproduce(random);
-    assert.deepEqual(comparison.targets.map((t) => t.status), ["same", "same", "same"]);
+    assert.deepEqual(
+      comparison.targets.map((t) => t.status),
+      ["same", "same", "same"],
+    );
     assert.equal(resultToJson({ ...result, manifest: { ...result.manifest, git: gitSha() } }), bytes);
   });
 
@@ -181,17 +221,31 @@ describe("the runtime module over the pipeline", () => {
     const registries = createRegistries();
     // A long one (random search rarely recovers syn2) and a short one.
     const first = resolvePipelineConfig({ experiment: "syn2", seed: 1, rows: 200, method: "random" }, registries);
-    const second = resolvePipelineConfig({ experiment: "syn1", seed: 1, rows: 200, method: "random", search: { budget: 5 } }, registries);
-    const episodes = new Map<string, number>([["syn2", 0], ["syn1", 0]]);
+    const second = resolvePipelineConfig(
+      { experiment: "syn1", seed: 1, rows: 200, method: "random", search: { budget: 5 } },
+      registries,
+    );
+    const episodes = new Map<string, number>([
+      ["syn2", 0],
+      ["syn1", 0],
+    ]);
     const finished: { experiment: string; stopReason: string; episodes: number; at: number }[] = [];
     const progress: Progress[] = [];
     const runtime = new Runtime();
     try {
-      const main = runtime.module(define, (name) => (name === "progress" ? { fulfilled: (p) => progress.push(p as Progress) } : undefined));
+      const main = runtime.module(define, (name) =>
+        name === "progress" ? { fulfilled: (p) => progress.push(p as Progress) } : undefined,
+      );
       const name = (c: RuntimeConfig) => ("experiment" in c ? c.experiment : c.data);
       main.redefine("hooks", [], () => ({
         onEpisode: (_e: unknown, c: RuntimeConfig) => episodes.set(name(c), episodes.get(name(c))! + 1),
-        onFinish: (o: { result: ResultJson }, c: RuntimeConfig) => finished.push({ experiment: name(c), stopReason: o.result.search.stopReason, episodes: o.result.search.episodes, at: episodes.get(name(c))! }),
+        onFinish: (o: { result: ResultJson }, c: RuntimeConfig) =>
+          finished.push({
+            experiment: name(c),
+            stopReason: o.result.search.stopReason,
+            episodes: o.result.search.episodes,
+            at: episodes.get(name(c))!,
+          }),
       }));
       main.redefine("config", [], () => first);
       const result = main.value("result");
@@ -202,19 +256,37 @@ describe("the runtime module over the pipeline", () => {
       assert.equal(done.manifest.config.experiment, "syn1");
       assert.notEqual(done.search.stopReason, "aborted");
       assert.equal(done.equations.length, 3);
-      assert.deepEqual(finished.map((f) => [f.experiment, f.stopReason]), [["syn2", "aborted"], ["syn1", done.search.stopReason]]);
+      assert.deepEqual(
+        finished.map((f) => [f.experiment, f.stopReason]),
+        [
+          ["syn2", "aborted"],
+          ["syn1", done.search.stopReason],
+        ],
+      );
       const aborted = finished[0]!;
-      assert.ok(aborted.at <= atSwitch + 1, `the first search ran ${aborted.at - atSwitch} episodes after config changed`);
+      assert.ok(
+        aborted.at <= atSwitch + 1,
+        `the first search ran ${aborted.at - atSwitch} episodes after config changed`,
+      );
       assert.equal(episodes.get("syn2"), aborted.at, "the first search's onEpisode kept advancing after it finished");
       assert.equal(aborted.episodes, aborted.at);
-      assert.ok(progress.some((p) => p.target !== null && p.episode > 0 && p.fraction > 0), "progress reported episodes");
+      assert.ok(
+        progress.some((p) => p.target !== null && p.episode > 0 && p.fraction > 0),
+        "progress reported episodes",
+      );
     } finally {
       runtime.dispose();
     }
   });
 
   test("runModule: a cell's InputError reaches the caller as that InputError", async () => {
-    const config = { ...resolvePipelineConfig({ experiment: "toy", rows: 20, search: { episodes: 1 } }, createRegistries()), reward: "nope" } as PipelineConfig;
-    await assert.rejects(runModule(config), (error: unknown) => isInputError(error) && /unknown reward "nope"/.test((error as Error).message));
+    const config = {
+      ...resolvePipelineConfig({ experiment: "toy", rows: 20, search: { episodes: 1 } }, createRegistries()),
+      reward: "nope",
+    } as PipelineConfig;
+    await assert.rejects(
+      runModule(config),
+      (error: unknown) => isInputError(error) && /unknown reward "nope"/.test((error as Error).message),
+    );
   });
 });

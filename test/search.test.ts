@@ -3,7 +3,14 @@ import assert from "node:assert/strict";
 import { tf } from "../src/lib/tf.js";
 import { createRng } from "../src/lib/rng.js";
 import { experimentData, experiments, selectTargets, type Dataset } from "../src/lib/data/index.js";
-import { createEvaluator, HallOfFame, search, settingsRecord, type Candidate, type SearchOptions } from "../src/lib/search/index.js";
+import {
+  createEvaluator,
+  HallOfFame,
+  search,
+  settingsRecord,
+  type Candidate,
+  type SearchOptions,
+} from "../src/lib/search/index.js";
 import { fitLocalSync } from "../src/lib/local/fit.js";
 import { equationsOfLocal } from "../src/lib/equation/extract.js";
 import { simplifyEquation } from "../src/lib/equation/simplify.js";
@@ -24,7 +31,9 @@ const constraints = ["static", "dynamic"].map((name) => createConstraintRegistry
 const reward = createRewardRegistry().get("inv-nrmse");
 
 function syn1(target: string, seed = 0, rows = 400): Dataset {
-  return selectTargets(experimentData(experiments.syn1!, { rng: createRng(seed), symbols: lookup, rows }).train, [target]);
+  return selectTargets(experimentData(experiments.syn1!, { rng: createRng(seed), symbols: lookup, rows }).train, [
+    target,
+  ]);
 }
 
 const options = (seed: number, extra: Partial<SearchOptions> = {}): SearchOptions => ({
@@ -42,13 +51,20 @@ test("the search recovers syn1's y2 = 4·x1·x3 exactly and says why it stopped"
   const result = await search(syn1("y2"), options(0));
   assert.equal(result.stopReason, "reward-threshold");
   assert.equal(result.equations[0]!.text, "4*x1*x3");
-  assert.equal(result.structures, result.episodes, "every episode fitted a new structure (a repeat is redrawn, not refitted)");
+  assert.equal(
+    result.structures,
+    result.episodes,
+    "every episode fitted a new structure (a repeat is redrawn, not refitted)",
+  );
   assert.ok(result.front.length >= 1 && result.front.at(-1)!.nrmse < 1e-6, "the Pareto front ends at the exact fit");
 });
 
 test("the same seed gives the same search; the stochastic proposals differ with the seed, the linear-algebra ones do not", async () => {
   const run = async (seed: number, proposal: "linear" | "operators") => {
-    const r = await search(syn1("y1"), options(seed, { settings: { terms: 2, maxFactors: 2, episodes: 15, proposal } }));
+    const r = await search(
+      syn1("y1"),
+      options(seed, { settings: { terms: 2, maxFactors: 2, episodes: 15, proposal } }),
+    );
     return JSON.stringify({ eq: r.equations, front: r.front, rewards: r.outputs[0]!.rewards });
   };
   const a = await run(4, "operators");
@@ -97,21 +113,32 @@ test("the LP argmin of the trained −Q is never worse than 1000 random box poin
 
 test("fits on tfjs leave the tensor count after episode 10 equal to the count at the end", async () => {
   let afterTen = -1;
-  await search(syn1("y3", 3, 200), options(3, {
-    settings: { terms: 2, maxFactors: 2, episodes: 14, stopNrmse: -1, fit: { engine: "tfjs", steps: 20 } },
-    onEpisode: (e) => {
-      if (e.episode === 10) afterTen = tf.memory().numTensors;
-    },
-  }));
+  await search(
+    syn1("y3", 3, 200),
+    options(3, {
+      settings: { terms: 2, maxFactors: 2, episodes: 14, stopNrmse: -1, fit: { engine: "tfjs", steps: 20 } },
+      onEpisode: (e) => {
+        if (e.episode === 10) afterTen = tf.memory().numTensors;
+      },
+    }),
+  );
   assert.ok(afterTen >= 0);
   assert.equal(tf.memory().numTensors, afterTen);
 });
 
 test("a reward plugin that returns NaN mid-search stops it with its name, keeping the best so far", async () => {
   let calls = 0;
-  const flaky: RewardPlugin = { kind: "reward", name: "flaky", range: [0, 1], score: ({ nrmse }) => (++calls > 5 ? Number.NaN : 1 / (1 + nrmse)) };
+  const flaky: RewardPlugin = {
+    kind: "reward",
+    name: "flaky",
+    range: [0, 1],
+    score: ({ nrmse }) => (++calls > 5 ? Number.NaN : 1 / (1 + nrmse)),
+  };
   // (The operators proposals: the linear-algebra ones find y1 at the first episode.)
-  const result = await search(syn1("y1"), options(0, { reward: flaky, settings: { terms: 2, maxFactors: 2, proposal: "operators" } }));
+  const result = await search(
+    syn1("y1"),
+    options(0, { reward: flaky, settings: { terms: 2, maxFactors: 2, proposal: "operators" } }),
+  );
   assert.equal(result.stopReason, "error");
   assert.match(result.error!.message, /^plugin flaky: score returned NaN/);
   assert.equal(result.outputs[0]!.episodes, 5);
@@ -119,7 +146,14 @@ test("a reward plugin that returns NaN mid-search stops it with its name, keepin
 });
 
 test("a constraint plugin that throws stops the search naming the plugin", async () => {
-  const broken = { kind: "constraint" as const, name: "broken", describe: () => "throws", check: () => { throw new Error("boom"); } };
+  const broken = {
+    kind: "constraint" as const,
+    name: "broken",
+    describe: () => "throws",
+    check: () => {
+      throw new Error("boom");
+    },
+  };
   const result = await search(syn1("y1"), options(0, { constraints: [broken] }));
   assert.equal(result.stopReason, "error");
   assert.match(result.error!.message, /^plugin broken: check threw: boom/);
@@ -147,12 +181,16 @@ test("--method paper runs Algorithm 2: LP-greedy actions, the |R − 1| ≤ λ s
   assert.ok(out.actions.random > 0, "ε-greedy: some are random");
   assert.equal(out.stopReason, "reward-threshold");
   assert.ok(Math.abs(out.rewards.at(-1)! - 1) <= 0.01, `last reward ${out.rewards.at(-1)}`);
-  assert.ok(Math.abs(out.rewards.slice(0, -1).reduce((m, r) => Math.max(m, r), 0) - 1) > 0.01, "it stopped at the first reward within λ");
+  assert.ok(
+    Math.abs(out.rewards.slice(0, -1).reduce((m, r) => Math.max(m, r), 0) - 1) > 0.01,
+    "it stopped at the first reward within λ",
+  );
   assert.equal(out.best!.nrmse, Math.min(...out.front.map((c) => c.nrmse)), "the answer is the best fit");
   const record = settingsRecord(result.settings);
   assert.equal(record.lambda, 0.01);
   assert.equal(record.epochs, 50);
-  for (const unused of ["stopNrmse", "candidates", "rank", "parents", "proposal"]) assert.ok(!(unused in record), `paper's manifest holds ${unused}`);
+  for (const unused of ["stopNrmse", "candidates", "rank", "parents", "proposal"])
+    assert.ok(!(unused in record), `paper's manifest holds ${unused}`);
 });
 
 test("the budget stops a search at exactly that many distinct structures", async () => {
@@ -178,13 +216,21 @@ test("HallOfFame keeps the best per complexity, and choose answers with the simp
   const hall = new HallOfFame();
   assert.equal(hall.choose(), undefined);
   for (const x of [c(3, 0.1), c(7, 0.104), c(8, 0.09), c(8, 0.2)]) hall.add(x);
-  assert.deepEqual(hall.front().map((x) => x.key), ["3/0.1", "8/0.09"], "c7 is dominated; the worse c8 is not kept");
+  assert.deepEqual(
+    hall.front().map((x) => x.key),
+    ["3/0.1", "8/0.09"],
+    "c7 is dominated; the worse c8 is not kept",
+  );
   assert.equal(hall.choose()!.key, "8/0.09", "0.1 is not within 5 % of 0.09");
   hall.add(c(4, 0.094));
   assert.equal(hall.choose()!.key, "4/0.094", "0.094 ≤ 1.05 · 0.09: the simpler one wins");
   const exact = new HallOfFame();
   for (const x of [c(5, 1e-12), c(9, 0.5e-12), c(2, 1e-3)]) exact.add(x);
-  assert.equal(exact.choose()!.key, "5/1e-12", "at machine precision the floor (1e-9) makes both exact; the simpler wins");
+  assert.equal(
+    exact.choose()!.key,
+    "5/1e-12",
+    "at machine precision the floor (1e-9) makes both exact; the simpler wins",
+  );
 });
 
 test("dynamic keeps a product whose |ρ| reaches the threshold in every later trajectory, and not one below it", () => {
@@ -192,7 +238,13 @@ test("dynamic keeps a product whose |ρ| reaches the threshold in every later tr
   const limits = { maxFactors: 2, maxTerms: 2, pearson: 0.9999 };
   const gate = new ConstraintGate(constraints, space, limits);
   assert.deepEqual(gate.kept(), []);
-  const fitted = { nrmse: 0.02, evidence: [{ product: [0, 4], pearson: 0.99995 }, { product: [6], pearson: 0.9990 }] } as unknown as Candidate;
+  const fitted = {
+    nrmse: 0.02,
+    evidence: [
+      { product: [0, 4], pearson: 0.99995 },
+      { product: [6], pearson: 0.999 },
+    ],
+  } as unknown as Candidate;
   gate.record(fitted);
   const keep = gate.kept();
   assert.deepEqual(keep, [[0, 4]], "x1·x2² is kept, x3 (|ρ| 0.999) is not");
@@ -200,7 +252,10 @@ test("dynamic keeps a product whose |ρ| reaches the threshold in every later tr
   const products = new Set<string>();
   for (let i = 0; i < 200; i++) {
     const { structure } = trajectories.rollout(1, keep);
-    assert.ok(structure.products.some((p) => p.join(".") === "0.4"), `trajectory ${i} dropped the kept product: ${JSON.stringify(structure.products)}`);
+    assert.ok(
+      structure.products.some((p) => p.join(".") === "0.4"),
+      `trajectory ${i} dropped the kept product: ${JSON.stringify(structure.products)}`,
+    );
     for (const p of structure.products) products.add(p.join("."));
   }
   assert.ok(products.size > 10, "the other slot is still searched");
@@ -213,14 +268,34 @@ test("a near-linear sin folds before the answer is chosen: {x1·x2, x1·sin(w·x
   const x2 = Float64Array.from({ length: n }, () => 1 + rng.next());
   const y = x1.map((v, i) => 2 * v * x2[i]!);
   const data: Dataset = { inputs: ["x1", "x2"], targets: ["y"], x: [x1, x2], y: [y], rows: n };
-  const structure = { inputs: ["x1", "x2"], symbols: ["x", "sin"], outputs: ["y"], products: [[0, 2], [0, 3]], sums: [[0, 1]] };
+  const structure = {
+    inputs: ["x1", "x2"],
+    symbols: ["x", "sin"],
+    outputs: ["y"],
+    products: [
+      [0, 2],
+      [0, 3],
+    ],
+    sums: [[0, 1]],
+  };
   // The defect: the fit itself lands on 1.997·x1·x2 + 5.251·x1·sin(0.00056·x2), which simplification alone keeps.
   const fitted = fitLocalSync(structure, { x: [x1, x2], y: [y] }, { symbols, engine: "js", steps: 50, polish: "lm" });
   const [raw] = equationsOfLocal(structure, fitted.weights, lookup);
-  const plain = simplifyEquation(raw!, { symbols: lookup, inputOrder: data.inputs, symbolOrder: symbols.names(), columns: (c) => (c === "x1" ? x1 : x2), rows: n });
+  const plain = simplifyEquation(raw!, {
+    symbols: lookup,
+    inputOrder: data.inputs,
+    symbolOrder: symbols.names(),
+    columns: (c) => (c === "x1" ? x1 : x2),
+    rows: n,
+  });
   assert.equal(plain.terms.length, 2);
-  assert.ok(plain.terms.some((t) => t.factors.some((f) => f.symbol === "sin" && Math.abs(f.weight!) < 0.01)), "the fit uses a near-linear sin");
-  const { candidate } = createEvaluator(data, "y", symbols, reward, { engine: "js", steps: 50, polish: "lm" }).evaluate(structure);
+  assert.ok(
+    plain.terms.some((t) => t.factors.some((f) => f.symbol === "sin" && Math.abs(f.weight!) < 0.01)),
+    "the fit uses a near-linear sin",
+  );
+  const { candidate } = createEvaluator(data, "y", symbols, reward, { engine: "js", steps: 50, polish: "lm" }).evaluate(
+    structure,
+  );
   assert.equal(equationText(candidate.equation, lookup), "2*x1*x2");
   assert.ok(candidate.nrmse < 1e-12, `NRMSE ${candidate.nrmse}`);
 });
@@ -232,6 +307,14 @@ test("a product kept at a wider size is not forced on a narrower one (its eviden
   assert.deepEqual(narrow.kept(), [], "three factors do not fit a size of two");
   const wide = new ConstraintGate(constraints, space, { maxFactors: 3, maxTerms: 2, pearson: 0.9999 }, evidence);
   assert.deepEqual(wide.kept(), [[0, 3, 6]]);
-  const trajectories = new Trajectories(space, { maxFactors: 2, maxTerms: 2, pearson: 0.9999 }, narrow, createRng(2), "y", "uniform");
-  for (let i = 0; i < 50; i++) assert.ok(trajectories.rollout(1, narrow.kept()).structure.products.every((p) => p.length <= 2));
+  const trajectories = new Trajectories(
+    space,
+    { maxFactors: 2, maxTerms: 2, pearson: 0.9999 },
+    narrow,
+    createRng(2),
+    "y",
+    "uniform",
+  );
+  for (let i = 0; i < 50; i++)
+    assert.ok(trajectories.rollout(1, narrow.kept()).structure.products.every((p) => p.length <= 2));
 });

@@ -31,10 +31,14 @@ function csv(name: string, columns: Record<string, ArrayLike<number>>): string {
 
 function benchmarkCsv(id: string): string {
   const data = benchmarkData(benchmarkEntry(id), { symbols, seed: 0, rows: 500 });
-  return csv(`${id}.csv`, { ...Object.fromEntries(data.train.inputs.map((n, i) => [n, data.train.x[i]!])), y: data.train.y[0]! });
+  return csv(`${id}.csv`, {
+    ...Object.fromEntries(data.train.inputs.map((n, i) => [n, data.train.x[i]!])),
+    y: data.train.y[0]!,
+  });
 }
 
-const uniform = (rng: ReturnType<typeof createRng>, n: number) => Float64Array.from({ length: n }, () => 1 + rng.next());
+const uniform = (rng: ReturnType<typeof createRng>, n: number) =>
+  Float64Array.from({ length: n }, () => 1 + rng.next());
 
 async function fitDefault(file: string, expected: string) {
   const out = join(dir, `${expected.length}-${Math.random().toString(36).slice(2)}.json`);
@@ -70,17 +74,40 @@ test("a space too small for the data is said on stderr, naming the flag to raise
   const rng = createRng(4);
   const [x1, x2, x3] = [uniform(rng, 300), uniform(rng, 300), uniform(rng, 300)];
   const file = csv("small.csv", { x1, x2, x3, y: x1.map((v, i) => 2 * v * x2[i]! + x3[i]! ** 2) });
-  const run = await cli(["fit", file, "--target", "y", "--terms", "1", "--symbols", "x,x^2", "--budget", "30", "--quiet"]);
+  const run = await cli([
+    "fit",
+    file,
+    "--target",
+    "y",
+    "--terms",
+    "1",
+    "--symbols",
+    "x,x^2",
+    "--budget",
+    "30",
+    "--quiet",
+  ]);
   assert.equal(run.code, 0);
-  assert.match(run.stderr, /^warning: y: the stop rule \(train NRMSE ≤ 0\.000001\) was not met .* raise --terms \(now 1\)/m);
+  assert.match(
+    run.stderr,
+    /^warning: y: the stop rule \(train NRMSE ≤ 0\.000001\) was not met .* raise --terms \(now 1\)/m,
+  );
 });
 
 test("sizes beyond the caps are one error line naming the flag, before any search", async () => {
   const rng = createRng(5);
   const x1 = uniform(rng, 50);
   const file = csv("caps.csv", { x1, y: x1.map((v) => 2 * v) });
-  assertInputError(await cli(["fit", file, "--target", "y", "--terms", String(TERMS_CAP + 1)]), "--terms", String(TERMS_CAP));
-  assertInputError(await cli(["fit", file, "--target", "y", "--max-factors", "100000"]), "--max-factors", String(FACTORS_CAP));
+  assertInputError(
+    await cli(["fit", file, "--target", "y", "--terms", String(TERMS_CAP + 1)]),
+    "--terms",
+    String(TERMS_CAP),
+  );
+  assertInputError(
+    await cli(["fit", file, "--target", "y", "--max-factors", "100000"]),
+    "--max-factors",
+    String(FACTORS_CAP),
+  );
 });
 
 test("the size schedule: one size when both are given, a growing one capped by a single flag", () => {
@@ -88,7 +115,11 @@ test("the size schedule: one size when both are given, a growing one capped by a
   const auto = sizesOf({ terms: 0, maxFactors: 0 });
   assert.ok(auto.length >= 4);
   assert.deepEqual(auto.at(-1), { terms: TERMS_CAP, maxFactors: FACTORS_CAP });
-  for (let i = 1; i < auto.length; i++) assert.ok(!auto.slice(0, i).some((s) => s.terms >= auto[i]!.terms && s.maxFactors >= auto[i]!.maxFactors), "every size adds structures");
+  for (let i = 1; i < auto.length; i++)
+    assert.ok(
+      !auto.slice(0, i).some((s) => s.terms >= auto[i]!.terms && s.maxFactors >= auto[i]!.maxFactors),
+      "every size adds structures",
+    );
   const capped = sizesOf({ terms: 2, maxFactors: 0 });
   assert.ok(capped.every((s) => s.terms <= 2) && capped.at(-1)!.maxFactors === FACTORS_CAP);
   assert.throws(() => checkSize({ terms: -1, maxFactors: 2 }), /terms must be an integer from 1 to 12/);
@@ -112,12 +143,21 @@ test("sparse selection finds an exact 3-term sum among impostors, and says how w
   const columns = Array.from({ length: 30 }, () => Float64Array.from({ length: n }, () => rng.next() * 2 - 1));
   // Impostors: near-copies of the true columns.
   for (const j of [3, 11, 17]) columns.push(Float64Array.from(columns[j]!, (v) => v + 0.05 * (rng.next() - 0.5)));
-  const y = Float64Array.from({ length: n }, (_, r) => 2 * columns[3]![r]! - 1.5 * columns[11]![r]! + 0.7 * columns[17]![r]!);
+  const y = Float64Array.from(
+    { length: n },
+    (_, r) => 2 * columns[3]![r]! - 1.5 * columns[11]![r]! + 0.7 * columns[17]![r]!,
+  );
   const subsets = selectSubsets(columns, y, { maxTerms: 3 });
   assert.deepEqual(subsets[0]!.members, [3, 11, 17]);
   assert.ok(subsets[0]!.nrmse < 1e-12);
-  assert.ok(subsets.every((s, i) => i === 0 || s.nrmse >= subsets[i - 1]!.nrmse), "best first");
-  assert.ok(subsets.some((s) => s.members.length === 2 && s.nrmse > 0.01), "smaller subsets are scored too");
+  assert.ok(
+    subsets.every((s, i) => i === 0 || s.nrmse >= subsets[i - 1]!.nrmse),
+    "best first",
+  );
+  assert.ok(
+    subsets.some((s) => s.members.length === 2 && s.nrmse > 0.01),
+    "smaller subsets are scored too",
+  );
 });
 
 test("log-space proposals read powers off the pool and propose a whole product in one solve", () => {
@@ -129,13 +169,19 @@ test("log-space proposals read powers off the pool and propose a whole product i
   const [a, b, c] = [0, 1, 2].map(() => Float64Array.from({ length: n }, () => 1 + 4 * rng.next()));
   const pool = ["x", "x^2", "x^-1", "cos"];
   const x = [a!, b!, c!];
-  const y = Float64Array.from({ length: n }, (_, r) => 0.3 * a![r]! ** 3 * Math.cos(c![r]!) / b![r]!);
+  const y = Float64Array.from({ length: n }, (_, r) => (0.3 * a![r]! ** 3 * Math.cos(c![r]!)) / b![r]!);
   const allowed = new Array(12).fill(true);
   const proposals = monomialProposals({ x, y, pool, allowed, lookup, maxFactors: 4 });
   // a³ = x·x² on input 0 (neurons 0, 1), 1/b on input 1 (neuron 6), cos(c) (neuron 11).
   assert.deepEqual(proposals[0]!.neurons, [0, 1, 6, 11]);
   assert.ok(proposals[0]!.residual < 1e-9);
-  assert.ok(monomialProposals({ x, y, pool, allowed, lookup, maxFactors: 3 }).every((p) => p.neurons.length <= 3), "maxFactors bounds every proposal");
+  assert.ok(
+    monomialProposals({ x, y, pool, allowed, lookup, maxFactors: 3 }).every((p) => p.neurons.length <= 3),
+    "maxFactors bounds every proposal",
+  );
   const sum = Float64Array.from({ length: n }, (_, r) => a![r]! * b![r]! * (1 / c![r]! - 1 / (a![r]! + 4)));
-  assert.ok(sharedFactors({ x, y: sum, pool, allowed, lookup, maxFactors: 4 }).some((set) => set.includes(4)), "b (neuron 4: input 1, symbol x) is a shared factor of the sum");
+  assert.ok(
+    sharedFactors({ x, y: sum, pool, allowed, lookup, maxFactors: 4 }).some((set) => set.includes(4)),
+    "b (neuron 4: input 1, symbol x) is a shared factor of the sum",
+  );
 });

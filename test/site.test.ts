@@ -5,11 +5,11 @@
 // browser test (test/browser.test.ts), which also checks that no page requests another origin.
 import test from "node:test";
 import assert from "node:assert/strict";
-import {existsSync, readdirSync, readFileSync} from "node:fs";
-import {dirname, extname, join, posix, relative, resolve} from "node:path";
-import {build as esbuild, transform} from "esbuild";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, extname, join, posix, relative, resolve } from "node:path";
+import { build as esbuild, transform } from "esbuild";
 import katex from "katex";
-import {buildSite, dist} from "./helpers/site.js";
+import { buildSite, dist } from "./helpers/site.js";
 
 // The only http(s) URLs allowed in the output: XML namespace names. They are identifiers passed to
 // createElementNS / written as xmlns attributes (KaTeX's SVG and MathML output, the theme's inline
@@ -20,7 +20,7 @@ const xmlNamespaces = new Set([
   "http://www.w3.org/1999/xhtml",
   "http://www.w3.org/1999/xlink",
   "http://www.w3.org/XML/1998/namespace",
-  "http://www.w3.org/2000/xmlns/"
+  "http://www.w3.org/2000/xmlns/",
 ]);
 
 // Third-party bundles (dist/_node/) also carry URLs inside string literals that no code fetches:
@@ -39,16 +39,28 @@ const inertUrls: [prefix: string, reason: string][] = [
   ["http://web.mit.edu/lpsolve/doc/", "highs error message"],
   ["https://json-schema.org/draft/", "zod: JSON-schema $schema identifiers"],
   ["http://json-schema.org/draft-", "zod: JSON-schema $schema identifiers"],
-  ["http://[${", "zod: an IPv6 host checked with new URL(), never fetched"]
+  ["http://[${", "zod: an IPv6 host checked with new URL(), never fetched"],
 ];
 
 // Files read as text. Binary assets (fonts, wasm, images) cannot issue a request by themselves;
 // whatever loads them is one of these files.
-const textExtensions = new Set([".html", ".js", ".mjs", ".css", ".json", ".svg", ".txt", ".csv", ".md", ".map", ".xml"]);
+const textExtensions = new Set([
+  ".html",
+  ".js",
+  ".mjs",
+  ".css",
+  ".json",
+  ".svg",
+  ".txt",
+  ".csv",
+  ".md",
+  ".map",
+  ".xml",
+]);
 
 function walk(dir: string): string[] {
-  return readdirSync(dir, {withFileTypes: true}).flatMap((entry) =>
-    entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)]
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)],
   );
 }
 
@@ -59,14 +71,14 @@ function walk(dir: string): string[] {
  */
 async function importSpecifiers(code: string): Promise<string[]> {
   const result = await esbuild({
-    stdin: {contents: code, loader: "js"},
+    stdin: { contents: code, loader: "js" },
     bundle: true,
     write: false,
     metafile: true,
     format: "esm",
     platform: "neutral",
     external: ["*"],
-    logLevel: "silent"
+    logLevel: "silent",
   });
   return Object.values(result.metafile.inputs).flatMap((input) => input.imports.map((i) => i.path));
 }
@@ -75,9 +87,13 @@ function moduleScripts(html: string): string[] {
   return Array.from(html.matchAll(/<script type="module">([\s\S]*?)<\/script>/g), (m) => m[1]!);
 }
 
-test("the site builds offline and dist/ references no remote host", {timeout: 600_000}, async (t) => {
+test("the site builds offline and dist/ references no remote host", { timeout: 600_000 }, async (t) => {
   const build = await buildSite();
-  t.diagnostic(build.reused ? `cold build reused (made earlier in this test run, or kept with CONSOLESR_REUSE_DIST=1; it took ${build.seconds.toFixed(1)} s)` : `cold build: ${build.seconds.toFixed(1)} s`);
+  t.diagnostic(
+    build.reused
+      ? `cold build reused (made earlier in this test run, or kept with CONSOLESR_REUSE_DIST=1; it took ${build.seconds.toFixed(1)} s)`
+      : `cold build: ${build.seconds.toFixed(1)} s`,
+  );
   const output = build.output;
   assert.equal(build.error, undefined, `build did not run: ${build.error}`);
   assert.equal(build.status, 0, `observable build exited ${build.status}:\n${output}`);
@@ -85,7 +101,13 @@ test("the site builds offline and dist/ references no remote host", {timeout: 60
   // Framework reports some failures as a line and still exits 0 (a non-local import, a missing
   // npm package): any such line fails the test. File names are left out of the match (a page
   // importing src/lib/errors.ts prints "copy src/lib/errors.ts → …").
-  const alarming = output.split("\n").filter((line) => /non-local|error|warn|unable|not found|unresolved|fail/i.test(line.replace(/[\w./@-]+\.(?:ts|js|md|json|css|wasm)\b/g, "")));
+  const alarming = output
+    .split("\n")
+    .filter((line) =>
+      /non-local|error|warn|unable|not found|unresolved|fail/i.test(
+        line.replace(/[\w./@-]+\.(?:ts|js|md|json|css|wasm)\b/g, ""),
+      ),
+    );
   assert.deepEqual(alarming, [], "alarming lines in the build output");
 
   const files = walk(dist);
@@ -115,7 +137,11 @@ test("the site builds offline and dist/ references no remote host", {timeout: 60
     const internal = relative(dist, file).startsWith("_observablehq");
     for (const specifier of await importSpecifiers(file.endsWith(".html") ? moduleScripts(code).join("\n") : code)) {
       assert.match(specifier, /^\.{0,2}\//, `${relative(dist, file)} imports ${specifier}`);
-      if (!internal) assert.ok(existsSync(resolve(dirname(file), specifier)), `${relative(dist, file)} imports missing ${specifier}`);
+      if (!internal)
+        assert.ok(
+          existsSync(resolve(dirname(file), specifier)),
+          `${relative(dist, file)} imports missing ${specifier}`,
+        );
     }
   }
 
@@ -129,7 +155,7 @@ test("the site builds offline and dist/ references no remote host", {timeout: 60
       assert.ok(existsSync(resolve(dirname(page), href!)), `${name} links missing ${href}`);
     }
     for (const script of moduleScripts(html)) {
-      await transform(script, {loader: "js", format: "esm"}).catch((error: Error) => {
+      await transform(script, { loader: "js", format: "esm" }).catch((error: Error) => {
         assert.fail(`${name}: a module script does not parse: ${error.message}`);
       });
     }
@@ -145,7 +171,9 @@ test("the site builds offline and dist/ references no remote host", {timeout: 60
     .map((specifier) => posix.join(posix.dirname(helper), specifier))
     .find((path) => /^_node\/katex@[^/]+\/index\.[0-9a-f]+\.js$/.test(path));
   assert.ok(katexModule && existsSync(join(dist, katexModule)), "the tex helper does not import the self-hosted katex");
-  const stylesheet = /<link rel="stylesheet" href="\.\/(_file\/docs\/components\/katex\.[0-9a-f]+\.css)">/.exec(index)?.[1];
+  const stylesheet = /<link rel="stylesheet" href="\.\/(_file\/docs\/components\/katex\.[0-9a-f]+\.css)">/.exec(
+    index,
+  )?.[1];
   assert.ok(stylesheet, "index.html does not link the KaTeX stylesheet");
   const css = readFileSync(join(dist, stylesheet), "utf8");
   const fontFaces = css.match(/@font-face\{[^}]*\}/g) ?? [];
@@ -154,9 +182,15 @@ test("the site builds offline and dist/ references no remote host", {timeout: 60
     assert.match(face, /src:url\(data:font\/woff2;base64,[A-Za-z0-9+/=]+\) format\("woff2"\)[;}]/, face.slice(0, 120));
   }
   assert.deepEqual(css.match(/url\((?!data:)[^)]*\)/g), null, "the KaTeX stylesheet refers to files");
-  const texSources = Array.from(index.matchAll(/\btex\(String\.raw`([^`]*)`|\btex\("([^"\\]*)"/g), (m) => m[1] ?? m[2]!);
-  assert.ok(texSources.some((source) => source.includes(String.raw`y_1 &= 3\,x_1^{2}\cos(2.5\,x_2)`)), "the syn1 equations are not on the home page");
+  const texSources = Array.from(
+    index.matchAll(/\btex\(String\.raw`([^`]*)`|\btex\("([^"\\]*)"/g),
+    (m) => m[1] ?? m[2]!,
+  );
+  assert.ok(
+    texSources.some((source) => source.includes(String.raw`y_1 &= 3\,x_1^{2}\cos(2.5\,x_2)`)),
+    "the syn1 equations are not on the home page",
+  );
   for (const source of texSources) {
-    assert.doesNotThrow(() => katex.renderToString(source, {throwOnError: true}), `invalid TeX: ${source}`);
+    assert.doesNotThrow(() => katex.renderToString(source, { throwOnError: true }), `invalid TeX: ${source}`);
   }
 });

@@ -29,24 +29,37 @@ for (const symbol of builtinSymbols) {
     assert.equal(tf.memory().numTensors, before);
     xs.forEach((x, i) => {
       const want = symbol.evaluate(x);
-      assert.ok(Math.abs(got[i]! - want) <= 1e-5 * Math.max(1, Math.abs(want)), `${symbol.name}(${x}): tfjs ${got[i]} vs ${want}`);
+      assert.ok(
+        Math.abs(got[i]! - want) <= 1e-5 * Math.max(1, Math.abs(want)),
+        `${symbol.name}(${x}): tfjs ${got[i]} vs ${want}`,
+      );
     });
   });
 
   test(`symbol ${symbol.name}: the autodiff gradient matches a finite difference`, () => {
     const xs = points(symbol, 50, 2);
-    const grads = tf.tidy(() => tf.grad((x: tf.Tensor) => tf.sum(symbol.apply(x, tf)))(tf.tensor1d(xs)).arraySync() as number[]);
+    const grads = tf.tidy(
+      () =>
+        tf
+          .grad((x: tf.Tensor) => tf.sum(symbol.apply(x, tf)))(tf.tensor1d(xs))
+          .arraySync() as number[],
+    );
     xs.forEach((x, i) => {
       const h = 1e-5 * Math.max(1, Math.abs(x));
       const fd = (symbol.evaluate(x + h) - symbol.evaluate(x - h)) / (2 * h);
-      assert.ok(Math.abs(grads[i]! - fd) <= 2e-3 * Math.max(1, Math.abs(fd)), `${symbol.name}'(${x}): autodiff ${grads[i]} vs ${fd}`);
+      assert.ok(
+        Math.abs(grads[i]! - fd) <= 2e-3 * Math.max(1, Math.abs(fd)),
+        `${symbol.name}'(${x}): autodiff ${grads[i]} vs ${fd}`,
+      );
       if (symbol.derivative) {
         const d = symbol.derivative(x);
-        assert.ok(Math.abs(d - fd) <= 1e-5 * Math.max(1, Math.abs(fd)), `${symbol.name}.derivative(${x}) = ${d} vs ${fd}`);
+        assert.ok(
+          Math.abs(d - fd) <= 1e-5 * Math.max(1, Math.abs(fd)),
+          `${symbol.name}.derivative(${x}) = ${d} vs ${fd}`,
+        );
       }
     });
   });
-
 }
 
 for (const symbol of builtinSymbols.filter((s) => s.domain)) {
@@ -55,7 +68,8 @@ for (const symbol of builtinSymbols.filter((s) => s.domain)) {
     const negatives = [-2, -0.5].filter((x) => !symbol.domain!(x));
     const outside = negatives.length > 0 ? negatives : [0].filter((x) => !symbol.domain!(x));
     assert.ok(outside.length > 0, `${symbol.name}: no test point outside the domain`);
-    for (const x of outside) assert.ok(Number.isNaN(symbol.evaluate(x)), `${symbol.name}(${x}) = ${symbol.evaluate(x)}`);
+    for (const x of outside)
+      assert.ok(Number.isNaN(symbol.evaluate(x)), `${symbol.name}(${x}) = ${symbol.evaluate(x)}`);
   });
 }
 
@@ -81,12 +95,26 @@ test("symbol folds keep the function value: f(w·x) = coefficient·f(weight·x)"
 });
 
 test("the registry lists the ten built-in symbols in order", () => {
-  assert.deepEqual(createSymbolRegistry().names(), ["x", "x^2", "x^3", "sqrt", "log", "exp", "sin", "cos", "x^-1", "x^-2"]);
+  assert.deepEqual(createSymbolRegistry().names(), [
+    "x",
+    "x^2",
+    "x^3",
+    "sqrt",
+    "log",
+    "exp",
+    "sin",
+    "cos",
+    "x^-1",
+    "x^-2",
+  ]);
 });
 
 test("the registry rejects a duplicate name, naming the plugin", () => {
   const registry = createSymbolRegistry();
-  assert.throws(() => registry.register({ ...builtinSymbols[7]! }), /plugin cos: a symbol with this name is already registered/);
+  assert.throws(
+    () => registry.register({ ...builtinSymbols[7]! }),
+    /plugin cos: a symbol with this name is already registered/,
+  );
 });
 
 test("the registry rejects an unknown name, listing the known ones", () => {
@@ -96,7 +124,19 @@ test("the registry rejects an unknown name, listing the known ones", () => {
 test("registration names the plugin and the missing or wrong field", () => {
   const { evaluate: _drop, ...noEvaluate } = builtinSymbols[7]!;
   assert.throws(() => validatePlugin({ ...noEvaluate, name: "cos2" }), /plugin cos2: field "evaluate" is missing/);
-  assert.throws(() => validatePlugin({ ...builtinSymbols[7]!, name: "cos3", complexity: -1 }), /plugin cos3: field "complexity"/);
+  assert.throws(
+    () => validatePlugin({ ...builtinSymbols[7]!, name: "cos3", complexity: -1 }),
+    /plugin cos3: field "complexity"/,
+  );
   assert.throws(() => validatePlugin({ kind: "widget", name: "w" }), /plugin w: field "kind"/);
-  assert.throws(() => new Registry<SymbolPlugin>("symbol").register({ kind: "reward", name: "r", range: [0, 1], score: () => 1 } as never), /plugin r: is a reward, not a symbol/);
+  assert.throws(
+    () =>
+      new Registry<SymbolPlugin>("symbol").register({
+        kind: "reward",
+        name: "r",
+        range: [0, 1],
+        score: () => 1,
+      } as never),
+    /plugin r: is a reward, not a symbol/,
+  );
 });

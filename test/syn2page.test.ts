@@ -5,17 +5,17 @@
 // library's numbers, and says that they differ from the file's).
 import test from "node:test";
 import assert from "node:assert/strict";
-import {execFileSync} from "node:child_process";
-import {mkdtempSync, readFileSync, rmSync, writeFileSync} from "node:fs";
-import {tmpdir} from "node:os";
-import {join} from "node:path";
-import {fileURLToPath} from "node:url";
-import {columnOf} from "../src/lib/data/dataset.js";
-import {evaluateEquation} from "../src/lib/equation/index.js";
-import {nrmse} from "../src/lib/metrics/nrmse.js";
-import {configFromManifest, pipelineData} from "../src/lib/pipeline.js";
-import {parseResult} from "../src/lib/reproduce.js";
-import {createRegistries} from "../src/plugins/index.js";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { columnOf } from "../src/lib/data/dataset.js";
+import { evaluateEquation } from "../src/lib/equation/index.js";
+import { nrmse } from "../src/lib/metrics/nrmse.js";
+import { configFromManifest, pipelineData } from "../src/lib/pipeline.js";
+import { parseResult } from "../src/lib/reproduce.js";
+import { createRegistries } from "../src/plugins/index.js";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const RESULT = "data/results/syn2-seed0.json";
@@ -24,8 +24,8 @@ function runLoader(env: Record<string, string> = {}) {
   const stdout = execFileSync(process.execPath, ["--import", "tsx", "src/docs/data/syn2.json.ts"], {
     cwd: repo,
     encoding: "utf8",
-    env: {...process.env, ...env},
-    stdio: ["ignore", "pipe", "pipe"]
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
   });
   return JSON.parse(stdout);
 }
@@ -34,11 +34,17 @@ function runLoader(env: Record<string, string> = {}) {
 function freshTestNrmse(text: string): Record<string, number> {
   const result = parseResult(text, RESULT);
   const registries = createRegistries();
-  const data = pipelineData(configFromManifest(result, RESULT), {registries});
+  const data = pipelineData(configFromManifest(result, RESULT), { registries });
   const test = data.test!;
   const lookup = (name: string) => registries.symbols.get(name);
   return Object.fromEntries(
-    result.equations.map((e) => [e.target, nrmse(columnOf(test, e.target), evaluateEquation({target: e.target, terms: e.terms}, lookup, (name) => columnOf(test, name), test.rows))])
+    result.equations.map((e) => [
+      e.target,
+      nrmse(
+        columnOf(test, e.target),
+        evaluateEquation({ target: e.target, terms: e.terms }, lookup, (name) => columnOf(test, name), test.rows),
+      ),
+    ]),
   );
 }
 
@@ -49,7 +55,10 @@ test("syn2 loader: the committed run, three equations, the evaluation recomputed
   const page = runLoader();
   assert.equal(page.manifest.experiment, "syn2");
   assert.equal(page.equations.length, 3);
-  assert.deepEqual(page.equations.map((e: {target: string}) => e.target), ["y1", "y2", "y3"]);
+  assert.deepEqual(
+    page.equations.map((e: { target: string }) => e.target),
+    ["y1", "y2", "y3"],
+  );
   assert.equal(page.evaluation.length, 3);
   assert.equal(page.outputs.length, 3);
   assert.ok(page.front.length >= 3, "the Pareto front is missing");
@@ -59,10 +68,20 @@ test("syn2 loader: the committed run, three equations, the evaluation recomputed
     assert.equal(e.testNrmse, expected[e.target], `${e.target}: test NRMSE`);
     assert.equal(typeof e.truthLatex, "string");
   }
-  assert.ok(page.checks.train.every((c: {identical: boolean}) => c.identical), "the regenerated train data are not the run's");
-  assert.ok(page.checks.evaluation.every((c: {identical: boolean}) => c.identical), "the recomputed evaluation differs from the file's");
+  assert.ok(
+    page.checks.train.every((c: { identical: boolean }) => c.identical),
+    "the regenerated train data are not the run's",
+  );
+  assert.ok(
+    page.checks.evaluation.every((c: { identical: boolean }) => c.identical),
+    "the recomputed evaluation differs from the file's",
+  );
   assert.equal(page.paper.length, 3);
-  for (const p of page.paper) assert.ok(Number.isFinite(p.coefficientError) && Number.isFinite(p.testNrmse), `${p.target}: paper's equation not scored`);
+  for (const p of page.paper)
+    assert.ok(
+      Number.isFinite(p.coefficientError) && Number.isFinite(p.testNrmse),
+      `${p.target}: paper's equation not scored`,
+    );
 });
 
 test("syn2 loader: a wrong evaluation block in the file does not reach the page", () => {
@@ -76,13 +95,16 @@ test("syn2 loader: a wrong evaluation block in the file does not reach the page"
     }
     const file = join(dir, "tampered.json");
     writeFileSync(file, JSON.stringify(result));
-    const page = runLoader({CONSOLESR_SYN2_RESULT: file});
+    const page = runLoader({ CONSOLESR_SYN2_RESULT: file });
     for (const e of page.evaluation) {
       assert.equal(e.testNrmse, expected[e.target], `${e.target}: test NRMSE not recomputed`);
       assert.notEqual(e.coefficientError, 45);
     }
-    assert.ok(page.checks.evaluation.every((c: {identical: boolean}) => !c.identical), "the loader did not notice the file's evaluation differs");
+    assert.ok(
+      page.checks.evaluation.every((c: { identical: boolean }) => !c.identical),
+      "the loader did not notice the file's evaluation differs",
+    );
   } finally {
-    rmSync(dir, {recursive: true, force: true});
+    rmSync(dir, { recursive: true, force: true });
   }
 });

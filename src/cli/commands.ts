@@ -25,7 +25,16 @@ import type { EpisodeEvent, OutputSearchResult, SearchSettings } from "../lib/se
 import { tf } from "../lib/tf.js";
 import { builtinConstraints, builtinRewards, builtinSymbols } from "../plugins/index.js";
 import { BOUNDS } from "../lib/bounds.js";
-import { addFitFlags, addSearchFlags, fitSettings, listOption, numberOption, searchOverrides, type FitFlags, type SearchFlags } from "./fitOptions.js";
+import {
+  addFitFlags,
+  addSearchFlags,
+  fitSettings,
+  listOption,
+  numberOption,
+  searchOverrides,
+  type FitFlags,
+  type SearchFlags,
+} from "./fitOptions.js";
 import { checkOutPath, gitSha, readCsvFile, reporter, stderrStream, writeText, type Reporter } from "./io.js";
 import { addPluginTimeoutFlag, collect, importPluginFile, loadRegistries, TRUST_NOTE } from "./plugins.js";
 import { searchProgress } from "./progress.js";
@@ -40,7 +49,8 @@ interface CommonFlags extends FitFlags, SearchFlags {
 }
 
 const PLUGIN_HELP = `load plugins from a .js, .mjs or .ts file whose default export is a plugin or an array (repeatable); ${TRUST_NOTE}`;
-const addPluginFlag = (command: Command, help = PLUGIN_HELP): Command => addPluginTimeoutFlag(command.option("--plugin <file>", help, collect));
+const addPluginFlag = (command: Command, help = PLUGIN_HELP): Command =>
+  addPluginTimeoutFlag(command.option("--plugin <file>", help, collect));
 
 /** Set when Ctrl-C (SIGINT) or SIGTERM stopped a search: the CLI exits 128 + the signal's number (130, 143) after printing the best so far. */
 export const interrupted: { value: boolean; signal?: StopSignal } = { value: false };
@@ -71,8 +81,14 @@ function emit(result: ResultJson, flags: CommonFlags, seconds: number, log: Repo
 }
 
 /** The fit and search flags as pipeline options (flag problems are reported here, naming the flag). */
-function flagOptions(flags: CommonFlags, form: boolean): Partial<Pick<PipelineOptions, "fit" | "method" | "search" | "constraints" | "reward">> {
-  const fit = fitSettings(flags, form ? { steps: FORM_FIT.steps, engine: FORM_FIT.engine } : { steps: SEARCH_FIT.steps, engine: SEARCH_FIT.engine });
+function flagOptions(
+  flags: CommonFlags,
+  form: boolean,
+): Partial<Pick<PipelineOptions, "fit" | "method" | "search" | "constraints" | "reward">> {
+  const fit = fitSettings(
+    flags,
+    form ? { steps: FORM_FIT.steps, engine: FORM_FIT.engine } : { steps: SEARCH_FIT.steps, engine: SEARCH_FIT.engine },
+  );
   if (form) return { fit };
   const { method, settings, constraints } = searchOverrides(flags);
   return { fit, method, search: settings, constraints, reward: flags.reward };
@@ -85,7 +101,11 @@ function flagOptions(flags: CommonFlags, form: boolean): Partial<Pick<PipelineOp
  * kept, and written by --out; the CLI exits 130 or 143). A second signal gets the default action
  * (the process ends at once).
  */
-async function runWithProgress(input: Omit<PipelineInput, "signal" | "onEpisode" | "onFit">, log: Reporter, quiet: boolean): Promise<PipelineOutput> {
+async function runWithProgress(
+  input: Omit<PipelineInput, "signal" | "onEpisode" | "onFit">,
+  log: Reporter,
+  quiet: boolean,
+): Promise<PipelineOutput> {
   if (isFormConfig(input.config)) return runPipeline({ ...input, onFit: fitProgress(log) });
   const symbols = input.registries.symbols;
   const progress = searchProgress<EpisodeEvent>({
@@ -96,7 +116,9 @@ async function runWithProgress(input: Omit<PipelineInput, "signal" | "onEpisode"
     equation: ({ best }) => (best.equation.terms.length ? equationText(best.equation, (n) => symbols.get(n)) : "—"),
   });
   const controller = new AbortController();
-  const stop = () => STOP_SIGNALS.forEach((signal) => process.removeListener(signal, onSignal));
+  const stop = () => {
+    for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal);
+  };
   const onSignal = (signal: StopSignal) => {
     stop();
     void progress.stop();
@@ -110,7 +132,9 @@ async function runWithProgress(input: Omit<PipelineInput, "signal" | "onEpisode"
     await progress.stop();
     const settings = output.search!.settings;
     for (const o of output.search!.outputs) {
-      log.info(`${o.target}: ${o.stopReason} after ${o.episodes} episodes, ${o.structures} structures fitted${o.screened ? `, ${o.screened} library columns screened` : ""} (greedy ${o.actions.greedy}, random ${o.actions.random}, rejected ${o.actions.rejected}); size ${o.size.terms} terms × ${o.size.maxFactors} factors`);
+      log.info(
+        `${o.target}: ${o.stopReason} after ${o.episodes} episodes, ${o.structures} structures fitted${o.screened ? `, ${o.screened} library columns screened` : ""} (greedy ${o.actions.greedy}, random ${o.actions.random}, rejected ${o.actions.rejected}); size ${o.size.terms} terms × ${o.size.maxFactors} factors`,
+      );
       const missed = ["episodes", "budget", "exhausted"].includes(o.stopReason);
       if (missed) log.warn(stopAdvice(o, settings));
     }
@@ -127,7 +151,8 @@ function stopAdvice(o: OutputSearchResult, settings: SearchSettings): string {
   const flags: string[] = [];
   if (o.stopReason === "exhausted" || o.stopReason === "budget" || o.stopReason === "episodes") {
     if (settings.terms > 0 && o.size.terms === settings.terms) flags.push(`--terms (now ${settings.terms})`);
-    if (settings.maxFactors > 0 && o.size.maxFactors === settings.maxFactors) flags.push(`--max-factors (now ${settings.maxFactors})`);
+    if (settings.maxFactors > 0 && o.size.maxFactors === settings.maxFactors)
+      flags.push(`--max-factors (now ${settings.maxFactors})`);
     if (o.stopReason === "budget") flags.push(`--budget (now ${settings.budget})`);
     if (o.stopReason === "episodes") flags.push(`--episodes (now ${settings.episodes})`);
     if (o.stopReason === "exhausted" && flags.length === 0) flags.push("--symbols (a wider pool)");
@@ -136,88 +161,129 @@ function stopAdvice(o: OutputSearchResult, settings: SearchSettings): string {
 }
 
 export function registerCommands(program: Command): void {
-  addPluginFlag(addSearchFlags(
-    addFitFlags(
-      program
-        .command("fit")
-        .description("find (or, with --form, fit) equations for a CSV file")
-        .argument("<data.csv>", "CSV with a header row of column names")
-        .addOption(listOption("--target <names>", "target column(s), comma-separated"))
-        .addOption(listOption("--inputs <names>", "input columns (default: every column that is not a target)"))
-        .addOption(listOption("--symbols <names>", "symbol pool, comma-separated (default: all registered)"))
-        .option("--form <equations>", 'fit this structure only, e.g. "y1 = x1^2*cos(x2); y2 = x1*x3"')
-        .addOption(numberOption("--seed <n>", "random seed, 0…2^32−1", BOUNDS.seed, 0))
-        .option("--out <file>", "write the version-1 JSON result")
-        .option("--timings", "include wall-clock seconds in the JSON (breaks byte-identity)")
-        .option("--quiet", "no progress on stderr"),
+  addPluginFlag(
+    addSearchFlags(
+      addFitFlags(
+        program
+          .command("fit")
+          .description("find (or, with --form, fit) equations for a CSV file")
+          .argument("<data.csv>", "CSV with a header row of column names")
+          .addOption(listOption("--target <names>", "target column(s), comma-separated"))
+          .addOption(listOption("--inputs <names>", "input columns (default: every column that is not a target)"))
+          .addOption(listOption("--symbols <names>", "symbol pool, comma-separated (default: all registered)"))
+          .option("--form <equations>", 'fit this structure only, e.g. "y1 = x1^2*cos(x2); y2 = x1*x3"')
+          .addOption(numberOption("--seed <n>", "random seed, 0…2^32−1", BOUNDS.seed, 0))
+          .option("--out <file>", "write the version-1 JSON result")
+          .option("--timings", "include wall-clock seconds in the JSON (breaks byte-identity)")
+          .option("--quiet", "no progress on stderr"),
+      ),
     ),
-  )).action(async (file: string, flags: CommonFlags & { target?: string[]; inputs?: string[]; symbols?: string[]; form?: string }) => {
-    const log = reporter(Boolean(flags.quiet));
-    const seed = flags.seed;
-    if (flags.out) checkOutPath(flags.out, [file, ...(flags.plugin ?? [])]);
-    const { registries } = await loadRegistries(flags.plugin);
-    let table: Table | undefined;
-    const config = resolvePipelineConfig(
-      {
-        csv: { name: file, table: () => (table ??= readCsvFile(file)) },
-        targets: flags.target,
-        inputs: flags.inputs,
-        symbols: flags.symbols,
-        form: flags.form,
-        seed,
-        ...flagOptions(flags, flags.form !== undefined),
-      },
-      registries,
-    ) as CsvFormConfig | CsvSearchConfig;
-    const backend = await useBackend(flags.backend);
-    const data = pipelineData(config, { registries, table });
-    const started = performance.now();
-    const { train } = data;
-    if (isFormConfig(config)) log.info(`fitting ${train.targets.join(", ")} from ${train.rows} rows of ${file} on tfjs ${backend}`);
-    else log.info(`searching ${train.targets.join(", ")} from ${train.rows} rows of ${file} with symbols ${config.symbols.join(", ")} (tfjs ${backend})`);
-    const { result, search: found } = await runWithProgress({ data, config, registries, git: gitSha(), backend: tf.getBackend() }, log, Boolean(flags.quiet));
-    emit(result, flags, (performance.now() - started) / 1000, log);
-    if (found?.error) throw found.error;
-  });
+  ).action(
+    async (
+      file: string,
+      flags: CommonFlags & { target?: string[]; inputs?: string[]; symbols?: string[]; form?: string },
+    ) => {
+      const log = reporter(Boolean(flags.quiet));
+      const seed = flags.seed;
+      if (flags.out) checkOutPath(flags.out, [file, ...(flags.plugin ?? [])]);
+      const { registries } = await loadRegistries(flags.plugin);
+      let table: Table | undefined;
+      const config = resolvePipelineConfig(
+        {
+          csv: { name: file, table: () => (table ??= readCsvFile(file)) },
+          targets: flags.target,
+          inputs: flags.inputs,
+          symbols: flags.symbols,
+          form: flags.form,
+          seed,
+          ...flagOptions(flags, flags.form !== undefined),
+        },
+        registries,
+      ) as CsvFormConfig | CsvSearchConfig;
+      const backend = await useBackend(flags.backend);
+      const data = pipelineData(config, { registries, table });
+      const started = performance.now();
+      const { train } = data;
+      if (isFormConfig(config))
+        log.info(`fitting ${train.targets.join(", ")} from ${train.rows} rows of ${file} on tfjs ${backend}`);
+      else
+        log.info(
+          `searching ${train.targets.join(", ")} from ${train.rows} rows of ${file} with symbols ${config.symbols.join(", ")} (tfjs ${backend})`,
+        );
+      const { result, search: found } = await runWithProgress(
+        { data, config, registries, git: gitSha(), backend: tf.getBackend() },
+        log,
+        Boolean(flags.quiet),
+      );
+      emit(result, flags, (performance.now() - started) / 1000, log);
+      if (found?.error) throw found.error;
+    },
+  );
 
-  addPluginFlag(addSearchFlags(
-    addFitFlags(
-      program
-        .command("run")
-        .description(`reproduce one of the paper's experiments (${Object.keys(experiments).join(", ")})`)
-        .argument("<experiment>", Object.keys(experiments).join(" | "))
-        .addOption(numberOption("--seed <n>", "random seed of the data and the search, 0…2^32−1", BOUNDS.seed, 0))
-        .addOption(numberOption("--snr <dB>", "Gaussian noise on the training targets at this SNR", BOUNDS.snrDb))
-        .addOption(numberOption("--rows <n>", `rows of train and of test data, ${BOUNDS.rows.rule.replace("an integer from ", "").replace(" to ", "…")}`, BOUNDS.rows, 2000))
-        .option("--given-form", "fit the experiment's known forms instead of searching (coefficient estimation only)")
-        .option("--out <file>", "write the version-1 JSON result")
-        .option("--timings", "include wall-clock seconds in the JSON (breaks byte-identity)")
-        .option("--quiet", "no progress on stderr"),
+  addPluginFlag(
+    addSearchFlags(
+      addFitFlags(
+        program
+          .command("run")
+          .description(`reproduce one of the paper's experiments (${Object.keys(experiments).join(", ")})`)
+          .argument("<experiment>", Object.keys(experiments).join(" | "))
+          .addOption(numberOption("--seed <n>", "random seed of the data and the search, 0…2^32−1", BOUNDS.seed, 0))
+          .addOption(numberOption("--snr <dB>", "Gaussian noise on the training targets at this SNR", BOUNDS.snrDb))
+          .addOption(
+            numberOption(
+              "--rows <n>",
+              `rows of train and of test data, ${BOUNDS.rows.rule.replace("an integer from ", "").replace(" to ", "…")}`,
+              BOUNDS.rows,
+              2000,
+            ),
+          )
+          .option("--given-form", "fit the experiment's known forms instead of searching (coefficient estimation only)")
+          .option("--out <file>", "write the version-1 JSON result")
+          .option("--timings", "include wall-clock seconds in the JSON (breaks byte-identity)")
+          .option("--quiet", "no progress on stderr"),
+      ),
     ),
-  )).action(async (name: string, flags: CommonFlags & { snr?: number; rows: number; givenForm?: boolean }) => {
+  ).action(async (name: string, flags: CommonFlags & { snr?: number; rows: number; givenForm?: boolean }) => {
     const log = reporter(Boolean(flags.quiet));
     const experiment = experiments[name];
-    if (!experiment) throw new InputError(`unknown experiment "${name}" (known: ${Object.keys(experiments).join(", ")})`);
+    if (!experiment)
+      throw new InputError(`unknown experiment "${name}" (known: ${Object.keys(experiments).join(", ")})`);
     const { seed, rows, snr: snrDb } = flags;
     if (flags.out) checkOutPath(flags.out, flags.plugin ?? []);
     const { registries } = await loadRegistries(flags.plugin);
-    const config = resolvePipelineConfig({ experiment: name, seed, rows, snrDb, givenForm: Boolean(flags.givenForm), ...flagOptions(flags, Boolean(flags.givenForm)) }, registries);
+    const config = resolvePipelineConfig(
+      {
+        experiment: name,
+        seed,
+        rows,
+        snrDb,
+        givenForm: Boolean(flags.givenForm),
+        ...flagOptions(flags, Boolean(flags.givenForm)),
+      },
+      registries,
+    );
     const backend = await useBackend(flags.backend);
     const data = pipelineData(config, { registries });
     const started = performance.now();
-    log.info(`${experiment.name}: ${experiment.description}; ${rows} rows, seed ${seed}${snrDb === undefined ? "" : `, SNR ${snrDb} dB`}, tfjs ${backend}`);
-    const { result, search: found } = await runWithProgress({ data, config, registries, git: gitSha(), backend: tf.getBackend() }, log, Boolean(flags.quiet));
+    log.info(
+      `${experiment.name}: ${experiment.description}; ${rows} rows, seed ${seed}${snrDb === undefined ? "" : `, SNR ${snrDb} dB`}, tfjs ${backend}`,
+    );
+    const { result, search: found } = await runWithProgress(
+      { data, config, registries, git: gitSha(), backend: tf.getBackend() },
+      log,
+      Boolean(flags.quiet),
+    );
     for (const e of result.evaluation ?? []) {
-      log.info(`${e.target}: ${e.exact ? "exact" : `not exact (${e.reason})`}, E_c ${e.coefficientError.toPrecision(3)} %, test NRMSE ${e.testNrmse.toExponential(2)}; truth ${e.truth}`);
+      log.info(
+        `${e.target}: ${e.exact ? "exact" : `not exact (${e.reason})`}, E_c ${e.coefficientError.toPrecision(3)} %, test NRMSE ${e.testNrmse.toExponential(2)}; truth ${e.truth}`,
+      );
     }
     emit(result, flags, (performance.now() - started) / 1000, log);
     if (found?.error) throw found.error;
   });
 
   addPluginFlag(
-    program
-      .command("plugins")
-      .description("list the registered plugins (built-ins and --plugin files)"),
+    program.command("plugins").description("list the registered plugins (built-ins and --plugin files)"),
   ).action(async (flags: { plugin?: string[] }) => {
     const { registries, origins } = await loadRegistries(flags.plugin);
     const from = (kind: string, name: string) => {
@@ -225,16 +291,22 @@ export function registerCommands(program: Command): void {
       return file ? `  [${file}]` : "";
     };
     for (const s of registries.symbols.values()) {
-      process.stdout.write(`symbol      ${s.name.padEnd(16)} complexity ${s.complexity}${s.innerWeight ? ", inner weight" : ""}${s.description ? ` — ${s.description}` : ""}${from("symbol", s.name)}\n`);
+      process.stdout.write(
+        `symbol      ${s.name.padEnd(16)} complexity ${s.complexity}${s.innerWeight ? ", inner weight" : ""}${s.description ? ` — ${s.description}` : ""}${from("symbol", s.name)}\n`,
+      );
     }
-    for (const c of registries.constraints.values()) process.stdout.write(`constraint  ${c.name.padEnd(16)} ${c.describe()}${from("constraint", c.name)}\n`);
-    for (const r of registries.rewards.values()) process.stdout.write(`reward      ${r.name.padEnd(16)} range [${r.range.join(", ")}]${from("reward", r.name)}\n`);
+    for (const c of registries.constraints.values())
+      process.stdout.write(`constraint  ${c.name.padEnd(16)} ${c.describe()}${from("constraint", c.name)}\n`);
+    for (const r of registries.rewards.values())
+      process.stdout.write(`reward      ${r.name.padEnd(16)} range [${r.range.join(", ")}]${from("reward", r.name)}\n`);
   });
 
   addPluginFlag(
     program
       .command("check-plugin")
-      .description(`conformance checks for plugin files: symbols against tfjs, KaTeX and their domain; constraints; rewards. The checks run the plugins' code (${TRUST_NOTE}): check only files you would run`)
+      .description(
+        `conformance checks for plugin files: symbols against tfjs, KaTeX and their domain; constraints; rewards. The checks run the plugins' code (${TRUST_NOTE}): check only files you would run`,
+      )
       .argument("[file]", "plugin file (.js, .mjs, .ts); more with --plugin")
       .option("--builtins", "check the built-in plugins too")
       .addOption(numberOption("--seed <n>", "seed of the random points and sample contexts", BOUNDS.seed, 0)),
@@ -245,7 +317,8 @@ export function registerCommands(program: Command): void {
     if (files.length === 0 && !flags.builtins) throw new InputError("check-plugin needs a plugin file (or --builtins)");
     // Import every file first: a file that cannot be imported is one error line, before any check.
     const groups: { origin: string; candidates: unknown[] }[] = [];
-    if (flags.builtins) groups.push({ origin: "built-in", candidates: [...builtinSymbols, ...builtinConstraints, ...builtinRewards] });
+    if (flags.builtins)
+      groups.push({ origin: "built-in", candidates: [...builtinSymbols, ...builtinConstraints, ...builtinRewards] });
     for (const path of files) groups.push({ origin: path, candidates: await importPluginFile(path) });
     await useBackend("cpu");
     // Loaded here only: KaTeX costs every other command ~60 ms of start-up.
@@ -261,8 +334,13 @@ export function registerCommands(program: Command): void {
       for (const report of group) {
         if (report.kind !== "unknown") registered[report.kind] = [...registered[report.kind], report.plugin];
         const status = report.failures.length === 0 ? "ok  " : "FAIL";
-        const count = report.failures.length === 0 ? `${report.checks.length} checks passed` : `${report.failures.length} of ${report.checks.length} checks failed`;
-        process.stdout.write(`${status}  ${report.kind.padEnd(10)} ${report.plugin.padEnd(16)} ${count}  [${origin}]\n`);
+        const count =
+          report.failures.length === 0
+            ? `${report.checks.length} checks passed`
+            : `${report.failures.length} of ${report.checks.length} checks failed`;
+        process.stdout.write(
+          `${status}  ${report.kind.padEnd(10)} ${report.plugin.padEnd(16)} ${count}  [${origin}]\n`,
+        );
         for (const failure of report.failures) process.stderr.write(`error: ${formatFailure(failure)}\n`);
       }
       reports.push(...group);
@@ -270,7 +348,9 @@ export function registerCommands(program: Command): void {
     const checks = reports.reduce((n, r) => n + r.checks.length, 0);
     const failed = reports.reduce((n, r) => n + r.failures.length, 0);
     if (failed > 0) {
-      process.stdout.write(`FAIL: ${failed} of ${checks} checks failed (${reports.filter((r) => r.failures.length).length} of ${reports.length} plugins)\n`);
+      process.stdout.write(
+        `FAIL: ${failed} of ${checks} checks failed (${reports.filter((r) => r.failures.length).length} of ${reports.length} plugins)\n`,
+      );
       process.exitCode = 2;
     } else {
       process.stdout.write(`ok: ${reports.length} plugin${reports.length === 1 ? "" : "s"}, ${checks} checks passed\n`);

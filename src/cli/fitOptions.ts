@@ -6,7 +6,14 @@
 import { Option, type Command } from "commander";
 import { BOUNDS, CHOICES, FLAG_BOUNDS, parseBound, type Bound } from "../lib/bounds.js";
 import type { FitOptions } from "../lib/local/fit.js";
-import { METHOD_NAMES, METHODS, TERMS_CAP, FACTORS_CAP, type SearchMethod, type SearchSettings } from "../lib/search/index.js";
+import {
+  METHOD_NAMES,
+  METHODS,
+  TERMS_CAP,
+  FACTORS_CAP,
+  type SearchMethod,
+  type SearchSettings,
+} from "../lib/search/index.js";
 import { InputError } from "../lib/errors.js";
 import { list } from "./io.js";
 
@@ -41,17 +48,29 @@ export function numberOption(flags: string, description: string, bound: Bound, f
 }
 
 /** `--flag <name>` restricted to `choices` (commander names the flag and the choices). */
-export const choiceOption = (flags: string, description: string, choices: readonly string[], fallback?: string): Option => {
+export const choiceOption = (
+  flags: string,
+  description: string,
+  choices: readonly string[],
+  fallback?: string,
+): Option => {
   const option = new Option(flags, description).choices(choices);
   return fallback === undefined ? option : option.default(fallback);
 };
 
 /** `--flag <a,b,…>`: a non-empty comma-separated list (an empty one is an InputError naming the flag). */
-export function listOption(flags: string, description: string, { allowEmpty = false, fallback }: { allowEmpty?: boolean; fallback?: string } = {}): Option {
+export function listOption(
+  flags: string,
+  description: string,
+  { allowEmpty = false, fallback }: { allowEmpty?: boolean; fallback?: string } = {},
+): Option {
   const flag = flags.split(" ")[0]!;
   const option = new Option(flags, description).argParser((text: string) => {
     const names = list(text);
-    if (names.length === 0 && !allowEmpty) throw new InputError(`${flag} names nothing (got ${JSON.stringify(text)}); give one or more comma-separated names`);
+    if (names.length === 0 && !allowEmpty)
+      throw new InputError(
+        `${flag} names nothing (got ${JSON.stringify(text)}); give one or more comma-separated names`,
+      );
     return names;
   });
   return fallback === undefined ? option : option.default(list(fallback), fallback);
@@ -61,23 +80,59 @@ export const BACKENDS = ["cpu", "wasm"] as const;
 
 export function addFitFlags(command: Command): Command {
   return command
-    .addOption(numberOption("--steps <n>", "Adam steps per fit (default 200 for a form, 50 in the search)", BOUNDS.steps))
+    .addOption(
+      numberOption("--steps <n>", "Adam steps per fit (default 200 for a form, 50 in the search)", BOUNDS.steps),
+    )
     .addOption(numberOption("--lr <rate>", "Adam learning rate (paper: 1e-2)", BOUNDS.learningRate))
     .addOption(choiceOption("--polish <kind>", "second-order polish after Adam (default lm)", CHOICES.polish))
-    .addOption(choiceOption("--engine <engine>", "where Adam runs (default tfjs for a form, js in the search)", CHOICES.engine))
+    .addOption(
+      choiceOption("--engine <engine>", "where Adam runs (default tfjs for a form, js in the search)", CHOICES.engine),
+    )
     .addOption(choiceOption("--backend <name>", "tfjs backend", BACKENDS, "cpu"));
 }
 
 export function addSearchFlags(command: Command): Command {
   return command
-    .addOption(choiceOption("--method <name>", `search method: ${METHOD_NAMES.map((name) => `${name} (${METHODS[name].description})`).join("; ")}`, METHOD_NAMES, "consolesr"))
+    .addOption(
+      choiceOption(
+        "--method <name>",
+        `search method: ${METHOD_NAMES.map((name) => `${name} (${METHODS[name].description})`).join("; ")}`,
+        METHOD_NAMES,
+        "consolesr",
+      ),
+    )
     .addOption(numberOption("--episodes <n>", "maximum episodes per output (paper T = 600)", BOUNDS.episodes))
-    .addOption(numberOption("--budget <n>", "maximum distinct structures fitted per output (0: no limit)", BOUNDS.budget))
-    .addOption(numberOption("--terms <n>", `products per output (LoCaL n2), 1…${TERMS_CAP}; default: grows by itself`, FLAG_BOUNDS.terms))
-    .addOption(numberOption("--max-factors <n>", `symbols per product (static constraint), 1…${FACTORS_CAP}; default: grows by itself`, FLAG_BOUNDS.maxFactors))
-    .addOption(listOption("--constraints <names>", "constraint plugins, comma-separated (empty: none)", { allowEmpty: true, fallback: "static,dynamic" }))
+    .addOption(
+      numberOption("--budget <n>", "maximum distinct structures fitted per output (0: no limit)", BOUNDS.budget),
+    )
+    .addOption(
+      numberOption(
+        "--terms <n>",
+        `products per output (LoCaL n2), 1…${TERMS_CAP}; default: grows by itself`,
+        FLAG_BOUNDS.terms,
+      ),
+    )
+    .addOption(
+      numberOption(
+        "--max-factors <n>",
+        `symbols per product (static constraint), 1…${FACTORS_CAP}; default: grows by itself`,
+        FLAG_BOUNDS.maxFactors,
+      ),
+    )
+    .addOption(
+      listOption("--constraints <names>", "constraint plugins, comma-separated (empty: none)", {
+        allowEmpty: true,
+        fallback: "static,dynamic",
+      }),
+    )
     .option("--reward <name>", "reward plugin", "inv-nrmse")
-    .addOption(numberOption("--stop-nrmse <x>", "consolesr stop rule: train NRMSE at or below this, 0…1 (default 1e-6)", FLAG_BOUNDS.stopNrmse))
+    .addOption(
+      numberOption(
+        "--stop-nrmse <x>",
+        "consolesr stop rule: train NRMSE at or below this, 0…1 (default 1e-6)",
+        FLAG_BOUNDS.stopNrmse,
+      ),
+    )
     .addOption(numberOption("--epsilon <p>", "ε-greedy exploration, 0…1 (paper 0.4)", BOUNDS.epsilon))
     .addOption(numberOption("--gamma <g>", "discount factor, 0…1 (paper 0.2)", BOUNDS.gamma))
     .addOption(
@@ -87,16 +142,43 @@ export function addSearchFlags(command: Command): Command {
         CHOICES.proposal,
       ),
     )
-    .addOption(choiceOption("--rank <kind>", "rank proposals by the −R network (reward-net) or not at all (none: the ablation)", CHOICES.rank));
+    .addOption(
+      choiceOption(
+        "--rank <kind>",
+        "rank proposals by the −R network (reward-net) or not at all (none: the ablation)",
+        CHOICES.rank,
+      ),
+    );
 }
 
-export function fitSettings(flags: FitFlags, defaults: Pick<FitOptions, "steps" | "engine">): Pick<FitOptions, "steps" | "learningRate" | "polish" | "engine"> {
-  return { steps: flags.steps ?? defaults.steps ?? 200, learningRate: flags.lr ?? 0.01, polish: flags.polish ?? "lm", engine: flags.engine ?? defaults.engine ?? "tfjs" };
+export function fitSettings(
+  flags: FitFlags,
+  defaults: Pick<FitOptions, "steps" | "engine">,
+): Pick<FitOptions, "steps" | "learningRate" | "polish" | "engine"> {
+  return {
+    steps: flags.steps ?? defaults.steps ?? 200,
+    learningRate: flags.lr ?? 0.01,
+    polish: flags.polish ?? "lm",
+    engine: flags.engine ?? defaults.engine ?? "tfjs",
+  };
 }
 
-export function searchOverrides(flags: SearchFlags, defaults: Partial<SearchSettings> = {}): { method: SearchMethod; settings: Partial<SearchSettings>; constraints: string[] } {
+export function searchOverrides(
+  flags: SearchFlags,
+  defaults: Partial<SearchSettings> = {},
+): { method: SearchMethod; settings: Partial<SearchSettings>; constraints: string[] } {
   const settings: Partial<SearchSettings> = { ...defaults };
-  const keys = ["episodes", "budget", "terms", "maxFactors", "stopNrmse", "epsilon", "gamma", "proposal", "rank"] as const;
+  const keys = [
+    "episodes",
+    "budget",
+    "terms",
+    "maxFactors",
+    "stopNrmse",
+    "epsilon",
+    "gamma",
+    "proposal",
+    "rank",
+  ] as const;
   for (const key of keys) if (flags[key] !== undefined) (settings as Record<string, unknown>)[key] = flags[key];
   return { method: flags.method, settings, constraints: flags.constraints };
 }

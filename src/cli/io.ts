@@ -1,7 +1,20 @@
 /** Node-side helpers of the CLI: files, git, stderr progress, exit codes. */
 import { execFileSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { accessSync, closeSync, constants, existsSync, fsyncSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isMainThread, workerData } from "node:worker_threads";
@@ -89,9 +102,13 @@ const sameFile = (a: string, b: string): boolean => {
 export function checkOutPath(out: string, inputs: readonly string[]): void {
   const target = resolve(out);
   if (existsSync(target)) {
-    if (statSync(target).isDirectory()) throw new InputError(`--out ${out}: is a directory; name a file to write the JSON result to`);
+    if (statSync(target).isDirectory())
+      throw new InputError(`--out ${out}: is a directory; name a file to write the JSON result to`);
     const input = inputs.find((file) => existsSync(file) && sameFile(file, target));
-    if (input !== undefined) throw new InputError(`--out ${out}: is ${input}, an input of this run; it would be overwritten, so write the result elsewhere`);
+    if (input !== undefined)
+      throw new InputError(
+        `--out ${out}: is ${input}, an input of this run; it would be overwritten, so write the result elsewhere`,
+      );
   }
   const folder = dirname(target);
   if (!existsSync(folder)) throw new InputError(`--out ${out}: the folder ${dirname(out)} does not exist`);
@@ -113,7 +130,10 @@ export function gitSha(): string {
   sha = "unknown";
   try {
     const root = realpathSync(fileURLToPath(new URL("../..", import.meta.url)));
-    const [top, head] = execFileSync("git", ["rev-parse", "--show-toplevel", "HEAD"], { cwd: root, stdio: ["ignore", "pipe", "ignore"] })
+    const [top, head] = execFileSync("git", ["rev-parse", "--show-toplevel", "HEAD"], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "ignore"],
+    })
       .toString()
       .trim()
       .split("\n");
@@ -131,7 +151,10 @@ export interface Reporter {
 }
 
 export function reporter(quiet: boolean): Reporter {
-  return { info: (line) => quiet || process.stderr.write(`${line}\n`), warn: (line) => void process.stderr.write(`${line}\n`) };
+  return {
+    info: (line) => quiet || process.stderr.write(`${line}\n`),
+    warn: (line) => void process.stderr.write(`${line}\n`),
+  };
 }
 
 /**
@@ -141,7 +164,11 @@ export function reporter(quiet: boolean): Reporter {
 export function stderrStream(): ProgressStream {
   const data = isMainThread ? undefined : (workerData as Partial<WorkerData> | null);
   if (data?.tag !== WORKER_TAG) return process.stderr;
-  return { isTTY: data.stderrTty !== undefined, columns: data.stderrTty?.columns, write: (chunk, callback) => process.stderr.write(chunk, callback) };
+  return {
+    isTTY: data.stderrTty !== undefined,
+    columns: data.stderrTty?.columns,
+    write: (chunk, callback) => process.stderr.write(chunk, callback),
+  };
 }
 
 /** Comma-separated flag values, trimmed, empties dropped. */

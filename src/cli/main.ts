@@ -9,9 +9,18 @@
  * here, in-process. In the worker this file runs the command and reports its exit code.
  */
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
-import { runsPluginCode, SIGNAL_BITS, SIGNAL_SLOT, supervise, WORKER_TAG, type WorkerData, type WorkerMessage } from "./supervisor.js";
+import {
+  runsPluginCode,
+  SIGNAL_BITS,
+  SIGNAL_SLOT,
+  supervise,
+  WORKER_TAG,
+  type WorkerData,
+  type WorkerMessage,
+} from "./supervisor.js";
 
-const worker = !isMainThread && (workerData as WorkerData | null)?.tag === WORKER_TAG ? (workerData as WorkerData) : undefined;
+const worker =
+  !isMainThread && (workerData as WorkerData | null)?.tag === WORKER_TAG ? (workerData as WorkerData) : undefined;
 const args = worker ? worker.args : process.argv.slice(2);
 
 if (!worker && runsPluginCode(args)) {
@@ -28,7 +37,8 @@ if (!worker && runsPluginCode(args)) {
   // Which stop signals have listeners here (the search's, commands.ts), kept in shared memory so
   // the supervisor knows at once whether to forward a signal or give it its default action.
   const signals = new Int32Array(worker.watch, SIGNAL_SLOT * Int32Array.BYTES_PER_ELEMENT, 1);
-  const isStopSignal = (event: string | symbol): event is keyof typeof SIGNAL_BITS => event === "SIGINT" || event === "SIGTERM";
+  const isStopSignal = (event: string | symbol): event is keyof typeof SIGNAL_BITS =>
+    event === "SIGINT" || event === "SIGTERM";
   process.on("newListener", (event: string | symbol) => {
     if (isStopSignal(event)) signals[0] = signals[0]! | SIGNAL_BITS[event];
   });
@@ -47,6 +57,8 @@ if (!worker && runsPluginCode(args)) {
   const { runCli } = await import("./program.js");
   const code = await runCli(args);
   // Everything written has reached the supervisor before the thread ends.
-  await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((resolve) => stream.write("", resolve))));
+  await Promise.all(
+    [process.stdout, process.stderr].map((stream) => new Promise((resolve) => stream.write("", resolve))),
+  );
   process.exit(code ?? Number(process.exitCode ?? 0));
 }

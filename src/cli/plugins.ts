@@ -26,7 +26,8 @@ export const TRUST_NOTE =
 /** A `--plugin-timeout <seconds>` value: a positive number. */
 export function parsePluginTimeout(value: string): number {
   const seconds = Number(value);
-  if (!(seconds > 0) || !Number.isFinite(seconds)) throw new InvalidArgumentError("must be a positive number of seconds");
+  if (!(seconds > 0) || !Number.isFinite(seconds))
+    throw new InvalidArgumentError("must be a positive number of seconds");
   return seconds;
 }
 
@@ -71,7 +72,8 @@ export async function importPluginFile(path: string): Promise<unknown[]> {
   const absolute = resolve(path);
   if (!existsSync(absolute)) throw fileError(path, "no such file");
   if (statSync(absolute).isDirectory()) throw fileError(path, "is a directory, not a plugin file");
-  if (!PLUGIN_EXTENSIONS.includes(extname(absolute))) throw fileError(path, `must be a ${PLUGIN_EXTENSIONS.join(", ")} file`);
+  if (!PLUGIN_EXTENSIONS.includes(extname(absolute)))
+    throw fileError(path, `must be a ${PLUGIN_EXTENSIONS.join(", ")} file`);
   let module: Record<string, unknown>;
   try {
     module = (await watchLoading(path, () => importModule(absolute))) as Record<string, unknown>;
@@ -87,7 +89,10 @@ export async function importPluginFile(path: string): Promise<unknown[]> {
     else if (Object.keys(exported).some((key) => key in module && key !== "default")) exported = undefined;
   }
   if (exported === undefined) {
-    throw fileError(path, "has no default export; write `export default { kind: \"symbol\", … }` (one plugin) or `export default [ … ]` (several)");
+    throw fileError(
+      path,
+      'has no default export; write `export default { kind: "symbol", … }` (one plugin) or `export default [ … ]` (several)',
+    );
   }
   const plugins = Array.isArray(exported) ? exported : [exported];
   if (plugins.length === 0) throw fileError(path, "exports an empty array: no plugin");
@@ -122,8 +127,19 @@ export async function loadRegistries(files: readonly string[] = []): Promise<Loa
       registerPlugins(registries, plugins);
     } catch (error) {
       const clash = plugins.find((p) => (error as Error).message.startsWith(`plugin ${p.name}:`));
-      const taken = clash && (clash.kind === "symbol" ? registries.symbols : clash.kind === "constraint" ? registries.constraints : registries.rewards).has(clash.name);
-      const where = !clash ? "" : !taken ? " (twice in this file)" : ` (by ${origins.get(`${clash.kind}:${clash.name}`) ?? "a built-in"})`;
+      const taken =
+        clash &&
+        (clash.kind === "symbol"
+          ? registries.symbols
+          : clash.kind === "constraint"
+            ? registries.constraints
+            : registries.rewards
+        ).has(clash.name);
+      const where = !clash
+        ? ""
+        : !taken
+          ? " (twice in this file)"
+          : ` (by ${origins.get(`${clash.kind}:${clash.name}`) ?? "a built-in"})`;
       throw fileError(file, `${(error as Error).message}${where}`);
     }
     for (const p of plugins) origins.set(`${p.kind}:${p.name}`, file);

@@ -31,7 +31,9 @@ export async function runCli(args: readonly string[]): Promise<number | undefine
     // A signal during a search: the best so far has been printed; 130 = 128 + SIGINT, 143 = 128 + SIGTERM.
     if (interrupted.value) {
       const signal = interrupted.signal ?? "SIGINT";
-      process.stderr.write(`${signal === "SIGINT" ? "interrupted" : `stopped by ${signal}`}: printed the best equations found so far\n`);
+      process.stderr.write(
+        `${signal === "SIGINT" ? "interrupted" : `stopped by ${signal}`}: printed the best equations found so far\n`,
+      );
       return 128 + constants.signals[signal];
     }
     return undefined;

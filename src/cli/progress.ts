@@ -107,7 +107,11 @@ const formatLine: cliProgress.GenericFormatter = (options, params, payload: BarP
   return [...line].slice(0, Math.max(1, params.maxWidth - 1)).join("");
 };
 
-function barProgress<E extends EpisodeProgress>({ stream, episodes, equation }: SearchProgressOptions<E>): SearchProgress<E> {
+function barProgress<E extends EpisodeProgress>({
+  stream,
+  episodes,
+  equation,
+}: SearchProgressOptions<E>): SearchProgress<E> {
   let bar: cliProgress.SingleBar | undefined;
   let target: string | undefined;
   let key: string | undefined;
@@ -162,7 +166,11 @@ function barProgress<E extends EpisodeProgress>({ stream, episodes, equation }: 
         key = event.best.key;
         text = equation(event);
       }
-      bar!.update(event.episode, { nrmse: formatNumber(event.best.nrmse, 3), structures: event.structures, equation: text } satisfies Partial<BarPayload>);
+      bar!.update(event.episode, {
+        nrmse: formatNumber(event.best.nrmse, 3),
+        structures: event.structures,
+        equation: text,
+      } satisfies Partial<BarPayload>);
     },
     stop,
   };

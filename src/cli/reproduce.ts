@@ -9,7 +9,15 @@ import { Option, type Command } from "commander";
 import { useBackend } from "../lib/backend.js";
 import type { Table } from "../lib/data/csv.js";
 import { InputError } from "../lib/errors.js";
-import { configFromManifest, formEquations, isExperimentConfig, isFormConfig, pipelineData, pipelinePlugins, type PipelineConfig } from "../lib/pipeline.js";
+import {
+  configFromManifest,
+  formEquations,
+  isExperimentConfig,
+  isFormConfig,
+  pipelineData,
+  pipelinePlugins,
+  type PipelineConfig,
+} from "../lib/pipeline.js";
 import { compareResults, formatComparison, parseResult, tolerancePolicy, type Comparison } from "../lib/reproduce.js";
 import type { EquationResult, ResultJson } from "../lib/result.js";
 import { runModule } from "../lib/runtime.js";
@@ -74,7 +82,9 @@ function readRecordedCsv(file: string, path: string, manifest: ResultJson["manif
   if (manifest.data) {
     const digest = sha256(readBytes(path, "CSV"));
     if (digest !== manifest.data.sha256) {
-      throw new InputError(`${file}: data file ${path} is not the file this result was made from (SHA-256 ${digest.slice(0, 12)}…, recorded ${manifest.data.sha256.slice(0, 12)}…); name the right one with --data FILE`);
+      throw new InputError(
+        `${file}: data file ${path} is not the file this result was made from (SHA-256 ${digest.slice(0, 12)}…, recorded ${manifest.data.sha256.slice(0, 12)}…); name the right one with --data FILE`,
+      );
     }
   }
   let table: Table;
@@ -84,7 +94,8 @@ function readRecordedCsv(file: string, path: string, manifest: ResultJson["manif
     if (!(error instanceof InputError)) throw error;
     throw new InputError(`${file}: data file ${path} cannot be read as the CSV this result was made from`);
   }
-  if (manifest.data && table.rows !== manifest.data.rows) throw new InputError(`${file}: data file ${path} has ${table.rows} rows, the result records ${manifest.data.rows}`);
+  if (manifest.data && table.rows !== manifest.data.rows)
+    throw new InputError(`${file}: data file ${path} has ${table.rows} rows, the result records ${manifest.data.rows}`);
   return table;
 }
 
@@ -111,19 +122,23 @@ export async function reproduce(file: string, options: ReproduceOptions = {}): P
     try {
       return what();
     } catch (error) {
-      if (error instanceof InputError) throw new InputError(`${file}: ${error.message} (was it made with --plugin? pass the same file to reproduce)`);
+      if (error instanceof InputError)
+        throw new InputError(`${file}: ${error.message} (was it made with --plugin? pass the same file to reproduce)`);
       throw error;
     }
   };
-  if (manifest.version !== VERSION) log.info(`note: ${file} was made by consolesr ${manifest.version}; this is ${VERSION}`);
+  if (manifest.version !== VERSION)
+    log.info(`note: ${file} was made by consolesr ${manifest.version}; this is ${VERSION}`);
   withPlugin(() => pipelinePlugins(config, registries));
   let table: Table | undefined;
   let csv: { path: string; rows: number } | undefined;
-  if (options.data !== undefined && isExperimentConfig(config)) throw new InputError(`--data: ${file} is a run of the experiment ${config.experiment}, which draws its own data`);
+  if (options.data !== undefined && isExperimentConfig(config))
+    throw new InputError(`--data: ${file} is a run of the experiment ${config.experiment}, which draws its own data`);
   if (!isExperimentConfig(config)) {
     // Problems with the table or the form are reported before any progress line.
     const path = options.data ?? csvPath(file, config.data);
-    if (options.data !== undefined && !existsSync(options.data)) throw new InputError(`--data ${options.data}: no such file`);
+    if (options.data !== undefined && !existsSync(options.data))
+      throw new InputError(`--data ${options.data}: no such file`);
     table = readRecordedCsv(file, path, manifest);
     const { train } = pipelineData(config, { registries, table, file: path });
     if (isFormConfig(config)) formEquations(config, train, registries);
@@ -133,7 +148,11 @@ export async function reproduce(file: string, options: ReproduceOptions = {}): P
   log.info(describe(file, config, backend, csv));
   const result = await runModule(config, { backend, registries, table, file: csv?.path });
   const equations = result.equations;
-  const comparison = compareResults(original, result, tolerancePolicy(manifest.backend, result.manifest.backend, { exact: options.exact }));
+  const comparison = compareResults(
+    original,
+    result,
+    tolerancePolicy(manifest.backend, result.manifest.backend, { exact: options.exact }),
+  );
   const lines = formatComparison(comparison, { old: manifest.backend, new: result.manifest.backend });
   return { original, equations, backend: result.manifest.backend, result, comparison, lines };
 }
@@ -147,18 +166,32 @@ export function registerReproduce(program: Command): void {
         "1 when they differ, 2 for a bad file or data that is not the file the result was made from",
     )
     .argument("<result.json>", "a version-1 JSON written by fit or run with --out")
-    .option("--data <file>", "the CSV a fit result was made from (default: its recorded file name, in the result's folder or the current one)")
+    .option(
+      "--data <file>",
+      "the CSV a fit result was made from (default: its recorded file name, in the result's folder or the current one)",
+    )
     .option("--exact", "demand an exact match (1e-9, every field) even when a float32 backend allows 1e-4")
     .addOption(new Option("--backend <name>", "tfjs backend of the re-run").choices(["cpu", "wasm"]).default("cpu"))
     .option("--plugin <file>", `load the plugin file the result was made with (repeatable); ${TRUST_NOTE}`, collect)
     .option("--quiet", "no progress on stderr");
-  addPluginTimeoutFlag(command).action(async (file: string, flags: { backend: string; data?: string; exact?: boolean; plugin?: string[]; quiet?: boolean }) => {
-    const log = reporter(Boolean(flags.quiet));
-    const started = performance.now();
-    const { comparison, lines } = await reproduce(file, { backend: flags.backend, data: flags.data, exact: flags.exact, plugins: flags.plugin, log });
-    for (const line of lines) process.stdout.write(`${line}\n`);
-    log.info(`done in ${((performance.now() - started) / 1000).toFixed(2)} s`);
-    // Differences are a result, not an input error: exit 1.
-    if (!comparison.match) process.exitCode = 1;
-  });
+  addPluginTimeoutFlag(command).action(
+    async (
+      file: string,
+      flags: { backend: string; data?: string; exact?: boolean; plugin?: string[]; quiet?: boolean },
+    ) => {
+      const log = reporter(Boolean(flags.quiet));
+      const started = performance.now();
+      const { comparison, lines } = await reproduce(file, {
+        backend: flags.backend,
+        data: flags.data,
+        exact: flags.exact,
+        plugins: flags.plugin,
+        log,
+      });
+      for (const line of lines) process.stdout.write(`${line}\n`);
+      log.info(`done in ${((performance.now() - started) / 1000).toFixed(2)} s`);
+      // Differences are a result, not an input error: exit 1.
+      if (!comparison.match) process.exitCode = 1;
+    },
+  );
 }

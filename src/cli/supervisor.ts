@@ -43,7 +43,10 @@ export interface WorkerData {
 }
 
 /** Messages from the worker besides the watch labels. */
-export type WorkerMessage = WatchLabel | { type: "signal-handled" } | { type: "signal-unhandled"; signal: NodeJS.Signals };
+export type WorkerMessage =
+  | WatchLabel
+  | { type: "signal-handled" }
+  | { type: "signal-unhandled"; signal: NodeJS.Signals };
 
 /**
  * Whether `args` give plugin files: any `--plugin`, or an argument after `check-plugin` that is
@@ -153,7 +156,10 @@ export async function supervise(args: string[]): Promise<number> {
     if (id !== seen.id || calls !== seen.calls) seen = { id, calls, since: now };
     if (id === 0) return;
     if (pending && now - pending.at >= SIGNAL_GRACE_MS && now - seen.since >= SIGNAL_GRACE_MS) {
-      stop(`${describe(id)} was still running ${SIGNAL_GRACE_MS / 1000} s after ${pending.signal} (stopped)`, 128 + constants.signals[pending.signal]);
+      stop(
+        `${describe(id)} was still running ${SIGNAL_GRACE_MS / 1000} s after ${pending.signal} (stopped)`,
+        128 + constants.signals[pending.signal],
+      );
     } else if (now - seen.since >= limitS * 1000) {
       const label = labels.get(id);
       stop(`${describe(id)} ${label?.verb ?? "did not return"} within ${limitS} s (stopped)`, 2);
@@ -174,7 +180,10 @@ export async function supervise(args: string[]): Promise<number> {
   const id = marks[0]!;
   const label = labels.get(id);
   if (label) {
-    const how = label.loading && exitCode === 13 ? "never finished: a top-level await that never settles" : `ended the command (exit code ${exitCode}${failure ? `: ${failure.message}` : ""})`;
+    const how =
+      label.loading && exitCode === 13
+        ? "never finished: a top-level await that never settles"
+        : `ended the command (exit code ${exitCode}${failure ? `: ${failure.message}` : ""})`;
     process.stderr.write(`error: plugin file ${label.file}: ${label.what} ${how}\n`);
     return 2;
   }

@@ -57,7 +57,19 @@ export async function watchLoading<T>(file: string, load: () => Promise<T>): Pro
 }
 
 /** The functions of the three plugin kinds that consolesr calls. */
-const FUNCTIONS = ["text", "latex", "evaluate", "apply", "derivative", "domain", "fold", "describe", "check", "keep", "score"];
+const FUNCTIONS = [
+  "text",
+  "latex",
+  "evaluate",
+  "apply",
+  "derivative",
+  "domain",
+  "fold",
+  "describe",
+  "check",
+  "keep",
+  "score",
+];
 
 type AnyFunction = (...args: unknown[]) => unknown;
 
@@ -122,7 +134,13 @@ export function watchPlugin<T>(candidate: T, file: string): T {
   for (const key of FUNCTIONS) {
     const original = source[key];
     if (typeof original !== "function") continue;
-    const value = wrap(key, original as AnyFunction, source, label(file, `${kind} ${name}: ${key}`, "did not return"), s);
+    const value = wrap(
+      key,
+      original as AnyFunction,
+      source,
+      label(file, `${kind} ${name}: ${key}`, "did not return"),
+      s,
+    );
     Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
   }
   return copy as T;

@@ -22,14 +22,22 @@ export interface Bound {
 function bound(integer: boolean, min: number, max: number, options: { openMin?: boolean; rule?: string } = {}): Bound {
   const rule =
     options.rule ??
-    (integer ? `an integer from ${min} to ${max}` : options.openMin ? `a number above ${min} and at most ${max}` : `a number from ${min} to ${max}`);
+    (integer
+      ? `an integer from ${min} to ${max}`
+      : options.openMin
+        ? `a number above ${min} and at most ${max}`
+        : `a number from ${min} to ${max}`);
   const ok = (v: number) => (!integer || Number.isInteger(v)) && (options.openMin ? v > min : v >= min) && v <= max;
   return { rule, integer, schema: z.number({ error: rule }).refine(ok, { error: rule }) };
 }
 
 /** A bound that also accepts one sentinel value. */
 function sentinel(b: Bound, value: number, rule: string): Bound {
-  return { rule, integer: b.integer, schema: z.number({ error: rule }).refine((v) => v === value || b.schema.safeParse(v).success, { error: rule }) };
+  return {
+    rule,
+    integer: b.integer,
+    schema: z.number({ error: rule }).refine((v) => v === value || b.schema.safeParse(v).success, { error: rule }),
+  };
 }
 
 /** Largest seed: seeds are 32-bit (rng.ts). */
@@ -45,7 +53,9 @@ export const BOUNDS = {
   episodes: bound(true, 1, 1_000_000),
   budget: bound(true, 0, 10_000_000, { rule: "an integer from 0 (no limit) to 10000000" }),
   terms: bound(true, 0, TERMS_CAP, { rule: `an integer from 1 to ${TERMS_CAP}, or 0 for a size that grows by itself` }),
-  maxFactors: bound(true, 0, FACTORS_CAP, { rule: `an integer from 1 to ${FACTORS_CAP}, or 0 for a size that grows by itself` }),
+  maxFactors: bound(true, 0, FACTORS_CAP, {
+    rule: `an integer from 1 to ${FACTORS_CAP}, or 0 for a size that grows by itself`,
+  }),
   gamma: bound(false, 0, 1),
   epsilon: bound(false, 0, 1),
   lambda: bound(false, 0, 1),
@@ -85,7 +95,8 @@ export const CHOICES = {
   engine: ["tfjs", "js"],
 } as const;
 
-const choice = <K extends keyof typeof CHOICES>(key: K) => z.enum(CHOICES[key], { error: `${CHOICES[key].join(" or ")}` });
+const choice = <K extends keyof typeof CHOICES>(key: K) =>
+  z.enum(CHOICES[key], { error: `${CHOICES[key].join(" or ")}` });
 
 /** The fit settings (steps, learning rate, polish, engine). */
 export const fitSchema = z.object({
@@ -139,16 +150,29 @@ export function checkWith<T>(schema: z.ZodType<T>, value: unknown, prefix: strin
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".").replace(/\.\[/g, "[");
+  const path = issue.path
+    .map((p) => (typeof p === "number" ? `[${p}]` : String(p)))
+    .join(".")
+    .replace(/\.\[/g, "[");
   let got: unknown = value;
-  for (const key of issue.path) got = got === null || typeof got !== "object" ? undefined : (got as Record<PropertyKey, unknown>)[key as PropertyKey];
-  const shown = got === undefined ? "nothing" : typeof got === "number" && !Number.isFinite(got) ? String(got) : JSON.stringify(got);
+  for (const key of issue.path)
+    got =
+      got === null || typeof got !== "object" ? undefined : (got as Record<PropertyKey, unknown>)[key as PropertyKey];
+  const shown =
+    got === undefined
+      ? "nothing"
+      : typeof got === "number" && !Number.isFinite(got)
+        ? String(got)
+        : JSON.stringify(got);
   throw new InputError(`${prefix}${path} must be ${issue.message} (got ${shown})`);
 }
 
 /** One bounded number, checked: an InputError `<what> must be <rule> (got <value>)`. */
 export function checkBound(b: Bound, value: unknown, what: string): number {
-  if (!b.schema.safeParse(value).success) throw new InputError(`${what} must be ${b.rule} (got ${typeof value === "number" ? String(value) : JSON.stringify(value)})`);
+  if (!b.schema.safeParse(value).success)
+    throw new InputError(
+      `${what} must be ${b.rule} (got ${typeof value === "number" ? String(value) : JSON.stringify(value)})`,
+    );
   return value as number;
 }
 
@@ -159,6 +183,7 @@ export const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 export function parseBound(b: Bound, text: string, flag: string): number {
   const trimmed = text.trim();
   const value = DECIMAL.test(trimmed) ? Number(trimmed) : Number.NaN;
-  if (!b.schema.safeParse(value).success) throw new InputError(`${flag} must be ${b.rule} (got ${JSON.stringify(text)})`);
+  if (!b.schema.safeParse(value).success)
+    throw new InputError(`${flag} must be ${b.rule} (got ${JSON.stringify(text)})`);
   return value;
 }

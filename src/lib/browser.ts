@@ -14,7 +14,16 @@
 import { BACKENDS, useBackend, type BackendName } from "./backend.js";
 import { createArgminSolver, type ArgminSolver } from "./search/argmin.js";
 
-export { fit, ARRAYS_DATA, type FitArraysOptions, type FitArraysResult, type FittedEquation, type Matrix, type TypedMatrix, type Targets } from "./fitArrays.js";
+export {
+  fit,
+  ARRAYS_DATA,
+  type FitArraysOptions,
+  type FitArraysResult,
+  type FittedEquation,
+  type Matrix,
+  type TypedMatrix,
+  type Targets,
+} from "./fitArrays.js";
 export { resultToJson, type ResultJson } from "./result.js";
 
 export interface BackendChoice {
@@ -28,13 +37,19 @@ export interface BackendChoice {
 export const BACKEND_ORDER: readonly BackendName[] = ["webgl", "wasm", "cpu"];
 
 /** `preferred` first, then the rest of BACKEND_ORDER. */
-export const backendOrder = (preferred: string): string[] => [preferred, ...BACKEND_ORDER.filter((b) => b !== preferred)];
+export const backendOrder = (preferred: string): string[] => [
+  preferred,
+  ...BACKEND_ORDER.filter((b) => b !== preferred),
+];
 
 /**
  * Makes the first backend of `order` that initialises here the live one. Throws only when none
  * of them does.
  */
-export async function selectBackend(order: readonly string[] = BACKEND_ORDER, loadWasm?: () => Promise<unknown>): Promise<BackendChoice> {
+export async function selectBackend(
+  order: readonly string[] = BACKEND_ORDER,
+  loadWasm?: () => Promise<unknown>,
+): Promise<BackendChoice> {
   const failures: BackendChoice["failures"] = [];
   for (const name of order) {
     if (!(BACKENDS as readonly string[]).includes(name)) {
@@ -48,7 +63,9 @@ export async function selectBackend(order: readonly string[] = BACKEND_ORDER, lo
       failures.push({ backend: name, reason: error instanceof Error ? error.message : String(error) });
     }
   }
-  throw new Error(`no tfjs backend could be initialised: ${failures.map((f) => `${f.backend}: ${f.reason}`).join("; ")}`);
+  throw new Error(
+    `no tfjs backend could be initialised: ${failures.map((f) => `${f.backend}: ${f.reason}`).join("; ")}`,
+  );
 }
 
 const solvers = new Map<string, Promise<ArgminSolver>>();

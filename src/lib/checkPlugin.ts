@@ -26,7 +26,16 @@
 import katex from "katex";
 import { parseForm } from "./equation/parse.js";
 import { nrmse } from "./metrics/nrmse.js";
-import { validatePlugin, type ConstraintContext, type ConstraintPlugin, type Plugin, type Product, type RewardFit, type RewardPlugin, type SymbolPlugin } from "./plugins.js";
+import {
+  validatePlugin,
+  type ConstraintContext,
+  type ConstraintPlugin,
+  type Plugin,
+  type Product,
+  type RewardFit,
+  type RewardPlugin,
+  type SymbolPlugin,
+} from "./plugins.js";
 import { createRng, type Rng } from "./rng.js";
 import type { Tensor, Tf } from "./tf.js";
 
@@ -64,9 +73,18 @@ export interface CheckPluginsOptions {
 export const formatFailure = (f: PluginCheckFailure): string => `plugin ${f.plugin}: ${f.check}: ${f.message}`;
 
 const num = (x: number) => (Number.isFinite(x) ? String(Number(x.toPrecision(6))) : String(x));
-const isThenable = (v: unknown) => typeof v === "object" && v !== null && typeof (v as { then?: unknown }).then === "function";
+const isThenable = (v: unknown) =>
+  typeof v === "object" && v !== null && typeof (v as { then?: unknown }).then === "function";
 const show = (v: unknown) =>
-  typeof v === "number" ? num(v) : typeof v === "string" ? JSON.stringify(v) : typeof v === "function" ? "a function" : isThenable(v) ? "a Promise (plugin functions must be synchronous)" : (JSON.stringify(v) ?? String(v));
+  typeof v === "number"
+    ? num(v)
+    : typeof v === "string"
+      ? JSON.stringify(v)
+      : typeof v === "function"
+        ? "a function"
+        : isThenable(v)
+          ? "a Promise (plugin functions must be synchronous)"
+          : (JSON.stringify(v) ?? String(v));
 const errorText = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!;
 
 /** Collects the failures of one plugin; each check runs isolated (a throw fails that check only). */
@@ -93,14 +111,22 @@ class Checker {
 /** Checks every candidate (raw objects, e.g. a plugin file's exports). */
 export function checkPlugins(candidates: readonly unknown[], options: CheckPluginsOptions): PluginCheckReport[] {
   const taken = new Map<string, Set<string>>();
-  for (const kind of ["symbol", "constraint", "reward"] as const) taken.set(kind, new Set(options.registered?.[kind] ?? []));
+  for (const kind of ["symbol", "constraint", "reward"] as const)
+    taken.set(kind, new Set(options.registered?.[kind] ?? []));
   return candidates.map((candidate, i) => {
-    const report = checkPlugin(candidate, { ...options, origin: candidates.length > 1 ? `${options.origin ?? "plugin"} #${i + 1}` : options.origin });
+    const report = checkPlugin(candidate, {
+      ...options,
+      origin: candidates.length > 1 ? `${options.origin ?? "plugin"} #${i + 1}` : options.origin,
+    });
     if (report.kind !== "unknown") {
       const names = taken.get(report.kind)!;
       report.checks.unshift("name");
       if (names.has(report.plugin)) {
-        report.failures.unshift({ plugin: report.plugin, check: "name", message: `a ${report.kind} named "${report.plugin}" is already registered (a built-in or another plugin checked here)` });
+        report.failures.unshift({
+          plugin: report.plugin,
+          check: "name",
+          message: `a ${report.kind} named "${report.plugin}" is already registered (a built-in or another plugin checked here)`,
+        });
       }
       names.add(report.plugin);
     }
@@ -119,7 +145,12 @@ export function checkPlugin(candidate: unknown, options: CheckPluginsOptions): P
     const who = typeof label === "string" && label ? `plugin ${label}: ` : `${options.origin ?? "plugin"}: `;
     const text = errorText(cause);
     const message = text.startsWith(who) ? text.slice(who.length) : text;
-    return { plugin: name, kind: "unknown", checks: ["fields"], failures: [{ plugin: name, check: "fields", message }] };
+    return {
+      plugin: name,
+      kind: "unknown",
+      checks: ["fields"],
+      failures: [{ plugin: name, check: "fields", message }],
+    };
   }
   const checker = new Checker(plugin.name);
   const rng = createRng(options.seed ?? 0);
@@ -171,7 +202,8 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
         return fail(`the --form parser cannot read text(${show(arg)}) = ${show(text)} back: ${errorText(cause)}`);
       }
       const factor = read[0]?.terms[0]?.factors[0];
-      if (factor?.symbol !== s.name || factor.input !== "x1") return fail(`the --form parser reads text(${show(arg)}) = ${show(text)} as ${show(factor)}`);
+      if (factor?.symbol !== s.name || factor.input !== "x1")
+        return fail(`the --form parser reads text(${show(arg)}) = ${show(text)} as ${show(factor)}`);
     }
   });
 
@@ -196,7 +228,10 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
       const v = s.evaluate(x);
       if (typeof v !== "number") return fail(`evaluate(${num(x)}) returned ${show(v)}, not a number`);
       if (Number.isFinite(v)) continue;
-      if (!s.domain) return fail(`undeclared domain: evaluate(${num(x)}) = ${v} but the symbol declares no domain; add domain: (x) => … (and return NaN outside it)`);
+      if (!s.domain)
+        return fail(
+          `undeclared domain: evaluate(${num(x)}) = ${v} but the symbol declares no domain; add domain: (x) => … (and return NaN outside it)`,
+        );
       return fail(`evaluate(${num(x)}) = ${v} inside the declared domain`);
     }
   });
@@ -208,7 +243,10 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
         if (typeof verdict !== "boolean") return fail(`domain(${num(x)}) returned ${show(verdict)}, not true or false`);
         if (verdict) continue;
         const v = s.evaluate(x);
-        if (typeof v === "number" && Number.isFinite(v)) return fail(`evaluate(${num(x)}) = ${num(v)} outside the declared domain; it must be NaN (never a quiet ${num(v)})`);
+        if (typeof v === "number" && Number.isFinite(v))
+          return fail(
+            `evaluate(${num(x)}) = ${num(v)} outside the declared domain; it must be NaN (never a quiet ${num(v)})`,
+          );
       }
     });
   }
@@ -219,7 +257,8 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
     const out = tf.tidy(() => {
       const result = s.apply(tf.tensor1d(finite, "float32"), tf) as unknown;
       if (!(result instanceof tf.Tensor)) throw new Error(`apply returned ${show(result)}, not a tensor`);
-      if (result.shape.length !== 1 || result.shape[0] !== finite.length) throw new Error(`apply changed the shape [${finite.length}] to [${result.shape.join(", ")}]`);
+      if (result.shape.length !== 1 || result.shape[0] !== finite.length)
+        throw new Error(`apply changed the shape [${finite.length}] to [${result.shape.join(", ")}]`);
       return result;
     });
     const values = out.dataSync();
@@ -227,7 +266,8 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
     finite.forEach((x, i) => {
       const expected = s.evaluate(x);
       const got = values[i]!;
-      if (!(Math.abs(got - expected) <= 1e-4 * Math.max(1, Math.abs(expected)))) fail(`the tfjs op gives ${num(got)} at x = ${num(x)} but evaluate gives ${num(expected)}`);
+      if (!(Math.abs(got - expected) <= 1e-4 * Math.max(1, Math.abs(expected))))
+        fail(`the tfjs op gives ${num(got)} at x = ${num(x)} but evaluate gives ${num(expected)}`);
     });
   });
 
@@ -245,7 +285,10 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
     smooth.forEach((x, i) => {
       const fd = central(x);
       const got = grads[i]!;
-      if (!(Math.abs(got - fd) <= 2e-3 * Math.max(1, Math.abs(fd)))) fail(`autodiff of the tfjs op gives ${num(got)} at x = ${num(x)} but a central difference of evaluate gives ${num(fd)}`);
+      if (!(Math.abs(got - fd) <= 2e-3 * Math.max(1, Math.abs(fd))))
+        fail(
+          `autodiff of the tfjs op gives ${num(got)} at x = ${num(x)} but a central difference of evaluate gives ${num(fd)}`,
+        );
     });
   });
 
@@ -254,7 +297,8 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
       for (const x of smooth) {
         const fd = central(x);
         const d = s.derivative!(x);
-        if (!(Math.abs(d - fd) <= 1e-5 * Math.max(1, Math.abs(fd)))) return fail(`derivative(${num(x)}) = ${num(d)} but a central difference of evaluate gives ${num(fd)}`);
+        if (!(Math.abs(d - fd) <= 1e-5 * Math.max(1, Math.abs(fd))))
+          return fail(`derivative(${num(x)}) = ${num(d)} but a central difference of evaluate gives ${num(fd)}`);
       }
     });
   }
@@ -263,13 +307,16 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
     c.run("fold", (fail) => {
       for (const w of [0.5, 1.7, -1.3, -0.4]) {
         const folded = s.fold!(w);
-        if (!folded || !Number.isFinite(folded.coefficient) || !Number.isFinite(folded.weight)) return fail(`fold(${num(w)}) returned ${show(folded)}, not finite { coefficient, weight }`);
+        if (!folded || !Number.isFinite(folded.coefficient) || !Number.isFinite(folded.weight))
+          return fail(`fold(${num(w)}) returned ${show(folded)}, not finite { coefficient, weight }`);
         for (const x of finite) {
           if (!inDomain(w * x)) continue;
           const direct = s.evaluate(w * x);
           const refolded = folded.coefficient * s.evaluate(folded.weight * x);
           if (!(Math.abs(direct - refolded) <= 1e-9 * Math.max(1, Math.abs(direct)))) {
-            return fail(`fold(${num(w)}) = { coefficient: ${num(folded.coefficient)}, weight: ${num(folded.weight)} } but f(${num(w)}·${num(x)}) = ${num(direct)} ≠ ${num(refolded)}`);
+            return fail(
+              `fold(${num(w)}) = { coefficient: ${num(folded.coefficient)}, weight: ${num(folded.weight)} } but f(${num(w)}·${num(x)}) = ${num(direct)} ≠ ${num(refolded)}`,
+            );
           }
         }
       }
@@ -283,7 +330,8 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
         if (!inDomain(x + period)) continue;
         const here = s.evaluate(x);
         const there = s.evaluate(x + period);
-        if (!(Math.abs(here - there) <= 1e-9 * Math.max(1, Math.abs(here)))) return fail(`f(${num(x)}) = ${num(here)} but f(${num(x)} + ${num(period)}) = ${num(there)}: not the period`);
+        if (!(Math.abs(here - there) <= 1e-9 * Math.max(1, Math.abs(here))))
+          return fail(`f(${num(x)}) = ${num(here)} but f(${num(x)} + ${num(period)}) = ${num(there)}: not the period`);
       }
     });
   }
@@ -319,12 +367,36 @@ export function sampleConstraintContexts(rng: Rng, count = 36): ConstraintContex
   const neurons = INPUTS.length * SYMBOLS.length;
   const all = Array.from({ length: neurons }, (_, i) => i);
   const contexts: ConstraintContext[] = [];
-  const make = (layer: number, terms: number, limits: ConstraintContext["limits"], enabled: number[], products: Product[] | undefined, sums: number[] | undefined, evidence: ConstraintContext["evidence"]) => {
+  const make = (
+    layer: number,
+    terms: number,
+    limits: ConstraintContext["limits"],
+    enabled: number[],
+    products: Product[] | undefined,
+    sums: number[] | undefined,
+    evidence: ConstraintContext["evidence"],
+  ) => {
     const action =
-      layer === 0 ? all.map((i) => (enabled.includes(i) ? 1 : 0)) : layer === 1 ? all.flatMap((i) => Array.from({ length: terms }, (_, j) => (products![j]!.includes(i) ? 1 : 0))) : Array.from({ length: terms }, (_, j) => (sums!.includes(j) ? 1 : 0));
+      layer === 0
+        ? all.map((i) => (enabled.includes(i) ? 1 : 0))
+        : layer === 1
+          ? all.flatMap((i) => Array.from({ length: terms }, (_, j) => (products![j]!.includes(i) ? 1 : 0)))
+          : Array.from({ length: terms }, (_, j) => (sums!.includes(j) ? 1 : 0));
     const state = [...INPUTS.map(() => 1), ...all.map((i) => (enabled.includes(i) && layer > 0 ? 1 : 0)), layer];
-    const structure: ConstraintContext["structure"] = { neurons: enabled, ...(products ? { products } : {}), ...(sums ? { sums } : {}) };
-    contexts.push({ layer, state, action, space: { inputs: INPUTS, symbols: SYMBOLS, neurons, terms }, structure, limits, evidence });
+    const structure: ConstraintContext["structure"] = {
+      neurons: enabled,
+      ...(products ? { products } : {}),
+      ...(sums ? { sums } : {}),
+    };
+    contexts.push({
+      layer,
+      state,
+      action,
+      space: { inputs: INPUTS, symbols: SYMBOLS, neurons, terms },
+      structure,
+      limits,
+      evidence,
+    });
   };
   for (let k = 0; k < count; k++) {
     const layer = k % 3;
@@ -332,8 +404,16 @@ export function sampleConstraintContexts(rng: Rng, count = 36): ConstraintContex
     const terms = 2 + rng.int(2);
     const limits = { maxFactors, maxTerms: terms, pearson: 0.9999 };
     const enabled = subset(rng, all, 1 + rng.int(6));
-    const products = layer >= 1 ? Array.from({ length: terms }, () => subset(rng, enabled, rng.int(maxFactors + 2))) : undefined;
-    const sums = layer === 2 ? subset(rng, Array.from({ length: terms }, (_, j) => j), rng.int(terms + 1)) : undefined;
+    const products =
+      layer >= 1 ? Array.from({ length: terms }, () => subset(rng, enabled, rng.int(maxFactors + 2))) : undefined;
+    const sums =
+      layer === 2
+        ? subset(
+            rng,
+            Array.from({ length: terms }, (_, j) => j),
+            rng.int(terms + 1),
+          )
+        : undefined;
     const evidence = Array.from({ length: rng.int(4) }, () => {
       const product = subset(rng, enabled, 1 + rng.int(2));
       return { product, pearson: rng.next() < 0.3 ? 0.99995 : rng.next(), nrmse: rng.next() };
@@ -368,9 +448,14 @@ function checkConstraint(p: ConstraintPlugin, c: Checker, rng: Rng): void {
       try {
         verdict = p.check(ctx);
       } catch (cause) {
-        return fail(`check threw on the context (${describeContext(ctx)}): ${errorText(cause)}${/read.only|frozen|not extensible/i.test(errorText(cause)) ? " (a check must not modify its context)" : ""}`);
+        return fail(
+          `check threw on the context (${describeContext(ctx)}): ${errorText(cause)}${/read.only|frozen|not extensible/i.test(errorText(cause)) ? " (a check must not modify its context)" : ""}`,
+        );
       }
-      if (verdict !== true && (typeof verdict !== "string" || verdict === "")) return fail(`check returned ${show(verdict)} on the context (${describeContext(ctx)}); it must return true or a non-empty reason`);
+      if (verdict !== true && (typeof verdict !== "string" || verdict === ""))
+        return fail(
+          `check returned ${show(verdict)} on the context (${describeContext(ctx)}); it must return true or a non-empty reason`,
+        );
       answers.push(verdict);
     }
   });
@@ -378,7 +463,10 @@ function checkConstraint(p: ConstraintPlugin, c: Checker, rng: Rng): void {
     if (answers.length !== contexts.length) return; // "check" failed already
     contexts.forEach((ctx, i) => {
       const again = p.check(deepFreeze(structuredClone(ctx)));
-      if (again !== answers[i]) fail(`check returned ${show(answers[i])} and then ${show(again)} on the same context (${describeContext(ctx)})`);
+      if (again !== answers[i])
+        fail(
+          `check returned ${show(answers[i])} and then ${show(again)} on the same context (${describeContext(ctx)})`,
+        );
     });
   });
   if (p.keep) {
@@ -386,10 +474,19 @@ function checkConstraint(p: ConstraintPlugin, c: Checker, rng: Rng): void {
       for (const ctx of contexts) {
         const input = { evidence: ctx.evidence, limits: ctx.limits };
         const kept = p.keep!(input);
-        const valid = Array.isArray(kept) && kept.every((product) => Array.isArray(product) && product.every((i) => Number.isInteger(i) && i >= 0 && i < ctx.space.neurons));
-        if (!valid) return fail(`keep returned ${show(kept)} (${describeContext(ctx)}); it must return products: arrays of neuron indices`);
+        const valid =
+          Array.isArray(kept) &&
+          kept.every(
+            (product) =>
+              Array.isArray(product) && product.every((i) => Number.isInteger(i) && i >= 0 && i < ctx.space.neurons),
+          );
+        if (!valid)
+          return fail(
+            `keep returned ${show(kept)} (${describeContext(ctx)}); it must return products: arrays of neuron indices`,
+          );
         const again = p.keep!(deepFreeze(structuredClone(input)));
-        if (JSON.stringify(again) !== JSON.stringify(kept)) return fail(`keep returned ${show(kept)} and then ${show(again)} on the same evidence`);
+        if (JSON.stringify(again) !== JSON.stringify(kept))
+          return fail(`keep returned ${show(kept)} and then ${show(again)} on the same evidence`);
       }
     });
   }
@@ -434,8 +531,12 @@ function checkReward(p: RewardPlugin, c: Checker, rng: Rng): void {
       } catch (cause) {
         return fail(`score threw on a fit with ${describeFit(fit)}: ${errorText(cause)}`);
       }
-      if (typeof score !== "number" || !Number.isFinite(score)) return fail(`score returned ${show(score)} for a fit with ${describeFit(fit)}; it must be a finite number`);
-      if (score < lo - slack || score > hi + slack) return fail(`score returned ${num(score)} for a fit with ${describeFit(fit)}, outside the declared range [${lo}, ${hi}]`);
+      if (typeof score !== "number" || !Number.isFinite(score))
+        return fail(`score returned ${show(score)} for a fit with ${describeFit(fit)}; it must be a finite number`);
+      if (score < lo - slack || score > hi + slack)
+        return fail(
+          `score returned ${num(score)} for a fit with ${describeFit(fit)}, outside the declared range [${lo}, ${hi}]`,
+        );
       scores.push(score);
     }
   });
@@ -443,13 +544,17 @@ function checkReward(p: RewardPlugin, c: Checker, rng: Rng): void {
   c.run("deterministic", (fail) => {
     fits.forEach((fit, i) => {
       const again = p.score({ ...fit });
-      if (again !== scores[i]) fail(`score returned ${num(scores[i]!)} and then ${show(again)} for the same fit (${describeFit(fit)})`);
+      if (again !== scores[i])
+        fail(`score returned ${num(scores[i]!)} and then ${show(again)} for the same fit (${describeFit(fit)})`);
     });
   });
   c.run("maximum", (fail) => {
     fits.forEach((fit, i) => {
       const exact = fits.findIndex((f) => f.nrmse === 0 && f.complexity === fit.complexity);
-      if (scores[i]! > scores[exact]! + slack) fail(`an exact fit (NRMSE 0, complexity ${fit.complexity}) scores ${num(scores[exact]!)}, less than ${num(scores[i]!)} for a fit with ${describeFit(fit)}; an exact fit must score highest`);
+      if (scores[i]! > scores[exact]! + slack)
+        fail(
+          `an exact fit (NRMSE 0, complexity ${fit.complexity}) scores ${num(scores[exact]!)}, less than ${num(scores[i]!)} for a fit with ${describeFit(fit)}; an exact fit must score highest`,
+        );
     });
   });
 }

@@ -90,7 +90,25 @@ export type FitArraysResult = Omit<ResultJson, "equations"> & { equations: Fitte
 /** config.data of a fit on arrays (the CLI records the CSV's path there). */
 export const ARRAYS_DATA = "arrays";
 
-const OPTION_KEYS = new Set(["X", "y", "names", "targets", "symbols", "seed", "method", "search", "fit", "constraints", "reward", "plugins", "registries", "backend", "argmin", "signal", "onProgress"]);
+const OPTION_KEYS = new Set([
+  "X",
+  "y",
+  "names",
+  "targets",
+  "symbols",
+  "seed",
+  "method",
+  "search",
+  "fit",
+  "constraints",
+  "reward",
+  "plugins",
+  "registries",
+  "backend",
+  "argmin",
+  "signal",
+  "onProgress",
+]);
 const SEARCH_KEYS = new Set(Object.keys(resolveSettings()).filter((key) => key !== "method" && key !== "fit"));
 
 /** A value as a message shows it: strings quoted, the rest by type or as printed. */
@@ -124,16 +142,23 @@ function isTyped(value: unknown): value is { data: unknown; shape: unknown } {
  * an InputError of one line.
  */
 function gridOf(value: unknown, what: string, prefix: string, vector: boolean): Grid {
-  const layouts = vector ? "an array of numbers, an array of rows or {data, shape: [n, k]}" : "an array of rows or {data, shape: [n, d]}";
+  const layouts = vector
+    ? "an array of numbers, an array of rows or {data, shape: [n, k]}"
+    : "an array of rows or {data, shape: [n, d]}";
   if (isTyped(value)) {
     const { data, shape } = value;
     if (!Array.isArray(shape) || shape.length !== 2 || !shape.every((s) => Number.isInteger(s) && s >= 0)) {
-      throw new InputError(`${prefix}${what}.shape must be [rows, columns], two integers ≥ 0 (got ${Array.isArray(shape) ? `[${shape.map(shown).join(", ")}]` : shown(shape)})`);
+      throw new InputError(
+        `${prefix}${what}.shape must be [rows, columns], two integers ≥ 0 (got ${Array.isArray(shape) ? `[${shape.map(shown).join(", ")}]` : shown(shape)})`,
+      );
     }
     const [rows, cols] = shape as [number, number];
-    if (!isArrayLike(data)) throw new InputError(`${prefix}${what}.data must be an array or a typed array (got ${shown(data)})`);
+    if (!isArrayLike(data))
+      throw new InputError(`${prefix}${what}.data must be an array or a typed array (got ${shown(data)})`);
     if (data.length !== rows * cols) {
-      throw new InputError(`${prefix}${what}.data has ${data.length} values but ${what}.shape [${rows}, ${cols}] needs ${rows * cols}`);
+      throw new InputError(
+        `${prefix}${what}.data has ${data.length} values but ${what}.shape [${rows}, ${cols}] needs ${rows * cols}`,
+      );
     }
     return { rows, cols, cell: (i, j) => data[i * cols + j], at: (i, j) => `${what}.data[${i * cols + j}]` };
   }
@@ -142,19 +167,29 @@ function gridOf(value: unknown, what: string, prefix: string, vector: boolean): 
   if (rows === 0) return { rows: 0, cols: 0, cell: () => undefined, at: (i, j) => `${what}[${i}][${j}]` };
   if (!isArrayLike(value[0])) {
     if (!vector) {
-      throw new InputError(`${prefix}${what}[0] is ${shown(value[0])}, not a row: ${what} must be ${layouts} (for one column write [[v], [v], …] or {data, shape: [n, 1]})`);
+      throw new InputError(
+        `${prefix}${what}[0] is ${shown(value[0])}, not a row: ${what} must be ${layouts} (for one column write [[v], [v], …] or {data, shape: [n, 1]})`,
+      );
     }
     return { rows, cols: 1, cell: (i) => value[i], at: (i) => `${what}[${i}]` };
   }
   const first = value[0] as ArrayLike<unknown>;
   for (let i = 0; i < rows; i++) {
     const row = value[i];
-    if (!isArrayLike(row)) throw new InputError(`${prefix}${what}[${i}] is ${shown(row)}, not a row (${what}[0] is a row)`);
+    if (!isArrayLike(row))
+      throw new InputError(`${prefix}${what}[${i}] is ${shown(row)}, not a row (${what}[0] is a row)`);
     if (row.length !== first.length) {
-      throw new InputError(`${prefix}${what}[${i}] (row ${i + 1}) has ${row.length} values, ${what}[0] has ${first.length}: every row needs the same number of columns`);
+      throw new InputError(
+        `${prefix}${what}[${i}] (row ${i + 1}) has ${row.length} values, ${what}[0] has ${first.length}: every row needs the same number of columns`,
+      );
     }
   }
-  return { rows, cols: first.length, cell: (i, j) => (value[i] as ArrayLike<unknown>)[j], at: (i, j) => `${what}[${i}][${j}]` };
+  return {
+    rows,
+    cols: first.length,
+    cell: (i, j) => (value[i] as ArrayLike<unknown>)[j],
+    at: (i, j) => `${what}[${i}][${j}]`,
+  };
 }
 
 /** The grid's columns as float64, every cell a finite number (else an InputError naming it, its row and its column). */
@@ -173,16 +208,27 @@ function columnsOf(grid: Grid, names: readonly string[], prefix: string): Float6
 }
 
 /** Names given for a grid's columns (or the defaults), checked: their number, identifiers, strings. */
-function namesOf(given: unknown, key: string, count: number, what: string, defaults: string[], prefix: string): string[] {
+function namesOf(
+  given: unknown,
+  key: string,
+  count: number,
+  what: string,
+  defaults: string[],
+  prefix: string,
+): string[] {
   if (given === undefined) return defaults;
   if (!Array.isArray(given)) throw new InputError(`${prefix}${key} must be an array of names (got ${shown(given)})`);
   if (given.length !== count) {
-    throw new InputError(`${prefix}${key} has ${given.length} name${given.length === 1 ? "" : "s"} but ${what} has ${count} column${count === 1 ? "" : "s"}`);
+    throw new InputError(
+      `${prefix}${key} has ${given.length} name${given.length === 1 ? "" : "s"} but ${what} has ${count} column${count === 1 ? "" : "s"}`,
+    );
   }
   given.forEach((name, j) => {
     if (typeof name !== "string") throw new InputError(`${prefix}${key}[${j}] is ${shown(name)}, not a name`);
     if (!COLUMN_NAME.test(name)) {
-      throw new InputError(`${prefix}${key}[${j}] ${quote(name)} is not a name an equation can use: a letter or _ followed by letters, digits, _ or .`);
+      throw new InputError(
+        `${prefix}${key}[${j}] ${quote(name)} is not a name an equation can use: a letter or _ followed by letters, digits, _ or .`,
+      );
     }
   });
   return [...given];
@@ -194,13 +240,19 @@ function readInputs(X: unknown, names: readonly string[], prefix: string): { row
   // An empty array of rows has no columns to count; [] predicts [].
   if (grid.rows === 0 && isArrayLike(X)) return { rows: 0, columns: names.map(() => new Float64Array(0)) };
   if (grid.cols !== names.length) {
-    throw new InputError(`${prefix}X has ${grid.cols} column${grid.cols === 1 ? "" : "s"}; the equations read ${names.length} (${names.join(", ")})`);
+    throw new InputError(
+      `${prefix}X has ${grid.cols} column${grid.cols === 1 ? "" : "s"}; the equations read ${names.length} (${names.join(", ")})`,
+    );
   }
   return { rows: grid.rows, columns: columnsOf(grid, names, prefix) };
 }
 
 /** The predictor of one equation over the fit's input names, with the fit's symbols. */
-function predictor(equation: EquationResult, names: readonly string[], registries: Registries): (X: Matrix) => number[] {
+function predictor(
+  equation: EquationResult,
+  names: readonly string[],
+  registries: Registries,
+): (X: Matrix) => number[] {
   const symbol = (name: string) => registries.symbols.get(name);
   return (X: Matrix) => {
     const { rows, columns } = readInputs(X, names, "predict: ");
@@ -219,26 +271,52 @@ function predictor(equation: EquationResult, names: readonly string[], registrie
  */
 export async function fit(options: FitArraysOptions): Promise<FitArraysResult> {
   const prefix = "fit: ";
-  if (typeof options !== "object" || options === null) throw new InputError(`${prefix}give an options object {X, y, …} (got ${shown(options)})`);
+  if (typeof options !== "object" || options === null)
+    throw new InputError(`${prefix}give an options object {X, y, …} (got ${shown(options)})`);
   const unknown = Object.keys(options).find((key) => !OPTION_KEYS.has(key));
-  if (unknown !== undefined) throw new InputError(`${prefix}unknown option ${quote(unknown)} (known: ${[...OPTION_KEYS].join(", ")})`);
+  if (unknown !== undefined)
+    throw new InputError(`${prefix}unknown option ${quote(unknown)} (known: ${[...OPTION_KEYS].join(", ")})`);
   const badSearch = Object.keys(options.search ?? {}).find((key) => !SEARCH_KEYS.has(key));
-  if (badSearch !== undefined) throw new InputError(`${prefix}unknown search setting ${quote(badSearch)} (known: ${[...SEARCH_KEYS].join(", ")})`);
-  if (options.plugins !== undefined && options.registries !== undefined) throw new InputError(`${prefix}give plugins or registries, not both`);
+  if (badSearch !== undefined)
+    throw new InputError(`${prefix}unknown search setting ${quote(badSearch)} (known: ${[...SEARCH_KEYS].join(", ")})`);
+  if (options.plugins !== undefined && options.registries !== undefined)
+    throw new InputError(`${prefix}give plugins or registries, not both`);
 
   const x = gridOf(options.X, "X", prefix, false);
   const y = gridOf(options.y, "y", prefix, true);
   if (x.rows === 0) throw new InputError(`${prefix}X has no rows`);
   if (x.cols === 0) throw new InputError(`${prefix}X's rows are empty: there is no input column`);
-  if (y.rows !== x.rows) throw new InputError(`${prefix}X has ${x.rows} rows but y has ${y.rows}; give one target value per row of X`);
+  if (y.rows !== x.rows)
+    throw new InputError(`${prefix}X has ${x.rows} rows but y has ${y.rows}; give one target value per row of X`);
   if (y.cols === 0) throw new InputError(`${prefix}y's rows are empty: there is no target column`);
   if (x.rows < MIN_ROWS) throw new InputError(`${prefix}X has ${x.rows} rows; at least ${MIN_ROWS} are needed`);
-  const names = namesOf(options.names, "names", x.cols, "X", Array.from({ length: x.cols }, (_, j) => `x${j + 1}`), prefix);
-  const targets = namesOf(options.targets, "targets", y.cols, "y", y.cols === 1 ? ["y"] : Array.from({ length: y.cols }, (_, j) => `y${j + 1}`), prefix);
+  const names = namesOf(
+    options.names,
+    "names",
+    x.cols,
+    "X",
+    Array.from({ length: x.cols }, (_, j) => `x${j + 1}`),
+    prefix,
+  );
+  const targets = namesOf(
+    options.targets,
+    "targets",
+    y.cols,
+    "y",
+    y.cols === 1 ? ["y"] : Array.from({ length: y.cols }, (_, j) => `y${j + 1}`),
+    prefix,
+  );
   const all = [...names, ...targets];
   const twice = all.find((name, j) => all.indexOf(name) !== j);
-  if (twice !== undefined) throw new InputError(`${prefix}${quote(twice)} names two columns; the names of X's and y's columns must all differ`);
-  const table: Table = { columns: all, values: [...columnsOf(x, names, prefix), ...columnsOf(y, targets, prefix)], rows: x.rows };
+  if (twice !== undefined)
+    throw new InputError(
+      `${prefix}${quote(twice)} names two columns; the names of X's and y's columns must all differ`,
+    );
+  const table: Table = {
+    columns: all,
+    values: [...columnsOf(x, names, prefix), ...columnsOf(y, targets, prefix)],
+    rows: x.rows,
+  };
 
   const registries = options.registries ?? createRegistries(options.plugins ?? []);
   const config = resolvePipelineConfig(
@@ -259,7 +337,15 @@ export async function fit(options: FitArraysOptions): Promise<FitArraysResult> {
   if (options.backend !== undefined) await useBackend(options.backend);
   else await tf.ready();
   const data = pipelineData(config, { registries, table });
-  const { result, search } = await runPipeline({ data, config, registries, backend: tf.getBackend(), signal: options.signal, onEpisode: options.onProgress, argmin: options.argmin });
+  const { result, search } = await runPipeline({
+    data,
+    config,
+    registries,
+    backend: tf.getBackend(),
+    signal: options.signal,
+    onEpisode: options.onProgress,
+    argmin: options.argmin,
+  });
   // A plugin that threw or returned NaN stopped the search: its InputError, as `consolesr fit` exits 2 with it.
   if (search?.error) throw search.error;
   const equations = result.equations.map((equation) => {

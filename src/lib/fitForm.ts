@@ -38,7 +38,9 @@ export function checkColumnDomain(symbol: SymbolPlugin, input: string, column: A
   if (!domain) return;
   for (let row = 0; row < column.length; row++) {
     if (!domain(column[row]!)) {
-      throw new InputError(`symbol ${symbol.name} on column "${input}": row ${row + 1} has ${input} = ${column[row]}, outside the symbol's domain; ${hint}`);
+      throw new InputError(
+        `symbol ${symbol.name} on column "${input}": row ${row + 1} has ${input} = ${column[row]}, outside the symbol's domain; ${hint}`,
+      );
     }
   }
 }
@@ -57,7 +59,10 @@ export function checkDomains(equations: readonly Equation[], data: Dataset, symb
 
 export function fitForm(data: Dataset, form: string | readonly Equation[], options: FitFormOptions): FitFormResult {
   const symbols = options.symbols;
-  const equations = typeof form === "string" ? parseForm(form, { symbols: symbols.values(), inputs: data.inputs, targets: data.targets }) : [...form];
+  const equations =
+    typeof form === "string"
+      ? parseForm(form, { symbols: symbols.values(), inputs: data.inputs, targets: data.targets })
+      : [...form];
   checkDomains(equations, data, symbols);
   const lookup = (name: string) => symbols.get(name);
   const order = { inputOrder: data.inputs, symbolOrder: symbols.names() };

@@ -14,12 +14,78 @@ export { toMasks, fromMasks, structureKey, validateStructure, type LocalStructur
 export { fitForm, checkDomains, type FitFormOptions, type FitFormResult } from "./fitForm.js";
 export { evaluateExperiment } from "./evaluate.js";
 export { resultToJson, type ResultJson, type EquationResult, type EvaluationResult, type Manifest } from "./result.js";
-export { createSymbolRegistry, createConstraintRegistry, createRewardRegistry, createRegistries, builtinSymbols, builtinConstraints, builtinRewards } from "../plugins/index.js";
-export { checkPlugins, checkPlugin, formatFailure, sampleConstraintContexts, sampleRewardFits, type CheckPluginsOptions, type PluginCheckReport, type PluginCheckFailure } from "./checkPlugin.js";
-export { search, resolveSettings, consolesrSettings, paperSettings, METHODS, METHOD_NAMES, isMethod, methodRow, settingsRecord, type MethodRow, type ProposalStrategy, type SearchOptions, type SearchResult, type SearchSettings, type SearchMethod, type EpisodeEvent } from "./search/index.js";
+export {
+  createSymbolRegistry,
+  createConstraintRegistry,
+  createRewardRegistry,
+  createRegistries,
+  builtinSymbols,
+  builtinConstraints,
+  builtinRewards,
+} from "../plugins/index.js";
+export {
+  checkPlugins,
+  checkPlugin,
+  formatFailure,
+  sampleConstraintContexts,
+  sampleRewardFits,
+  type CheckPluginsOptions,
+  type PluginCheckReport,
+  type PluginCheckFailure,
+} from "./checkPlugin.js";
+export {
+  search,
+  resolveSettings,
+  consolesrSettings,
+  paperSettings,
+  METHODS,
+  METHOD_NAMES,
+  isMethod,
+  methodRow,
+  settingsRecord,
+  type MethodRow,
+  type ProposalStrategy,
+  type SearchOptions,
+  type SearchResult,
+  type SearchSettings,
+  type SearchMethod,
+  type EpisodeEvent,
+} from "./search/index.js";
 export { createArgminSolver, type ArgminSolver } from "./search/argmin.js";
-export { fit, ARRAYS_DATA, type FitArraysOptions, type FitArraysResult, type FittedEquation, type Matrix, type TypedMatrix, type Targets } from "./fitArrays.js";
-export { resolvePipelineConfig, configFromManifest, pipelineData, runPipeline, type PipelineConfig, type PipelineOptions, type PipelineOutput } from "./pipeline.js";
-export { default as defineExperimentModule, runModule, type Progress, type RuntimeConfig, type RuntimeHooks } from "./runtime.js";
-export { parseResult, compareEquations, compareResults, formatComparison, toleranceFor, tolerancePolicy, type Comparison, type TolerancePolicy } from "./reproduce.js";
+export {
+  fit,
+  ARRAYS_DATA,
+  type FitArraysOptions,
+  type FitArraysResult,
+  type FittedEquation,
+  type Matrix,
+  type TypedMatrix,
+  type Targets,
+} from "./fitArrays.js";
+export {
+  resolvePipelineConfig,
+  configFromManifest,
+  pipelineData,
+  runPipeline,
+  type PipelineConfig,
+  type PipelineOptions,
+  type PipelineOutput,
+} from "./pipeline.js";
+export {
+  default as defineExperimentModule,
+  runModule,
+  type Progress,
+  type RuntimeConfig,
+  type RuntimeHooks,
+} from "./runtime.js";
+export {
+  parseResult,
+  compareEquations,
+  compareResults,
+  formatComparison,
+  toleranceFor,
+  tolerancePolicy,
+  type Comparison,
+  type TolerancePolicy,
+} from "./reproduce.js";
 export { benchmarkEntries, benchmarkEntry, benchmarkData, type BenchmarkEntry } from "./data/benchmark.js";

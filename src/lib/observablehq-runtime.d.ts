@@ -15,7 +15,10 @@ declare module "@observablehq/runtime" {
   }
 
   export class Module {
-    variable(observer?: Observer | boolean | null | undefined, options?: { shadow?: Record<string, unknown> }): Variable;
+    variable(
+      observer?: Observer | boolean | null | undefined,
+      options?: { shadow?: Record<string, unknown> },
+    ): Variable;
     define(name: string | null, inputs: readonly string[], definition: unknown): Variable;
     define(name: string | null, definition: unknown): Variable;
     redefine(name: string, inputs: readonly string[], definition: unknown): Variable;

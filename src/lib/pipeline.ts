@@ -20,7 +20,17 @@ import { Registry, type ConstraintPlugin, type Registries, type RewardPlugin, ty
 import type { ResultJson } from "./result.js";
 import { createRng } from "./rng.js";
 import type { ArgminSolver } from "./search/argmin.js";
-import { isMethod, METHOD_NAMES, resolveSettings, search, settingsRecord, type EpisodeEvent, type SearchMethod, type SearchResult, type SearchSettings } from "./search/index.js";
+import {
+  isMethod,
+  METHOD_NAMES,
+  resolveSettings,
+  search,
+  settingsRecord,
+  type EpisodeEvent,
+  type SearchMethod,
+  type SearchResult,
+  type SearchSettings,
+} from "./search/index.js";
 import { VERSION } from "./version.js";
 import { isObject } from "./reproduce.js";
 import { quote } from "./syntax.js";
@@ -72,10 +82,13 @@ export type CsvSearchConfig = CsvSource & { form?: undefined } & SearchChoice & 
  */
 export type PipelineConfig = ExperimentFormConfig | ExperimentSearchConfig | CsvFormConfig | CsvSearchConfig;
 
-export const isExperimentConfig = (config: PipelineConfig): config is ExperimentFormConfig | ExperimentSearchConfig => "experiment" in config;
+export const isExperimentConfig = (config: PipelineConfig): config is ExperimentFormConfig | ExperimentSearchConfig =>
+  "experiment" in config;
 /** A given-form fit (experiment or CSV) rather than a search. */
 export const isFormConfig = (config: PipelineConfig): config is ExperimentFormConfig | CsvFormConfig =>
-  isExperimentConfig(config) ? config.givenForm === true : typeof (config as CsvSource & { form?: unknown }).form === "string";
+  isExperimentConfig(config)
+    ? config.givenForm === true
+    : typeof (config as CsvSource & { form?: unknown }).form === "string";
 
 /** What a user asks for; resolvePipelineConfig fills in the rest. */
 export interface PipelineOptions {
@@ -129,13 +142,21 @@ function checkFit(fit: Record<string, unknown>, where: string): FitConfig {
 }
 
 /** Drops undefined entries, so that `{episodes: undefined}` means "the default", not an override. */
-const defined = <T extends object>(o: T | undefined): Partial<T> => Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
+const defined = <T extends object>(o: T | undefined): Partial<T> =>
+  Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
 
-const fitOf = (config: FitConfig): FitConfig => ({ steps: config.steps, learningRate: config.learningRate, polish: config.polish, engine: config.engine });
+const fitOf = (config: FitConfig): FitConfig => ({
+  steps: config.steps,
+  learningRate: config.learningRate,
+  polish: config.polish,
+  engine: config.engine,
+});
 
 /** The search settings of a search config, validated and complete (the method's defaults under it). */
 export function searchSettingsOf(config: ExperimentSearchConfig | CsvSearchConfig): SearchSettings {
-  const overrides = Object.fromEntries(SEARCH_KEYS.filter((key) => key in config).map((key) => [key, config[key]])) as Partial<SearchSettings>;
+  const overrides = Object.fromEntries(
+    SEARCH_KEYS.filter((key) => key in config).map((key) => [key, config[key]]),
+  ) as Partial<SearchSettings>;
   return resolveSettings(config.method, overrides);
 }
 
@@ -148,7 +169,8 @@ const formTargets = (form: string) =>
 
 function findExperiment(name: string, prefix = ""): Experiment {
   const experiment = experiments[name];
-  if (!experiment) throw new InputError(`${prefix}unknown experiment "${name}" (known: ${Object.keys(experiments).join(", ")})`);
+  if (!experiment)
+    throw new InputError(`${prefix}unknown experiment "${name}" (known: ${Object.keys(experiments).join(", ")})`);
   return experiment;
 }
 
@@ -166,10 +188,17 @@ export interface PipelinePlugins {
 /** Looks up every plugin a config names and validates its search settings, in the order the CLI reports problems. */
 export function pipelinePlugins(config: PipelineConfig, registries: Registries): PipelinePlugins {
   const all = registries.symbols;
-  if ("symbols" in config) config.symbols.forEach((name) => all.get(name));
+  if ("symbols" in config) for (const name of config.symbols) all.get(name);
   if (isFormConfig(config)) {
     if (!isExperimentConfig(config)) {
-      return { symbols: new Registry<SymbolPlugin>("symbol", config.symbols.map((name) => all.get(name))), pool: [...config.symbols], constraints: [] };
+      return {
+        symbols: new Registry<SymbolPlugin>(
+          "symbol",
+          config.symbols.map((name) => all.get(name)),
+        ),
+        pool: [...config.symbols],
+        constraints: [],
+      };
     }
     return { symbols: all, pool: [], constraints: [] };
   }
@@ -195,12 +224,20 @@ export interface PipelineData {
 }
 
 /** The data of a config: the experiment's draw, or the CSV table split into the recorded targets and inputs. */
-export function pipelineData(config: PipelineConfig, source: { registries: Registries; table?: Table; file?: string }): PipelineData {
+export function pipelineData(
+  config: PipelineConfig,
+  source: { registries: Registries; table?: Table; file?: string },
+): PipelineData {
   if (isExperimentConfig(config)) {
     const experiment = findExperiment(config.experiment);
     const symbols = source.registries.symbols;
     const rng = createRng(config.seed);
-    const { train, test } = experimentData(experiment, { rng, symbols: (name) => symbols.get(name), rows: config.rows, snrDb: config.snrDb ?? undefined });
+    const { train, test } = experimentData(experiment, {
+      rng,
+      symbols: (name) => symbols.get(name),
+      rows: config.rows,
+      snrDb: config.snrDb ?? undefined,
+    });
     // rng.fork() is createRng(⌊next()·2³²⌋): keep the seed, not a generator that one run would use up.
     return { train, test, searchSeed: Math.floor(rng.next() * 4294967296) };
   }
@@ -226,7 +263,7 @@ export function formEquations(config: CsvFormConfig, train: Dataset, registries:
 function searchChoice(options: PipelineOptions, registries: Registries): Omit<SearchChoice, "symbols"> {
   const constraints = [...(options.constraints ?? DEFAULT_CONSTRAINTS)];
   const reward = options.reward ?? DEFAULT_REWARD;
-  constraints.forEach((name) => registries.constraints.get(name));
+  for (const name of constraints) registries.constraints.get(name);
   registries.rewards.get(reward);
   return { constraints, reward };
 }
@@ -244,38 +281,58 @@ export function resolvePipelineConfig(options: PipelineOptions, registries: Regi
     const rows = checkBound(BOUNDS.rows, options.rows ?? experiment.rows, "rows");
     if (options.snrDb !== undefined) checkBound(BOUNDS.snrDb, options.snrDb, "snrDb");
     const head: ExperimentSource = { seed, experiment: experiment.name, rows, snrDb: options.snrDb ?? null };
-    if (options.givenForm) return { ...head, givenForm: true, ...checkFit({ ...FORM_FIT, ...defined(options.fit) }, "fit.") };
+    if (options.givenForm)
+      return { ...head, givenForm: true, ...checkFit({ ...FORM_FIT, ...defined(options.fit) }, "fit.") };
     const fit = checkFit({ ...SEARCH_FIT, ...defined(options.fit) }, "fit.");
     const choice = searchChoice(options, registries);
-    const settings = resolveSettings(options.method ?? "consolesr", { ...experiment.search, ...defined(options.search), fit });
-    const config: ExperimentSearchConfig = { ...head, symbols: [...(options.symbols ?? experiment.symbols)], ...choice, ...settings };
+    const settings = resolveSettings(options.method ?? "consolesr", {
+      ...experiment.search,
+      ...defined(options.search),
+      fit,
+    });
+    const config: ExperimentSearchConfig = {
+      ...head,
+      symbols: [...(options.symbols ?? experiment.symbols)],
+      ...choice,
+      ...settings,
+    };
     pipelinePlugins(config, registries);
     return config;
   }
   if (!options.csv) throw new InputError("no data: name an experiment or give a CSV table");
   const symbols = registries.symbols;
   const pool = options.symbols ?? symbols.names();
-  pool.forEach((name) => symbols.get(name));
+  for (const name of pool) symbols.get(name);
   const targets = options.targets ?? (options.form !== undefined ? formTargets(options.form) : []);
   if (targets.length === 0) throw new InputError("--target is required (the column(s) to explain)");
   const { name, table } = options.csv;
   const train = datasetFromTable(typeof table === "function" ? table() : table, targets, options.inputs, name);
   const head: CsvSource = { seed, data: name, targets: train.targets, inputs: train.inputs, symbols: [...pool] };
   if (options.form !== undefined) {
-    const config: CsvFormConfig = { ...head, form: options.form, ...checkFit({ ...FORM_FIT, ...defined(options.fit) }, "fit.") };
+    const config: CsvFormConfig = {
+      ...head,
+      form: options.form,
+      ...checkFit({ ...FORM_FIT, ...defined(options.fit) }, "fit."),
+    };
     formEquations(config, train, registries);
     return config;
   }
   if (options.symbols) {
     for (const symbol of pool) {
-      train.inputs.forEach((input, i) => checkColumnDomain(symbols.get(symbol), input, train.x[i]!, `drop ${symbol} from --symbols or the column from --inputs`));
+      train.inputs.forEach((input, i) => {
+        checkColumnDomain(
+          symbols.get(symbol),
+          input,
+          train.x[i]!,
+          `drop ${symbol} from --symbols or the column from --inputs`,
+        );
+      });
     }
   }
   const fit = checkFit({ ...SEARCH_FIT, ...defined(options.fit) }, "fit.");
   const choice = searchChoice(options, registries);
   return { ...head, ...choice, ...resolveSettings(options.method ?? "consolesr", { ...defined(options.search), fit }) };
 }
-
 
 /**
  * The config a result was made with, from its manifest (for `reproduce`): checked for shape,
@@ -285,7 +342,8 @@ export function resolvePipelineConfig(options: PipelineOptions, registries: Regi
 export function configFromManifest(result: Pick<ResultJson, "manifest">, file = "result"): PipelineConfig {
   const { manifest } = result;
   const config = manifest.config;
-  const bad = (key: string, what: string) => new InputError(`${file}: manifest.config.${key} must be ${what} (got ${JSON.stringify(config[key])})`);
+  const bad = (key: string, what: string) =>
+    new InputError(`${file}: manifest.config.${key} must be ${what} (got ${JSON.stringify(config[key])})`);
   const string = (key: string): string => {
     if (typeof config[key] !== "string") throw bad(key, "a string");
     return config[key] as string;
@@ -295,12 +353,18 @@ export function configFromManifest(result: Pick<ResultJson, "manifest">, file = 
     if (!Array.isArray(v) || !v.every((s) => typeof s === "string")) throw bad(key, "an array of strings");
     return [...v] as string[];
   };
-  const fit = (source: Record<string, unknown>, key: string): FitConfig => checkFit(source, `${file}: manifest.config${key}.`);
+  const fit = (source: Record<string, unknown>, key: string): FitConfig =>
+    checkFit(source, `${file}: manifest.config${key}.`);
   const settings = (): SearchSettings => {
     const method = config.method ?? "consolesr";
-    if (!isMethod(method)) throw new InputError(`${file}: manifest.config.method must be one of ${METHOD_NAMES.join(", ")} (got ${JSON.stringify(method)})`);
+    if (!isMethod(method))
+      throw new InputError(
+        `${file}: manifest.config.method must be one of ${METHOD_NAMES.join(", ")} (got ${JSON.stringify(method)})`,
+      );
     if (!isObject(config.fit)) throw new InputError(`${file}: manifest.config.fit is missing`);
-    const overrides = Object.fromEntries(SEARCH_KEYS.filter((key) => key in config).map((key) => [key, config[key]])) as Partial<SearchSettings>;
+    const overrides = Object.fromEntries(
+      SEARCH_KEYS.filter((key) => key in config).map((key) => [key, config[key]]),
+    ) as Partial<SearchSettings>;
     overrides.fit = fit(config.fit, ".fit");
     try {
       return resolveSettings(method, overrides);
@@ -313,7 +377,10 @@ export function configFromManifest(result: Pick<ResultJson, "manifest">, file = 
   if (typeof config.experiment === "string") {
     const experiment = findExperiment(config.experiment, `${file}: `);
     const rows = checkBound(BOUNDS.rows, config.rows, `${file}: manifest.config.rows`);
-    const snrDb = config.snrDb === null || config.snrDb === undefined ? null : checkBound(BOUNDS.snrDb, config.snrDb, `${file}: manifest.config.snrDb`);
+    const snrDb =
+      config.snrDb === null || config.snrDb === undefined
+        ? null
+        : checkBound(BOUNDS.snrDb, config.snrDb, `${file}: manifest.config.snrDb`);
     const head: ExperimentSource = { seed, experiment: experiment.name, rows, snrDb };
     if (config.givenForm === true) return { ...head, givenForm: true, ...fit(config, "") };
     const resolved = settings();
@@ -321,7 +388,13 @@ export function configFromManifest(result: Pick<ResultJson, "manifest">, file = 
     return { ...head, symbols, constraints: strings("constraints"), reward: string("reward"), ...resolved };
   }
   if (typeof config.data === "string") {
-    const head: CsvSource = { seed, data: config.data, targets: strings("targets"), inputs: strings("inputs"), symbols: strings("symbols") };
+    const head: CsvSource = {
+      seed,
+      data: config.data,
+      targets: strings("targets"),
+      inputs: strings("inputs"),
+      symbols: strings("symbols"),
+    };
     if (typeof config.form === "string") return { ...head, form: config.form, ...fit(config, "") };
     const resolved = settings();
     return { ...head, constraints: strings("constraints"), reward: string("reward"), ...resolved };
@@ -337,11 +410,22 @@ export function manifestConfig(config: PipelineConfig): Record<string, unknown> 
   if (isExperimentConfig(config)) {
     const head = { experiment: config.experiment, rows: config.rows, snrDb: config.snrDb };
     if (config.givenForm === true) return { ...head, givenForm: true, ...fitOf(config) };
-    return { ...head, symbols: config.symbols, constraints: config.constraints, reward: config.reward, ...settingsRecord(searchSettingsOf(config)) };
+    return {
+      ...head,
+      symbols: config.symbols,
+      constraints: config.constraints,
+      reward: config.reward,
+      ...settingsRecord(searchSettingsOf(config)),
+    };
   }
   const head = { data: config.data, targets: config.targets, inputs: config.inputs, symbols: config.symbols };
   if (isFormConfig(config)) return { ...head, form: config.form, ...fitOf(config) };
-  return { ...head, constraints: config.constraints, reward: config.reward, ...settingsRecord(searchSettingsOf(config)) };
+  return {
+    ...head,
+    constraints: config.constraints,
+    reward: config.reward,
+    ...settingsRecord(searchSettingsOf(config)),
+  };
 }
 
 /**
@@ -373,7 +457,12 @@ function searchBlock(found: SearchResult, method: string): ResultJson["search"] 
   };
 }
 
-const formBlock = (fitted: FitFormResult): ResultJson["search"] => ({ method: "form", episodes: 0, structures: fitted.equations.length, stopReason: "form-given" });
+const formBlock = (fitted: FitFormResult): ResultJson["search"] => ({
+  method: "form",
+  episodes: 0,
+  structures: fitted.equations.length,
+  stopReason: "form-given",
+});
 
 export interface PipelineInput {
   data: PipelineData;
@@ -430,7 +519,9 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineOutput>
   const experiment = isExperimentConfig(config) ? findExperiment(config.experiment) : undefined;
   if (isFormConfig(config)) {
     // A form fixes the structure only: every weight starts at 1 (paper appendix).
-    const forms = experiment ? experiment.truth.map(formOf) : formEquations(config as CsvFormConfig, data.train, registries);
+    const forms = experiment
+      ? experiment.truth.map(formOf)
+      : formEquations(config as CsvFormConfig, data.train, registries);
     fitted = fitForm(data.train, forms, { symbols: plugins.symbols, ...fitOf(config), onProgress: input.onFit });
     ({ equations, simplified } = fitted);
     block = formBlock(fitted);

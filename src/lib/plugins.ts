@@ -94,12 +94,20 @@ export const defineConstraint = (plugin: ConstraintPlugin): ConstraintPlugin => 
 export const defineReward = (plugin: RewardPlugin): RewardPlugin => plugin;
 
 /** An async function (or async generator): it returns a Promise, and every plugin function must return its value. */
-export const isAsyncFunction = (v: unknown): boolean => typeof v === "function" && /^Async(Generator)?Function$/.test((v as { [Symbol.toStringTag]?: string })[Symbol.toStringTag] ?? "");
+export const isAsyncFunction = (v: unknown): boolean =>
+  typeof v === "function" &&
+  /^Async(Generator)?Function$/.test((v as { [Symbol.toStringTag]?: string })[Symbol.toStringTag] ?? "");
 
 const fn = z
   .custom<(...args: never[]) => unknown>((v) => typeof v === "function", "must be a function")
-  .refine((v) => !isAsyncFunction(v), "must be a synchronous function, not async: consolesr uses the value it returns, and an async function returns a Promise");
-const name = z.string().min(1).regex(/^[A-Za-z0-9_^.-]+$/, "must be letters, digits or _ ^ . -");
+  .refine(
+    (v) => !isAsyncFunction(v),
+    "must be a synchronous function, not async: consolesr uses the value it returns, and an async function returns a Promise",
+  );
+const name = z
+  .string()
+  .min(1)
+  .regex(/^[A-Za-z0-9_^.-]+$/, "must be letters, digits or _ ^ . -");
 
 const schemas = {
   symbol: z.object({
@@ -133,13 +141,18 @@ export function validatePlugin(candidate: unknown, origin = "plugin"): Plugin {
   if (typeof candidate !== "object" || candidate === null) throw new InputError(`${who}: not an object`);
   const kind = (candidate as { kind?: unknown }).kind;
   if (kind !== "symbol" && kind !== "constraint" && kind !== "reward") {
-    throw new InputError(`${who}: field "kind" must be "symbol", "constraint" or "reward" (got ${JSON.stringify(kind)})`);
+    throw new InputError(
+      `${who}: field "kind" must be "symbol", "constraint" or "reward" (got ${JSON.stringify(kind)})`,
+    );
   }
   const parsed = schemas[kind].safeParse(candidate);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.join(".") || "(object)";
-    const value = issue.path.reduce<unknown>((o, key) => (o as Record<PropertyKey, unknown> | undefined)?.[key as PropertyKey], candidate);
+    const value = issue.path.reduce<unknown>(
+      (o, key) => (o as Record<PropertyKey, unknown> | undefined)?.[key as PropertyKey],
+      candidate,
+    );
     const message = value === undefined ? "is missing" : issue.message;
     throw new InputError(`${who}: field "${field}" ${message}`);
   }
@@ -150,13 +163,17 @@ export function validatePlugin(candidate: unknown, origin = "plugin"): Plugin {
 /** A name → plugin map that throws on a duplicate and on an unknown name. */
 export class Registry<P extends Plugin> {
   readonly #items = new Map<string, P>();
-  constructor(readonly kind: P["kind"], plugins: readonly P[] = []) {
+  constructor(
+    readonly kind: P["kind"],
+    plugins: readonly P[] = [],
+  ) {
     for (const plugin of plugins) this.register(plugin);
   }
   register(plugin: P): this {
     const valid = validatePlugin(plugin) as P;
     if (valid.kind !== this.kind) throw new InputError(`plugin ${valid.name}: is a ${valid.kind}, not a ${this.kind}`);
-    if (this.#items.has(valid.name)) throw new InputError(`plugin ${valid.name}: a ${this.kind} with this name is already registered`);
+    if (this.#items.has(valid.name))
+      throw new InputError(`plugin ${valid.name}: a ${this.kind} with this name is already registered`);
     this.#items.set(valid.name, valid);
     return this;
   }
@@ -189,7 +206,11 @@ const describeCause = (cause: unknown) => (cause instanceof Error ? cause.messag
 
 /** A value for an error message: numbers as they are, a Promise named as one. */
 function shown(value: unknown): string {
-  if (value instanceof Promise || (typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function")) return "a Promise";
+  if (
+    value instanceof Promise ||
+    (typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function")
+  )
+    return "a Promise";
   if (typeof value === "string") return JSON.stringify(value);
   return typeof value === "object" && value !== null ? "an object" : String(value);
 }
@@ -232,11 +253,15 @@ export function guardSymbol(plugin: SymbolPlugin): SymbolPlugin {
     }
     if (typeof value === "number" && (!Number.isNaN(value) || !Number.isFinite(x))) return value;
     if (typeof value !== "number") {
-      throw new InputError(`plugin ${plugin.name}: evaluate(${x}) returned ${shown(value)}, not a number: evaluate must be synchronous and return a number`);
+      throw new InputError(
+        `plugin ${plugin.name}: evaluate(${x}) returned ${shown(value)}, not a number: evaluate must be synchronous and return a number`,
+      );
     }
     // NaN at a finite x: right outside the domain, a broken symbol inside it.
     if (domain && !domain(x)) return value;
-    throw new InputError(`plugin ${plugin.name}: evaluate(${x}) returned NaN inside its domain${domain ? "" : " (it declares none: all reals)"}; return a number there, or declare a domain that excludes x`);
+    throw new InputError(
+      `plugin ${plugin.name}: evaluate(${x}) returned NaN inside its domain${domain ? "" : " (it declares none: all reals)"}; return a number there, or declare a domain that excludes x`,
+    );
   };
   return guarded;
 }
@@ -247,13 +272,22 @@ export function guardSymbol(plugin: SymbolPlugin): SymbolPlugin {
  * (see guardSymbol). Nothing is registered when any plugin fails.
  */
 export function registerPlugins(registries: Registries, plugins: readonly unknown[], origin = "plugin"): Registries {
-  const valid = plugins.map((candidate, i) => validatePlugin(candidate, plugins.length > 1 ? `${origin} #${i + 1}` : origin));
+  const valid = plugins.map((candidate, i) =>
+    validatePlugin(candidate, plugins.length > 1 ? `${origin} #${i + 1}` : origin),
+  );
   const seen = new Map<string, Set<string>>();
   for (const plugin of valid) {
     const names = seen.get(plugin.kind) ?? new Set<string>();
-    const registry = plugin.kind === "symbol" ? registries.symbols : plugin.kind === "constraint" ? registries.constraints : registries.rewards;
+    const registry =
+      plugin.kind === "symbol"
+        ? registries.symbols
+        : plugin.kind === "constraint"
+          ? registries.constraints
+          : registries.rewards;
     if (registry.has(plugin.name) || names.has(plugin.name)) {
-      throw new InputError(`plugin ${plugin.name}: field "name": a ${plugin.kind} named "${plugin.name}" is already registered`);
+      throw new InputError(
+        `plugin ${plugin.name}: field "name": a ${plugin.kind} named "${plugin.name}" is already registered`,
+      );
     }
     names.add(plugin.name);
     seen.set(plugin.kind, names);

@@ -12,7 +12,8 @@ export const EXACT_TOLERANCE = 1e-9;
 export const FLOAT32_TOLERANCE = 1e-4;
 
 /** A plain JSON object (not null, not an array). */
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Parses and validates a result JSON; every problem is one InputError naming `file`. */
 export function parseResult(text: string, file: string): ResultJson {
@@ -20,20 +21,33 @@ export function parseResult(text: string, file: string): ResultJson {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new InputError(`${file}: not a JSON file (${(error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ")})`);
+    throw new InputError(
+      `${file}: not a JSON file (${(error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ")})`,
+    );
   }
   if (!isObject(value)) throw new InputError(`${file}: not a consolesr result (expected a JSON object)`);
-  if (value.version !== 1) throw new InputError(`${file}: unsupported result version ${JSON.stringify(value.version)} (expected 1)`);
+  if (value.version !== 1)
+    throw new InputError(`${file}: unsupported result version ${JSON.stringify(value.version)} (expected 1)`);
   const manifest = value.manifest;
   if (!isObject(manifest)) throw new InputError(`${file}: no manifest; cannot re-run it`);
   if (!isObject(manifest.config)) throw new InputError(`${file}: manifest has no config object; cannot re-run it`);
-  if (typeof manifest.seed !== "number" || !Number.isInteger(manifest.seed)) throw new InputError(`${file}: manifest.seed must be an integer`);
+  if (typeof manifest.seed !== "number" || !Number.isInteger(manifest.seed))
+    throw new InputError(`${file}: manifest.seed must be an integer`);
   if (typeof manifest.backend !== "string" || !KNOWN_BACKENDS.includes(manifest.backend)) {
-    throw new InputError(`${file}: manifest.backend must be one of ${KNOWN_BACKENDS.join(", ")} (got ${JSON.stringify(manifest.backend)})`);
+    throw new InputError(
+      `${file}: manifest.backend must be one of ${KNOWN_BACKENDS.join(", ")} (got ${JSON.stringify(manifest.backend)})`,
+    );
   }
   if (manifest.data !== undefined) {
     const data = manifest.data;
-    if (!isObject(data) || typeof data.sha256 !== "string" || !/^[0-9a-f]{64}$/.test(data.sha256) || typeof data.rows !== "number" || !Number.isInteger(data.rows) || data.rows < 1) {
+    if (
+      !isObject(data) ||
+      typeof data.sha256 !== "string" ||
+      !/^[0-9a-f]{64}$/.test(data.sha256) ||
+      typeof data.rows !== "number" ||
+      !Number.isInteger(data.rows) ||
+      data.rows < 1
+    ) {
       throw new InputError(`${file}: manifest.data must be { sha256: 64 hex digits, rows: a positive integer }`);
     }
   }
@@ -44,10 +58,18 @@ export function parseResult(text: string, file: string): ResultJson {
       throw new InputError(`${where} must have a target, a text and terms`);
     }
     e.terms.forEach((t: unknown, j: number) => {
-      if (!isObject(t) || typeof t.coefficient !== "number" || !Array.isArray(t.factors)) throw new InputError(`${where}.terms[${j}] must have a coefficient and factors`);
+      if (!isObject(t) || typeof t.coefficient !== "number" || !Array.isArray(t.factors))
+        throw new InputError(`${where}.terms[${j}] must have a coefficient and factors`);
       t.factors.forEach((f: unknown, k: number) => {
-        if (!isObject(f) || typeof f.symbol !== "string" || typeof f.input !== "string" || (f.weight !== undefined && typeof f.weight !== "number")) {
-          throw new InputError(`${where}.terms[${j}].factors[${k}] must have a symbol, an input and an optional numeric weight`);
+        if (
+          !isObject(f) ||
+          typeof f.symbol !== "string" ||
+          typeof f.input !== "string" ||
+          (f.weight !== undefined && typeof f.weight !== "number")
+        ) {
+          throw new InputError(
+            `${where}.terms[${j}].factors[${k}] must have a symbol, an input and an optional numeric weight`,
+          );
         }
       });
     });
@@ -75,7 +97,11 @@ export interface TolerancePolicy {
  * match (1e-4) when either names a float32 backend, or they differ. `exact: true` (reproduce
  * --exact) demands 1e-9 whatever the backends.
  */
-export function tolerancePolicy(oldBackend: string, newBackend: string, options: { exact?: boolean } = {}): TolerancePolicy {
+export function tolerancePolicy(
+  oldBackend: string,
+  newBackend: string,
+  options: { exact?: boolean } = {},
+): TolerancePolicy {
   if (options.exact) return { tolerance: EXACT_TOLERANCE, exact: true, why: "--exact asked for it" };
   if (isFloat64(oldBackend) && isFloat64(newBackend) && oldBackend === newBackend) {
     return { tolerance: EXACT_TOLERANCE, exact: true, why: `both runs on ${newBackend}, a float64 backend` };
@@ -148,7 +174,13 @@ export const relativeDifference = (a: number, b: number): number => {
   return scale === 0 || !Number.isFinite(scale) ? Infinity : Math.abs(a - b) / scale;
 };
 
-function compareTerms(target: string, before: readonly Term[], after: readonly Term[], tolerance: number, out: TargetComparison): void {
+function compareTerms(
+  target: string,
+  before: readonly Term[],
+  after: readonly Term[],
+  tolerance: number,
+  out: TargetComparison,
+): void {
   const remaining = [...after];
   for (const term of before) {
     const key = factorKey(term.factors);
@@ -168,36 +200,55 @@ function compareTerms(target: string, before: readonly Term[], after: readonly T
     for (const f of term.factors) {
       const j = factors.findIndex((g) => g.symbol === f.symbol && g.input === f.input);
       const g = factors.splice(j, 1)[0]!;
-      if (f.weight !== undefined || g.weight !== undefined) check(`weight of ${factorLabel(f)}`, f.weight ?? 1, g.weight ?? 1);
+      if (f.weight !== undefined || g.weight !== undefined)
+        check(`weight of ${factorLabel(f)}`, f.weight ?? 1, g.weight ?? 1);
     }
   }
   for (const term of remaining) out.structure.push(`term ${factorKey(term.factors)} only in the re-run`);
 }
 
 /** Two numbers agree within `tolerance`: relatively, or absolutely for values near zero (an NRMSE of 1e-16). */
-const close = (a: number, b: number, tolerance: number) => relativeDifference(a, b) <= tolerance || Math.abs(a - b) <= tolerance;
+const close = (a: number, b: number, tolerance: number) =>
+  relativeDifference(a, b) <= tolerance || Math.abs(a - b) <= tolerance;
 
 /**
  * Compares the equations of an original result with a re-run's, target by target: the terms'
  * structure and numbers within `tolerance`, the train NRMSE, and for an exact comparison (the
  * default when tolerance is EXACT_TOLERANCE) the text and LaTeX as stored.
  */
-export function compareEquations(before: readonly EquationResult[], after: readonly EquationResult[], tolerance: number, exact = tolerance <= EXACT_TOLERANCE): Comparison {
+export function compareEquations(
+  before: readonly EquationResult[],
+  after: readonly EquationResult[],
+  tolerance: number,
+  exact = tolerance <= EXACT_TOLERANCE,
+): Comparison {
   const targets = [...new Set([...before.map((e) => e.target), ...after.map((e) => e.target)])];
   const result: TargetComparison[] = targets.map((target) => {
     const a = before.find((e) => e.target === target);
     const b = after.find((e) => e.target === target);
-    const out: TargetComparison = { target, status: "different", oldText: a?.text, newText: b?.text, maxRelative: 0, numbers: [], structure: [], fields: [] };
+    const out: TargetComparison = {
+      target,
+      status: "different",
+      oldText: a?.text,
+      newText: b?.text,
+      maxRelative: 0,
+      numbers: [],
+      structure: [],
+      fields: [],
+    };
     if (!a) out.structure.push("target only in the re-run");
     else if (!b) out.structure.push("target missing from the re-run");
     else {
       compareTerms(target, a.terms, b.terms, tolerance, out);
       if (exact && a.text !== b.text) out.fields.push(`text ${JSON.stringify(a.text)} → ${JSON.stringify(b.text)}`);
-      if (exact && a.latex !== b.latex) out.fields.push(`latex ${JSON.stringify(a.latex)} → ${JSON.stringify(b.latex)}`);
+      if (exact && a.latex !== b.latex)
+        out.fields.push(`latex ${JSON.stringify(a.latex)} → ${JSON.stringify(b.latex)}`);
       const nrmse = (v: unknown) => (typeof v === "number" ? v : Number.NaN);
-      if (!(a.trainNrmse === b.trainNrmse || close(nrmse(a.trainNrmse), nrmse(b.trainNrmse), tolerance))) out.fields.push(`trainNrmse ${a.trainNrmse} → ${b.trainNrmse}`);
+      if (!(a.trainNrmse === b.trainNrmse || close(nrmse(a.trainNrmse), nrmse(b.trainNrmse), tolerance)))
+        out.fields.push(`trainNrmse ${a.trainNrmse} → ${b.trainNrmse}`);
     }
-    if (out.structure.length === 0 && out.numbers.length === 0 && out.fields.length === 0) out.status = a!.text === b!.text && out.maxRelative === 0 ? "same" : "close";
+    if (out.structure.length === 0 && out.numbers.length === 0 && out.fields.length === 0)
+      out.status = a!.text === b!.text && out.maxRelative === 0 ? "same" : "close";
     return out;
   });
   return { tolerance, exact, targets: result, fields: [], match: result.every((t) => t.status !== "different") };
@@ -212,11 +263,13 @@ function compareValues(a: unknown, b: unknown, path: string, tolerance: number, 
     if (!close(a, b, tolerance)) out.push({ path, old: a, new: b });
   } else if (Array.isArray(a) && Array.isArray(b)) {
     if (a.length !== b.length) out.push({ path: `${path}.length`, old: a.length, new: b.length });
-    else a.forEach((v, i) => {
-      compareValues(v, b[i], `${path}[${i}]`, tolerance, out);
-    });
+    else
+      a.forEach((v, i) => {
+        compareValues(v, b[i], `${path}[${i}]`, tolerance, out);
+      });
   } else if (isObject(a) && isObject(b)) {
-    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) compareValues(a[key], b[key], `${path}.${key}`, tolerance, out);
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)]))
+      compareValues(a[key], b[key], `${path}.${key}`, tolerance, out);
   } else if (a !== b) {
     out.push({ path, old: a, new: b });
   }
@@ -228,11 +281,16 @@ function compareValues(a: unknown, b: unknown, path: string, tolerance: number, 
  * on any difference; a float32-tolerance one lists them as notes (float32 arithmetic may take
  * other decisions on the way to the same equations).
  */
-export function compareResults(before: ResultJson, after: ResultJson, policy: Pick<TolerancePolicy, "tolerance" | "exact"> & { why?: string }): Comparison {
+export function compareResults(
+  before: ResultJson,
+  after: ResultJson,
+  policy: Pick<TolerancePolicy, "tolerance" | "exact"> & { why?: string },
+): Comparison {
   const comparison = compareEquations(before.equations, after.equations, policy.tolerance, policy.exact);
   const fields: FieldDifference[] = [];
   compareValues(before.search, after.search, "search", policy.tolerance, fields);
-  if (before.evaluation !== undefined || after.evaluation !== undefined) compareValues(before.evaluation, after.evaluation, "evaluation", policy.tolerance, fields);
+  if (before.evaluation !== undefined || after.evaluation !== undefined)
+    compareValues(before.evaluation, after.evaluation, "evaluation", policy.tolerance, fields);
   return { ...comparison, why: policy.why, fields, match: comparison.match && (!policy.exact || fields.length === 0) };
 }
 
@@ -243,15 +301,22 @@ export function formatComparison(comparison: Comparison, backends: { old: string
   const shown = (v: unknown) => (v === undefined ? "—" : JSON.stringify(v));
   for (const t of comparison.targets) {
     if (t.status === "same") lines.push(`${t.target}: same  ${t.newText}`);
-    else if (t.status === "close") lines.push(`${t.target}: same within tolerance ${comparison.tolerance} (max relative difference ${g(t.maxRelative)})  ${t.newText}`);
+    else if (t.status === "close")
+      lines.push(
+        `${t.target}: same within tolerance ${comparison.tolerance} (max relative difference ${g(t.maxRelative)})  ${t.newText}`,
+      );
     else {
       lines.push(`${t.target}: DIFFERENT  was ${t.oldText ?? "—"}, now ${t.newText ?? "—"}`);
       for (const s of t.structure) lines.push(`  ${t.target}: ${s}`);
-      for (const n of t.numbers) lines.push(`  ${t.target} term ${n.term}: ${n.number} ${n.old} → ${n.new} (relative difference ${g(n.relative)})`);
+      for (const n of t.numbers)
+        lines.push(
+          `  ${t.target} term ${n.term}: ${n.number} ${n.old} → ${n.new} (relative difference ${g(n.relative)})`,
+        );
       for (const f of t.fields) lines.push(`  ${t.target}: ${f}`);
     }
   }
-  for (const f of comparison.fields) lines.push(`  ${comparison.exact ? "DIFFERENT" : "note"} ${f.path}: ${shown(f.old)} → ${shown(f.new)}`);
+  for (const f of comparison.fields)
+    lines.push(`  ${comparison.exact ? "DIFFERENT" : "note"} ${f.path}: ${shown(f.old)} → ${shown(f.new)}`);
   const differ = comparison.targets.filter((t) => t.status === "different").length;
   const total = comparison.targets.length;
   const equations = `${total} equation${total === 1 ? "" : "s"}`;
@@ -267,7 +332,10 @@ export function formatComparison(comparison: Comparison, backends: { old: string
         : `reproduced within float32 tolerance: all ${equations} match (${kind}; ${where})`,
     );
   } else {
-    const fields = comparison.exact && comparison.fields.length ? `, ${comparison.fields.length} other field${comparison.fields.length === 1 ? " differs" : "s differ"}` : "";
+    const fields =
+      comparison.exact && comparison.fields.length
+        ? `, ${comparison.fields.length} other field${comparison.fields.length === 1 ? " differs" : "s differ"}`
+        : "";
     lines.push(`NOT reproduced: ${differ} of ${equations} differ${fields} (${kind}; ${where})`);
   }
   return lines;

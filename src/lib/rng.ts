@@ -30,7 +30,10 @@ export function createRng(seed: number): Rng {
     throw new RangeError(`seed must be an integer in [0, 2^32) (got ${seed})`);
   }
   const mix = splitmix32(seed);
-  let a = mix(), b = mix(), c = mix(), d = mix();
+  let a = mix(),
+    b = mix(),
+    c = mix(),
+    d = mix();
   let spare: number | undefined;
   const next = (): number => {
     const t = (((a + b) >>> 0) + d) >>> 0;

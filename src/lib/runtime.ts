@@ -16,7 +16,15 @@ import { Runtime, RuntimeError, type Module, type ObserverFactory } from "@obser
 import { useBackend } from "./backend.js";
 import type { Table } from "./data/csv.js";
 import { equationText } from "./equation/format.js";
-import { isFormConfig, pipelineData, resolvePipelineConfig, runPipeline, type PipelineConfig, type PipelineData, type PipelineOutput } from "./pipeline.js";
+import {
+  isFormConfig,
+  pipelineData,
+  resolvePipelineConfig,
+  runPipeline,
+  type PipelineConfig,
+  type PipelineData,
+  type PipelineOutput,
+} from "./pipeline.js";
 import type { Registries } from "./plugins.js";
 import type { EquationResult, ResultJson } from "./result.js";
 import type { ArgminSolver } from "./search/argmin.js";
@@ -66,7 +74,9 @@ function progressFeed(initial: Progress) {
   let closed = false;
   let waiting: ((r: IteratorResult<Progress, undefined>) => void) | undefined;
   const finished = { done: true, value: undefined } as const;
-  const iterator: AsyncIterableIterator<Progress, undefined> & { return(): Promise<IteratorResult<Progress, undefined>> } = {
+  const iterator: AsyncIterableIterator<Progress, undefined> & {
+    return(): Promise<IteratorResult<Progress, undefined>>;
+  } = {
     next() {
       if (!delivered) {
         delivered = true;
@@ -114,14 +124,33 @@ type Feed = ReturnType<typeof progressFeed>;
 
 function startProgress(config: RuntimeConfig, data: PipelineData): Progress {
   const episodes = isFormConfig(config) ? 0 : config.episodes;
-  return { target: null, targetIndex: 0, targets: data.train.targets.length, episode: 0, episodes, structures: 0, bestNrmse: Number.NaN, best: "", fraction: 0, done: false, stopReason: null };
+  return {
+    target: null,
+    targetIndex: 0,
+    targets: data.train.targets.length,
+    episode: 0,
+    episodes,
+    structures: 0,
+    bestNrmse: Number.NaN,
+    best: "",
+    fraction: 0,
+    done: false,
+    stopReason: null,
+  };
 }
 
 /** Runs the pipeline for the `search` cell, feeding `progress` and the hooks; aborts when `invalidation` resolves or `signal` aborts. */
 async function runSearch(
   config: RuntimeConfig,
   data: PipelineData,
-  env: { registries: Registries; backend: string; argmin: ArgminSolver | null; git: string; signal: AbortSignal | null; hooks: RuntimeHooks | null },
+  env: {
+    registries: Registries;
+    backend: string;
+    argmin: ArgminSolver | null;
+    git: string;
+    signal: AbortSignal | null;
+    hooks: RuntimeHooks | null;
+  },
   feed: Feed,
   invalidation: Promise<void>,
 ): Promise<PipelineOutput> {
@@ -145,7 +174,10 @@ async function runSearch(
       signal: controller.signal,
       onEpisode: (e) => {
         const targetIndex = Math.max(0, targets.indexOf(e.target));
-        const share = Math.min(1, Math.max(e.episode / Math.max(1, base.episodes), budget > 0 ? e.structures / budget : 0));
+        const share = Math.min(
+          1,
+          Math.max(e.episode / Math.max(1, base.episodes), budget > 0 ? e.structures / budget : 0),
+        );
         feed.push({
           ...base,
           target: e.target,
@@ -159,11 +191,23 @@ async function runSearch(
         env.hooks?.onEpisode?.(e, config);
       },
       onFit: ({ target, done, total, fit }) => {
-        feed.push({ ...base, target, targetIndex: done - 1, structures: done, bestNrmse: fit.trainNrmse[0] ?? Number.NaN, fraction: done / total });
+        feed.push({
+          ...base,
+          target,
+          targetIndex: done - 1,
+          structures: done,
+          bestNrmse: fit.trainNrmse[0] ?? Number.NaN,
+          fraction: done / total,
+        });
       },
     });
     const { search } = output.result;
-    feed.push({ ...feed.latest, fraction: search.stopReason === "aborted" ? feed.latest.fraction : 1, done: true, stopReason: search.stopReason });
+    feed.push({
+      ...feed.latest,
+      fraction: search.stopReason === "aborted" ? feed.latest.fraction : 1,
+      done: true,
+      stopReason: search.stopReason,
+    });
     env.hooks?.onFinish?.(output, config);
     return output;
   } finally {
@@ -182,39 +226,55 @@ export default function define(runtime: Runtime, observer: ObserverFactory): Mod
   const main = runtime.module();
   // Inputs (redefine them): syn1 with the defaults, the built-in plugins, tfjs cpu.
   main.variable(observer("registries")).define("registries", [], () => createRegistries());
-  main.variable(observer("config")).define("config", ["registries"], (registries: Registries): RuntimeConfig => resolvePipelineConfig({ experiment: "syn1" }, registries));
+  main
+    .variable(observer("config"))
+    .define(
+      "config",
+      ["registries"],
+      (registries: Registries): RuntimeConfig => resolvePipelineConfig({ experiment: "syn1" }, registries),
+    );
   main.variable(observer("backend")).define("backend", [], () => useBackend("cpu"));
   main.variable(observer("argmin")).define("argmin", [], () => null);
   main.variable(observer("git")).define("git", [], () => "unknown");
   main.variable(observer("signal")).define("signal", [], () => null);
   main.variable(observer("hooks")).define("hooks", [], () => ({}));
   // Computed.
-  main.variable(observer("data")).define("data", ["config", "registries"], (config: RuntimeConfig, registries: Registries) =>
-    pipelineData(config, { registries, table: config.table, file: config.file }),
-  );
+  main
+    .variable(observer("data"))
+    .define("data", ["config", "registries"], (config: RuntimeConfig, registries: Registries) =>
+      pipelineData(config, { registries, table: config.table, file: config.file }),
+    );
   // One feed per run: `search` writes it, `progress` reads it; both recompute together.
-  main.define("progressFeed", ["config", "data", "registries", "backend", "argmin", "git", "signal", "hooks"], (config: RuntimeConfig, data: PipelineData) => progressFeed(startProgress(config, data)));
-  main.variable(observer("search")).define(
-    "search",
-    ["config", "data", "registries", "backend", "argmin", "git", "signal", "hooks", "progressFeed", "invalidation"],
-    (
-      config: RuntimeConfig,
-      data: PipelineData,
-      registries: Registries,
-      backend: string,
-      argmin: ArgminSolver | null,
-      git: string,
-      signal: AbortSignal | null,
-      hooks: RuntimeHooks | null,
-      feed: Feed,
-      invalidation: Promise<void>,
-    ) => runSearch(config, data, { registries, backend, argmin, git, signal, hooks }, feed, invalidation),
+  main.define(
+    "progressFeed",
+    ["config", "data", "registries", "backend", "argmin", "git", "signal", "hooks"],
+    (config: RuntimeConfig, data: PipelineData) => progressFeed(startProgress(config, data)),
   );
+  main
+    .variable(observer("search"))
+    .define(
+      "search",
+      ["config", "data", "registries", "backend", "argmin", "git", "signal", "hooks", "progressFeed", "invalidation"],
+      (
+        config: RuntimeConfig,
+        data: PipelineData,
+        registries: Registries,
+        backend: string,
+        argmin: ArgminSolver | null,
+        git: string,
+        signal: AbortSignal | null,
+        hooks: RuntimeHooks | null,
+        feed: Feed,
+        invalidation: Promise<void>,
+      ) => runSearch(config, data, { registries, backend, argmin, git, signal, hooks }, feed, invalidation),
+    );
   main.variable(observer("progress")).define("progress", ["progressFeed"], (feed: Feed) => feed.iterator);
   main.variable(observer("result")).define("result", ["search"], (search: PipelineOutput): ResultJson => search.result);
-  main.variable(observer("equations")).define("equations", ["result"], (result: ResultJson): EquationSummary[] =>
-    result.equations.map(({ target, text, latex }) => ({ target, text, latex })),
-  );
+  main
+    .variable(observer("equations"))
+    .define("equations", ["result"], (result: ResultJson): EquationSummary[] =>
+      result.equations.map(({ target, text, latex }) => ({ target, text, latex })),
+    );
   return main;
 }
 

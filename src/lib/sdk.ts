@@ -27,6 +27,23 @@ export {
   type SymbolRegistry,
 } from "./plugins.js";
 export type { Tensor, Tf } from "./tf.js";
-export { checkPlugins, checkPlugin, formatFailure, sampleConstraintContexts, sampleRewardFits, type CheckPluginsOptions, type PluginCheckReport, type PluginCheckFailure } from "./checkPlugin.js";
-export { createRegistries, createSymbolRegistry, createConstraintRegistry, createRewardRegistry, builtinSymbols, builtinConstraints, builtinRewards } from "../plugins/index.js";
+export {
+  checkPlugins,
+  checkPlugin,
+  formatFailure,
+  sampleConstraintContexts,
+  sampleRewardFits,
+  type CheckPluginsOptions,
+  type PluginCheckReport,
+  type PluginCheckFailure,
+} from "./checkPlugin.js";
+export {
+  createRegistries,
+  createSymbolRegistry,
+  createConstraintRegistry,
+  createRewardRegistry,
+  builtinSymbols,
+  builtinConstraints,
+  builtinRewards,
+} from "../plugins/index.js";
 export { InputError, isInputError } from "./errors.js";

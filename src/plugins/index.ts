@@ -1,4 +1,11 @@
-import { Registry, registerPlugins, type ConstraintPlugin, type Registries, type RewardPlugin, type SymbolPlugin } from "../lib/plugins.js";
+import {
+  Registry,
+  registerPlugins,
+  type ConstraintPlugin,
+  type Registries,
+  type RewardPlugin,
+  type SymbolPlugin,
+} from "../lib/plugins.js";
 import { builtinSymbols } from "./symbols/index.js";
 import staticConstraint from "./constraints/static.js";
 import dynamicConstraint from "./constraints/dynamic.js";
@@ -27,6 +34,10 @@ export function createRewardRegistry(extra: readonly RewardPlugin[] = []): Regis
  * top: a symbol becomes usable in a pool and a form, a constraint and a reward by name.
  */
 export function createRegistries(extra: readonly unknown[] = []): Registries {
-  const registries: Registries = { symbols: createSymbolRegistry(), constraints: createConstraintRegistry(), rewards: createRewardRegistry() };
+  const registries: Registries = {
+    symbols: createSymbolRegistry(),
+    constraints: createConstraintRegistry(),
+    rewards: createRewardRegistry(),
+  };
   return registerPlugins(registries, extra);
 }

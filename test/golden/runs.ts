@@ -40,7 +40,8 @@ async function suiteRuns(): Promise<Record<string, GoldenRecord>> {
   return out;
 }
 
-export const jobName = (job: Job) => `${job.method} ${job.equation} seed ${job.seed}${job.snrDb === null ? "" : ` ${job.snrDb} dB`}`;
+export const jobName = (job: Job) =>
+  `${job.method} ${job.equation} seed ${job.seed}${job.snrDb === null ? "" : ` ${job.snrDb} dB`}`;
 
 /** `consolesr run syn1 --seed 0`: the whole result JSON but the manifest (git sha, version). */
 async function syn1Run(): Promise<GoldenRecord> {
@@ -67,7 +68,14 @@ async function paperRun(): Promise<GoldenRecord> {
     settings: { terms: entry.terms, maxFactors: entry.maxFactors, episodes: 40 },
   });
   const o = result.outputs[0]!;
-  return { equations: result.equations, episodes: o.episodes, structures: o.structures, stopReason: o.stopReason, actions: o.actions, rewards: o.rewards };
+  return {
+    equations: result.equations,
+    episodes: o.episodes,
+    structures: o.structures,
+    stopReason: o.stopReason,
+    actions: o.actions,
+    rewards: o.rewards,
+  };
 }
 
 export async function goldenRuns(): Promise<Record<string, GoldenRecord>> {

@@ -27,10 +27,17 @@ export interface CliOptions {
 }
 
 /** Runs the CLI (from the repo root unless `cwd` is given); a run that outlives `timeoutMs` is killed and fails. */
-export function cli(args: string[], { cwd = root, timeoutMs = 120_000, nodeArgs = [], env, wrap = [], bare = false }: CliOptions = {}): Promise<Run> {
+export function cli(
+  args: string[],
+  { cwd = root, timeoutMs = 120_000, nodeArgs = [], env, wrap = [], bare = false }: CliOptions = {},
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const command = bare ? wrap : [...wrap, process.execPath, ...nodeArgs, bin, ...args];
-    const child = spawn(command[0]!, command.slice(1), { cwd, stdio: ["ignore", "pipe", "pipe"], env: env ? { ...process.env, ...env } : process.env });
+    const child = spawn(command[0]!, command.slice(1), {
+      cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: env ? { ...process.env, ...env } : process.env,
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));

@@ -10,7 +10,16 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { delimiter, extname, join, normalize, resolve, sep } from "node:path";
@@ -190,7 +199,10 @@ export function serveStatic(root = dist, onMissing?: (path: string) => void): Pr
       response.writeHead(404, { "content-type": "text/plain" }).end("not found");
       return;
     }
-    response.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
+    response.writeHead(200, {
+      "content-type": types[extname(file)] ?? "application/octet-stream",
+      "cache-control": "no-store",
+    });
     createReadStream(file).pipe(response);
   });
   return new Promise((ready) => {
@@ -199,10 +211,11 @@ export function serveStatic(root = dist, onMissing?: (path: string) => void): Pr
       const port = typeof address === "object" && address ? address.port : 0;
       ready({
         origin: `http://127.0.0.1:${port}`,
-        close: () => new Promise<void>((done) => {
-          server.closeAllConnections();
-          server.close(() => done());
-        }),
+        close: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
       });
     });
   });
@@ -216,10 +229,16 @@ export const CHROMIUM = "/usr/bin/chromium";
  */
 export function ensureChromium(): string | undefined {
   if (existsSync(CHROMIUM)) return undefined;
-  process.stderr.write("browser tests: /usr/bin/chromium is missing; installing Debian's chromium (apt-get update && apt-get install -y chromium)\n");
+  process.stderr.write(
+    "browser tests: /usr/bin/chromium is missing; installing Debian's chromium (apt-get update && apt-get install -y chromium)\n",
+  );
   try {
     execFileSync("apt-get", ["update"], { stdio: "ignore", timeout: 300_000 });
-    execFileSync("apt-get", ["install", "-y", "chromium"], { stdio: "ignore", timeout: 600_000, env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    execFileSync("apt-get", ["install", "-y", "chromium"], {
+      stdio: "ignore",
+      timeout: 600_000,
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
   } catch (error) {
     return `could not install chromium: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`;
   }

@@ -1,7 +1,7 @@
 // Tables and charts of the search benchmark page (data: bench/searchSuite.ts's JSON).
 // Explicit imports only: the implicit globals would be fetched from a CDN.
 import * as Plot from "@observablehq/plot";
-import {html} from "htl";
+import { html } from "htl";
 
 export const noiseName = (snrDb) => (snrDb === null ? "noiseless" : `${snrDb} dB`);
 const fixed = (v, digits = 1) => (v === null || v === undefined ? "—" : v.toFixed(digits));
@@ -10,11 +10,13 @@ const fixed = (v, digits = 1) => (v === null || v === undefined ? "—" : v.toFi
 export function methodTable(data) {
   return html`<table style="max-width: 900px; font-size: 14px;">
 <thead><tr><th>noise</th><th>method</th><th>recovered / runs</th><th>rate</th><th>sums (2+ products)</th><th>single products</th><th>exact at the end</th><th>median structures to recovery</th><th>median s (all runs)</th><th>median s (recovered)</th></tr></thead>
-<tbody>${data.summary.map((s) => html`<tr>
+<tbody>${data.summary.map(
+    (s) => html`<tr>
   <td>${noiseName(s.snrDb)}</td><td><b>${s.method}</b></td><td>${s.recovered} / ${s.runs}</td><td>${(100 * s.rate).toFixed(0)} %</td>
   <td>${shapeCell(s.sums)}</td><td>${shapeCell(s.products)}</td>
   <td>${s.exactAtEnd}</td><td>${fixed(s.medianStructures)}</td><td>${fixed(s.medianSeconds, 2)}</td><td>${fixed(s.medianSecondsRecovered, 2)}</td>
-</tr>`)}</tbody>
+</tr>`,
+  )}</tbody>
 </table>`;
 }
 
@@ -34,9 +36,16 @@ export function ratioTable(data) {
 }
 
 /** One cell per equation × method (faceted by noise): the share of seeds recovered. */
-export function recoveryGrid(data, {width = 900} = {}) {
+export function recoveryGrid(data, { width = 900 } = {}) {
   const cells = data.perEquation.flatMap((row) =>
-    row.cells.map((c) => ({equation: row.equation, noise: noiseName(row.snrDb), method: c.method, share: c.runs ? c.recovered / c.runs : 0, label: `${c.recovered}/${c.runs}`, median: c.medianStructures}))
+    row.cells.map((c) => ({
+      equation: row.equation,
+      noise: noiseName(row.snrDb),
+      method: c.method,
+      share: c.runs ? c.recovered / c.runs : 0,
+      label: `${c.recovered}/${c.runs}`,
+      median: c.medianStructures,
+    })),
   );
   const equations = data.equations.map((e) => e.id);
   const noises = data.manifest.noise.map(noiseName);
@@ -46,41 +55,81 @@ export function recoveryGrid(data, {width = 900} = {}) {
     marginLeft: 150,
     marginTop: 30,
     marginBottom: 30,
-    fx: {label: null, domain: data.manifest.methods, axis: "top"},
-    x: {label: null, domain: noises, axis: "bottom"},
-    y: {label: null, domain: equations},
-    color: {type: "linear", domain: [0, 1], range: ["#f4f4f4", "#1a7f37"], legend: true, marginLeft: 12, label: "share of seeds recovered"},
+    fx: { label: null, domain: data.manifest.methods, axis: "top" },
+    x: { label: null, domain: noises, axis: "bottom" },
+    y: { label: null, domain: equations },
+    color: {
+      type: "linear",
+      domain: [0, 1],
+      range: ["#f4f4f4", "#1a7f37"],
+      legend: true,
+      marginLeft: 12,
+      label: "share of seeds recovered",
+    },
     marks: [
-      Plot.cell(cells, {x: "noise", y: "equation", fx: "method", fill: "share", inset: 0.5}),
-      Plot.text(cells, {x: "noise", y: "equation", fx: "method", text: "label", fontSize: 10, fill: (d) => (d.share > 0.6 ? "white" : "black")}),
-      Plot.tip(cells, Plot.pointer({x: "noise", y: "equation", fx: "method", title: (d) => `${d.equation} (${d.noise}), ${d.method}\nrecovered ${d.label} seeds\nmedian structures to recovery ${d.median ?? "—"}`}))
-    ]
+      Plot.cell(cells, { x: "noise", y: "equation", fx: "method", fill: "share", inset: 0.5 }),
+      Plot.text(cells, {
+        x: "noise",
+        y: "equation",
+        fx: "method",
+        text: "label",
+        fontSize: 10,
+        fill: (d) => (d.share > 0.6 ? "white" : "black"),
+      }),
+      Plot.tip(
+        cells,
+        Plot.pointer({
+          x: "noise",
+          y: "equation",
+          fx: "method",
+          title: (d) =>
+            `${d.equation} (${d.noise}), ${d.method}\nrecovered ${d.label} seeds\nmedian structures to recovery ${d.median ?? "—"}`,
+        }),
+      ),
+    ],
   });
 }
 
 /** Structures fitted until recovery, per method (log scale), recovered runs only. */
-export function structuresChart(data, {width = 760} = {}) {
-  const runs = data.runs.filter((r) => r.recovered).map((r) => ({...r, noise: noiseName(r.snrDb)}));
+export function structuresChart(data, { width = 760 } = {}) {
+  const runs = data.runs.filter((r) => r.recovered).map((r) => ({ ...r, noise: noiseName(r.snrDb) }));
   return Plot.plot({
     width,
     height: 90 + 60 * data.manifest.methods.length * data.manifest.noise.length,
     marginLeft: 90,
     marginRight: 80,
-    x: {type: "log", label: "distinct structures fitted until the recovered equation →", grid: true},
-    y: {label: null, domain: data.manifest.methods},
-    fy: {label: null, domain: data.manifest.noise.map(noiseName)},
+    x: { type: "log", label: "distinct structures fitted until the recovered equation →", grid: true },
+    y: { label: null, domain: data.manifest.methods },
+    fy: { label: null, domain: data.manifest.noise.map(noiseName) },
     marks: [
-      Plot.boxX(runs, {x: "structuresToRecovery", y: "method", fy: "noise", stroke: "gray", fill: "#ddd"}),
-      Plot.dot(runs, {x: "structuresToRecovery", y: "method", fy: "noise", r: 3, fill: "method", fillOpacity: 0.6, title: (d) => `${d.method}, ${d.equation}, seed ${d.seed}: ${d.structuresToRecovery} structures`}),
-      Plot.ruleX([data.manifest.budget], {stroke: "crimson", strokeDasharray: "4,3"}),
-      Plot.text([data.manifest.budget], {x: (d) => d, frameAnchor: "top", dy: 4, dx: 4, textAnchor: "start", text: () => "budget", fill: "crimson"})
-    ]
+      Plot.boxX(runs, { x: "structuresToRecovery", y: "method", fy: "noise", stroke: "gray", fill: "#ddd" }),
+      Plot.dot(runs, {
+        x: "structuresToRecovery",
+        y: "method",
+        fy: "noise",
+        r: 3,
+        fill: "method",
+        fillOpacity: 0.6,
+        title: (d) => `${d.method}, ${d.equation}, seed ${d.seed}: ${d.structuresToRecovery} structures`,
+      }),
+      Plot.ruleX([data.manifest.budget], { stroke: "crimson", strokeDasharray: "4,3" }),
+      Plot.text([data.manifest.budget], {
+        x: (d) => d,
+        frameAnchor: "top",
+        dy: 4,
+        dx: 4,
+        textAnchor: "start",
+        text: () => "budget",
+        fill: "crimson",
+      }),
+    ],
   });
 }
 
 /** The equations no method recovered at a noise level, with the reason. */
 export function unrecoveredTable(data) {
-  if (data.unrecovered.length === 0) return html`<p>Every equation was recovered by at least one method at every noise level.</p>`;
+  if (data.unrecovered.length === 0)
+    return html`<p>Every equation was recovered by at least one method at every noise level.</p>`;
   return html`<table style="max-width: 1000px; font-size: 13px;">
 <thead><tr><th>equation</th><th>noise</th><th>truth</th><th>reason</th></tr></thead>
 <tbody>${data.unrecovered.map((u) => html`<tr><td>${u.equation}</td><td>${noiseName(u.snrDb)}</td><td><code>${data.equations.find((e) => e.id === u.equation)?.truth ?? ""}</code></td><td>${u.reason}</td></tr>`)}</tbody>
@@ -91,10 +140,12 @@ export function unrecoveredTable(data) {
 export function equationTable(data) {
   return html`<table style="max-width: 1100px; font-size: 12px;">
 <thead><tr><th>id</th><th>as published</th><th>as one LoCaL block (truth)</th><th>inputs</th><th>pool</th><th>terms × factors</th></tr></thead>
-<tbody>${data.equations.map((e) => html`<tr>
+<tbody>${data.equations.map(
+    (e) => html`<tr>
   <td title=${e.source}>${e.id}</td><td>${e.original}</td><td><code>${e.truth}</code>${e.knownFitFailure ? html`<br><small style="color: crimson">fit from all-ones fails: ${e.knownFitFailure}</small>` : ""}</td>
   <td>${e.inputs.map((i) => `${i.name} ∈ [${i.range.join(", ")}]`).join(", ")}</td><td>${e.pool.join(", ")}</td><td>${e.terms} × ${e.maxFactors}</td>
-</tr>`)}</tbody>
+</tr>`,
+  )}</tbody>
 </table>`;
 }
 
@@ -109,33 +160,58 @@ export function excludedTable(data) {
 /** A small manifest line under a figure. */
 export function benchmarkManifest(data) {
   const m = data.manifest;
-  const items = {version: m.version, git: `${m.git.slice(0, 10)}${m.dirty ? " (dirty)" : ""}`, date: m.date.slice(0, 10), budget: m.budget, episodes: m.episodes, seeds: m.seeds.join(","), rows: m.rows, jobs: m.jobs, cpus: m.machine.cpus, "wall s": m.wallSeconds, "CPU s in jobs": m.cpuSeconds, fit: JSON.stringify(m.settings.fit), constraints: m.settings.constraints.join("+"), reward: m.settings.reward};
-  return html`<p class="manifest" style="font: 12px var(--monospace); color: var(--theme-foreground-muted); margin-top: 0.3rem;">${Object.entries(items).map(([k, v]) => `${k}: ${v}`).join(" · ")}</p>`;
+  const items = {
+    version: m.version,
+    git: `${m.git.slice(0, 10)}${m.dirty ? " (dirty)" : ""}`,
+    date: m.date.slice(0, 10),
+    budget: m.budget,
+    episodes: m.episodes,
+    seeds: m.seeds.join(","),
+    rows: m.rows,
+    jobs: m.jobs,
+    cpus: m.machine.cpus,
+    "wall s": m.wallSeconds,
+    "CPU s in jobs": m.cpuSeconds,
+    fit: JSON.stringify(m.settings.fit),
+    constraints: m.settings.constraints.join("+"),
+    reward: m.settings.reward,
+  };
+  return html`<p class="manifest" style="font: 12px var(--monospace); color: var(--theme-foreground-muted); margin-top: 0.3rem;">${Object.entries(
+    items,
+  )
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(" · ")}</p>`;
 }
 
 /**
  * Share of runs recovered within k fitted structures, for every k up to the budget: the recovery
  * rate at every equal structure budget at once (a run that never recovers stays out of the share).
  */
-export function recoveryCurve(data, {width = 760, snrDb = null} = {}) {
+export function recoveryCurve(data, { width = 760, snrDb = null } = {}) {
   const budget = data.manifest.budget;
   const points = data.manifest.methods.flatMap((method) => {
     const runs = data.runs.filter((r) => r.method === method && r.snrDb === snrDb);
-    const hits = runs.filter((r) => r.recovered).map((r) => r.structuresToRecovery).sort((a, b) => a - b);
-    const out = [{method, k: 1, share: 0}];
+    const hits = runs
+      .filter((r) => r.recovered)
+      .map((r) => r.structuresToRecovery)
+      .sort((a, b) => a - b);
+    const out = [{ method, k: 1, share: 0 }];
     hits.forEach((k, i) => {
-      out.push({method, k, share: (i + 1) / runs.length});
+      out.push({ method, k, share: (i + 1) / runs.length });
     });
-    out.push({method, k: budget, share: hits.length / runs.length});
+    out.push({ method, k: budget, share: hits.length / runs.length });
     return out;
   });
   return Plot.plot({
     width,
     height: 320,
-    x: {type: "log", label: "structures fitted (equal budget for every method) →", domain: [1, budget], grid: true},
-    y: {label: "↑ share of runs recovered", domain: [0, 1], grid: true, tickFormat: "%"},
-    color: {legend: true, domain: data.manifest.methods},
-    marks: [Plot.line(points, {x: "k", y: "share", stroke: "method", curve: "step-after", strokeWidth: 2}), Plot.ruleY([0])]
+    x: { type: "log", label: "structures fitted (equal budget for every method) →", domain: [1, budget], grid: true },
+    y: { label: "↑ share of runs recovered", domain: [0, 1], grid: true, tickFormat: "%" },
+    color: { legend: true, domain: data.manifest.methods },
+    marks: [
+      Plot.line(points, { x: "k", y: "share", stroke: "method", curve: "step-after", strokeWidth: 2 }),
+      Plot.ruleY([0]),
+    ],
   });
 }
 
@@ -144,14 +220,19 @@ export function recoveryCurve(data, {width = 760, snrDb = null} = {}) {
  * than the budget (so a method that misses most runs has a median "> budget"), and the recovery
  * rate at a few equal budgets.
  */
-export function budgetTable(data, {snrDb = null, budgets = [25, 50, 100, 200]} = {}) {
+export function budgetTable(data, { snrDb = null, budgets = [25, 50, 100, 200] } = {}) {
   const budget = data.manifest.budget;
   const shown = budgets.filter((b) => b <= budget);
   const rows = data.manifest.methods.map((method) => {
     const runs = data.runs.filter((r) => r.method === method && r.snrDb === snrDb);
     const values = runs.map((r) => (r.recovered ? r.structuresToRecovery : Infinity)).sort((a, b) => a - b);
     const mid = values.length ? values[Math.floor((values.length - 1) / 2)] : null;
-    return {method, runs: runs.length, median: mid, within: shown.map((b) => runs.filter((r) => r.recovered && r.structuresToRecovery <= b).length)};
+    return {
+      method,
+      runs: runs.length,
+      median: mid,
+      within: shown.map((b) => runs.filter((r) => r.recovered && r.structuresToRecovery <= b).length),
+    };
   });
   return html`<table style="max-width: 860px; font-size: 14px;">
 <thead><tr><th>method</th><th>median structures, misses counted as &gt; ${budget}</th>${shown.map((b) => html`<th>recovered within ${b}</th>`)}</tr></thead>

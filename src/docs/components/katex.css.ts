@@ -1,9 +1,9 @@
 // Framework data loader for components/katex.css: KaTeX's stylesheet with every font inlined.
 // katex.min.css refers to fonts/*.woff2, *.woff and *.ttf by relative URL, which Framework cannot
 // bundle; here each @font-face keeps only its woff2 source, inlined as a data: URL.
-import {readFileSync} from "node:fs";
-import {createRequire} from "node:module";
-import {dirname, join} from "node:path";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 
 const cssPath = createRequire(import.meta.url).resolve("katex/dist/katex.min.css");
 const dir = dirname(cssPath);

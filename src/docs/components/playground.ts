@@ -105,19 +105,43 @@ export function pipelineOptions(config: PlaygroundConfig, table?: Table): Pipeli
     method: config.method,
     constraints: config.constraints,
     reward: config.reward,
-    search: { episodes: config.episodes, budget: config.budget, terms: config.terms, maxFactors: config.maxFactors, gamma: config.gamma, epsilon: config.epsilon, stopNrmse: config.stopNrmse },
+    search: {
+      episodes: config.episodes,
+      budget: config.budget,
+      terms: config.terms,
+      maxFactors: config.maxFactors,
+      gamma: config.gamma,
+      epsilon: config.epsilon,
+      stopNrmse: config.stopNrmse,
+    },
     fit: { ...config.fit },
   };
-  if (experiments[config.dataset]) return { ...common, experiment: config.dataset, rows: config.rows, snrDb: config.snrDb ?? undefined, symbols: config.symbols };
-  if (config.dataset !== "csv") throw new InputError(`unknown dataset "${config.dataset}" (known: ${[...experimentNames, "csv"].join(", ")})`);
+  if (experiments[config.dataset])
+    return {
+      ...common,
+      experiment: config.dataset,
+      rows: config.rows,
+      snrDb: config.snrDb ?? undefined,
+      symbols: config.symbols,
+    };
+  if (config.dataset !== "csv")
+    throw new InputError(`unknown dataset "${config.dataset}" (known: ${[...experimentNames, "csv"].join(", ")})`);
   if (!config.csv || !table) throw new InputError("drop a CSV file on the file input, or pick a paper dataset");
   const everySymbol = symbolNames().every((name) => config.symbols.includes(name));
-  return { ...common, csv: { name: config.csv.name, table }, targets: config.csv.targets, inputs: config.csv.inputs?.length ? config.csv.inputs : undefined, symbols: everySymbol ? undefined : config.symbols };
+  return {
+    ...common,
+    csv: { name: config.csv.name, table },
+    targets: config.csv.targets,
+    inputs: config.csv.inputs?.length ? config.csv.inputs : undefined,
+    symbols: everySymbol ? undefined : config.symbols,
+  };
 }
 
 /** One-line summary of a config for the run log. */
 export function describeConfig(config: PlaygroundConfig): string {
-  const data = experiments[config.dataset] ? `${config.dataset} (${config.rows} rows${config.snrDb === null ? "" : `, SNR ${config.snrDb} dB`})` : `${config.csv?.name ?? "CSV"}`;
+  const data = experiments[config.dataset]
+    ? `${config.dataset} (${config.rows} rows${config.snrDb === null ? "" : `, SNR ${config.snrDb} dB`})`
+    : `${config.csv?.name ?? "CSV"}`;
   return `${data}, ${config.method}, seed ${config.seed}, ${config.fit.engine === "js" ? "float64 js" : "tfjs"} fits of ${config.fit.steps} steps`;
 }
 
@@ -134,7 +158,9 @@ export interface RequestOptions {
 }
 
 const message = (error: unknown) =>
-  error instanceof InputError ? error.message : `internal error: ${error instanceof Error ? error.message : String(error)}`;
+  error instanceof InputError
+    ? error.message
+    : `internal error: ${error instanceof Error ? error.message : String(error)}`;
 
 /**
  * The page's runs. A request with a new config aborts the current run and starts the new one as
@@ -199,7 +225,8 @@ export class Runner {
   /** The run of `config`: the current one if it is the same request, else a new one. Resolves when it ends. */
   request(config: PlaygroundConfig, options: RequestOptions): Promise<RunRecord> {
     const key = JSON.stringify([config, options.key ?? ""]);
-    if (this.current && this.current.key === key && !this.current.controller.signal.aborted) return this.current.promise;
+    if (this.current && this.current.key === key && !this.current.controller.signal.aborted)
+      return this.current.promise;
     this.cancel();
     const controller = new AbortController();
     const promise = this.start(config, controller.signal, options);
@@ -208,7 +235,16 @@ export class Runner {
   }
 
   private start(config: PlaygroundConfig, signal: AbortSignal, options: RequestOptions): Promise<RunRecord> {
-    const record: RunRecord = { id: this.runs.length + 1, label: describeConfig(config), status: "waiting", backend: "", failures: [], started: 0, seconds: 0, targets: [] };
+    const record: RunRecord = {
+      id: this.runs.length + 1,
+      label: describeConfig(config),
+      status: "waiting",
+      backend: "",
+      failures: [],
+      started: 0,
+      seconds: 0,
+      targets: [],
+    };
     this.runs.push(record);
     this.notify();
     const previous = this.last;
@@ -224,7 +260,11 @@ export class Runner {
       try {
         const registries = createRegistries();
         const table = config.dataset === "csv" && config.csv ? parseCsv(config.csv.text, config.csv.name) : undefined;
-        const resolved: RuntimeConfig = { ...resolvePipelineConfig(pipelineOptions(config, table), registries), table, file: config.csv?.name };
+        const resolved: RuntimeConfig = {
+          ...resolvePipelineConfig(pipelineOptions(config, table), registries),
+          table,
+          file: config.csv?.name,
+        };
         const { backend, failures = [] } = await options.prepare();
         if (signal.aborted) return ended("cancelled");
         record.backend = backend;

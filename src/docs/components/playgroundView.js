@@ -1,21 +1,24 @@
 // DOM pieces of the playground page: the backend badge, the live progress of the current run, the
 // run log, the learned equations (KaTeX) and the JSON download. Every element that a test or a
 // reader needs to find carries a data-* attribute mirroring what it shows.
-import {html} from "htl";
-import {tex} from "./katex.js";
+import { html } from "htl";
+import { tex } from "./katex.js";
 
 const fmt = (x, digits = 3) => (Number.isFinite(x) ? (x === 0 ? "0" : x.toExponential(digits - 1)) : "—");
 const texTarget = (name) => name.replace(/^([A-Za-z]+)_?(\d+)$/, "$1_{$2}");
 
 /** The live tfjs backend and, if the preferred one failed, why. */
 export function backendBadge(choice) {
-  if (choice.error) return html`<p class="pg-backend" data-backend="none" style="color: crimson">tfjs: ${choice.error}</p>`;
+  if (choice.error)
+    return html`<p class="pg-backend" data-backend="none" style="color: crimson">tfjs: ${choice.error}</p>`;
   return html`<p class="pg-backend" data-backend=${choice.backend}>tfjs backend: <b>${choice.backend}</b>${
-    choice.failures.length ? html` <small>(${choice.failures.map((f) => `${f.backend} failed: ${f.reason}`).join("; ")})</small>` : ""
+    choice.failures.length
+      ? html` <small>(${choice.failures.map((f) => `${f.backend} failed: ${f.reason}`).join("; ")})</small>`
+      : ""
   }</p>`;
 }
 
-const statusColor = {waiting: "gray", running: "steelblue", done: "green", cancelled: "darkorange", error: "crimson"};
+const statusColor = { waiting: "gray", running: "steelblue", done: "green", cancelled: "darkorange", error: "crimson" };
 
 function targetRow(t, budget) {
   const max = t.episodes;
@@ -47,10 +50,17 @@ export function runStatus(run, budget = 0, progress = null) {
 export function runLog(runs) {
   return html`<table class="pg-log" style="max-width: 900px; font-size: 13px;">
     <thead><tr><th>run</th><th>status</th><th>episodes</th><th>seconds</th><th>backend</th><th>config</th></tr></thead>
-    <tbody>${runs.slice().reverse().map((r) => html`<tr data-run=${r.id} data-status=${r.status} data-episodes=${r.targets.reduce((s, t) => s + t.episode, 0)}>
+    <tbody>${runs
+      .slice()
+      .reverse()
+      .map(
+        (
+          r,
+        ) => html`<tr data-run=${r.id} data-status=${r.status} data-episodes=${r.targets.reduce((s, t) => s + t.episode, 0)}>
       <td>#${r.id}</td><td style="color: ${statusColor[r.status]}">${r.status}</td>
       <td>${r.targets.map((t) => `${t.target} ${t.episode}`).join(", ") || "—"}</td>
-      <td>${r.status === "waiting" ? "" : r.seconds.toFixed(1)}</td><td>${r.backend}</td><td>${r.label}</td></tr>`)}</tbody>
+      <td>${r.status === "waiting" ? "" : r.seconds.toFixed(1)}</td><td>${r.backend}</td><td>${r.label}</td></tr>`,
+      )}</tbody>
   </table>`;
 }
 
@@ -60,10 +70,12 @@ export function equationsView(result) {
   return html`<div class="pg-equations">${result.equations.map((e) => {
     const ev = evaluation.get(e.target);
     return html`<div class="pg-equation" data-target=${e.target} data-latex=${e.latex} data-text=${e.text}>
-      ${tex(`${texTarget(e.target)} = ${e.latex || "0"}`, {displayMode: true})}
-      <p class="pg-equation-meta"><small>train NRMSE ${fmt(e.trainNrmse)}${ev
-        ? html` · truth <code>${ev.truth}</code> · <span style="color: ${ev.exact ? "green" : "crimson"}">${ev.exact ? "exact" : `not exact (${ev.reason})`}</span> · E_c ${ev.coefficientError.toPrecision(3)} % · test NRMSE ${fmt(ev.testNrmse)}`
-        : ""}</small></p>
+      ${tex(`${texTarget(e.target)} = ${e.latex || "0"}`, { displayMode: true })}
+      <p class="pg-equation-meta"><small>train NRMSE ${fmt(e.trainNrmse)}${
+        ev
+          ? html` · truth <code>${ev.truth}</code> · <span style="color: ${ev.exact ? "green" : "crimson"}">${ev.exact ? "exact" : `not exact (${ev.reason})`}</span> · E_c ${ev.coefficientError.toPrecision(3)} % · test NRMSE ${fmt(ev.testNrmse)}`
+          : ""
+      }</small></p>
     </div>`;
   })}</div>`;
 }
@@ -72,7 +84,7 @@ export function equationsView(result) {
 export function downloadButton(text, filename) {
   const button = html`<button class="pg-download" type="button" data-filename=${filename}>Download JSON</button>`;
   button.onclick = () => {
-    const url = URL.createObjectURL(new Blob([text], {type: "application/json"}));
+    const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
     const a = html`<a href=${url} download=${filename} style="display: none"></a>`;
     document.body.append(a);
     a.click();

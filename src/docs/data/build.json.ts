@@ -3,13 +3,13 @@
 // (`consolesr fit/run --out` record their checkout's sha the same way). Framework re-runs a loader
 // only when the loader file changes, so a site built from a kept cache may carry an older sha;
 // CI deletes src/.observablehq/cache before building (STACK.md).
-import {execSync} from "node:child_process";
-import {VERSION} from "../../lib/version.js";
+import { execSync } from "node:child_process";
+import { VERSION } from "../../lib/version.js";
 
 let git = "unknown";
 try {
-  git = execSync("git rev-parse HEAD", {encoding: "utf8", stdio: ["ignore", "pipe", "ignore"]}).trim();
+  git = execSync("git rev-parse HEAD", { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
 } catch {
   // not a git checkout: keep "unknown"
 }
-process.stdout.write(`${JSON.stringify({version: VERSION, git})}\n`);
+process.stdout.write(`${JSON.stringify({ version: VERSION, git })}\n`);

@@ -3,25 +3,26 @@
 // read. Not a data loader itself (no page asks for `experimentPage`), only a module the loaders import.
 // Note: Framework re-runs a loader only when the loader file is newer than its cache, so a change
 // here does not refresh syn1.json or syn2.json until `src/.observablehq/cache` is deleted.
-import {execSync} from "node:child_process";
-import {columnOf} from "../../lib/data/dataset.js";
-import type {Experiment} from "../../lib/data/experiments.js";
-import {equationLatex, simplifyEquation} from "../../lib/equation/index.js";
-import type {PipelineData} from "../../lib/pipeline.js";
-import type {Registry, SymbolPlugin} from "../../lib/plugins.js";
-import type {EvaluationResult, ResultJson} from "../../lib/result.js";
+import { execSync } from "node:child_process";
+import { columnOf } from "../../lib/data/dataset.js";
+import type { Experiment } from "../../lib/data/experiments.js";
+import { equationLatex, simplifyEquation } from "../../lib/equation/index.js";
+import type { PipelineData } from "../../lib/pipeline.js";
+import type { Registry, SymbolPlugin } from "../../lib/plugins.js";
+import type { EvaluationResult, ResultJson } from "../../lib/result.js";
 
 /** The commit of the working tree, or "unknown" outside a git checkout. */
 export function gitSha(): string {
   try {
-    return execSync("git rev-parse HEAD", {encoding: "utf8", stdio: ["ignore", "pipe", "ignore"]}).trim();
+    return execSync("git rev-parse HEAD", { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
   } catch {
     return "unknown";
   }
 }
 
 /** A number rounded to `digits` significant digits for the page (null when not finite). */
-export const round = (v: number, digits = 6): number | null => (Number.isFinite(v) ? Number(v.toPrecision(digits)) : null);
+export const round = (v: number, digits = 6): number | null =>
+  Number.isFinite(v) ? Number(v.toPrecision(digits)) : null;
 
 /** The options simplifyEquation takes on an experiment's training data (as evaluateExperiment builds them). */
 export function simplifyOptionsOf(data: Pick<PipelineData, "train">, symbols: Registry<SymbolPlugin>) {
@@ -30,14 +31,20 @@ export function simplifyOptionsOf(data: Pick<PipelineData, "train">, symbols: Re
     inputOrder: data.train.inputs,
     symbolOrder: symbols.names(),
     columns: (name: string) => columnOf(data.train, name),
-    rows: data.train.rows
+    rows: data.train.rows,
   };
 }
 
 /** The truth of each output in LaTeX, simplified the way evaluateExperiment simplifies it. */
-export function truthLatexOf(experiment: Experiment, data: Pick<PipelineData, "train">, symbols: Registry<SymbolPlugin>): Record<string, string> {
+export function truthLatexOf(
+  experiment: Experiment,
+  data: Pick<PipelineData, "train">,
+  symbols: Registry<SymbolPlugin>,
+): Record<string, string> {
   const options = simplifyOptionsOf(data, symbols);
-  return Object.fromEntries(experiment.truth.map((t) => [t.target, equationLatex(simplifyEquation(t, options), options.symbols)]));
+  return Object.fromEntries(
+    experiment.truth.map((t) => [t.target, equationLatex(simplifyEquation(t, options), options.symbols)]),
+  );
 }
 
 /** Per output, what the pages show beside the equations; `rewards` only where the loader ran the search itself. */
@@ -71,7 +78,7 @@ export interface ExperimentPageInput {
  * and the Pareto front. Keys in this order (syn1.json's bytes depend on it).
  */
 export function experimentPageJson(input: ExperimentPageInput) {
-  const {experiment, result} = input;
+  const { experiment, result } = input;
   return {
     manifest: {
       seed: result.manifest.seed,
@@ -82,15 +89,24 @@ export function experimentPageJson(input: ExperimentPageInput) {
       git: result.manifest.git,
       backend: result.manifest.backend,
       searchMs: Math.round(input.searchMs),
-      totalMs: Math.round(input.totalMs)
+      totalMs: Math.round(input.totalMs),
     },
     description: experiment.description,
     trainRange: experiment.trainRange,
     testRange: experiment.testRange,
-    equations: result.equations.map((e) => ({target: e.target, text: e.text, latex: e.latex, trainNrmse: e.trainNrmse})),
-    evaluation: input.evaluation.map((e) => ({...e, truthLatex: input.truthLatex[e.target]})),
-    search: {episodes: result.search.episodes, structures: result.search.structures, stopReason: result.search.stopReason},
+    equations: result.equations.map((e) => ({
+      target: e.target,
+      text: e.text,
+      latex: e.latex,
+      trainNrmse: e.trainNrmse,
+    })),
+    evaluation: input.evaluation.map((e) => ({ ...e, truthLatex: input.truthLatex[e.target] })),
+    search: {
+      episodes: result.search.episodes,
+      structures: result.search.structures,
+      stopReason: result.search.stopReason,
+    },
     outputs: input.outputs,
-    front: result.search.front
+    front: result.search.front,
   };
 }

@@ -3,10 +3,10 @@
 // draw, rng streams and result), plus what the page plots: the reward per episode and the Pareto front per output.
 // Prints one JSON on stdout (nothing on stderr); the shape is experimentPage.ts's, shared with syn2.json.ts.
 // Reproduce: `npx tsx src/docs/data/syn1.json.ts > syn1.json` (or `npx observable build`, which runs it).
-import {experiments} from "../../lib/data/index.js";
-import {pipelineData, resolvePipelineConfig, runPipeline} from "../../lib/pipeline.js";
-import {createRegistries} from "../../plugins/index.js";
-import {experimentPageJson, gitSha, round, truthLatexOf} from "./experimentPage.js";
+import { experiments } from "../../lib/data/index.js";
+import { pipelineData, resolvePipelineConfig, runPipeline } from "../../lib/pipeline.js";
+import { createRegistries } from "../../plugins/index.js";
+import { experimentPageJson, gitSha, round, truthLatexOf } from "./experimentPage.js";
 
 const started = performance.now();
 const SEED = 0;
@@ -16,10 +16,10 @@ const registries = createRegistries();
 
 // The CLI's `run syn1 --seed 0` through the same pipeline: the same config, data draw and search.
 // The search fits on the float64 engine, so no tfjs backend is needed here: the manifest says "js".
-const config = resolvePipelineConfig({experiment: experiment.name, seed: SEED, rows: ROWS}, registries);
-const data = pipelineData(config, {registries});
+const config = resolvePipelineConfig({ experiment: experiment.name, seed: SEED, rows: ROWS }, registries);
+const data = pipelineData(config, { registries });
 const t0 = performance.now();
-const {result: json, search} = await runPipeline({data, config, registries, git: gitSha(), backend: "js"});
+const { result: json, search } = await runPipeline({ data, config, registries, git: gitSha(), backend: "js" });
 const searchMs = performance.now() - t0;
 
 process.stdout.write(
@@ -38,8 +38,8 @@ process.stdout.write(
         stopReason: o.stopReason,
         actions: o.actions,
         fitSeconds: round(o.fitSeconds, 4),
-        rewards: o.rewards.map((r) => round(r, 8))
-      }))
-    })
-  )
+        rewards: o.rewards.map((r) => round(r, 8)),
+      })),
+    }),
+  ),
 );

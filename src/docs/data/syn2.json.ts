@@ -8,19 +8,19 @@
 // same metric. Prints one JSON on stdout in experimentPage.ts's shape (syn1.json's, without the
 // per-episode rewards, which a result JSON does not hold).
 // Reproduce: `npx tsx src/docs/data/syn2.json.ts > syn2.json` (seconds: no search runs here).
-import {readFileSync} from "node:fs";
-import {resolve} from "node:path";
-import {fileURLToPath} from "node:url";
-import {columnOf} from "../../lib/data/dataset.js";
-import {experiments} from "../../lib/data/index.js";
-import {evaluateExperiment} from "../../lib/evaluate.js";
-import {evaluateEquation, simplifyEquation} from "../../lib/equation/index.js";
-import {parseWrittenEquations} from "../../lib/equation/written.js";
-import {nrmse} from "../../lib/metrics/nrmse.js";
-import {configFromManifest, isExperimentConfig, pipelineData} from "../../lib/pipeline.js";
-import {parseResult} from "../../lib/reproduce.js";
-import {createRegistries} from "../../plugins/index.js";
-import {experimentPageJson, simplifyOptionsOf, truthLatexOf} from "./experimentPage.js";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { columnOf } from "../../lib/data/dataset.js";
+import { experiments } from "../../lib/data/index.js";
+import { evaluateExperiment } from "../../lib/evaluate.js";
+import { evaluateEquation, simplifyEquation } from "../../lib/equation/index.js";
+import { parseWrittenEquations } from "../../lib/equation/written.js";
+import { nrmse } from "../../lib/metrics/nrmse.js";
+import { configFromManifest, isExperimentConfig, pipelineData } from "../../lib/pipeline.js";
+import { parseResult } from "../../lib/reproduce.js";
+import { createRegistries } from "../../plugins/index.js";
+import { experimentPageJson, simplifyOptionsOf, truthLatexOf } from "./experimentPage.js";
 
 const started = performance.now();
 
@@ -40,20 +40,23 @@ const symbols = registries.symbols;
 const lookup = (name: string) => symbols.get(name);
 
 // The run's data, regenerated from the manifest (seed, rows, snr): the draw the CLI made.
-const data = pipelineData(config, {registries});
+const data = pipelineData(config, { registries });
 if (!data.test) throw new Error(`${file}: the regenerated data has no test set`);
-const sets = {train: data.train, test: data.test};
+const sets = { train: data.train, test: data.test };
 
 // The result's equations are already simplified (they are what the search printed); the terms
 // are float64 numbers written by JSON.stringify, so they read back bit for bit.
-const learned = result.equations.map((e) => ({target: e.target, terms: e.terms}));
+const learned = result.equations.map((e) => ({ target: e.target, terms: e.terms }));
 const evaluation = evaluateExperiment(experiment, learned, sets, symbols);
 
 // Checks that the data are the run's: the train NRMSE recomputed on the regenerated train set
 // equals the recorded one, and the recomputed evaluation equals the file's evaluation block.
 const trainCheck = result.equations.map((e, k) => {
-  const recomputed = nrmse(columnOf(data.train, e.target), evaluateEquation(learned[k]!, lookup, (name) => columnOf(data.train, name), data.train.rows));
-  return {target: e.target, recorded: e.trainNrmse, recomputed, identical: recomputed === e.trainNrmse};
+  const recomputed = nrmse(
+    columnOf(data.train, e.target),
+    evaluateEquation(learned[k]!, lookup, (name) => columnOf(data.train, name), data.train.rows),
+  );
+  return { target: e.target, recorded: e.trainNrmse, recomputed, identical: recomputed === e.trainNrmse };
 });
 const recorded = result.evaluation ?? [];
 const evaluationCheck = evaluation.map((e) => {
@@ -61,7 +64,12 @@ const evaluationCheck = evaluation.map((e) => {
   return {
     target: e.target,
     inFile: r !== undefined,
-    identical: r !== undefined && r.exact === e.exact && r.coefficientError === e.coefficientError && r.testNrmse === e.testNrmse && r.reason === e.reason
+    identical:
+      r !== undefined &&
+      r.exact === e.exact &&
+      r.coefficientError === e.coefficientError &&
+      r.testNrmse === e.testNrmse &&
+      r.reason === e.reason,
   };
 });
 
@@ -71,17 +79,19 @@ const evaluationCheck = evaluation.map((e) => {
 const PAPER_TEXT = [
   "y1 = 1.48*sqrt(x1)*x2 + 1.00*x1*x2^2",
   "y2 = sin(1.8*x1)*log(2.999*x2) + 0.999*sin(1.8*x1)*sqrt(x3)",
-  "y3 = 1.933*sqrt(x3)*log(1.598*x1) + 1.002*x1^2"
+  "y3 = 1.933*sqrt(x3)*log(1.598*x1) + 1.002*x1^2",
 ];
 const PAPER_LATEX: Record<string, string> = {
   y1: String.raw`1.48\sqrt{x_1}\,x_2 + 1.00\,x_1 x_2^2`,
   y2: String.raw`\sin(1.8x_1)\big(\log(2.999x_2) + 0.999\sqrt{x_3}\big)`,
-  y3: String.raw`1.933\sqrt{x_3}\log(1.598x_1) + 1.002\,x_1^2`
+  y3: String.raw`1.933\sqrt{x_3}\log(1.598x_1) + 1.002\,x_1^2`,
 };
 const simplifyOptions = simplifyOptionsOf(data, symbols);
-const paperEquations = parseWrittenEquations(PAPER_TEXT.join("; "), {symbols: symbols.values(), inputs: data.train.inputs, targets: data.train.targets}).map((e) =>
-  simplifyEquation(e, simplifyOptions)
-);
+const paperEquations = parseWrittenEquations(PAPER_TEXT.join("; "), {
+  symbols: symbols.values(),
+  inputs: data.train.inputs,
+  targets: data.train.targets,
+}).map((e) => simplifyEquation(e, simplifyOptions));
 const paperEvaluation = evaluateExperiment(experiment, paperEquations, sets, symbols);
 
 const seconds = result.search.seconds;
@@ -93,7 +103,12 @@ const page = experimentPageJson({
   searchMs: seconds === undefined ? Number.NaN : seconds * 1000,
   totalMs: performance.now() - started,
   // Per output: episodes, structures fitted and why it stopped (a result JSON has no per-episode rewards).
-  outputs: (result.search.targets ?? []).map((t) => ({target: t.target, episodes: t.episodes, structures: t.structures, stopReason: t.stopReason}))
+  outputs: (result.search.targets ?? []).map((t) => ({
+    target: t.target,
+    episodes: t.episodes,
+    structures: t.structures,
+    stopReason: t.stopReason,
+  })),
 });
 
 process.stdout.write(
@@ -104,9 +119,13 @@ process.stdout.write(
       seconds: seconds ?? null,
       method: result.search.method,
       command: `npx consolesr run syn2 --seed ${result.manifest.seed} --out syn2.json`,
-      reproduce: `npx consolesr reproduce ${file}`
+      reproduce: `npx consolesr reproduce ${file}`,
     },
-    checks: {train: trainCheck, evaluation: evaluationCheck},
-    paper: paperEvaluation.map((e) => ({...e, text: PAPER_TEXT.find((t) => t.startsWith(`${e.target} =`)), latex: PAPER_LATEX[e.target]}))
-  })
+    checks: { train: trainCheck, evaluation: evaluationCheck },
+    paper: paperEvaluation.map((e) => ({
+      ...e,
+      text: PAPER_TEXT.find((t) => t.startsWith(`${e.target} =`)),
+      latex: PAPER_LATEX[e.target],
+    })),
+  }),
 );

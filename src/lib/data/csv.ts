@@ -35,7 +35,8 @@ function cellValue(cell: string, where: string): number {
   if (text === "") throw new InputError(`${where}: an empty cell is not a number`);
   if (DECIMAL.test(text)) {
     const value = Number(text);
-    if (!Number.isFinite(value)) throw new InputError(`${where}: ${quote(text)} is not a finite number (beyond the float64 range)`);
+    if (!Number.isFinite(value))
+      throw new InputError(`${where}: ${quote(text)} is not a finite number (beyond the float64 range)`);
     return value;
   }
   if (NOT_FINITE.test(text)) throw new InputError(`${where}: ${quote(text)} is not a finite number`);
@@ -43,7 +44,9 @@ function cellValue(cell: string, where: string): number {
   if (Number.isFinite(read) || /^[+-]?0[xbo]/i.test(text)) {
     // 0x1f, 0b101, 0o7: JavaScript would read them, a CSV of measurements should not hold them.
     const hint = Number.isFinite(read) ? `write it in decimal (${read})` : "write it in decimal";
-    throw new InputError(`${where}: ${quote(text)} is not a decimal number (hexadecimal, binary and octal are not read); ${hint}`);
+    throw new InputError(
+      `${where}: ${quote(text)} is not a decimal number (hexadecimal, binary and octal are not read); ${hint}`,
+    );
   }
   throw new InputError(`${where}: ${quote(text)} is not a number`);
 }
@@ -62,13 +65,16 @@ export function parseCsv(text: string, file = "data"): Table {
   body.forEach((cells, r) => {
     const row = r + 1;
     if (cells.length !== columns.length) {
-      throw new InputError(`${file}: row ${row} (line ${row + 1}) has ${cells.length} cells, the header has ${columns.length}`);
+      throw new InputError(
+        `${file}: row ${row} (line ${row + 1}) has ${cells.length} cells, the header has ${columns.length}`,
+      );
     }
     cells.forEach((cell, j) => {
       values[j]![r] = cellValue(cell, `${file}: row ${row} (line ${row + 1}), column ${quote(columns[j]!)}`);
     });
   });
-  if (body.length < MIN_ROWS) throw new InputError(`${file}: ${body.length} data rows; at least ${MIN_ROWS} are needed`);
+  if (body.length < MIN_ROWS)
+    throw new InputError(`${file}: ${body.length} data rows; at least ${MIN_ROWS} are needed`);
   return { columns, values, rows: body.length };
 }
 
@@ -102,11 +108,19 @@ function checkMagnitudes(name: string, column: Float64Array, file: string): void
  * Splits a table into targets and inputs. Columns not named as targets are inputs unless
  * `inputs` is given (DESIGN CLI contract).
  */
-export function datasetFromTable(table: Table, targets: readonly string[], inputs?: readonly string[], file = "data"): Dataset {
+export function datasetFromTable(
+  table: Table,
+  targets: readonly string[],
+  inputs?: readonly string[],
+  file = "data",
+): Dataset {
   if (targets.length === 0) throw new InputError("no target column given (--target)");
   const find = (name: string, role: string) => {
     const j = table.columns.indexOf(name);
-    if (j < 0) throw new InputError(`${file}: no ${role} column ${quote(name)} (columns: ${oneLine(table.columns.join(", "), 200)})`);
+    if (j < 0)
+      throw new InputError(
+        `${file}: no ${role} column ${quote(name)} (columns: ${oneLine(table.columns.join(", "), 200)})`,
+      );
     return j;
   };
   const targetIdx = targets.map((t) => find(t, "target"));
@@ -128,14 +142,18 @@ export function datasetFromTable(table: Table, targets: readonly string[], input
   targetIdx.forEach((j, k) => {
     const column = table.values[j]!;
     if (column.every((v) => v === column[0])) {
-      throw new InputError(`${file}: target column ${quote(targets[k]!)} is constant (every value ${column[0]}); there is nothing to fit`);
+      throw new InputError(
+        `${file}: target column ${quote(targets[k]!)} is constant (every value ${column[0]}); there is nothing to fit`,
+      );
     }
   });
   for (const name of used) checkMagnitudes(name, table.values[table.columns.indexOf(name)]!, file);
   targetIdx.forEach((j, k) => {
     const spread = std(table.values[j]!);
     if (!(spread > 0 && Number.isFinite(spread))) {
-      throw new InputError(`${file}: the spread of target column ${quote(targets[k]!)} is ${spread} in float64 arithmetic; scale the column`);
+      throw new InputError(
+        `${file}: the spread of target column ${quote(targets[k]!)} is ${spread} in float64 arithmetic; scale the column`,
+      );
     }
   });
   return {

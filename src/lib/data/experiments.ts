@@ -45,7 +45,8 @@ export const experiments: Record<string, Experiment> = {
   },
   syn2: {
     name: "syn2",
-    description: "y1 = sqrt(2.2·x1)·x2 + x1·x2², y2 = sin(1.8·x1)·(log(3·x2) + sqrt(x3)), y3 = sqrt(3.7·x3)·log(1.6·x1) + x1²",
+    description:
+      "y1 = sqrt(2.2·x1)·x2 + x1·x2², y2 = sin(1.8·x1)·(log(3·x2) + sqrt(x3)), y3 = sqrt(3.7·x3)·log(1.6·x1) + x1²",
     inputs: ["x1", "x2", "x3"],
     symbols: ["sqrt", "x", "x^2", "log", "sin"],
     truth: [
@@ -99,7 +100,11 @@ export interface GenerateOptions {
 }
 
 /** Draws inputs ~ U(range) row by row, evaluates the equations, then adds noise at the SNR. */
-export function generateDataset(inputs: readonly string[], equations: readonly Equation[], options: GenerateOptions): Dataset {
+export function generateDataset(
+  inputs: readonly string[],
+  equations: readonly Equation[],
+  options: GenerateOptions,
+): Dataset {
   const rows = options.rows ?? 2000;
   const [lo, hi] = options.range ?? [1, 2];
   const x = inputs.map(() => new Float64Array(rows));
@@ -122,7 +127,16 @@ export function experimentData(
   options: Omit<GenerateOptions, "range">,
 ): { train: Dataset; test: Dataset } {
   const rows = options.rows ?? experiment.rows;
-  const train = generateDataset(experiment.inputs, experiment.truth, { ...options, rows, range: experiment.trainRange });
-  const test = generateDataset(experiment.inputs, experiment.truth, { ...options, rows, range: experiment.testRange, snrDb: undefined });
+  const train = generateDataset(experiment.inputs, experiment.truth, {
+    ...options,
+    rows,
+    range: experiment.trainRange,
+  });
+  const test = generateDataset(experiment.inputs, experiment.truth, {
+    ...options,
+    rows,
+    range: experiment.testRange,
+    snrDb: undefined,
+  });
   return { train, test };
 }

@@ -20,7 +20,12 @@ export function evaluateTerm(term: Term, symbols: SymbolLookup, columns: ColumnL
 }
 
 /** ŷ of an equation on named columns, in float64. */
-export function evaluateEquation(equation: Equation, symbols: SymbolLookup, columns: ColumnLookup, rows: number): Float64Array {
+export function evaluateEquation(
+  equation: Equation,
+  symbols: SymbolLookup,
+  columns: ColumnLookup,
+  rows: number,
+): Float64Array {
   const out = new Float64Array(rows);
   for (const term of equation.terms) {
     const values = evaluateTerm(term, symbols, columns, rows);

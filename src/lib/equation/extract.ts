@@ -29,7 +29,11 @@ export function equationsOfLocal(structure: LocalStructure, weights: LocalWeight
  * ignored). Equal products are shared between outputs, as in one LoCaL block. The symbol pool
  * is the symbols the equations use, in `symbolOrder`.
  */
-export function structureOfEquations(equations: readonly Equation[], inputs: readonly string[], symbolOrder: readonly string[]): LocalStructure {
+export function structureOfEquations(
+  equations: readonly Equation[],
+  inputs: readonly string[],
+  symbolOrder: readonly string[],
+): LocalStructure {
   const used = new Set(equations.flatMap((e) => e.terms.flatMap((t) => t.factors.map((f) => f.symbol))));
   const symbols = symbolOrder.filter((s) => used.has(s));
   const base = { inputs: [...inputs], symbols, outputs: equations.map((e) => e.target) };
@@ -57,6 +61,9 @@ export function structureOfEquations(equations: readonly Equation[], inputs: rea
 export function formOf(equation: Equation): Equation {
   return {
     target: equation.target,
-    terms: equation.terms.map((t) => ({ coefficient: 1, factors: t.factors.map(({ symbol, input }) => ({ symbol, input })) })),
+    terms: equation.terms.map((t) => ({
+      coefficient: 1,
+      factors: t.factors.map(({ symbol, input }) => ({ symbol, input })),
+    })),
   };
 }

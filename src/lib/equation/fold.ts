@@ -96,7 +96,12 @@ export function foldNearDegenerate(equation: Equation, options: FoldOptions): Fo
     rows,
     tolerance,
   };
-  const mergeOptions: SimplifyOptions = { symbols: options.symbols, inputOrder: options.inputOrder, symbolOrder: options.symbolOrder, tolerance };
+  const mergeOptions: SimplifyOptions = {
+    symbols: options.symbols,
+    inputOrder: options.inputOrder,
+    symbolOrder: options.symbolOrder,
+    tolerance,
+  };
 
   const cache = new Map<string, Float64Array>();
   const valuesOf = (factor: Factor): Float64Array => {
@@ -138,7 +143,12 @@ export function foldNearDegenerate(equation: Equation, options: FoldOptions): Fo
   };
 
   const original = stateOf(equation);
-  const unchanged = (): FoldResult => ({ equation, nrmse: original.nrmse, predicted: original.predicted, folded: false });
+  const unchanged = (): FoldResult => ({
+    equation,
+    nrmse: original.nrmse,
+    predicted: original.predicted,
+    folded: false,
+  });
   if (!Number.isFinite(original.nrmse) || lookup(options.symbols, IDENTITY) === undefined) return unchanged();
   const limit = original.nrmse * (1 + slack) + floor;
 
@@ -206,7 +216,10 @@ export function foldNearDegenerate(equation: Equation, options: FoldOptions): Fo
         const next: Term[] = [];
         for (const part of parts) {
           if (model.a !== 0) next.push({ coefficient: part.coefficient * model.a, factors: [...part.factors] });
-          next.push({ coefficient: part.coefficient * model.b, factors: [...part.factors, { symbol: IDENTITY, input: factor.input }] });
+          next.push({
+            coefficient: part.coefficient * model.b,
+            factors: [...part.factors, { symbol: IDENTITY, input: factor.input }],
+          });
         }
         parts = next;
       });
@@ -229,7 +242,9 @@ export function foldNearDegenerate(equation: Equation, options: FoldOptions): Fo
     if (!coefficients.every(Number.isFinite)) return undefined;
     const refitted: Equation = {
       target: merged.target,
-      terms: merged.terms.map((term, k) => ({ coefficient: coefficients[k]!, factors: term.factors })).filter((term) => term.coefficient !== 0),
+      terms: merged.terms
+        .map((term, k) => ({ coefficient: coefficients[k]!, factors: term.factors }))
+        .filter((term) => term.coefficient !== 0),
     };
     const state = stateOf(simplifyEquation(refitted, simplifyOptions));
     return Number.isFinite(state.nrmse) ? state : undefined;
@@ -252,7 +267,12 @@ export function foldNearDegenerate(equation: Equation, options: FoldOptions): Fo
       for (const candidate of candidates) {
         const alone = finish(apply(current.equation, [candidate]));
         if (!acceptable(alone, current)) continue;
-        if (!best || alone.complexity < best.complexity || (alone.complexity === best.complexity && alone.nrmse < best.nrmse)) best = alone;
+        if (
+          !best ||
+          alone.complexity < best.complexity ||
+          (alone.complexity === best.complexity && alone.nrmse < best.nrmse)
+        )
+          best = alone;
       }
     }
     if (!best) break;
@@ -275,7 +295,12 @@ function lookup(symbols: FoldOptions["symbols"], name: string): SymbolPlugin | u
  * b·x, else a + b·x, fitted to f over x by least squares, when its largest deviation is
  * ≤ tolerance · range(f); undefined when neither is, or f is not finite or does not vary.
  */
-export function nearAffine(x: ArrayLike<number>, f: ArrayLike<number>, rows: number, tolerance: number): Affine | undefined {
+export function nearAffine(
+  x: ArrayLike<number>,
+  f: ArrayLike<number>,
+  rows: number,
+  tolerance: number,
+): Affine | undefined {
   if (rows < 3) return undefined;
   let fLo = Infinity;
   let fHi = -Infinity;

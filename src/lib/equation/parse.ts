@@ -59,15 +59,25 @@ function parseFactor(text: string, o: ParseFormOptions, where: string): Factor |
   if (best) return best.factor;
   const call = /^([A-Za-z_]\w*)\s*\(/.exec(text);
   if (call && !o.symbols.some((s) => s.text(HOLE).startsWith(`${call[1]}(`))) {
-    throw new InputError(`--form: unknown symbol "${call[1]}" in ${quote(text)} (${where}); known: ${o.symbols.map((s) => s.name).join(", ")}`);
+    throw new InputError(
+      `--form: unknown symbol "${call[1]}" in ${quote(text)} (${where}); known: ${o.symbols.map((s) => s.name).join(", ")}`,
+    );
   }
-  if (badColumn) throw new InputError(`--form: unknown column "${badColumn}" in ${quote(text)} (${where}); inputs: ${o.inputs.join(", ")}`);
-  throw new InputError(`--form: cannot read the factor ${quote(text)} (${where}); write products of symbols such as x1^2*cos(x2)`);
+  if (badColumn)
+    throw new InputError(
+      `--form: unknown column "${badColumn}" in ${quote(text)} (${where}); inputs: ${o.inputs.join(", ")}`,
+    );
+  throw new InputError(
+    `--form: cannot read the factor ${quote(text)} (${where}); write products of symbols such as x1^2*cos(x2)`,
+  );
 }
 
 export function parseForm(form: string, options: ParseFormOptions): Equation[] {
   const equations: Equation[] = [];
-  const statements = form.split(/[;\n]/).map((s) => s.trim()).filter(Boolean);
+  const statements = form
+    .split(/[;\n]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (statements.length === 0) throw new InputError("--form: no equation given");
   for (const statement of statements) {
     const sides = statement.split("=");
@@ -77,9 +87,11 @@ export function parseForm(form: string, options: ParseFormOptions): Equation[] {
     const target = sides[0]!.trim();
     const targets = options.targets ?? options.inputs;
     if (!targets.includes(target)) throw new InputError(`--form: unknown target column ${quote(target)}`);
-    if (equations.some((e) => e.target === target)) throw new InputError(`--form: target ${quote(target)} appears twice`);
+    if (equations.some((e) => e.target === target))
+      throw new InputError(`--form: target ${quote(target)} appears twice`);
     const rhs = sides[1]!.trim();
-    if (/[/]/.test(rhs.replace(/\([^()]*\)/g, ""))) throw new InputError(`--form: "/" is not a LoCaL operation in ${quote(rhs)}`);
+    if (/[/]/.test(rhs.replace(/\([^()]*\)/g, "")))
+      throw new InputError(`--form: "/" is not a LoCaL operation in ${quote(rhs)}`);
     // Terms are separated by top-level + or −; a leading sign belongs to the first coefficient.
     const terms = splitTop(rhs.replace(/^[+-]\s*/, ""), "+-").filter((t, k, all) => t !== "" || k === all.length - 1);
     const equation: Equation = { target, terms: [] };
@@ -91,9 +103,13 @@ export function parseForm(form: string, options: ParseFormOptions): Equation[] {
         return parseFactor(f, options, where);
       });
       const kept = factors.filter((f): f is Factor => f !== null);
-      if (kept.length === 0) throw new InputError(`--form: the term ${quote(termText)} has no symbol (${where}); LoCaL has no constant term`);
+      if (kept.length === 0)
+        throw new InputError(
+          `--form: the term ${quote(termText)} has no symbol (${where}); LoCaL has no constant term`,
+        );
       const seen = new Set(kept.map((f) => `${f.symbol}|${f.input}`));
-      if (seen.size !== kept.length) throw new InputError(`--form: ${quote(termText)} repeats a factor (${where}); use a power symbol such as x^2`);
+      if (seen.size !== kept.length)
+        throw new InputError(`--form: ${quote(termText)} repeats a factor (${where}); use a power symbol such as x^2`);
       equation.terms.push({ coefficient: 1, factors: kept });
     }
     equations.push(equation);

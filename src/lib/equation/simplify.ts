@@ -69,7 +69,8 @@ export function simplifyEquation(equation: Equation, options: SimplifyOptions): 
         coefficient *= folded.coefficient;
         weight = folded.weight;
       }
-      const next: Factor = weight === undefined ? { symbol: factor.symbol, input: factor.input } : { ...factor, weight };
+      const next: Factor =
+        weight === undefined ? { symbol: factor.symbol, input: factor.input } : { ...factor, weight };
       const constant = constantValue(next, options, tolerance);
       if (constant !== undefined) coefficient *= constant;
       else factors.push(next);

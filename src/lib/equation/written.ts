@@ -46,7 +46,10 @@ function writtenWeight(text: string, symbol: SymbolPlugin): number | undefined {
 export function parseWrittenEquations(text: string, options: ParseFormOptions): Equation[] {
   const forms = parseForm(text, options);
   const bySymbol = new Map(options.symbols.map((s) => [s.name, s]));
-  const statements = text.split(/[;\n]/).map((s) => s.trim()).filter(Boolean);
+  const statements = text
+    .split(/[;\n]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   return forms.map((form, e) => {
     const rhs = statements[e]!.split("=")[1]!.trim();
     const leading = /^[+-]/.exec(rhs)?.[0] ?? "";

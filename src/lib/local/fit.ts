@@ -65,10 +65,13 @@ const lookupOf = (symbols: FitOptions["symbols"]) =>
   typeof symbols === "function" ? symbols : (name: string) => symbols.get(name);
 
 function checkData(structure: LocalStructure, data: FitData): number {
-  if (data.x.length !== structure.inputs.length) throw new InputError(`fitLocal: ${structure.inputs.length} inputs in the structure but ${data.x.length} columns`);
-  if (data.y.length !== structure.outputs.length) throw new InputError(`fitLocal: ${structure.outputs.length} outputs in the structure but ${data.y.length} targets`);
+  if (data.x.length !== structure.inputs.length)
+    throw new InputError(`fitLocal: ${structure.inputs.length} inputs in the structure but ${data.x.length} columns`);
+  if (data.y.length !== structure.outputs.length)
+    throw new InputError(`fitLocal: ${structure.outputs.length} outputs in the structure but ${data.y.length} targets`);
   const rows = data.y[0]?.length ?? 0;
-  for (const column of [...data.x, ...data.y]) if (column.length !== rows) throw new InputError("fitLocal: columns differ in length");
+  for (const column of [...data.x, ...data.y])
+    if (column.length !== rows) throw new InputError("fitLocal: columns differ in length");
   if (rows < 2) throw new InputError("fitLocal: need at least 2 rows");
   return rows;
 }
@@ -100,7 +103,8 @@ export function fitLocalSync(structure: LocalStructure, data: FitData, options: 
     let theta = start;
     let curve: number[] = [];
     if (adam && compiled.terms.length > 0 && steps > 0) {
-      ({ theta, curve } = engine === "js" ? adamFloat64(model, data, theta, settings) : adamTfjs(compiled, data, scale, theta, settings));
+      ({ theta, curve } =
+        engine === "js" ? adamFloat64(model, data, theta, settings) : adamTfjs(compiled, data, scale, theta, settings));
     }
     let polishIterations = 0;
     if (polish && compiled.terms.length > 0) {
@@ -116,7 +120,12 @@ export function fitLocalSync(structure: LocalStructure, data: FitData, options: 
   let best = fitFrom(initialTheta(compiled, options.init ?? 1), true);
   let starts = 1;
   let bestStart = 0;
-  if ((options.starts ?? "multi") === "multi" && best.loss > EXACT && compiled.terms.length > 0 && !options.signal?.aborted) {
+  if (
+    (options.starts ?? "multi") === "multi" &&
+    best.loss > EXACT &&
+    compiled.terms.length > 0 &&
+    !options.signal?.aborted
+  ) {
     const start = periodicStart(compiled, model, data, scale, best.theta);
     // Only from a point that already beats the first start's end (LM then can only improve on it).
     if (start && start.loss < best.loss) {
@@ -173,7 +182,13 @@ const SCAN_ROWS = 128;
  * (mean over outputs of MSE / var(y)). Deterministic, and about 32 linear solves on ≥ 128 rows
  * per periodic weight: a few Adam steps' worth of work.
  */
-function periodicStart(compiled: CompiledLocal, model: Float64Model, data: FitData, scale: readonly number[], from: Float64Array): { theta: Float64Array; loss: number } | null {
+function periodicStart(
+  compiled: CompiledLocal,
+  model: Float64Model,
+  data: FitData,
+  scale: readonly number[],
+  from: Float64Array,
+): { theta: Float64Array; loss: number } | null {
   const periodic = compiled.inner.flatMap((k, q) => {
     const period = compiled.neurons[k]!.symbol.period;
     if (!period) return [];
@@ -185,7 +200,8 @@ function periodicStart(compiled: CompiledLocal, model: Float64Model, data: FitDa
   if (periodic.length === 0) return null;
   const rows = data.y[0]!.length;
   const stride = Math.max(1, Math.floor(rows / SCAN_ROWS));
-  const every = (column: ArrayLike<number>) => Float64Array.from({ length: Math.floor(rows / stride) }, (_, r) => column[r * stride]!);
+  const every = (column: ArrayLike<number>) =>
+    Float64Array.from({ length: Math.floor(rows / stride) }, (_, r) => column[r * stride]!);
   const scanModel = stride > 1 ? float64Model(compiled, data.x.map(every), data.y.map(every), scale) : model;
   const theta = Float64Array.from(from);
   for (const { q, step } of periodic) {
@@ -218,8 +234,13 @@ const BETA2 = 0.999;
 const EPSILON = 1e-7; // tfjs's default, so both engines take the same steps
 
 /** Adam in float64 with the analytic gradient: the `js` engine and the benchmark's floor. */
-export function adamFloat64(model: Float64Model, data: FitData, start: Float64Array, settings: AdamSettings): { theta: Float64Array; curve: number[] } {
-  const denominator = (data.y[0]!.length) * data.y.length;
+export function adamFloat64(
+  model: Float64Model,
+  data: FitData,
+  start: Float64Array,
+  settings: AdamSettings,
+): { theta: Float64Array; curve: number[] } {
+  const denominator = data.y[0]!.length * data.y.length;
   const theta = Float64Array.from(start);
   const m = new Float64Array(theta.length);
   const v = new Float64Array(theta.length);
@@ -323,14 +344,16 @@ export function buildTfjsForward(compiled: CompiledLocal, x: readonly ArrayLike<
     let products: Tensor | null = null;
     for (let f = 0; f < depth; f++) {
       let factor: Tensor = pads[f]!;
-      groups.forEach((g, s) => (factor = tf.add(factor, tf.matMul(activations[s]!, g.select[f]!))));
+      groups.forEach((g, s) => {
+        factor = tf.add(factor, tf.matMul(activations[s]!, g.select[f]!));
+      });
       products = products ? tf.mul(products, factor) : factor;
     }
     return tf.matMul(products!, tf.matMul(G, tf.mul(tf.reshape(coefficients, [-1, 1]), E)));
   };
   const dispose = () => {
-    for (const g of groups) [g.x, g.spread, g.base, ...g.select].forEach((t) => t.dispose());
-    [...pads, rowOnes, G, E].forEach((t) => t.dispose());
+    for (const g of groups) for (const t of [g.x, g.spread, g.base, ...g.select]) t.dispose();
+    for (const t of [...pads, rowOnes, G, E]) t.dispose();
   };
   return { forward, dispose };
 }

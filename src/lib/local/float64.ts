@@ -27,7 +27,10 @@ export interface Float64Model {
    * Loss, JᵀJ (row-major p×p) and Jᵀr of the normalised residual r = (y−ŷ)·s_o, where J is
    * ∂ŷ·s/∂θ. With `gradientOnly` JᵀJ is left at zero (the loss gradient is −2·Jᵀr).
    */
-  normalEquations(theta: ArrayLike<number>, gradientOnly?: boolean): { loss: number; jtj: Float64Array; jtr: Float64Array };
+  normalEquations(
+    theta: ArrayLike<number>,
+    gradientOnly?: boolean,
+  ): { loss: number; jtj: Float64Array; jtr: Float64Array };
   /**
    * For the inner weights of θ held fixed ŷ is linear in the term coefficients: θ with the
    * coefficients replaced by their least-squares values (per output), and its loss. The loss
@@ -42,7 +45,9 @@ export function float64Model(c: CompiledLocal, x: Columns, y: Columns, scale: re
   const nI = c.inner.length;
   const p = nI + c.terms.length;
   const innerOf = new Int32Array(nK).fill(-1);
-  c.inner.forEach((k, q) => (innerOf[k] = q));
+  c.inner.forEach((k, q) => {
+    innerOf[k] = q;
+  });
   const f = c.neurons.map((n) => n.symbol.evaluate);
   const df = c.neurons.map((n) => derivativeOf(n.symbol));
   const cols = c.neurons.map((n) => x[n.input]!);

@@ -11,7 +11,8 @@ export function std(values: ArrayLike<number>): number {
 
 /** NRMSE = sqrt(mean((y − ŷ)²)) / std(y). NaN in ŷ gives NaN, never a quiet number. */
 export function nrmse(yTrue: ArrayLike<number>, yPred: ArrayLike<number>): number {
-  if (yTrue.length !== yPred.length) throw new RangeError(`nrmse: ${yTrue.length} targets but ${yPred.length} predictions`);
+  if (yTrue.length !== yPred.length)
+    throw new RangeError(`nrmse: ${yTrue.length} targets but ${yPred.length} predictions`);
   let sum = 0;
   for (let i = 0; i < yTrue.length; i++) sum += (yTrue[i]! - yPred[i]!) ** 2;
   return Math.sqrt(sum / yTrue.length) / std(yTrue);

@@ -22,7 +22,11 @@ const weightIsFolded = (symbols: SymbolLookup, name: string) => {
 };
 
 /** The percentage error of each coefficient slot of the truth: term coefficients and inner weights. */
-function slotErrors(truth: Equation, learned: Equation, symbols: SymbolLookup): { errors: number[]; unmatched: number; extra: number } {
+function slotErrors(
+  truth: Equation,
+  learned: Equation,
+  symbols: SymbolLookup,
+): { errors: number[]; unmatched: number; extra: number } {
   const pool = learned.terms.map((t) => ({ term: t, key: signature(t), used: false }));
   const errors: number[] = [];
   let unmatched = 0;
@@ -60,7 +64,12 @@ export interface RecoveryCheck {
 }
 
 /** Exact recovery: the same set of terms and every coefficient within `tolerance` (1 %). */
-export function exactRecovery(truth: Equation, learned: Equation, symbols: SymbolLookup, tolerance = 0.01): RecoveryCheck {
+export function exactRecovery(
+  truth: Equation,
+  learned: Equation,
+  symbols: SymbolLookup,
+  tolerance = 0.01,
+): RecoveryCheck {
   const { errors, unmatched, extra } = slotErrors(truth, learned, symbols);
   const ec = errors.reduce((a, b) => a + b, 0) / Math.max(1, errors.length);
   const worst = Math.max(0, ...errors);

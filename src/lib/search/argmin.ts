@@ -104,7 +104,8 @@ export async function createArgminSolver(options?: HighsLoadOptions): Promise<Ar
 
 /** Resolved bounds of the action; validates the constraints. */
 function actionBounds(nA: number, c: ActionConstraints | undefined): { lo: Float64Array; hi: Float64Array } {
-  const lo = new Float64Array(nA), hi = new Float64Array(nA).fill(1);
+  const lo = new Float64Array(nA),
+    hi = new Float64Array(nA).fill(1);
   if (c?.lower) {
     if (c.lower.length !== nA) throw new RangeError(`argmin: lower has length ${c.lower.length}, expected ${nA}`);
     for (let j = 0; j < nA; j++) lo[j] = c.lower[j]!;
@@ -115,20 +116,28 @@ function actionBounds(nA: number, c: ActionConstraints | undefined): { lo: Float
   }
   for (let j = 0; j < nA; j++) {
     if (!(lo[j]! >= 0 && hi[j]! <= 1 && lo[j]! <= hi[j]!)) {
-      throw new RangeError(`argmin: action ${j} has bounds [${lo[j]}, ${hi[j]}], which are not within [0, 1] or are empty`);
+      throw new RangeError(
+        `argmin: action ${j} has bounds [${lo[j]}, ${hi[j]}], which are not within [0, 1] or are empty`,
+      );
     }
   }
   return { lo, hi };
 }
 
 /** Rows with merged duplicate indices and validated entries. */
-function actionRows(nA: number, c: ActionConstraints | undefined): { index: number[]; coef: number[]; lo: number; hi: number }[] {
+function actionRows(
+  nA: number,
+  c: ActionConstraints | undefined,
+): { index: number[]; coef: number[]; lo: number; hi: number }[] {
   return (c?.rows ?? []).map((r, q) => {
-    if (r.index.length !== r.coef.length) throw new RangeError(`argmin: row ${q} has ${r.index.length} indices but ${r.coef.length} coefficients`);
-    if (Number.isNaN(r.lo) || Number.isNaN(r.hi) || r.lo > r.hi) throw new RangeError(`argmin: row ${q} has bounds [${r.lo}, ${r.hi}]`);
+    if (r.index.length !== r.coef.length)
+      throw new RangeError(`argmin: row ${q} has ${r.index.length} indices but ${r.coef.length} coefficients`);
+    if (Number.isNaN(r.lo) || Number.isNaN(r.hi) || r.lo > r.hi)
+      throw new RangeError(`argmin: row ${q} has bounds [${r.lo}, ${r.hi}]`);
     const merged = new Map<number, number>();
     r.index.forEach((j, t) => {
-      if (!Number.isInteger(j) || j < 0 || j >= nA) throw new RangeError(`argmin: row ${q} refers to action ${j} (there are ${nA})`);
+      if (!Number.isInteger(j) || j < 0 || j >= nA)
+        throw new RangeError(`argmin: row ${q} refers to action ${j} (there are ${nA})`);
       const v = r.coef[t]!;
       if (!Number.isFinite(v)) throw new RangeError(`argmin: row ${q} has a non-finite coefficient`);
       merged.set(j, (merged.get(j) ?? 0) + v);
@@ -145,8 +154,10 @@ function countFractional(a: ArrayLike<number>): number {
 }
 
 function checkState(net: Icnn, state: ArrayLike<number>): void {
-  if (state.length !== net.shape.state) throw new RangeError(`argmin: state has length ${state.length}, expected ${net.shape.state}`);
-  for (let j = 0; j < state.length; j++) if (!Number.isFinite(state[j]!)) throw new RangeError(`argmin: state entry ${j} is not finite`);
+  if (state.length !== net.shape.state)
+    throw new RangeError(`argmin: state has length ${state.length}, expected ${net.shape.state}`);
+  for (let j = 0; j < state.length; j++)
+    if (!Number.isFinite(state[j]!)) throw new RangeError(`argmin: state entry ${j} is not finite`);
 }
 
 interface Problem {
@@ -177,12 +188,16 @@ function buildModel(highs: Highs, net: Icnn, state: ArrayLike<number>, p: Proble
     numCols += l.out;
   }
   const inf = highs.infinity;
-  const colLower = new Float64Array(numCols), colUpper = new Float64Array(numCols).fill(inf);
+  const colLower = new Float64Array(numCols),
+    colUpper = new Float64Array(numCols).fill(inf);
   colLower.set(p.lo);
   colUpper.set(p.hi);
   const colCost = new Float64Array(numCols);
-  const starts: number[] = [0], indices: number[] = [], values: number[] = [];
-  const rowLower: number[] = [], rowUpper: number[] = [];
+  const starts: number[] = [0],
+    indices: number[] = [],
+    values: number[] = [];
+  const rowLower: number[] = [],
+    rowUpper: number[] = [];
   const stateDot = (wx: Float64Array, i: number) => {
     let v = 0;
     for (let j = 0; j < nS; j++) v += wx[i * n + j]! * state[j]!;
@@ -247,7 +262,10 @@ function solveLp(highs: Highs, net: Icnn, state: ArrayLike<number>, p: Problem):
   return finish(net, state, p, out.colValue, out.objective, out.optimal);
 }
 
-function runModel(highs: Highs, modelData: ReturnType<typeof buildModel>): { colValue: Float64Array; objective: number; optimal: boolean } {
+function runModel(
+  highs: Highs,
+  modelData: ReturnType<typeof buildModel>,
+): { colValue: Float64Array; objective: number; optimal: boolean } {
   const status = highs.constants.modelStatus;
   const model = highs.createModel(modelData);
   try {
@@ -256,15 +274,27 @@ function runModel(highs: Highs, modelData: ReturnType<typeof buildModel>): { col
     const ms = model.getModelStatus();
     const hasPoint = model.info.get("primal_solution_status") === highs.constants.solutionStatus.feasible;
     if (ms === status.infeasible) throw new Error("argmin: the action constraints are infeasible");
-    if (ms === status.unbounded || ms === status.unboundedOrInfeasible) throw new Error("argmin: HiGHS reports the model unbounded or infeasible");
+    if (ms === status.unbounded || ms === status.unboundedOrInfeasible)
+      throw new Error("argmin: HiGHS reports the model unbounded or infeasible");
     if (!hasPoint) throw new Error(`argmin: HiGHS ended with model status ${ms} and no solution`);
-    return { colValue: model.getSolution().colValue, objective: model.getObjectiveValue(), optimal: ms === status.optimal };
+    return {
+      colValue: model.getSolution().colValue,
+      objective: model.getObjectiveValue(),
+      optimal: ms === status.optimal,
+    };
   } finally {
     model.dispose();
   }
 }
 
-function finish(net: Icnn, state: ArrayLike<number>, p: Problem, colValue: Float64Array, objective: number, optimal: boolean): ArgminResult {
+function finish(
+  net: Icnn,
+  state: ArrayLike<number>,
+  p: Problem,
+  colValue: Float64Array,
+  objective: number,
+  optimal: boolean,
+): ArgminResult {
   const raw = colValue.subarray(0, p.nA);
   const fractional = countFractional(raw);
   const action = new Float64Array(p.nA);

@@ -35,14 +35,31 @@ export interface SearchSpace {
 
 export const LAYERS = 3;
 
-export function createSpace(inputs: readonly string[], symbols: readonly string[], terms: number, encoding: StateEncoding, allowed?: readonly boolean[]): SearchSpace {
+export function createSpace(
+  inputs: readonly string[],
+  symbols: readonly string[],
+  terms: number,
+  encoding: StateEncoding,
+  allowed?: readonly boolean[],
+): SearchSpace {
   const n0 = inputs.length;
   const n1 = n0 * symbols.length;
   const n2 = terms;
   const nA = Math.max(n1, n1 * n2, n2);
   const paperWidth = Math.max(n0, n1, n2, 1) + 1;
   const nS = encoding === "paper" ? paperWidth : paperWidth + n1 + n1 * n2 + LAYERS;
-  return { inputs: [...inputs], symbols: [...symbols], allowed: allowed ? [...allowed] : new Array(n1).fill(true), n0, n1, n2, nA, nS, encoding, paperWidth };
+  return {
+    inputs: [...inputs],
+    symbols: [...symbols],
+    allowed: allowed ? [...allowed] : new Array(n1).fill(true),
+    n0,
+    n1,
+    n2,
+    nA,
+    nS,
+    encoding,
+    paperWidth,
+  };
 }
 
 export function initialState(space: SearchSpace): Float64Array {
@@ -53,7 +70,12 @@ export function initialState(space: SearchSpace): Float64Array {
 }
 
 /** s_{k+1} from s_k and a_k: linear in a_k for a fixed s_k. */
-export function transition(space: SearchSpace, k: number, state: ArrayLike<number>, action: ArrayLike<number>): Float64Array {
+export function transition(
+  space: SearchSpace,
+  k: number,
+  state: ArrayLike<number>,
+  action: ArrayLike<number>,
+): Float64Array {
   const { n1, n2, paperWidth } = space;
   const next = new Float64Array(space.nS);
   const v = (i: number) => state[i]!;
@@ -136,7 +158,13 @@ export interface LayerBounds {
  * Bounds of layer k given the partial structure and the kept products. Kept products occupy
  * the first product slots.
  */
-export function layerBounds(space: SearchSpace, k: number, partial: PartialStructure, kept: readonly Product[], limits: Limits): LayerBounds {
+export function layerBounds(
+  space: SearchSpace,
+  k: number,
+  partial: PartialStructure,
+  kept: readonly Product[],
+  limits: Limits,
+): LayerBounds {
   const { n1, n2, nA } = space;
   const lower = new Float64Array(nA);
   const upper = new Float64Array(nA);
@@ -145,7 +173,8 @@ export function layerBounds(space: SearchSpace, k: number, partial: PartialStruc
     for (let i = 0; i < n1; i++) upper[i] = space.allowed[i] ? 1 : 0;
     for (const i of kept.flat()) lower[i] = upper[i] = 1;
     const all = Array.from({ length: n1 }, (_, i) => i).filter((i) => space.allowed[i]);
-    if (all.length === 0) throw new InputError("no (input, symbol) pair lies in its symbol's domain: widen the symbol pool");
+    if (all.length === 0)
+      throw new InputError("no (input, symbol) pair lies in its symbol's domain: widen the symbol pool");
     rows.push({ index: all, coef: all.map(() => 1), lo: 1, hi: limits.maxFactors * limits.maxTerms });
   } else if (k === 1) {
     for (const i of partial.neurons) for (let j = 0; j < n2; j++) upper[i * n2 + j] = 1;
@@ -186,7 +215,13 @@ export function shuffle<T>(items: T[], rng: Rng): T[] {
 }
 
 /** A random binary action that respects the bounds and, by construction, the row limits. */
-export function randomAction(space: SearchSpace, k: number, bounds: LayerBounds, limits: Limits, rng: Rng): Float64Array {
+export function randomAction(
+  space: SearchSpace,
+  k: number,
+  bounds: LayerBounds,
+  limits: Limits,
+  rng: Rng,
+): Float64Array {
   const { n1, n2, nA } = space;
   const a = Float64Array.from(bounds.lower);
   const free = (i: number) => bounds.upper[i]! > bounds.lower[i]!;

@@ -29,7 +29,10 @@ export interface Candidate {
 
 /** Σ over terms of (1 + Σ symbol complexities): a term costs its sum and its factors. */
 export function complexityOf(equation: Equation, symbols: Registry<SymbolPlugin>): number {
-  return equation.terms.reduce((sum, t) => sum + 1 + t.factors.reduce((s, f) => s + symbols.get(f.symbol).complexity, 0), 0);
+  return equation.terms.reduce(
+    (sum, t) => sum + 1 + t.factors.reduce((s, f) => s + symbols.get(f.symbol).complexity, 0),
+    0,
+  );
 }
 
 function pearson(a: ArrayLike<number>, b: ArrayLike<number>): number {
@@ -103,16 +106,21 @@ export function createEvaluator(
       try {
         score = reward.score(fitScore);
       } catch (cause) {
-        throw new InputError(`plugin ${reward.name}: score threw: ${cause instanceof Error ? cause.message : String(cause)}`);
+        throw new InputError(
+          `plugin ${reward.name}: score threw: ${cause instanceof Error ? cause.message : String(cause)}`,
+        );
       }
       if (!Number.isFinite(score)) {
-        if (Number.isFinite(error)) throw new InputError(`plugin ${reward.name}: score returned ${score} for NRMSE ${error}`);
+        if (Number.isFinite(error))
+          throw new InputError(`plugin ${reward.name}: score returned ${score} for NRMSE ${error}`);
         score = reward.range[0];
       }
       const [lo, hi] = reward.range;
       const slack = 1e-12 * Math.max(1, hi - lo); // as check-plugin's range check
       if (score < lo - slack || score > hi + slack) {
-        throw new InputError(`plugin ${reward.name}: score returned ${score} for NRMSE ${error}, outside its declared range [${lo}, ${hi}]`);
+        throw new InputError(
+          `plugin ${reward.name}: score returned ${score} for NRMSE ${error}, outside its declared range [${lo}, ${hi}]`,
+        );
       }
       const evidence = structure.products.map((product, j) => {
         const term = raw!.terms[j]!;

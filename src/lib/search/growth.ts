@@ -37,15 +37,24 @@ const SCHEDULE: Size[] = [
 
 /** Throws an InputError when a given size is outside 0 (auto) … its cap. */
 export function checkSize(size: Size): void {
-  for (const [name, value, cap] of [["terms", size.terms, TERMS_CAP], ["maxFactors", size.maxFactors, FACTORS_CAP]] as const) {
-    if (!Number.isInteger(value) || value < 0 || value > cap) throw new InputError(`search option ${name} must be an integer from 1 to ${cap}, or 0 for a size that grows by itself (got ${value})`);
+  for (const [name, value, cap] of [
+    ["terms", size.terms, TERMS_CAP],
+    ["maxFactors", size.maxFactors, FACTORS_CAP],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 0 || value > cap)
+      throw new InputError(
+        `search option ${name} must be an integer from 1 to ${cap}, or 0 for a size that grows by itself (got ${value})`,
+      );
   }
 }
 
 /** The sizes a search visits: one when both are given, else the schedule clipped to what is given. */
 export function sizesOf(size: Size): Size[] {
   if (size.terms > 0 && size.maxFactors > 0) return [size];
-  const clip = (s: Size): Size => ({ terms: size.terms > 0 ? Math.min(s.terms, size.terms) : s.terms, maxFactors: size.maxFactors > 0 ? Math.min(s.maxFactors, size.maxFactors) : s.maxFactors });
+  const clip = (s: Size): Size => ({
+    terms: size.terms > 0 ? Math.min(s.terms, size.terms) : s.terms,
+    maxFactors: size.maxFactors > 0 ? Math.min(s.maxFactors, size.maxFactors) : s.maxFactors,
+  });
   const out: Size[] = [];
   for (const s of SCHEDULE.map(clip)) {
     // A size inside one already visited adds nothing.

@@ -205,8 +205,14 @@ export class Icnn {
 
   /** Overwrites weights, Adam moments and step count with those of a net of the same shape. */
   copyFrom(other: Icnn): void {
-    const a = this.shape, b = other.shape;
-    if (a.state !== b.state || a.action !== b.action || a.hidden.length !== b.hidden.length || a.hidden.some((h, i) => h !== b.hidden[i])) {
+    const a = this.shape,
+      b = other.shape;
+    if (
+      a.state !== b.state ||
+      a.action !== b.action ||
+      a.hidden.length !== b.hidden.length ||
+      a.hidden.some((h, i) => h !== b.hidden[i])
+    ) {
       throw new RangeError("copyFrom: the two ICNNs have different shapes");
     }
     this.theta.set(other.theta);
@@ -223,7 +229,8 @@ export class Icnn {
   }
 
   values(states: ArrayLike<number>[], actions: ArrayLike<number>[]): Float64Array {
-    if (states.length !== actions.length) throw new RangeError(`values: ${states.length} states but ${actions.length} actions`);
+    if (states.length !== actions.length)
+      throw new RangeError(`values: ${states.length} states but ${actions.length} actions`);
     const out = new Float64Array(states.length);
     for (let i = 0; i < states.length; i++) out[i] = this.value(states[i]!, actions[i]!);
     return out;
@@ -255,13 +262,20 @@ export class Icnn {
    * the final epoch's mean squared error (each minibatch measured before its step); with
    * epochs = 0, the current mean squared error.
    */
-  train(states: ArrayLike<number>[], actions: ArrayLike<number>[], targets: ArrayLike<number>, opts: IcnnTrainOptions): number {
+  train(
+    states: ArrayLike<number>[],
+    actions: ArrayLike<number>[],
+    targets: ArrayLike<number>,
+    opts: IcnnTrainOptions,
+  ): number {
     const N = states.length;
     if (actions.length !== N || targets.length !== N) {
       throw new RangeError(`train: ${N} states, ${actions.length} actions, ${targets.length} targets`);
     }
-    if (!Number.isInteger(opts.epochs) || opts.epochs < 0) throw new RangeError(`train: epochs must be an integer ≥ 0 (got ${opts.epochs})`);
-    if (!Number.isInteger(opts.batchSize) || opts.batchSize < 1) throw new RangeError(`train: batchSize must be an integer ≥ 1 (got ${opts.batchSize})`);
+    if (!Number.isInteger(opts.epochs) || opts.epochs < 0)
+      throw new RangeError(`train: epochs must be an integer ≥ 0 (got ${opts.epochs})`);
+    if (!Number.isInteger(opts.batchSize) || opts.batchSize < 1)
+      throw new RangeError(`train: batchSize must be an integer ≥ 1 (got ${opts.batchSize})`);
     if (!(opts.learningRate > 0)) throw new RangeError(`train: learningRate must be > 0 (got ${opts.learningRate})`);
     if (N === 0) return NaN;
     for (let i = 0; i < N; i++) {
@@ -315,7 +329,10 @@ export class Icnn {
   private adamStep(lr: number): void {
     this.step++;
     this.version++;
-    const th = this.theta, g = this.grad, m = this.m, v = this.v;
+    const th = this.theta,
+      g = this.grad,
+      m = this.m,
+      v = this.v;
     const c1 = 1 - BETA1 ** this.step;
     const sqrtC2 = Math.sqrt(1 - BETA2 ** this.step);
     const stepSize = lr / c1;
@@ -333,12 +350,21 @@ export class Icnn {
   }
 
   private checkInput(state: ArrayLike<number>, action: ArrayLike<number>, which = ""): void {
-    if (state.length !== this.shape.state) throw new RangeError(`ICNN state${which} has length ${state.length}, expected ${this.shape.state}`);
-    if (action.length !== this.shape.action) throw new RangeError(`ICNN action${which} has length ${action.length}, expected ${this.shape.action}`);
+    if (state.length !== this.shape.state)
+      throw new RangeError(`ICNN state${which} has length ${state.length}, expected ${this.shape.state}`);
+    if (action.length !== this.shape.action)
+      throw new RangeError(`ICNN action${which} has length ${action.length}, expected ${this.shape.action}`);
   }
 
   /** Writes the non-zero entries of u = [s; a] at index[p…]; returns the new p. */
-  private pack(state: ArrayLike<number>, action: ArrayLike<number>, index: Int32Array, value: Float64Array, p: number, which: string): number {
+  private pack(
+    state: ArrayLike<number>,
+    action: ArrayLike<number>,
+    index: Int32Array,
+    value: Float64Array,
+    p: number,
+    which: string,
+  ): number {
     const nS = this.shape.state;
     for (let j = 0; j < state.length; j++) {
       const u = +state[j]!;
@@ -368,12 +394,15 @@ export class Icnn {
     const N = states.length;
     let nnz = 0;
     for (let i = 0; i < N; i++) {
-      const s = states[i]!, a = actions[i]!;
+      const s = states[i]!,
+        a = actions[i]!;
       this.checkInput(s, a, ` ${i}`);
       for (let j = 0; j < s.length; j++) if (s[j] !== 0) nnz++;
       for (let j = 0; j < a.length; j++) if (a[j] !== 0) nnz++;
     }
-    const start = new Int32Array(N + 1), index = new Int32Array(nnz), value = new Float64Array(nnz);
+    const start = new Int32Array(N + 1),
+      index = new Int32Array(nnz),
+      value = new Float64Array(nnz);
     let p = 0;
     for (let i = 0; i < N; i++) {
       start[i] = p;
@@ -407,47 +436,67 @@ export class Icnn {
     this.ensureCapacity(nb);
     const { H, theta, pre, z, xt, outs, offs, bOff, cap } = this;
     // x-path of every layer at once, per sample: xt[b, :] = B + Σ_q u_q · WX[idx_q, :].
-    const idx = x.index, val = x.value;
+    const idx = x.index,
+      val = x.value;
     for (let b = 0; b < nb; b++) {
-      const sample = samples[b]!, t = b * H;
+      const sample = samples[b]!,
+        t = b * H;
       for (let i = 0; i < H; i++) xt[t + i] = theta[bOff + i]!;
       let q = x.start[sample]!;
       const e = x.start[sample + 1]!;
       for (; q + 3 < e; q += 4) {
-        const r0 = idx[q]! * H, r1 = idx[q + 1]! * H, r2 = idx[q + 2]! * H, r3 = idx[q + 3]! * H;
-        const u0 = val[q]!, u1 = val[q + 1]!, u2 = val[q + 2]!, u3 = val[q + 3]!;
-        for (let i = 0; i < H; i++) xt[t + i]! += theta[r0 + i]! * u0 + theta[r1 + i]! * u1 + theta[r2 + i]! * u2 + theta[r3 + i]! * u3;
+        const r0 = idx[q]! * H,
+          r1 = idx[q + 1]! * H,
+          r2 = idx[q + 2]! * H,
+          r3 = idx[q + 3]! * H;
+        const u0 = val[q]!,
+          u1 = val[q + 1]!,
+          u2 = val[q + 2]!,
+          u3 = val[q + 3]!;
+        for (let i = 0; i < H; i++)
+          xt[t + i]! += theta[r0 + i]! * u0 + theta[r1 + i]! * u1 + theta[r2 + i]! * u2 + theta[r3 + i]! * u3;
       }
       for (; q < e; q++) {
-        const r0 = idx[q]! * H, u0 = val[q]!;
+        const r0 = idx[q]! * H,
+          u0 = val[q]!;
         for (let i = 0; i < H; i++) xt[t + i]! += theta[r0 + i]! * u0;
       }
     }
     for (let i = 0; i < H; i++) for (let b = 0, r = i * cap; b < nb; b++) pre[r + b] = xt[b * H + i]!;
     const K = outs.length - 1;
     for (let k = 0; k <= K; k++) {
-      const o = offs[k]!, out = outs[k]!;
+      const o = offs[k]!,
+        out = outs[k]!;
       if (k > 0) {
         // z-path: pre_k[i, :] += Σ_j Wz_k[i, j] · z_{k−1}[j, :].
-        const zin = outs[k - 1]!, zo = offs[k - 1]!;
+        const zin = outs[k - 1]!,
+          zo = offs[k - 1]!;
         let w = this.wzOff[k]!;
         for (let i = 0; i < out; i++, w += zin) {
           const r = (o + i) * cap;
           let j = 0;
           for (; j + 3 < zin; j += 4) {
-            const w0 = theta[w + j]!, w1 = theta[w + j + 1]!, w2 = theta[w + j + 2]!, w3 = theta[w + j + 3]!;
+            const w0 = theta[w + j]!,
+              w1 = theta[w + j + 1]!,
+              w2 = theta[w + j + 2]!,
+              w3 = theta[w + j + 3]!;
             if (w0 === 0 && w1 === 0 && w2 === 0 && w3 === 0) continue;
-            const c0 = (zo + j) * cap, c1 = c0 + cap, c2 = c1 + cap, c3 = c2 + cap;
-            for (let b = 0; b < nb; b++) pre[r + b]! += w0 * z[c0 + b]! + w1 * z[c1 + b]! + w2 * z[c2 + b]! + w3 * z[c3 + b]!;
+            const c0 = (zo + j) * cap,
+              c1 = c0 + cap,
+              c2 = c1 + cap,
+              c3 = c2 + cap;
+            for (let b = 0; b < nb; b++)
+              pre[r + b]! += w0 * z[c0 + b]! + w1 * z[c1 + b]! + w2 * z[c2 + b]! + w3 * z[c3 + b]!;
           }
           for (; j < zin; j++) {
-            const w0 = theta[w + j]!, c0 = (zo + j) * cap;
+            const w0 = theta[w + j]!,
+              c0 = (zo + j) * cap;
             if (w0 !== 0) for (let b = 0; b < nb; b++) pre[r + b]! += w0 * z[c0 + b]!;
           }
         }
       }
       if (k < K) {
-        for (let i = o * cap, e = (o + out) * cap; i < e; i++) z[i] = Math.max(pre[i]! , 0);
+        for (let i = o * cap, e = (o + out) * cap; i < e; i++) z[i] = Math.max(pre[i]!, 0);
       }
     }
     return pre.subarray(offs[K]! * cap, offs[K]! * cap + nb);
@@ -462,16 +511,26 @@ export class Icnn {
     const K = outs.length - 1;
     for (let b = 0, r = offs[K]! * cap; b < nb; b++) gPre[r + b] = gOut[b]!;
     for (let k = K; k > 0; k--) {
-      const o = offs[k]!, out = outs[k]!, zin = outs[k - 1]!, zo = offs[k - 1]!;
+      const o = offs[k]!,
+        out = outs[k]!,
+        zin = outs[k - 1]!,
+        zo = offs[k - 1]!;
       const w = this.wzOff[k]!;
       if (grad) {
         // ∂/∂Wz_k[i, j] = Σ_b gPre_k[i, b] · z_{k−1}[j, b], four j at a time.
         for (let i = 0; i < out; i++) {
-          const r = (o + i) * cap, wi = w + i * zin;
+          const r = (o + i) * cap,
+            wi = w + i * zin;
           let j = 0;
           for (; j + 3 < zin; j += 4) {
-            const c0 = (zo + j) * cap, c1 = c0 + cap, c2 = c1 + cap, c3 = c2 + cap;
-            let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+            const c0 = (zo + j) * cap,
+              c1 = c0 + cap,
+              c2 = c1 + cap,
+              c3 = c2 + cap;
+            let a0 = 0,
+              a1 = 0,
+              a2 = 0,
+              a3 = 0;
             for (let b = 0; b < nb; b++) {
               const g = gPre[r + b]!;
               a0 += g * z[c0 + b]!;
@@ -498,13 +557,21 @@ export class Icnn {
         for (let b = 0; b < nb; b++) gZ[c + b] = 0;
         let i = 0;
         for (; i + 3 < out; i += 4) {
-          const w0 = theta[w + i * zin + j]!, w1 = theta[w + (i + 1) * zin + j]!, w2 = theta[w + (i + 2) * zin + j]!, w3 = theta[w + (i + 3) * zin + j]!;
+          const w0 = theta[w + i * zin + j]!,
+            w1 = theta[w + (i + 1) * zin + j]!,
+            w2 = theta[w + (i + 2) * zin + j]!,
+            w3 = theta[w + (i + 3) * zin + j]!;
           if (w0 === 0 && w1 === 0 && w2 === 0 && w3 === 0) continue;
-          const r0 = (o + i) * cap, r1 = r0 + cap, r2 = r1 + cap, r3 = r2 + cap;
-          for (let b = 0; b < nb; b++) gZ[c + b]! += w0 * gPre[r0 + b]! + w1 * gPre[r1 + b]! + w2 * gPre[r2 + b]! + w3 * gPre[r3 + b]!;
+          const r0 = (o + i) * cap,
+            r1 = r0 + cap,
+            r2 = r1 + cap,
+            r3 = r2 + cap;
+          for (let b = 0; b < nb; b++)
+            gZ[c + b]! += w0 * gPre[r0 + b]! + w1 * gPre[r1 + b]! + w2 * gPre[r2 + b]! + w3 * gPre[r3 + b]!;
         }
         for (; i < out; i++) {
-          const w0 = theta[w + i * zin + j]!, r0 = (o + i) * cap;
+          const w0 = theta[w + i * zin + j]!,
+            r0 = (o + i) * cap;
           if (w0 !== 0) for (let b = 0; b < nb; b++) gZ[c + b]! += w0 * gPre[r0 + b]!;
         }
         for (let b = 0; b < nb; b++) gPre[c + b] = pre[c + b]! > 0 ? gZ[c + b]! : 0;
@@ -527,11 +594,14 @@ export class Icnn {
       }
       grad[bOff + i]! += s;
     }
-    const idx = x.index, val = x.value;
+    const idx = x.index,
+      val = x.value;
     for (let b = 0; b < nb; b++) {
-      const sample = samples[b]!, t = b * H;
+      const sample = samples[b]!,
+        t = b * H;
       for (let q = x.start[sample]!, e = x.start[sample + 1]!; q < e; q++) {
-        const row = idx[q]! * H, u = val[q]!;
+        const row = idx[q]! * H,
+          u = val[q]!;
         let i = 0;
         for (; i + 3 < H; i += 4) {
           grad[row + i]! += xt[t + i]! * u;

@@ -16,14 +16,39 @@ import type { SearchSettings } from "./settings.js";
 import type { EpisodeEvent, OutputSearchResult } from "./strategy.js";
 
 export { searchOutput } from "./loop.js";
-export { METHODS, METHOD_NAMES, isMethod, methodRow, resolveSettings, settingsRecord, type MethodRow, type SearchMethod } from "./methods.js";
+export {
+  METHODS,
+  METHOD_NAMES,
+  isMethod,
+  methodRow,
+  resolveSettings,
+  settingsRecord,
+  type MethodRow,
+  type SearchMethod,
+} from "./methods.js";
 export { consolesrSettings, paperSettings, STOP_REASONS, type SearchSettings, type StopReason } from "./settings.js";
 export { allowedNeurons } from "./constraints.js";
 export { FACTORS_CAP, TERMS_CAP, sizesOf, type Size } from "./growth.js";
-export type { EpisodeEvent, OutputSearchResult, ProposalStrategy, SearchRun, SearchContext, Outcome } from "./strategy.js";
+export type {
+  EpisodeEvent,
+  OutputSearchResult,
+  ProposalStrategy,
+  SearchRun,
+  SearchContext,
+  Outcome,
+} from "./strategy.js";
 export { createEvaluator, complexityOf, type Candidate } from "./evaluator.js";
 export { HallOfFame } from "./hallOfFame.js";
-export { PRODUCT_MOVES, mutate, crossover, randomProduct, flipBits, type Products, type ProductLimits, type ProductMove } from "./operators.js";
+export {
+  PRODUCT_MOVES,
+  mutate,
+  crossover,
+  randomProduct,
+  flipBits,
+  type Products,
+  type ProductLimits,
+  type ProductMove,
+} from "./operators.js";
 
 export interface SearchOptions {
   symbols: Registry<SymbolPlugin>;
@@ -93,7 +118,14 @@ export async function search(data: Dataset, options: SearchOptions): Promise<Sea
     terms: simplified[k]!.terms,
     trainNrmse: o.best?.nrmse ?? Number.NaN,
   }));
-  const front = outputs.flatMap((o) => o.front.map((c) => ({ target: o.target, complexity: c.complexity, nrmse: c.nrmse, text: equationText(c.equation, lookup) })));
+  const front = outputs.flatMap((o) =>
+    o.front.map((c) => ({
+      target: o.target,
+      complexity: c.complexity,
+      nrmse: c.nrmse,
+      text: equationText(c.equation, lookup),
+    })),
+  );
   const error = outputs.find((o) => o.error)?.error;
   const stopReason = error
     ? "error"

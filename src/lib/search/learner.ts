@@ -25,7 +25,10 @@ const stateKey = (s: ArrayLike<number>) => Array.prototype.join.call(s, ",");
  * The reward the ICNNs learn and the paper's stop rule reads: raw (paper), or "log":
  * −log10(1 − u)/12 of the reward normalised to u ∈ [0, 1], so that NRMSE 1e-2 and 1e-8 differ.
  */
-export function shapeReward(shaping: SearchSettings["shaping"], range: readonly [number, number]): (reward: number) => number {
+export function shapeReward(
+  shaping: SearchSettings["shaping"],
+  range: readonly [number, number],
+): (reward: number) => number {
   const [lo, hi] = range;
   if (shaping === "raw") return (r) => r;
   return (r) => -Math.log10(1 - Math.min(1, Math.max(0, (r - lo) / (hi - lo))) + 1e-12) / 12;
@@ -73,19 +76,31 @@ export class QLearner {
     const s = this.#settings;
     const rng = this.#rng;
     const train = { epochs: s.epochs, learningRate: s.icnnLearningRate, batchSize: s.batch, rng };
-    for (let k = 0; k < LAYERS; k++) this.#rewardSamples.push({ state: seen.states[k]!, action: seen.actions[k]!, target: -reward });
+    for (let k = 0; k < LAYERS; k++)
+      this.#rewardSamples.push({ state: seen.states[k]!, action: seen.actions[k]!, target: -reward });
     const rSample = sample(this.#rewardSamples, s.batch, rng);
-    this.r.train(rSample.map((x) => x.state), rSample.map((x) => x.action), rSample.map((x) => x.target), train);
+    this.r.train(
+      rSample.map((x) => x.state),
+      rSample.map((x) => x.action),
+      rSample.map((x) => x.target),
+      train,
+    );
 
     for (let k = 0; k < LAYERS; k++) {
       const base = { state: trajectory.states[k]!, next: trajectory.states[k + 1]!, terminal: k === LAYERS - 1 };
       this.#replay.push({ ...base, action: trajectory.actions[k]!, reward });
       const relaxed = trajectory.relaxed[k]!;
-      if (relaxed !== trajectory.actions[k]) this.#replay.push({ ...base, action: relaxed, reward: -this.r.value(base.state, relaxed) });
+      if (relaxed !== trajectory.actions[k])
+        this.#replay.push({ ...base, action: relaxed, reward: -this.r.value(base.state, relaxed) });
     }
     const batch = sample(this.#replay, s.batch, rng);
     const targets = batch.map((m) => (m.terminal ? -m.reward : -(m.reward + s.gamma * -this.#bestNext(m.next))));
-    this.q.train(batch.map((m) => m.state), batch.map((m) => m.action), targets, train);
+    this.q.train(
+      batch.map((m) => m.state),
+      batch.map((m) => m.action),
+      targets,
+      train,
+    );
     if (episode % s.targetEvery === 0) {
       this.#target.copyFrom(this.q);
       this.#targetValues = new Map();

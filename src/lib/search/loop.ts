@@ -19,8 +19,20 @@ import type { Product } from "../plugins.js";
 import { Trajectories, type Tally } from "./trajectory.js";
 
 /** Creates what every strategy shares at one size. */
-function createRun(ctx: SearchContext, settings: SearchSettings, evaluator: Evaluator, evidence: Evidence[], widening: boolean): SearchRun {
-  const space = createSpace(ctx.data.inputs, ctx.pool, settings.terms, settings.encoding, allowedNeurons(ctx.data, ctx.pool, ctx.symbols));
+function createRun(
+  ctx: SearchContext,
+  settings: SearchSettings,
+  evaluator: Evaluator,
+  evidence: Evidence[],
+  widening: boolean,
+): SearchRun {
+  const space = createSpace(
+    ctx.data.inputs,
+    ctx.pool,
+    settings.terms,
+    settings.encoding,
+    allowedNeurons(ctx.data, ctx.pool, ctx.symbols),
+  );
   const limits: Limits = { maxFactors: settings.maxFactors, maxTerms: settings.terms, pearson: settings.pearson };
   const gate = new ConstraintGate(ctx.constraints, space, limits, evidence);
   const nets = { r: ctx.rng.fork(), q: ctx.rng.fork() };
@@ -96,11 +108,24 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
           run.trajectories.record(trajectory, candidate.nrmse);
           stalled = best && !(candidate.nrmse < 0.99 * best.nrmse) ? stalled + 1 : 0;
         }
-        if (!best || candidate.nrmse < best.nrmse || (candidate.nrmse === best.nrmse && candidate.complexity < best.complexity)) best = candidate;
+        if (
+          !best ||
+          candidate.nrmse < best.nrmse ||
+          (candidate.nrmse === best.nrmse && candidate.complexity < best.complexity)
+        )
+          best = candidate;
         const reward = shape(candidate.reward);
         rewards.push(candidate.reward);
         strategy.observe?.({ episode, trajectory, candidate, cached, reward });
-        ctx.onEpisode?.({ target: ctx.target, episode, reward: candidate.reward, structures: evaluator.size, best, ...trajectory.tally, nets: strategy.nets });
+        ctx.onEpisode?.({
+          target: ctx.target,
+          episode,
+          reward: candidate.reward,
+          structures: evaluator.size,
+          best,
+          ...trajectory.tally,
+          nets: strategy.nets,
+        });
         const stop = rules.find((rule) => rule.check({ candidate, reward, cached, structures: evaluator.size }));
         if (stop && (last || stop.reason !== "exhausted")) {
           stopReason = stop.reason;
@@ -119,5 +144,19 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
   }
   const screened = runs.reduce((sum, run) => sum + run.screened, 0);
   const answer = method.answer === "best" ? best : (hall.choose() ?? best);
-  return { target: ctx.target, best: answer, front: hall.front(), episodes: rewards.length, structures: evaluator.size, stopReason, error, rewards, actions: counts, fitSeconds: evaluator.seconds, screened, size: reached, nets: strategy?.nets };
+  return {
+    target: ctx.target,
+    best: answer,
+    front: hall.front(),
+    episodes: rewards.length,
+    structures: evaluator.size,
+    stopReason,
+    error,
+    rewards,
+    actions: counts,
+    fitSeconds: evaluator.seconds,
+    screened,
+    size: reached,
+    nets: strategy?.nets,
+  };
 }

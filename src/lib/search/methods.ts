@@ -33,13 +33,26 @@ export interface MethodRow {
 }
 
 const SPACE = ["episodes", "budget", "terms", "maxFactors", "pearson", "fit"] as const;
-const LEARNING = ["gamma", "epsilon", "targetEvery", "icnnLearningRate", "epochs", "batch", "hidden", "encoding", "avoidRepeats", "shaping", "explore"] as const;
+const LEARNING = [
+  "gamma",
+  "epsilon",
+  "targetEvery",
+  "icnnLearningRate",
+  "epochs",
+  "batch",
+  "hidden",
+  "encoding",
+  "avoidRepeats",
+  "shaping",
+  "explore",
+] as const;
 
 export const METHODS = {
   consolesr: {
     name: "consolesr",
     kind: "structure-search",
-    description: "linear-algebra proposals, then double-convex Q-learning with product-level proposals ranked by −R (default)",
+    description:
+      "linear-algebra proposals, then double-convex Q-learning with product-level proposals ranked by −R (default)",
     defaults: consolesrSettings,
     uses: [...SPACE, "stopNrmse", ...LEARNING, "proposal", "candidates", "rank", "parents"],
     threshold: "nrmse",
@@ -81,7 +94,8 @@ export const METHODS = {
 export type SearchMethod = keyof typeof METHODS;
 export const METHOD_NAMES = Object.keys(METHODS) as SearchMethod[];
 
-export const isMethod = (name: unknown): name is SearchMethod => typeof name === "string" && Object.hasOwn(METHODS, name);
+export const isMethod = (name: unknown): name is SearchMethod =>
+  typeof name === "string" && Object.hasOwn(METHODS, name);
 
 /** The row of a method name; an InputError listing the known ones otherwise. */
 export function methodRow(name: string, what = "search method"): MethodRow {

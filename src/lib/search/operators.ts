@@ -102,7 +102,12 @@ export function randomProduct(limits: ProductLimits, rng: Rng): number[] {
  * One move on a copy of `source`: a random product of it, a random move; new products come half
  * from another parent (when there are two or more), half at random.
  */
-export function mutate(source: Products, parents: readonly Products[], limits: ProductLimits, rng: Rng): { products: Products; move: string } {
+export function mutate(
+  source: Products,
+  parents: readonly Products[],
+  limits: ProductLimits,
+  rng: Rng,
+): { products: Products; move: string } {
   const products = source.map((p) => [...p]);
   const j = rng.int(products.length);
   const other = parents.length > 1 ? parents[rng.int(parents.length)] : undefined;
@@ -118,7 +123,11 @@ export function crossover(a: Products, b: Products, limits: ProductLimits, rng: 
 }
 
 /** Flips one or two free entries of a previous action (a local move around the best trajectory). */
-export function flipBits(previous: Float64Array, bounds: { lower: Float64Array; upper: Float64Array }, rng: Rng): Float64Array {
+export function flipBits(
+  previous: Float64Array,
+  bounds: { lower: Float64Array; upper: Float64Array },
+  rng: Rng,
+): Float64Array {
   const a = Float64Array.from(previous, (v, i) => Math.min(bounds.upper[i]!, Math.max(bounds.lower[i]!, v)));
   const free = Array.from(a.keys()).filter((i) => bounds.upper[i]! > bounds.lower[i]!);
   const flips = 1 + rng.int(2);

@@ -31,7 +31,10 @@ export interface StopRule {
 }
 
 export function thresholdRule(threshold: Threshold, settings: Pick<SearchSettings, "lambda" | "stopNrmse">): StopRule {
-  const check = threshold === "reward" ? (e: EpisodeResult) => Math.abs(e.reward - 1) <= settings.lambda : (e: EpisodeResult) => e.candidate.nrmse <= settings.stopNrmse;
+  const check =
+    threshold === "reward"
+      ? (e: EpisodeResult) => Math.abs(e.reward - 1) <= settings.lambda
+      : (e: EpisodeResult) => e.candidate.nrmse <= settings.stopNrmse;
   return { reason: "reward-threshold", check };
 }
 

@@ -9,7 +9,18 @@ import type { LocalStructure } from "../local/structure.js";
 import type { Product } from "../plugins.js";
 import type { Rng } from "../rng.js";
 import { roundAction } from "./argmin.js";
-import { initialState, layerBounds, LAYERS, partialStructure, randomAction, structureOf, transition, type LayerBounds, type Limits, type SearchSpace } from "./cmp.js";
+import {
+  initialState,
+  layerBounds,
+  LAYERS,
+  partialStructure,
+  randomAction,
+  structureOf,
+  transition,
+  type LayerBounds,
+  type Limits,
+  type SearchSpace,
+} from "./cmp.js";
 import type { ConstraintGate } from "./constraints.js";
 import { flipBits } from "./operators.js";
 
@@ -42,7 +53,14 @@ export class Trajectories {
   readonly #target: string;
   readonly #explore: "uniform" | "mutate";
 
-  constructor(space: SearchSpace, limits: Limits, gate: ConstraintGate, rng: Rng, target: string, explore: "uniform" | "mutate") {
+  constructor(
+    space: SearchSpace,
+    limits: Limits,
+    gate: ConstraintGate,
+    rng: Rng,
+    target: string,
+    explore: "uniform" | "mutate",
+  ) {
     this.space = space;
     this.limits = limits;
     this.#gate = gate;
@@ -79,7 +97,10 @@ export class Trajectories {
         } else tally.rejected++;
       }
       for (let attempt = 0; !chosen; attempt++) {
-        if (attempt > 1000) throw new InputError(`the constraints reject every action at layer ${k}; loosen --max-factors/--terms or the constraint plugins`);
+        if (attempt > 1000)
+          throw new InputError(
+            `the constraints reject every action at layer ${k}; loosen --max-factors/--terms or the constraint plugins`,
+          );
         const mutate = this.#explore === "mutate" && parent && rng.next() < 0.5;
         const candidate = mutate ? flipBits(parent[k]!, bounds, rng) : randomAction(space, k, bounds, limits, rng);
         if (accept(candidate)) {
@@ -126,7 +147,13 @@ export class Trajectories {
       if (!this.#gate.accepts(k, states[k]!, actions.slice(0, k), actions[k]!)) return null;
       states.push(transition(space, k, states[k]!, actions[k]!));
     }
-    return { states, actions, relaxed: actions, tally: { greedy: 0, random: 0, rejected: 0 }, structure: this.#structure(actions) };
+    return {
+      states,
+      actions,
+      relaxed: actions,
+      tally: { greedy: 0, random: 0, rejected: 0 },
+      structure: this.#structure(actions),
+    };
   }
 
   /** The canonical-slot trajectory of a trajectory's structure (itself if constraints reject it). */

@@ -3,13 +3,29 @@ import { defineConstraint, type ConstraintContext, type Product } from "../../li
 const key = (p: Product) => [...p].sort((a, b) => a - b).join(".");
 
 /** The last answer per evidence list: the search calls check() many times between two fits. */
-const memo = new WeakMap<object, { length: number; pearson: number; maxTerms: number; maxFactors: number; kept: Product[] }>();
+const memo = new WeakMap<
+  object,
+  { length: number; pearson: number; maxTerms: number; maxFactors: number; kept: Product[] }
+>();
 
 function keep({ evidence, limits }: Pick<ConstraintContext, "evidence" | "limits">): Product[] {
   const last = memo.get(evidence);
-  if (last && last.length === evidence.length && last.pearson === limits.pearson && last.maxTerms === limits.maxTerms && last.maxFactors === limits.maxFactors) return last.kept;
+  if (
+    last &&
+    last.length === evidence.length &&
+    last.pearson === limits.pearson &&
+    last.maxTerms === limits.maxTerms &&
+    last.maxFactors === limits.maxFactors
+  )
+    return last.kept;
   const result = computeKeep(evidence, limits);
-  memo.set(evidence, { length: evidence.length, pearson: limits.pearson, maxTerms: limits.maxTerms, maxFactors: limits.maxFactors, kept: result });
+  memo.set(evidence, {
+    length: evidence.length,
+    pearson: limits.pearson,
+    maxTerms: limits.maxTerms,
+    maxFactors: limits.maxFactors,
+    kept: result,
+  });
   return result;
 }
 
@@ -17,7 +33,9 @@ function computeKeep(evidence: ConstraintContext["evidence"], limits: Constraint
   const kept = new Map<string, Product>();
   // A search whose size grows keeps its evidence: a product from a wider size that this size
   // cannot hold (more factors than maxFactors) is not kept.
-  for (const e of evidence) if (e.pearson >= limits.pearson && e.product.length <= limits.maxFactors && !kept.has(key(e.product))) kept.set(key(e.product), e.product);
+  for (const e of evidence)
+    if (e.pearson >= limits.pearson && e.product.length <= limits.maxFactors && !kept.has(key(e.product)))
+      kept.set(key(e.product), e.product);
   // As many kept products as an output may sum would leave no room to search: keep one fewer.
   return [...kept.values()].sort((a, b) => (key(a) < key(b) ? -1 : 1)).slice(0, Math.max(0, limits.maxTerms - 1));
 }

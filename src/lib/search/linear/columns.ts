@@ -39,7 +39,12 @@ function scaleFolds(symbol: SymbolPlugin): boolean {
   return [0.37, 2.9].every((w) => symbol.fold!(w).weight === 1);
 }
 
-export function neuronColumns(x: readonly Float64Array[], pool: readonly string[], allowed: readonly boolean[], lookup: (name: string) => SymbolPlugin): NeuronColumn[] {
+export function neuronColumns(
+  x: readonly Float64Array[],
+  pool: readonly string[],
+  allowed: readonly boolean[],
+  lookup: (name: string) => SymbolPlugin,
+): NeuronColumn[] {
   const out: NeuronColumn[] = [];
   x.forEach((column, input) => {
     pool.forEach((name, s) => {
@@ -83,7 +88,12 @@ function valueKey(values: Float64Array): string | null {
  * whose symbol has a weight grid, de-duplicated by value (the first and simplest kept), at most
  * `cap` columns; `truncated` when the cap cut the enumeration.
  */
-export function productColumns(neurons: readonly NeuronColumn[], maxFactors: number, cap: number, maxGridded = maxFactors): { columns: ProductColumn[]; truncated: boolean } {
+export function productColumns(
+  neurons: readonly NeuronColumn[],
+  maxFactors: number,
+  cap: number,
+  maxGridded = maxFactors,
+): { columns: ProductColumn[]; truncated: boolean } {
   const gridded = new Set(neurons.filter((n) => n.weight !== 1).map((n) => n.neuron));
   const seen = new Map<string, number>();
   const columns: ProductColumn[] = [];

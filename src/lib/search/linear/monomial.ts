@@ -24,7 +24,9 @@ export function powerOf(symbol: SymbolPlugin): number | undefined {
   const [a, b] = [1.7, 2.3];
   const p = Math.log(f(b) / f(a)) / Math.log(b / a);
   if (!Number.isFinite(p)) return undefined;
-  return [0.6, 1, 3.1, 4.7].every((x) => Math.abs(f(x) - x ** p) <= 1e-9 * Math.max(1, Math.abs(x ** p))) ? Math.round(p * 1e6) / 1e6 : undefined;
+  return [0.6, 1, 3.1, 4.7].every((x) => Math.abs(f(x) - x ** p) <= 1e-9 * Math.max(1, Math.abs(x ** p)))
+    ? Math.round(p * 1e6) / 1e6
+    : undefined;
 }
 
 /** Fewest distinct power symbols per exponent: exponent → pool symbol indices. */
@@ -122,7 +124,11 @@ export function monomialProposals(input: MonomialInput): ProductProposal[] {
   const rows = (c: Float64Array) => Float64Array.from(keep, (r) => c[r]!);
   // Inputs of one sign carry a log|x_i| column; every input may carry non-power factors.
   const signed = x.map((c) => c.every((v) => v > 0) || c.every((v) => v < 0));
-  const base = x.flatMap((c, i) => (signed[i] && powers.length > 0 ? [{ input: i, values: Float64Array.from(rows(c), (v) => Math.log(Math.abs(v))) }] : []));
+  const base = x.flatMap((c, i) =>
+    signed[i] && powers.length > 0
+      ? [{ input: i, values: Float64Array.from(rows(c), (v) => Math.log(Math.abs(v))) }]
+      : [],
+  );
   /** A non-power factor's log column; `exponential`: log|f(w·x)| is linear in x (exp), its weight is then the fitted slope. */
   type Extra = { neuron: number; weight: number; values: Float64Array; exponential: boolean };
   const extras: Extra[] = [];
@@ -155,7 +161,10 @@ export function monomialProposals(input: MonomialInput): ProductProposal[] {
     for (let b = 0; b < base.length; b++) {
       const p = beta[1 + b]!;
       if (Math.abs(p) < tolerance) continue;
-      const near = exponents.reduce((best, e) => (Math.abs(e - p) < Math.abs(best - p) ? e : best), Number.POSITIVE_INFINITY);
+      const near = exponents.reduce(
+        (best, e) => (Math.abs(e - p) < Math.abs(best - p) ? e : best),
+        Number.POSITIVE_INFINITY,
+      );
       if (!(Math.abs(near - p) <= tolerance)) return null;
       for (const s of ways.get(near)!) {
         neurons.push(base[b]!.input * pool.length + s);
@@ -202,7 +211,9 @@ export function monomialProposals(input: MonomialInput): ProductProposal[] {
   }
   // Fits within a factor 2 of each other (or at rounding level) rank by size: no spurious factors.
   const bucket = (r: number) => Math.floor(Math.log2(Math.max(r, 1e-9)));
-  return [...out.values()].sort((p, q) => bucket(p.residual) - bucket(q.residual) || p.neurons.length - q.neurons.length || p.residual - q.residual);
+  return [...out.values()].sort(
+    (p, q) => bucket(p.residual) - bucket(q.residual) || p.neurons.length - q.neurons.length || p.residual - q.residual,
+  );
 }
 
 /**
@@ -219,7 +230,10 @@ export function sharedFactors(input: MonomialInput): number[][] {
   const { keep, t, powers } = space;
   const inputs = x.flatMap((c, i) => (c.every((v) => v > 0) || c.every((v) => v < 0) ? [i] : []));
   if (powers.length === 0 || inputs.length === 0) return [];
-  const fit = leastSquares(inputs.map((i) => Float64Array.from(keep, (r) => Math.log(Math.abs(x[i]![r]!)))), t);
+  const fit = leastSquares(
+    inputs.map((i) => Float64Array.from(keep, (r) => Math.log(Math.abs(x[i]![r]!)))),
+    t,
+  );
   if (!fit) return [];
   const ways = writings(powers, maxFactors);
   const parts: { neurons: number[]; miss: number }[] = [];

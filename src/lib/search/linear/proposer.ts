@@ -80,7 +80,12 @@ export function linearProposals(input: LinearInput): LinearScreen {
     if (built.columns.length === 0) continue;
     count += built.columns.length;
     truncated ||= built.truncated;
-    for (const subset of selectSubsets(built.columns.map((c) => c.values), y, { maxTerms, rows: SCREEN_ROWS })) scored.push({ columns: built.columns, subset });
+    for (const subset of selectSubsets(
+      built.columns.map((c) => c.values),
+      y,
+      { maxTerms, rows: SCREEN_ROWS },
+    ))
+      scored.push({ columns: built.columns, subset });
   }
   // Sums whose terms share a factor (G·m1·m2·(1/r2 − 1/r1)): y divided by the shared factor is
   // a sum of smaller products, which a small library can hold.
@@ -98,14 +103,27 @@ export function linearProposals(input: LinearInput): LinearScreen {
     count += built.columns.length;
     const quotient = Float64Array.from(y, (v, r) => v / divisor[r]!);
     const prefixed = built.columns.map((c) => {
-      const pairs = [...shared.map((v) => [v, 1] as const), ...c.neurons.map((v, k) => [v, c.weights[k]!] as const)].sort((p, q) => p[0] - q[0]);
+      const pairs = [
+        ...shared.map((v) => [v, 1] as const),
+        ...c.neurons.map((v, k) => [v, c.weights[k]!] as const),
+      ].sort((p, q) => p[0] - q[0]);
       return { ...c, neurons: pairs.map((p) => p[0]), weights: pairs.map((p) => p[1]) };
     });
-    for (const subset of selectSubsets(built.columns.map((c) => c.values), quotient, { maxTerms, rows: SCREEN_ROWS })) scored.push({ columns: prefixed, subset });
+    for (const subset of selectSubsets(
+      built.columns.map((c) => c.values),
+      quotient,
+      { maxTerms, rows: SCREEN_ROWS },
+    ))
+      scored.push({ columns: prefixed, subset });
   }
   // Near-exact subsets first, the fewest terms among those within a factor 2 of each other.
   const bucket = (nrmse: number) => Math.floor(Math.log2(Math.max(nrmse, 1e-10)));
-  scored.sort((p, q) => bucket(p.subset.nrmse) - bucket(q.subset.nrmse) || p.subset.members.length - q.subset.members.length || p.subset.nrmse - q.subset.nrmse);
+  scored.sort(
+    (p, q) =>
+      bucket(p.subset.nrmse) - bucket(q.subset.nrmse) ||
+      p.subset.members.length - q.subset.members.length ||
+      p.subset.nrmse - q.subset.nrmse,
+  );
   const sums: LinearProposal[] = [];
   const seen = new Set<string>();
   for (const { columns, subset: s } of scored) {
@@ -113,7 +131,10 @@ export function linearProposals(input: LinearInput): LinearScreen {
       const c = columns[m]!;
       return c.neurons;
     });
-    const key = products.map((p) => p.join(".")).sort().join("|");
+    const key = products
+      .map((p) => p.join("."))
+      .sort()
+      .join("|");
     if (seen.has(key)) continue;
     seen.add(key);
     sums.push({ products, score: s.nrmse, expected: s.nrmse, source: "sparse-sum" });
@@ -126,6 +147,7 @@ function merge(products: LinearProposal[], sums: LinearProposal[]): LinearPropos
   const exact = (p: LinearProposal) => p.score < 1e-6;
   const out = [...sums.filter(exact), ...products.filter(exact)];
   const rest = [sums.filter((p) => !exact(p)), products.filter((p) => !exact(p))];
-  for (let i = 0; i < Math.max(rest[0]!.length, rest[1]!.length); i++) for (const list of rest) if (list[i]) out.push(list[i]!);
+  for (let i = 0; i < Math.max(rest[0]!.length, rest[1]!.length); i++)
+    for (const list of rest) if (list[i]) out.push(list[i]!);
   return out;
 }

@@ -74,7 +74,13 @@ function extend(node: Node, j: number, a: readonly Float64Array[], project = tru
   const c = dot(v, node.residual);
   const residual = Float64Array.from(node.residual, (x, r) => x - c * v[r]!);
   const projected = project ? Float64Array.from(node.projected, (p, k) => p + dot(v, a[k]!) ** 2) : node.projected;
-  return { members: [...node.members, j].sort((x, z) => x - z), basis: [...node.basis, v], residual, rss: Math.max(0, node.rss - c * c), projected };
+  return {
+    members: [...node.members, j].sort((x, z) => x - z),
+    basis: [...node.basis, v],
+    residual,
+    rss: Math.max(0, node.rss - c * c),
+    projected,
+  };
 }
 
 /** The node of a set of columns (null when they are collinear); `projected` is left as it was. */
@@ -89,7 +95,13 @@ function nodeOf(members: readonly number[], a: readonly Float64Array[], y: Float
  * slot the other members' fit is computed once, and every column is scored by its exact RSS
  * drop against it.
  */
-function exchange(members: number[], rss: number, a: readonly Float64Array[], y: Float64Array, passes = 3): { members: number[]; rss: number } {
+function exchange(
+  members: number[],
+  rss: number,
+  a: readonly Float64Array[],
+  y: Float64Array,
+  passes = 3,
+): { members: number[]; rss: number } {
   let best = { members: [...members], rss };
   for (let pass = 0; pass < passes; pass++) {
     let improved = false;
@@ -122,7 +134,12 @@ function exchange(members: number[], rss: number, a: readonly Float64Array[], y:
 }
 
 /** Every k-subset by its exact RSS (depth-first, sharing each prefix's fit); the `keep` best. */
-function exhaustive(a: readonly Float64Array[], y: Float64Array, k: number, keep: number): { members: number[]; rss: number }[] {
+function exhaustive(
+  a: readonly Float64Array[],
+  y: Float64Array,
+  k: number,
+  keep: number,
+): { members: number[]; rss: number }[] {
   const out: { members: number[]; rss: number }[] = [];
   const walk = (start: number, node: Node) => {
     if (node.members.length === k) {
@@ -168,7 +185,9 @@ export function selectSubsets(columns: readonly Float64Array[], y: Float64Array,
     const old = out.get(key);
     if (!old || value < old.nrmse) out.set(key, { members, nrmse: value });
   };
-  let beam: Node[] = [{ members: [], basis: [], residual: ys, rss: dot(ys, ys), projected: new Float64Array(a.length) }];
+  let beam: Node[] = [
+    { members: [], basis: [], residual: ys, rss: dot(ys, ys), projected: new Float64Array(a.length) },
+  ];
   for (let depth = 1; depth <= options.maxTerms && beam.length > 0; depth++) {
     // Score every (node, column) by its exact RSS drop, then build the best children only.
     const scored: { node: Node; j: number; rss: number }[] = [];
@@ -199,7 +218,8 @@ export function selectSubsets(columns: readonly Float64Array[], y: Float64Array,
       const swapped = exchange(node.members, node.rss, a, ys);
       record(swapped.members, swapped.rss);
     }
-    if (choose(a.length, depth, EXHAUSTIVE) <= EXHAUSTIVE) for (const s of exhaustive(a, ys, depth, beamWidth)) record(s.members, s.rss);
+    if (choose(a.length, depth, EXHAUSTIVE) <= EXHAUSTIVE)
+      for (const s of exhaustive(a, ys, depth, beamWidth)) record(s.members, s.rss);
   }
   return [...out.values()].sort((p, q) => p.nrmse - q.nrmse || p.members.length - q.members.length);
 }

@@ -23,7 +23,15 @@ const WIDENING_PROPOSALS = 16;
 function screenLinear(run: SearchRun): LinearProposal[] {
   const { ctx, settings, space } = run;
   const y = ctx.data.y[ctx.data.targets.indexOf(ctx.target)]!;
-  const screen = linearProposals({ x: ctx.data.x, y, pool: ctx.pool, allowed: space.allowed, lookup: (name) => ctx.symbols.get(name), maxFactors: settings.maxFactors, maxTerms: settings.terms });
+  const screen = linearProposals({
+    x: ctx.data.x,
+    y,
+    pool: ctx.pool,
+    allowed: space.allowed,
+    lookup: (name) => ctx.symbols.get(name),
+    maxFactors: settings.maxFactors,
+    maxTerms: settings.terms,
+  });
   run.screened += screen.columns;
   return screen.proposals;
 }
@@ -33,7 +41,11 @@ export function consolesrStrategy(run: SearchRun): ProposalStrategy {
   const learner = new QLearner(run.space, settings, run.ctx.argmin, run.nets, rng);
   /** The best fitted structures by NRMSE, best first: the parents of the edits. */
   const parents: { nrmse: number; products: Products }[] = [];
-  const limits: ProductLimits = { allowed: run.space.allowed.flatMap((ok, i) => (ok ? [i] : [])), maxFactors: settings.maxFactors, maxTerms: settings.terms };
+  const limits: ProductLimits = {
+    allowed: run.space.allowed.flatMap((ok, i) => (ok ? [i] : [])),
+    maxFactors: settings.maxFactors,
+    maxTerms: settings.terms,
+  };
 
   /** The best unfitted candidate by the −R network (or a uniform draw when rank is "none"). */
   const pick = (pool: readonly Trajectory[]): Trajectory | undefined => {
@@ -116,7 +128,9 @@ export function consolesrStrategy(run: SearchRun): ProposalStrategy {
       const linearTurn = settings.proposal === "linear" && (next < WIDENING_PROPOSALS || turn % 2 === 0);
       const first = linearTurn ? proposeLinear() : undefined;
       if (first) return first;
-      return settings.proposal !== "argmin" && rng.next() >= settings.epsilon ? proposeOperators(keep) : trajectories.rollout(settings.epsilon, keep, learner.policy);
+      return settings.proposal !== "argmin" && rng.next() >= settings.epsilon
+        ? proposeOperators(keep)
+        : trajectories.rollout(settings.epsilon, keep, learner.policy);
     },
     redraw: (attempt, keep) => trajectories.rollout(attempt < 2 ? settings.epsilon : 1, keep, learner.policy),
     observe,
