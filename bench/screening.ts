@@ -84,8 +84,8 @@ for (const backend of ["cpu", "wasm"] as const) {
       .sort((p, q) => s[q]! - s[p]!)
       .slice(0, 64);
     for (const j of top) {
-      let v = 0;
-      for (let k = 0; k < n; k++) v += flat[j * n + k]! * y[k]!;
+      let _v = 0;
+      for (let k = 0; k < n; k++) _v += flat[j * n + k]! * y[k]!;
     }
   });
   const gram = best(() => void tf.tidy(() => tf.matMul(sub, sub, false, true)).dataSync(), 2);

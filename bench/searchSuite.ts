@@ -691,7 +691,7 @@ async function main(): Promise<void> {
   };
   writeFileSync(
     o.out,
-    JSON.stringify(json, (_, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v), 1) + "\n",
+    `${JSON.stringify(json, (_, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v), 1)}\n`,
   );
   process.stderr.write(
     `wrote ${o.out} (${records.length} runs, ${wallSeconds.toFixed(0)} s wall, ${seconds.toFixed(0)} s in jobs)\n`,

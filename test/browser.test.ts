@@ -229,15 +229,13 @@ test("the playground: toy search on webgl, cancellation, JSON for reproduce, scr
   );
 
   // 4. A bad CSV: one readable line naming the file, row and column.
-  await page
-    .getByLabel("CSV file")
-    .setInputFiles({
-      name: "bad.csv",
-      mimeType: "text/csv",
-      buffer: Buffer.from(
-        "x1,y\n" + Array.from({ length: 12 }, (_, i) => `${i + 1},${i === 4 ? "abc" : 2 * i}`).join("\n") + "\n",
-      ),
-    });
+  await page.getByLabel("CSV file").setInputFiles({
+    name: "bad.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(
+      `x1,y\n${Array.from({ length: 12 }, (_, i) => `${i + 1},${i === 4 ? "abc" : 2 * i}`).join("\n")}\n`,
+    ),
+  });
   const csvError = page.locator(".pg-csv-error");
   await csvError.waitFor({ timeout: 30_000 });
   const line = ((await csvError.textContent()) ?? "").trim();

@@ -55,7 +55,7 @@ function synthRows(n = 200, seed = 7): number[][] {
 /** Writes a CSV into the temp folder; `rows` cells are written verbatim. */
 function writeCsv(name: string, rows: (string | number)[][], header = "x1,x2,y"): string {
   const path = join(dir, name);
-  writeFileSync(path, [header, ...rows.map((r) => r.join(","))].join("\n") + "\n");
+  writeFileSync(path, `${[header, ...rows.map((r) => r.join(","))].join("\n")}\n`);
   return path;
 }
 

@@ -60,7 +60,7 @@ test("a dataset survives a CSV round trip exactly", () => {
 });
 
 test("columns not named as targets are inputs unless --inputs is given", () => {
-  const csv = "a,b,c,y\n" + Array.from({ length: 12 }, (_, i) => `${i},${i * 2},${i % 3},${i * i}`).join("\n");
+  const csv = `a,b,c,y\n${Array.from({ length: 12 }, (_, i) => `${i},${i * 2},${i % 3},${i * i}`).join("\n")}`;
   assert.deepEqual(datasetFromTable(parseCsv(csv), ["y"]).inputs, ["a", "b", "c"]);
   assert.deepEqual(datasetFromTable(parseCsv(csv), ["y"], ["c", "a"]).inputs, ["c", "a"]);
   assert.throws(() => datasetFromTable(parseCsv(csv), ["y"], ["y"]), /both an input and a target/);

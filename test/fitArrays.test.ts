@@ -69,9 +69,9 @@ describe("fit({X, y})", () => {
     const fresh = inputs(2, 50);
     const predicted = equation!.predict(fresh);
     assert.ok(Array.isArray(predicted) && predicted.length === 50);
-    fresh.forEach(([a, b, c], i) =>
-      assert.ok(relative(predicted[i]!, truth(a!, b!, c!)) < 1e-8, `row ${i}: ${predicted[i]} vs ${truth(a!, b!, c!)}`),
-    );
+    fresh.forEach(([a, b, c], i) => {
+      assert.ok(relative(predicted[i]!, truth(a!, b!, c!)) < 1e-8, `row ${i}: ${predicted[i]} vs ${truth(a!, b!, c!)}`);
+    });
     assert.deepEqual(
       equation!.predict({ data: Float64Array.from(fresh.flat()), shape: [50, 3] }),
       predicted,
@@ -82,7 +82,7 @@ describe("fit({X, y})", () => {
     // predict stays out of the JSON: the result serialises to exactly the version-1 JSON.
     assert.ok(!Object.keys(equation!).includes("predict"));
     const json = resultToJson(result);
-    assert.equal(JSON.stringify(result, null, 2) + "\n", json);
+    assert.equal(`${JSON.stringify(result, null, 2)}\n`, json);
     assert.ok(!json.includes("predict"));
     const plain = JSON.parse(json) as ResultJson;
     assert.deepEqual(Object.keys(plain.equations[0]!), ["target", "text", "latex", "terms", "trainNrmse"]);
@@ -108,7 +108,7 @@ describe("fit({X, y})", () => {
     const dir = mkdtempSync(join(tmpdir(), "consolesr-fitarrays-"));
     try {
       const csv = join(dir, "same.csv");
-      writeFileSync(csv, ["x1,x2,x3,y", ...X.map((row, i) => [...row, y[i]!].join(","))].join("\n") + "\n");
+      writeFileSync(csv, `${["x1,x2,x3,y", ...X.map((row, i) => [...row, y[i]!].join(","))].join("\n")}\n`);
       const out = join(dir, "cli.json");
       const run = await cli([
         "fit",

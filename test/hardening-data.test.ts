@@ -40,7 +40,7 @@ function baseRows(n = 200, seed = 1): number[][] {
 }
 
 const csvText = (rows: (string | number)[][], header = "x1,x2,y") =>
-  [header, ...rows.map((r) => r.join(","))].join("\n") + "\n";
+  `${[header, ...rows.map((r) => r.join(","))].join("\n")}\n`;
 
 function writeCsv(name: string, rows: (string | number)[][], header = "x1,x2,y"): string {
   const path = join(dir, name);

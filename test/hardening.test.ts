@@ -56,7 +56,7 @@ before(async () => {
     const [a, b] = [rng.uniform(0.5, 2.5), rng.uniform(0.5, 2.5)];
     lines.push(`${a},${b},${2 * a * b}`);
   }
-  writeFileSync(base, lines.join("\n") + "\n");
+  writeFileSync(base, `${lines.join("\n")}\n`);
   chmodSync(base, 0o644);
   const runs = await Promise.all([
     cli(["fit", base, "--target", "y", "--quiet", "--out", fitResult]),
@@ -154,17 +154,17 @@ describe("hardening", () => {
     mkdirSync(secret, { recursive: true });
     const hidden = join(secret, "passwords.txt");
     writeFileSync(hidden, "root:SECRET-HASH:20228:0:99999:7:::\nalice:OTHER-SECRET:1:2:3:4:::\n");
-    const escape = edit(fitResult, "escape.json", (r) => (r.manifest.config.data = "../../../../" + hidden));
+    const escaping = edit(fitResult, "escape.json", (r) => (r.manifest.config.data = `../../../../${hidden}`));
     const sub = join(dir, "results");
     mkdirSync(sub, { recursive: true });
     const inside = edit(fitResult, "results/escape.json", (r) => (r.manifest.config.data = "../secret/passwords.txt"));
-    const runs = await Promise.all([cli(["reproduce", escape]), cli(["reproduce", inside], { cwd: sub })]);
+    const runs = await Promise.all([cli(["reproduce", escaping]), cli(["reproduce", inside], { cwd: sub })]);
     for (const run of runs) {
       assertInputError(run, "passwords.txt", "--data");
       assert.doesNotMatch(run.stderr, /SECRET|root:|alice/);
     }
     // Named explicitly, a file that is not the recorded one is refused by its digest, contents unquoted.
-    const named = await cli(["reproduce", escape, "--data", hidden]);
+    const named = await cli(["reproduce", escaping, "--data", hidden]);
     assertInputError(named, "SHA-256", "--data");
     assert.doesNotMatch(named.stderr, /SECRET|root:|alice/);
     // The right file, named explicitly from elsewhere, reproduces.
@@ -246,7 +246,9 @@ describe("hardening", () => {
         cli(["fit", base, ...(flags[0] === "--target" ? [] : ["--target", "y"]), ...flags, "--episodes", "5"]),
       ),
     );
-    runs.forEach((run, i) => assertInputError(run, ...cases[i]![1]));
+    runs.forEach((run, i) => {
+      assertInputError(run, ...cases[i]![1]);
+    });
     assert.ok(!existsSync(join(dir, "undefined")));
   });
 });

@@ -34,7 +34,9 @@ function trainedNet(shape: IcnnShape, seed: number, samples = 300, epochs = 50):
   for (let i = 0; i < samples; i++) {
     const s = randomState(rng, shape.state);
     const a = i % 2 ? randomBinary(rng, shape.action) : randomBox(rng, shape.action);
-    S.push(s), A.push(a), Y.push(wavy(s, a));
+    S.push(s);
+    A.push(a);
+    Y.push(wavy(s, a));
   }
   net.train(S, A, Y, { epochs, learningRate: 5e-3, batchSize: 100, rng });
   return net;
@@ -92,7 +94,9 @@ test("training on a learnable convex target ‖a − c‖² (plus a state term) 
       a = randomBox(rng, nA);
     let y = 0.3 * s[0]!;
     for (let j = 0; j < nA; j++) y += (a[j]! - c[j]!) ** 2;
-    S.push(s), A.push(a), Y.push(y);
+    S.push(s);
+    A.push(a);
+    Y.push(y);
   }
   const net = new Icnn({ state: nS, action: nA, hidden: [32, 32] }, rng.fork());
   const before = net.train(S, A, Y, { epochs: 0, learningRate: 5e-3, batchSize: 100, rng });

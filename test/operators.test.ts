@@ -120,7 +120,7 @@ test("randomProduct draws 1…maxFactors distinct allowed neurons, every size an
     const p = randomProduct(limits, rng);
     assertWithin([p], "randomProduct");
     sizes.add(p.length);
-    p.forEach((i) => neurons.add(i));
+    for (const i of p) neurons.add(i);
   }
   assert.deepEqual([...sizes].sort(), [1, 2, 3]);
   assert.deepEqual(

@@ -100,6 +100,19 @@ test("npm pack → install into an empty project → CLI on plain node, fit() fr
   const help = run(process.execPath, [bin, "--help"], { cwd: project });
   assert.match(help.stdout, /fit/);
 
+  // Plugin files: a .js one imported natively, a .ts one through tsx (loaded only then).
+  const plugin = (name: string) =>
+    `export default { kind: "symbol", name: "${name}", complexity: 2, innerWeight: true, text: (a) => \`${name}(\${a})\`, ` +
+    `latex: (a) => \`\\\\tanh(\${a})\`, evaluate: Math.tanh, apply: (x, tf) => tf.tanh(x) };\n`;
+  writeFileSync(join(project, "tanh.js"), plugin("tanh"));
+  writeFileSync(join(project, "tanh2.ts"), plugin("tanh2"));
+  const plugins = run("npx", ["--no-install", "consolesr", "plugins", "--plugin", "tanh.js", "--plugin", "tanh2.ts"], {
+    cwd: project,
+  });
+  assert.equal(plugins.status, 0, plugins.stderr);
+  assert.match(plugins.stdout, /^symbol +tanh +.*\[tanh\.js\]$/m);
+  assert.match(plugins.stdout, /^symbol +tanh2 +.*\[tanh2\.ts\]$/m);
+
   // 4. fit() from an ESM script on arrays.
   writeFileSync(
     join(project, "fit.mjs"),

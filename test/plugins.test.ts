@@ -308,7 +308,10 @@ describe("checkPlugins", () => {
       kind: "constraint",
       name: "sorter",
       describe: () => "sorts in place",
-      check: (ctx) => ((ctx.structure.neurons as number[]).sort(), true),
+      check: (ctx) => {
+        (ctx.structure.neurons as number[]).sort();
+        return true;
+      },
     };
     assertFails(bad, "check", /check threw on the context .*\(a check must not modify its context\)/);
   });

@@ -301,9 +301,9 @@ test("QR least squares and backward elimination recover a sum of nearly collinea
     truth.map((j) => Float64Array.from(columns[j]!)),
     y,
   )!;
-  solved.forEach((c, t) =>
-    assert.ok(Math.abs(c - coefficients[t]!) < 1e-8 * Math.abs(coefficients[t]!), `coefficient ${t}: ${c}`),
-  );
+  solved.forEach((c, t) => {
+    assert.ok(Math.abs(c - coefficients[t]!) < 1e-8 * Math.abs(coefficients[t]!), `coefficient ${t}: ${c}`);
+  });
   const { path } = backwardElimination(
     columns,
     columns.map(() => 1),

@@ -42,7 +42,7 @@ function writeData(): void {
     const b = rng.uniform(1, 2);
     rows.push(`${a},${b},${2.5 * a * a * b + 0.7 * Math.sin(a)}`);
   }
-  writeFileSync(csv, rows.join("\n") + "\n");
+  writeFileSync(csv, `${rows.join("\n")}\n`);
 }
 
 const edited = (file: string, name: string, edit: (r: ResultJson) => void): string => {

@@ -256,7 +256,7 @@ test("dynamic keeps a product whose |ρ| reaches the threshold in every later tr
       structure.products.some((p) => p.join(".") === "0.4"),
       `trajectory ${i} dropped the kept product: ${JSON.stringify(structure.products)}`,
     );
-    structure.products.forEach((p) => products.add(p.join(".")));
+    for (const p of structure.products) products.add(p.join("."));
   }
   assert.ok(products.size > 10, "the other slot is still searched");
 });

@@ -12,6 +12,7 @@ import {
   pipelineData,
   resolvePipelineConfig,
   runPipeline,
+  searchSettingsOf,
   SEARCH_FIT,
   type CsvFormConfig,
   type CsvSearchConfig,
@@ -20,7 +21,7 @@ import {
   type PipelineOutput,
 } from "../lib/pipeline.js";
 import { resultToJson, type ResultJson } from "../lib/result.js";
-import type { OutputSearchResult, SearchSettings } from "../lib/search/index.js";
+import type { EpisodeEvent, OutputSearchResult, SearchSettings } from "../lib/search/index.js";
 import { tf } from "../lib/tf.js";
 import { builtinConstraints, builtinRewards, builtinSymbols } from "../plugins/index.js";
 import { BOUNDS } from "../lib/bounds.js";
@@ -34,8 +35,9 @@ import {
   type FitFlags,
   type SearchFlags,
 } from "./fitOptions.js";
-import { checkOutPath, gitSha, readCsvFile, reporter, writeText, type Reporter } from "./io.js";
+import { checkOutPath, gitSha, readCsvFile, reporter, stderrStream, writeText, type Reporter } from "./io.js";
 import { addPluginTimeoutFlag, collect, importPluginFile, loadRegistries, TRUST_NOTE } from "./plugins.js";
+import { searchProgress } from "./progress.js";
 import { registerReproduce } from "./reproduce.js";
 
 interface CommonFlags extends FitFlags, SearchFlags {
@@ -93,41 +95,41 @@ function flagOptions(
 }
 
 /**
- * Runs a resolved config through the pipeline with the CLI's progress on stderr; a search can be
- * stopped with Ctrl-C or SIGTERM (the best so far is kept, and written by --out; the CLI exits
- * 130 or 143). A second signal gets the default action (the process ends at once).
+ * Runs a resolved config through the pipeline with the CLI's progress on stderr (a search's is a
+ * bar per target on a terminal and plain lines elsewhere, progress.ts; the bar is cleared before
+ * anything else is printed). A search can be stopped with Ctrl-C or SIGTERM (the best so far is
+ * kept, and written by --out; the CLI exits 130 or 143). A second signal gets the default action
+ * (the process ends at once).
  */
 async function runWithProgress(
   input: Omit<PipelineInput, "signal" | "onEpisode" | "onFit">,
   log: Reporter,
+  quiet: boolean,
 ): Promise<PipelineOutput> {
   if (isFormConfig(input.config)) return runPipeline({ ...input, onFit: fitProgress(log) });
   const symbols = input.registries.symbols;
+  const progress = searchProgress<EpisodeEvent>({
+    stream: stderrStream(),
+    log,
+    quiet,
+    episodes: searchSettingsOf(input.config).episodes,
+    equation: ({ best }) => (best.equation.terms.length ? equationText(best.equation, (n) => symbols.get(n)) : "—"),
+  });
   const controller = new AbortController();
-  const stop = () => STOP_SIGNALS.forEach((signal) => process.removeListener(signal, onSignal));
+  const stop = () => {
+    for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal);
+  };
   const onSignal = (signal: StopSignal) => {
     stop();
+    void progress.stop();
     interrupted.value = true;
     interrupted.signal = signal;
     controller.abort();
   };
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
-  let shown = "";
   try {
-    const output = await runPipeline({
-      ...input,
-      signal: controller.signal,
-      onEpisode: (e) => {
-        const text = `${e.best.key}`;
-        if (text !== shown || e.episode % 50 === 0) {
-          shown = text;
-          const best = e.best.equation.terms.length ? equationText(e.best.equation, (n) => symbols.get(n)) : "—";
-          log.info(
-            `${e.target} episode ${e.episode}: reward ${e.reward.toFixed(6)}; best ${best} (NRMSE ${formatNumber(e.best.nrmse, 3)}); ${e.structures} structures`,
-          );
-        }
-      },
-    });
+    const output = await runPipeline({ ...input, signal: controller.signal, onEpisode: (e) => progress.episode(e) });
+    await progress.stop();
     const settings = output.search!.settings;
     for (const o of output.search!.outputs) {
       log.info(
@@ -138,6 +140,7 @@ async function runWithProgress(
     }
     return output;
   } finally {
+    void progress.stop();
     stop();
   }
 }
@@ -210,6 +213,7 @@ export function registerCommands(program: Command): void {
       const { result, search: found } = await runWithProgress(
         { data, config, registries, git: gitSha(), backend: tf.getBackend() },
         log,
+        Boolean(flags.quiet),
       );
       emit(result, flags, (performance.now() - started) / 1000, log);
       if (found?.error) throw found.error;
@@ -282,6 +286,7 @@ export function registerCommands(program: Command): void {
       const { result, search: found } = await runWithProgress(
         { data, config, registries, git: gitSha(), backend: tf.getBackend() },
         log,
+        Boolean(flags.quiet),
       );
       for (const e of result.evaluation ?? []) {
         log.info(

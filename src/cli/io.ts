@@ -17,9 +17,12 @@ import {
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { isMainThread, workerData } from "node:worker_threads";
 import { InputError } from "../lib/errors.js";
 import { parseCsv, type Table } from "../lib/data/csv.js";
 import { oneLine } from "../lib/syntax.js";
+import type { ProgressStream } from "./progress.js";
+import { WORKER_TAG, type WorkerData } from "./supervisor.js";
 
 /** SHA-256 of bytes, hex. */
 export const sha256 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
@@ -151,6 +154,20 @@ export function reporter(quiet: boolean): Reporter {
   return {
     info: (line) => quiet || process.stderr.write(`${line}\n`),
     warn: (line) => void process.stderr.write(`${line}\n`),
+  };
+}
+
+/**
+ * The stream the progress bar draws on: process.stderr, or in the plugin worker (whose stderr is
+ * a pipe to the main thread) a stand-in that writes there with the main thread's isTTY and columns.
+ */
+export function stderrStream(): ProgressStream {
+  const data = isMainThread ? undefined : (workerData as Partial<WorkerData> | null);
+  if (data?.tag !== WORKER_TAG) return process.stderr;
+  return {
+    isTTY: data.stderrTty !== undefined,
+    columns: data.stderrTty?.columns,
+    write: (chunk, callback) => process.stderr.write(chunk, callback),
   };
 }
 

@@ -56,7 +56,9 @@ function fileError(path: string, message: string): InputError {
 async function importModule(absolute: string): Promise<unknown> {
   const url = pathToFileURL(absolute).href;
   const viaTsx = async () => (await import("tsx/esm/api")).tsImport(url, import.meta.url);
-  if (extname(absolute) === ".ts" || extname(absolute) === ".mts") return viaTsx();
+  // From the sources tsx already runs every import (its loader is registered): let it do this one
+  // too, as it always has; natively, a .js file would meet tsx's loader half-way.
+  if (extname(absolute) === ".ts" || extname(absolute) === ".mts" || import.meta.url.endsWith(".ts")) return viaTsx();
   try {
     return await import(url);
   } catch (error) {

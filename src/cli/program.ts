@@ -6,15 +6,13 @@
  * Ctrl-C, 143 for SIGTERM) after a signal stopped a search (the best equations so far are
  * printed first).
  */
+// First: silences tfjs's "install tfjs-node" banner before any other module can touch a backend.
+import "./quietTfjs.js";
 import { constants } from "node:os";
 import { Command, CommanderError } from "commander";
 import { isInputError } from "../lib/errors.js";
-import { tf } from "../lib/tf.js";
 import { VERSION } from "../lib/version.js";
 import { interrupted, registerCommands } from "./commands.js";
-
-// tfjs's "install tfjs-node" banner would be noise on stderr; PROD also skips debug checks.
-tf.env().set("PROD", true);
 
 /** Runs `args` (e.g. ["fit", "data.csv", …]); the exit code to end with, or undefined to end normally (process.exitCode). */
 export async function runCli(args: readonly string[]): Promise<number | undefined> {
@@ -22,9 +20,11 @@ export async function runCli(args: readonly string[]): Promise<number | undefine
     .description("CoNSoLe symbolic regression: find the exact equation behind data")
     .version(VERSION)
     .exitOverride()
-    .configureOutput({ writeErr: () => {} });
+    // commander's own error lines are dropped (the catch below prints the one `error: …` line);
+    // help still reaches stderr, e.g. for `consolesr` without a command.
+    .configureOutput({ outputError: () => {} });
   registerCommands(program);
-  for (const command of program.commands) command.exitOverride().configureOutput({ writeErr: () => {} });
+  for (const command of program.commands) command.exitOverride().configureOutput({ outputError: () => {} });
 
   try {
     await program.parseAsync(args, { from: "user" });
@@ -40,6 +40,8 @@ export async function runCli(args: readonly string[]): Promise<number | undefine
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return 0; // --help, --version
+      // No command (`consolesr` alone): commander has printed the help on stderr; a usage error.
+      if (error.code === "commander.help") return 2;
       process.stderr.write(`${error.message.startsWith("error:") ? error.message : `error: ${error.message}`}\n`);
       return 2;
     }

@@ -38,6 +38,8 @@ export interface WorkerData {
   args: string[];
   /** The watch's shared Int32 slots (watch.ts). */
   watch: SharedArrayBuffer;
+  /** The main thread's stderr as a terminal, or undefined: the worker's stderr is a pipe, and the progress bar (progress.ts) draws through it onto this one. */
+  stderrTty?: { columns?: number };
 }
 
 /** Messages from the worker besides the watch labels. */
@@ -94,7 +96,8 @@ export async function supervise(args: string[]): Promise<number> {
   const watch = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * (SIGNAL_SLOT + 1));
   const marks = new Int32Array(watch);
   const labels = new Map<number, WatchLabel>();
-  const workerData: WorkerData = { tag: WORKER_TAG, args, watch };
+  const stderrTty = process.stderr.isTTY ? { columns: process.stderr.columns } : undefined;
+  const workerData: WorkerData = { tag: WORKER_TAG, args, watch, stderrTty };
   // From the sources (a checkout, under tsx) the worker registers tsx first (worker.js); the
   // compiled CLI (build/cli) runs its main.js in the worker as it is.
   const entry = import.meta.url.endsWith(".ts") ? "./worker.js" : "./main.js";

@@ -195,7 +195,7 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
       const text = s.text(arg);
       if (typeof text !== "string") return fail(`text(${show(arg)}) returned ${show(text)}, not a string`);
       if (!text.includes(arg)) return fail(`text(${show(arg)}) = ${show(text)} does not contain its argument`);
-      let read;
+      let read: ReturnType<typeof parseForm>;
       try {
         read = parseForm(`y = ${text}`, { symbols: [s], inputs: ["x1"], targets: ["y"] });
       } catch (cause) {

@@ -6,7 +6,7 @@ declare module "@observablehq/runtime" {
     rejected?(error: unknown, name?: string | null): void;
   }
   /** Given a cell's name, its observer, or nothing for a cell no one watches. */
-  export type ObserverFactory = (name?: string) => Observer | undefined | null | void;
+  export type ObserverFactory = (name?: string) => Observer | undefined | null | undefined;
 
   export class Variable {
     define(name: string | null, inputs: readonly string[], definition: unknown): this;
@@ -15,12 +15,15 @@ declare module "@observablehq/runtime" {
   }
 
   export class Module {
-    variable(observer?: Observer | boolean | null | void, options?: { shadow?: Record<string, unknown> }): Variable;
+    variable(
+      observer?: Observer | boolean | null | undefined,
+      options?: { shadow?: Record<string, unknown> },
+    ): Variable;
     define(name: string | null, inputs: readonly string[], definition: unknown): Variable;
     define(name: string | null, definition: unknown): Variable;
     redefine(name: string, inputs: readonly string[], definition: unknown): Variable;
     redefine(name: string, definition: unknown): Variable;
-    value(name: string): Promise<any>;
+    value(name: string): Promise<unknown>;
     builtin(name: string, value: unknown): void;
   }
 

@@ -200,7 +200,7 @@ export interface PipelinePlugins {
 /** Looks up every plugin a config names and validates its search settings, in the order the CLI reports problems. */
 export function pipelinePlugins(config: PipelineConfig, registries: Registries): PipelinePlugins {
   const all = registries.symbols;
-  if ("symbols" in config) config.symbols.forEach((name) => all.get(name));
+  if ("symbols" in config) for (const name of config.symbols) all.get(name);
   if (isFormConfig(config)) {
     if (!isExperimentConfig(config)) {
       return {
@@ -252,10 +252,11 @@ export function pipelineData(
     });
     // A pool symbol whose domain an input leaves is an error naming them, as for `fit --symbols` (the default pools never are).
     if ("symbols" in config) {
-      for (const name of config.symbols)
-        train.inputs.forEach((input, i) =>
-          checkColumnDomain(symbols.get(name), input, train.x[i]!, `drop ${name} from --symbols`),
-        );
+      for (const name of config.symbols) {
+        train.inputs.forEach((input, i) => {
+          checkColumnDomain(symbols.get(name), input, train.x[i]!, `drop ${name} from --symbols`);
+        });
+      }
     }
     // rng.fork() is createRng(⌊next()·2³²⌋): keep the seed, not a generator that one run would use up.
     return { train, test, searchSeed: Math.floor(rng.next() * 4294967296) };
@@ -282,7 +283,7 @@ export function formEquations(config: CsvFormConfig, train: Dataset, registries:
 function searchChoice(options: PipelineOptions, registries: Registries): Omit<SearchChoice, "symbols"> {
   const constraints = [...(options.constraints ?? DEFAULT_CONSTRAINTS)];
   const reward = options.reward ?? DEFAULT_REWARD;
-  constraints.forEach((name) => registries.constraints.get(name));
+  for (const name of constraints) registries.constraints.get(name);
   registries.rewards.get(reward);
   return { constraints, reward };
 }
@@ -325,7 +326,7 @@ export function resolvePipelineConfig(options: PipelineOptions, registries: Regi
   if (!options.csv) throw new InputError("no data: name an experiment or give a CSV table");
   const symbols = registries.symbols;
   const pool = options.symbols ?? symbols.names();
-  pool.forEach((name) => symbols.get(name));
+  for (const name of pool) symbols.get(name);
   const targets = options.targets ?? (options.form !== undefined ? formTargets(options.form) : []);
   if (targets.length === 0) throw new InputError("--target is required (the column(s) to explain)");
   const { name, table } = options.csv;
@@ -342,14 +343,14 @@ export function resolvePipelineConfig(options: PipelineOptions, registries: Regi
   }
   if (options.symbols) {
     for (const symbol of pool) {
-      train.inputs.forEach((input, i) =>
+      train.inputs.forEach((input, i) => {
         checkColumnDomain(
           symbols.get(symbol),
           input,
           train.x[i]!,
           `drop ${symbol} from --symbols or the column from --inputs`,
-        ),
-      );
+        );
+      });
     }
   }
   const fit = checkFit({ ...SEARCH_FIT, ...defined(options.fit) }, "fit.");

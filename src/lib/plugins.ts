@@ -107,7 +107,7 @@ const fn = z
 const name = z
   .string()
   .min(1)
-  .regex(/^[A-Za-z0-9_^.\-]+$/, "must be letters, digits or _ ^ . -");
+  .regex(/^[A-Za-z0-9_^.-]+$/, "must be letters, digits or _ ^ . -");
 
 const schemas = {
   symbol: z.object({
@@ -251,7 +251,7 @@ export function guardSymbol(plugin: SymbolPlugin): SymbolPlugin {
     } catch (cause) {
       throw fail("evaluate", cause);
     }
-    if (typeof value === "number" && (value === value || !Number.isFinite(x))) return value;
+    if (typeof value === "number" && (!Number.isNaN(value) || !Number.isFinite(x))) return value;
     if (typeof value !== "number") {
       throw new InputError(
         `plugin ${plugin.name}: evaluate(${x}) returned ${shown(value)}, not a number: evaluate must be synchronous and return a number`,

@@ -263,7 +263,10 @@ function compareValues(a: unknown, b: unknown, path: string, tolerance: number, 
     if (!close(a, b, tolerance)) out.push({ path, old: a, new: b });
   } else if (Array.isArray(a) && Array.isArray(b)) {
     if (a.length !== b.length) out.push({ path: `${path}.length`, old: a.length, new: b.length });
-    else a.forEach((v, i) => compareValues(v, b[i], `${path}[${i}]`, tolerance, out));
+    else
+      a.forEach((v, i) => {
+        compareValues(v, b[i], `${path}[${i}]`, tolerance, out);
+      });
   } else if (isObject(a) && isObject(b)) {
     for (const key of new Set([...Object.keys(a), ...Object.keys(b)]))
       compareValues(a[key], b[key], `${path}.${key}`, tolerance, out);

@@ -64,5 +64,5 @@ export interface ResultJson {
 
 /** Stable JSON: keys in insertion order, numbers as JavaScript prints them, two-space indent. */
 export function resultToJson(result: ResultJson): string {
-  return JSON.stringify(result, null, 2) + "\n";
+  return `${JSON.stringify(result, null, 2)}\n`;
 }

@@ -22,15 +22,17 @@ export interface CliOptions {
   env?: Record<string, string>;
   /** A command prefix, e.g. setpriv … to run the CLI as an unprivileged user. */
   wrap?: string[];
+  /** Run `wrap` alone, without node, the CLI and `args` after it (it names the command itself, e.g. `script -c …`). */
+  bare?: boolean;
 }
 
 /** Runs the CLI (from the repo root unless `cwd` is given); a run that outlives `timeoutMs` is killed and fails. */
 export function cli(
   args: string[],
-  { cwd = root, timeoutMs = 120_000, nodeArgs = [], env, wrap = [] }: CliOptions = {},
+  { cwd = root, timeoutMs = 120_000, nodeArgs = [], env, wrap = [], bare = false }: CliOptions = {},
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const command = [...wrap, process.execPath, ...nodeArgs, bin, ...args];
+    const command = bare ? wrap : [...wrap, process.execPath, ...nodeArgs, bin, ...args];
     const child = spawn(command[0]!, command.slice(1), {
       cwd,
       stdio: ["ignore", "pipe", "pipe"],

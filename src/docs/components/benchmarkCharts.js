@@ -196,7 +196,9 @@ export function recoveryCurve(data, { width = 760, snrDb = null } = {}) {
       .map((r) => r.structuresToRecovery)
       .sort((a, b) => a - b);
     const out = [{ method, k: 1, share: 0 }];
-    hits.forEach((k, i) => out.push({ method, k, share: (i + 1) / runs.length }));
+    hits.forEach((k, i) => {
+      out.push({ method, k, share: (i + 1) / runs.length });
+    });
     out.push({ method, k: budget, share: hits.length / runs.length });
     return out;
   });

@@ -155,7 +155,7 @@ export function lossVsInit(data, { width = 640 } = {}) {
 }
 
 /** −Q over the 2-D slice of the layer-1 action at one episode, the slice argmin marked. */
-export function qSlice(data, episode, { width = 300 } = {}) {
+export function qSlice(_data, episode, { width = 300 } = {}) {
   const { cells, gridArgmin, lpArgmin } = episode;
   const h = 0.025;
   return Plot.plot({

@@ -12,4 +12,4 @@ try {
 } catch {
   // not a git checkout: keep "unknown"
 }
-process.stdout.write(JSON.stringify({ version: VERSION, git }) + "\n");
+process.stdout.write(`${JSON.stringify({ version: VERSION, git })}\n`);

@@ -926,7 +926,11 @@ function draw(
   const inputs = entry.inputs.map((i) => i.name);
   const ranges = entry.inputs.map((i) => (wide ? testRange(i.range) : i.range));
   const x = inputs.map(() => new Float64Array(rows));
-  for (let r = 0; r < rows; r++) x.forEach((column, j) => (column[r] = rng.uniform(ranges[j]![0], ranges[j]![1])));
+  for (let r = 0; r < rows; r++) {
+    x.forEach((column, j) => {
+      column[r] = rng.uniform(ranges[j]![0], ranges[j]![1]);
+    });
+  }
   const y = evaluateEquation(
     truth,
     (name) => symbols.get(name),

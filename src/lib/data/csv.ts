@@ -171,5 +171,5 @@ export function datasetToCsv(data: Dataset): string {
   const columns = [...data.x, ...data.y];
   const lines = [header];
   for (let i = 0; i < data.rows; i++) lines.push(columns.map((c) => String(c[i])).join(","));
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }

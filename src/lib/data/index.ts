@@ -8,7 +8,7 @@ export {
   type Experiment,
   type GenerateOptions,
 } from "./experiments.js";
-export { type ExperimentDataOptions } from "./experiments.js";
+export type { ExperimentDataOptions } from "./experiments.js";
 export {
   powExperiment,
   POW_GRID,

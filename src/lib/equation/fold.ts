@@ -158,12 +158,12 @@ export function foldNearDegenerate(equation: Equation, options: FoldOptions): Fo
   };
   const candidatesOf = (eq: Equation): Candidate[] => {
     const out: Candidate[] = [];
-    eq.terms.forEach((term, t) =>
+    eq.terms.forEach((term, t) => {
       term.factors.forEach((factor, j) => {
         const model = screen(factor);
         if (model) out.push({ term: t, factor: j, model });
-      }),
-    );
+      });
+    });
     return out;
   };
 
@@ -398,6 +398,8 @@ export function leastSquares(basis: readonly Float64Array[], y: ArrayLike<number
     beta[p] = s / r[p]![p]!;
   }
   const out = new Array<number>(basis.length).fill(0);
-  kept.forEach((k, p) => (out[k] = beta[p]!));
+  kept.forEach((k, p) => {
+    out[k] = beta[p]!;
+  });
   return out;
 }

@@ -45,19 +45,27 @@ export interface LocalWeights {
 /** Parameter vector θ = [inner weights of `inner` positions…, term coefficients…]. */
 export function packWeights(c: CompiledLocal, w: LocalWeights): Float64Array {
   const theta = new Float64Array(c.inner.length + c.terms.length);
-  c.inner.forEach((k, p) => (theta[p] = w.inner[c.neurons[k]!.index]!));
+  c.inner.forEach((k, p) => {
+    theta[p] = w.inner[c.neurons[k]!.index]!;
+  });
   const usedProducts = [...new Set(c.structure.sums.flat())].sort((a, b) => a - b);
-  c.terms.forEach((t, p) => (theta[c.inner.length + p] = w.w2[usedProducts[t.product]!]![t.output]!));
+  c.terms.forEach((t, p) => {
+    theta[c.inner.length + p] = w.w2[usedProducts[t.product]!]![t.output]!;
+  });
   return theta;
 }
 
 export function unpackWeights(c: CompiledLocal, theta: ArrayLike<number>): LocalWeights {
   const s = c.structure;
   const inner = new Array<number>(s.inputs.length * s.symbols.length).fill(1);
-  c.inner.forEach((k, p) => (inner[c.neurons[k]!.index] = theta[p]!));
+  c.inner.forEach((k, p) => {
+    inner[c.neurons[k]!.index] = theta[p]!;
+  });
   const w2 = s.products.map(() => new Array<number>(s.outputs.length).fill(0));
   const usedProducts = [...new Set(s.sums.flat())].sort((a, b) => a - b);
-  c.terms.forEach((t, p) => (w2[usedProducts[t.product]!]![t.output] = theta[c.inner.length + p]!));
+  c.terms.forEach((t, p) => {
+    w2[usedProducts[t.product]!]![t.output] = theta[c.inner.length + p]!;
+  });
   return { inner, w2 };
 }
 

@@ -365,14 +365,16 @@ export function buildTfjsForward(compiled: CompiledLocal, x: readonly ArrayLike<
     let products: Tensor | null = null;
     for (let f = 0; f < depth; f++) {
       let factor: Tensor = pads[f]!;
-      groups.forEach((g, s) => (factor = tf.add(factor, tf.matMul(activations[s]!, g.select[f]!))));
+      groups.forEach((g, s) => {
+        factor = tf.add(factor, tf.matMul(activations[s]!, g.select[f]!));
+      });
       products = products ? tf.mul(products, factor) : factor;
     }
     return tf.matMul(products!, tf.matMul(G, tf.mul(tf.reshape(coefficients, [-1, 1]), E)));
   };
   const dispose = () => {
-    for (const g of groups) [g.x, g.spread, g.base, ...g.select].forEach((t) => t.dispose());
-    [...pads, rowOnes, G, E].forEach((t) => t.dispose());
+    for (const g of groups) for (const t of [g.x, g.spread, g.base, ...g.select]) t.dispose();
+    for (const t of [...pads, rowOnes, G, E]) t.dispose();
   };
   return { forward, dispose };
 }

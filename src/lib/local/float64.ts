@@ -52,7 +52,9 @@ export function float64Model(c: CompiledLocal, x: Columns, y: Columns, scale: re
   const nI = c.inner.length;
   const p = nI + c.terms.length;
   const innerOf = new Int32Array(nK).fill(-1);
-  c.inner.forEach((k, q) => (innerOf[k] = q));
+  c.inner.forEach((k, q) => {
+    innerOf[k] = q;
+  });
   const f = c.neurons.map((n) => n.symbol.evaluate);
   const df = c.neurons.map((n) => derivativeOf(n.symbol));
   const cols = c.neurons.map((n) => x[n.input]!);
@@ -192,11 +194,15 @@ export function float64Model(c: CompiledLocal, x: Columns, y: Columns, scale: re
       const columns = terms.map(() => new Float64Array(rows));
       for (let i = 0; i < rows; i++) {
         row(theta, i, false);
-        terms.forEach((q, u) => (columns[u]![i] = prod[c.terms[q]!.product]!));
+        terms.forEach((q, u) => {
+          columns[u]![i] = prod[c.terms[q]!.product]!;
+        });
       }
       const coefficients = solveLeastSquares(columns, y[o]!);
       if (!coefficients) return { theta: out, loss: Number.NaN };
-      terms.forEach((q, u) => (out[nI + q] = coefficients[u]!));
+      terms.forEach((q, u) => {
+        out[nI + q] = coefficients[u]!;
+      });
     }
     return { theta: out, loss: loss(out) };
   };

@@ -35,9 +35,13 @@ export const neuronOf = (s: Pick<LocalStructure, "symbols">, index: number): Neu
 export function toMasks(s: LocalStructure): { z1: number[][]; z2: number[][] } {
   const n1 = s.inputs.length * s.symbols.length;
   const z1 = Array.from({ length: n1 }, () => new Array<number>(s.products.length).fill(0));
-  s.products.forEach((neurons, j) => neurons.forEach((i) => (z1[i]![j] = 1)));
+  s.products.forEach((neurons, j) => {
+    for (const i of neurons) z1[i]![j] = 1;
+  });
   const z2 = Array.from({ length: s.products.length }, () => new Array<number>(s.outputs.length).fill(0));
-  s.sums.forEach((products, o) => products.forEach((j) => (z2[j]![o] = 1)));
+  s.sums.forEach((products, o) => {
+    for (const j of products) z2[j]![o] = 1;
+  });
   return { z1, z2 };
 }
 
@@ -80,6 +84,6 @@ export function validateStructure(s: LocalStructure): void {
 export function structureKey(s: LocalStructure): string {
   const product = (j: number) => [...s.products[j]!].sort((a, b) => a - b).join(".");
   return s.sums
-    .map((products, o) => `${s.outputs[o]}=` + [...new Set(products.map(product))].sort().join("+"))
+    .map((products, o) => `${s.outputs[o]}=${[...new Set(products.map(product))].sort().join("+")}`)
     .join(";");
 }

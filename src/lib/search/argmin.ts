@@ -208,15 +208,22 @@ function buildModel(highs: Highs, net: Icnn, state: ArrayLike<number>, p: Proble
       // Entries in increasing column order: a, then z_{k−1}, then z_k[i].
       for (let j = 0; j < nA; j++) {
         const w = l.wx[i * n + nS + j]!;
-        if (w !== 0) indices.push(j), values.push(-w);
+        if (w !== 0) {
+          indices.push(j);
+          values.push(-w);
+        }
       }
       if (l.wz && k > 0) {
         for (let j = 0; j < l.in; j++) {
           const w = l.wz[i * l.in + j]!;
-          if (w !== 0) indices.push(zCol[k - 1]! + j), values.push(-w);
+          if (w !== 0) {
+            indices.push(zCol[k - 1]! + j);
+            values.push(-w);
+          }
         }
       }
-      indices.push(zCol[k]! + i), values.push(1);
+      indices.push(zCol[k]! + i);
+      values.push(1);
       starts.push(indices.length);
       rowLower.push(l.b[i]! + stateDot(l.wx, i));
       rowUpper.push(inf);
@@ -224,7 +231,10 @@ function buildModel(highs: Highs, net: Icnn, state: ArrayLike<number>, p: Proble
   });
   for (const r of rows) {
     r.index.forEach((j, t) => {
-      if (r.coef[t] !== 0) indices.push(j), values.push(r.coef[t]!);
+      if (r.coef[t] !== 0) {
+        indices.push(j);
+        values.push(r.coef[t]!);
+      }
     });
     starts.push(indices.length);
     rowLower.push(r.lo === -Infinity ? -inf : r.lo);

@@ -120,8 +120,10 @@ export class Icnn {
   constructor(shape: IcnnShape, rng: Rng) {
     checkShape(shape);
     this.shape = { state: shape.state, action: shape.action, hidden: [...shape.hidden] };
-    const n = (this.n = shape.state + shape.action);
-    const outs = (this.outs = [...shape.hidden, 1]);
+    const n = shape.state + shape.action;
+    const outs = [...shape.hidden, 1];
+    this.n = n;
+    this.outs = outs;
     const offs: number[] = [];
     let H = 0;
     for (const o of outs) {
@@ -331,13 +333,15 @@ export class Icnn {
       g = this.grad,
       m = this.m,
       v = this.v;
-    const c1 = 1 - Math.pow(BETA1, this.step);
-    const sqrtC2 = Math.sqrt(1 - Math.pow(BETA2, this.step));
+    const c1 = 1 - BETA1 ** this.step;
+    const sqrtC2 = Math.sqrt(1 - BETA2 ** this.step);
     const stepSize = lr / c1;
     for (let i = 0; i < th.length; i++) {
       const gi = g[i]!;
-      const mi = (m[i] = BETA1 * m[i]! + (1 - BETA1) * gi);
-      const vi = (v[i] = BETA2 * v[i]! + (1 - BETA2) * gi * gi);
+      const mi = BETA1 * m[i]! + (1 - BETA1) * gi;
+      const vi = BETA2 * v[i]! + (1 - BETA2) * gi * gi;
+      m[i] = mi;
+      v[i] = vi;
       // θ −= lr·m̂/(√v̂ + ε), with m̂ = m/c1 and v̂ = v/c2.
       th[i]! -= (stepSize * mi) / (Math.sqrt(vi) / sqrtC2 + EPS);
     }
@@ -492,7 +496,7 @@ export class Icnn {
         }
       }
       if (k < K) {
-        for (let i = o * cap, e = (o + out) * cap; i < e; i++) z[i] = pre[i]! > 0 ? pre[i]! : 0;
+        for (let i = o * cap, e = (o + out) * cap; i < e; i++) z[i] = Math.max(pre[i]!, 0);
       }
     }
     return pre.subarray(offs[K]! * cap, offs[K]! * cap + nb);

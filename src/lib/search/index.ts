@@ -5,7 +5,7 @@
 import type { Dataset } from "../data/dataset.js";
 import { equationLatex, equationText } from "../equation/format.js";
 import type { Equation } from "../equation/types.js";
-import { InputError } from "../errors.js";
+import type { InputError } from "../errors.js";
 import type { ConstraintPlugin, Registry, RewardPlugin, SymbolPlugin } from "../plugins.js";
 import type { EquationResult } from "../result.js";
 import type { Rng } from "../rng.js";

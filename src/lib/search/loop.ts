@@ -73,7 +73,7 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
   let episode = 0;
   const runs: SearchRun[] = [];
   let reached: Size = sizes[0]!;
-  let strategy;
+  let strategy: ProposalStrategy | undefined;
   stages: for (const [stage, size] of sizes.entries()) {
     const last = stage === sizes.length - 1;
     const run = createRun(ctx, { ...settings, ...size }, evaluator, evidence, !last);

@@ -134,9 +134,13 @@ export class Trajectories {
     const a0 = new Float64Array(space.nA);
     for (const i of neurons) a0[i] = 1;
     const a1 = new Float64Array(space.nA);
-    chosen.forEach((product, slot) => product.forEach((i) => (a1[i * space.n2 + slot] = 1)));
+    chosen.forEach((product, slot) => {
+      for (const i of product) a1[i * space.n2 + slot] = 1;
+    });
     const a2 = new Float64Array(space.nA);
-    chosen.forEach((_, slot) => (a2[slot] = 1));
+    chosen.forEach((_, slot) => {
+      a2[slot] = 1;
+    });
     const actions = [a0, a1, a2];
     const states = [initialState(space)];
     for (let k = 0; k < LAYERS; k++) {

@@ -56,7 +56,9 @@ export function admittanceMatrix(power: PowerCase): { G: Float64Array; B: Float6
     add(f, t, -(gs * tr - bs * ti) / t2, -(gs * ti + bs * tr) / t2);
     add(t, f, -(gs * tr + bs * ti) / t2, -(bs * tr - gs * ti) / t2);
   }
-  power.buses.forEach((bus, a) => add(a, a, bus.gs / power.baseMVA, bus.bs / power.baseMVA));
+  power.buses.forEach((bus, a) => {
+    add(a, a, bus.gs / power.baseMVA, bus.bs / power.baseMVA);
+  });
   return { G, B };
 }
 
@@ -270,8 +272,12 @@ export function powerFlow(
       m,
     );
     const saved = { vm: Float64Array.from(vm), va: Float64Array.from(va) };
-    pvpq.forEach((a, c) => (va[a] = va[a]! + dx[c]!));
-    pq.forEach((a, c) => (vm[a] = vm[a]! + dx[np + c]!));
+    pvpq.forEach((a, c) => {
+      va[a] = va[a]! + dx[c]!;
+    });
+    pq.forEach((a, c) => {
+      vm[a] = vm[a]! + dx[np + c]!;
+    });
     const next = mismatch();
     if (!(next < worst)) {
       // At the float64 floor a step no longer helps: keep the better point.

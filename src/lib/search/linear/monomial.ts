@@ -253,6 +253,10 @@ export function sharedFactors(input: MonomialInput): number[][] {
     if (set.length > 0) sets.set(set.join("."), set);
   };
   for (let k = 1; k <= parts.length; k++) add(parts.slice(0, k));
-  if (parts.length > 2) parts.forEach((_, d) => add(parts.filter((__, k) => k !== d)));
+  if (parts.length > 2) {
+    parts.forEach((_, d) => {
+      add(parts.filter((__, k) => k !== d));
+    });
+  }
   return [...sets.values()];
 }
