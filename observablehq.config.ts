@@ -70,6 +70,7 @@ export default {
     { name: "The toy (§5.2)", path: "/docs/toy" },
     { name: "syn1 (§5.1)", path: "/docs/syn1" },
     { name: "syn2 (§5.1)", path: "/docs/syn2" },
+    { name: "Pow (§5.1)", path: "/docs/pow" },
     { name: "Playground", path: "/docs/playground" },
     { name: "Search benchmark", path: "/docs/search-benchmark" },
   ],

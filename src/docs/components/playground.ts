@@ -47,7 +47,7 @@ export interface PlaygroundConfig {
   gamma: number;
   epsilon: number;
   stopNrmse: number;
-  fit: { steps: number; learningRate: number; polish: "lm" | "none"; engine: "tfjs" | "js" };
+  fit: { steps: number; learningRate: number; polish: "lm" | "lsq" | "none"; engine: "tfjs" | "js" };
 }
 
 export interface TargetProgress {
