@@ -54,7 +54,8 @@ for (const v of variants) {
   const runs = records.filter((r) => r.variant === v.name);
   const hits = runs.filter((r) => r.recovered);
   console.log(
-    `${v.name}: recovered ${hits.length}/${runs.length}, median structures to recovery ${median(hits.map((r) => r.structures))}`,
+    `${v.name}: recovered ${hits.length}/${runs.length}, ` +
+      `median structures to recovery ${median(hits.map((r) => r.structures))}`,
   );
 }
 if (out) writeFileSync(out, JSON.stringify({ budget, seeds, equations, records }, null, 1));

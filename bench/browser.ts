@@ -67,11 +67,13 @@ async function main(): Promise<void> {
   const browser = await launchChromium();
   const version = browser.context.browser()?.version() ?? "";
   process.stdout.write(
-    `Playground toy run in headless Chromium ${version} (500 rows, 20 Adam steps per structure + LM, seed 0); seconds of search from the page's run log.\n`,
+    `Playground toy run in headless Chromium ${version} (500 rows, 20 Adam steps per structure + LM, seed 0); ` +
+      `seconds of search from the page's run log.\n`,
   );
   process.stdout.write("WebGL here is SwiftShader (software, on the CPU): a real GPU would differ.\n\n");
   process.stdout.write(
-    "| engine / backend | seed 0 cold, s | seed 1 warm, s | seed 0 warm, s | episodes (seed 0 / 1) |\n|---|---|---|---|---|\n",
+    "| engine / backend | seed 0 cold, s | seed 1 warm, s | seed 0 warm, s | episodes (seed 0 / 1) |\n" +
+      "|---|---|---|---|---|\n",
   );
   try {
     for (const [label, engine, backend] of [
@@ -101,7 +103,8 @@ async function main(): Promise<void> {
       const warm = await finished(page, ++id);
       const episodes = (row: Row) => row.episodes.replace(/^y /, "");
       process.stdout.write(
-        `| ${label} | ${cold.seconds.toFixed(1)} | ${seed1.seconds.toFixed(1)} | ${warm.seconds.toFixed(1)} | ${episodes(cold)} / ${episodes(seed1)} |\n`,
+        `| ${label} | ${cold.seconds.toFixed(1)} | ${seed1.seconds.toFixed(1)} | ${warm.seconds.toFixed(1)} ` +
+          `| ${episodes(cold)} / ${episodes(seed1)} |\n`,
       );
       await page.close();
     }

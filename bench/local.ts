@@ -60,12 +60,14 @@ syn1.forEach((form, k) => {
   const [js, cpu, wasm] = [perStep.js![k]!, perStep.cpu![k]!, perStep.wasm![k]!];
   rows.push([js, cpu, wasm]);
   console.log(
-    `${pad(form.truth.target, 6)}${pad(js.toFixed(3), 12)}${pad(cpu.toFixed(3), 12)}${pad(wasm.toFixed(3), 12)}${pad(`${(cpu / js).toFixed(1)}×`, 9)}${(wasm / js).toFixed(1)}×`,
+    `${pad(form.truth.target, 6)}${pad(js.toFixed(3), 12)}${pad(cpu.toFixed(3), 12)}${pad(wasm.toFixed(3), 12)}` +
+      `${pad(`${(cpu / js).toFixed(1)}×`, 9)}${(wasm / js).toFixed(1)}×`,
   );
 });
 const mean = (k: number) => rows.reduce((s, r) => s + r[k]!, 0) / rows.length;
 console.log(
-  `${pad("mean", 6)}${pad(mean(0).toFixed(3), 12)}${pad(mean(1).toFixed(3), 12)}${pad(mean(2).toFixed(3), 12)}${pad(`${(mean(1) / mean(0)).toFixed(1)}×`, 9)}${(mean(2) / mean(0)).toFixed(1)}×`,
+  `${pad("mean", 6)}${pad(mean(0).toFixed(3), 12)}${pad(mean(1).toFixed(3), 12)}${pad(mean(2).toFixed(3), 12)}` +
+    `${pad(`${(mean(1) / mean(0)).toFixed(1)}×`, 9)}${(mean(2) / mean(0)).toFixed(1)}×`,
 );
 
 console.log("\n# Full fit from the all-ones init (200 Adam steps at lr 1e-2 + LM), ms per form, median of 3");
@@ -85,7 +87,8 @@ for (const name of ["syn1", "syn2"]) {
       }
       times.sort((a, b) => a - b);
       cells.push(
-        `${engine === "js" ? "js" : "tfjs cpu"} ${times[1]!.toFixed(0)} ms (LM ${lm} it, NRMSE ${nrmse.toExponential(1)})`,
+        `${engine === "js" ? "js" : "tfjs cpu"} ${times[1]!.toFixed(0)} ms ` +
+          `(LM ${lm} it, NRMSE ${nrmse.toExponential(1)})`,
       );
     }
     console.log(`${name} ${form.truth.target}: ${cells.join("; ")}`);

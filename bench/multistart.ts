@@ -44,7 +44,8 @@ for (const steps of [200, 50]) {
     const { ms, fits } = best.get(starts)!;
     const missed = sets.filter((_, k) => !(fits[k]!.trainNrmse[0]! < 1e-6)).map(({ entry }) => entry.id);
     console.log(
-      `${starts.padEnd(7)} ${ms.toFixed(0).padStart(6)} ms  second starts ${fits.filter((f) => f.starts > 1).length}  NRMSE ≥ 1e-6: ${missed.length ? missed.join(", ") : "none"}`,
+      `${starts.padEnd(7)} ${ms.toFixed(0).padStart(6)} ms  second starts ${fits.filter((f) => f.starts > 1).length}` +
+        `  NRMSE ≥ 1e-6: ${missed.length ? missed.join(", ") : "none"}`,
     );
   }
 }
@@ -81,5 +82,7 @@ const multi = best.get("multi")!;
 const improved = multi.fits.filter((f, k) => f.trainNrmse[0]! < single.fits[k]!.trainNrmse[0]! - 1e-9).length;
 console.log(`# 200 random structures with a sin/cos factor, 500 rows, 50 Adam steps + LM, js`);
 console.log(
-  `single ${single.ms.toFixed(0)} ms, multi ${multi.ms.toFixed(0)} ms (${((multi.ms / single.ms - 1) * 100).toFixed(1)} % more); second starts ${multi.fits.filter((f) => f.starts > 1).length}, fits improved ${improved}`,
+  `single ${single.ms.toFixed(0)} ms, multi ${multi.ms.toFixed(0)} ms ` +
+    `(${((multi.ms / single.ms - 1) * 100).toFixed(1)} % more); ` +
+    `second starts ${multi.fits.filter((f) => f.starts > 1).length}, fits improved ${improved}`,
 );

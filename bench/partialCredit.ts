@@ -59,7 +59,8 @@ const trueProducts = [[neuron("x1", "x"), neuron("x2", "x")], [neuron("x3", "x^2
 
 const singles = products.map((p) => ({ p, nrmse: nrmseOf([p]) })).sort((a, b) => a.nrmse - b.nrmse);
 console.log(
-  `y = 2.5·x1·x2 + 1.3·x3², x ~ U(1, 2), ${rows} rows, pool {${pool.join(", ")}}: ${products.length} products of ≤ 2 factors`,
+  `y = 2.5·x1·x2 + 1.3·x3², x ~ U(1, 2), ${rows} rows, ` +
+    `pool {${pool.join(", ")}}: ${products.length} products of ≤ 2 factors`,
 );
 console.log("best one-product structures:");
 for (const s of singles.slice(0, 5))
@@ -68,8 +69,10 @@ for (const s of singles.slice(0, 5))
   );
 for (const t of trueProducts) {
   const rank = singles.findIndex((s) => same(s.p, t));
+  const factors = t.map((i) => ({ symbol: pool[i % pool.length]!, input: inputs[Math.floor(i / pool.length)]! }));
+  const product = equationText({ target: "y", terms: [{ coefficient: 1, factors }] }, lookup).replace(/^1\*/, "");
   console.log(
-    `true product ${equationText({ target: "y", terms: [{ coefficient: 1, factors: t.map((i) => ({ symbol: pool[i % pool.length]!, input: inputs[Math.floor(i / pool.length)]! })) }] }, lookup).replace(/^1\*/, "")} alone: rank ${rank + 1} of ${singles.length}, NRMSE ${singles[rank]!.nrmse.toFixed(4)}`,
+    `true product ${product} alone: rank ${rank + 1} of ${singles.length}, NRMSE ${singles[rank]!.nrmse.toFixed(4)}`,
   );
 }
 const quantiles = (values: number[]) => {
@@ -126,7 +129,8 @@ console.log(`  the truth:                ${nrmseOf(trueProducts).toExponential(2
     return [...s].sort((a, b) => a - b);
   };
   console.log(
-    `\nFeynman I.12.2, ${sets.truth.terms[0]!.factors.length} true factors, ${neurons} neurons (pool {${entry.pool.join(", ")}}):`,
+    `\nFeynman I.12.2, ${sets.truth.terms[0]!.factors.length} true ` +
+      `factors, ${neurons} neurons (pool {${entry.pool.join(", ")}}):`,
   );
   for (const keep of [3, 2]) {
     const subsets: number[] = [];

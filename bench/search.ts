@@ -45,13 +45,16 @@ for (const name of ["syn1", "syn2"]) {
   result.outputs.forEach((o, k) => {
     const e = evaluation[k]!;
     console.log(
-      `${name.padEnd(12)}${o.target.padEnd(8)}${(e.exact ? "yes" : "no").padEnd(7)}${String(o.episodes).padEnd(10)}${String(o.structures).padEnd(12)}` +
-        `${"".padEnd(10)}${o.fitSeconds.toFixed(1).padEnd(7)}${(o.structures / Math.max(o.fitSeconds, 1e-9)).toFixed(0)}`,
+      `${name.padEnd(12)}${o.target.padEnd(8)}${(e.exact ? "yes" : "no").padEnd(7)}${String(o.episodes).padEnd(10)}` +
+        `${String(o.structures).padEnd(12)}` +
+        `${"".padEnd(10)}${o.fitSeconds.toFixed(1).padEnd(7)}` +
+        `${(o.structures / Math.max(o.fitSeconds, 1e-9)).toFixed(0)}`,
     );
   });
   const exact = evaluation.filter((e) => e.exact).length;
   console.log(
-    `${name.padEnd(12)}${"all".padEnd(8)}${`${exact}/3`.padEnd(7)}${String(result.episodes).padEnd(10)}${String(result.structures).padEnd(12)}${seconds.toFixed(1).padEnd(10)}`,
+    `${name.padEnd(12)}${"all".padEnd(8)}${`${exact}/3`.padEnd(7)}${String(result.episodes).padEnd(10)}` +
+      `${String(result.structures).padEnd(12)}${seconds.toFixed(1).padEnd(10)}`,
   );
 }
 
@@ -68,6 +71,7 @@ for (const constraints of [["static", "dynamic"], []]) {
   }
   const sums = totals.map((t) => t.split("/").reduce((a, b) => a + Number(b), 0));
   console.log(
-    `${(constraints.length ? constraints.join("+") : "none").padEnd(16)}per seed (y1/y2/y3): ${totals.join(", ")}; total ${sums.reduce((a, b) => a + b, 0)}; equations missed ${missed}`,
+    `${(constraints.length ? constraints.join("+") : "none").padEnd(16)}per seed (y1/y2/y3): ${totals.join(", ")}; ` +
+      `total ${sums.reduce((a, b) => a + b, 0)}; equations missed ${missed}`,
   );
 }

@@ -53,7 +53,10 @@ export interface Job {
   budget: number;
   episodes: number;
   rows: number;
-  /** "sized": the suite's pool, terms and maxFactors; "unsized": every registered symbol and a size that grows by itself (a new user's default flags). */
+  /**
+   * "sized": the suite's pool, terms and maxFactors; "unsized": every registered
+   * symbol and a size that grows by itself (a new user's default flags).
+   */
   mode?: "sized" | "unsized";
 }
 
@@ -528,14 +531,18 @@ async function main(): Promise<void> {
     wallSeconds = files.reduce((sum, f) => sum + f.manifest.wallSeconds, 0);
   } else {
     process.stderr.write(
-      `search benchmark: ${o.equations.length} equations × ${o.seeds.length} seeds × ${o.noise.length} noise levels × ${o.methods.join("/")} = ${jobs.length} jobs on ${Math.min(o.jobs, jobs.length)} processes; budget ${o.budget} structures per output, ${o.rows} rows\n`,
+      `search benchmark: ${o.equations.length} equations × ${o.seeds.length} seeds × ${o.noise.length} noise levels ` +
+        `× ${o.methods.join("/")} = ${jobs.length} jobs on ${Math.min(o.jobs, jobs.length)} processes; ` +
+        `budget ${o.budget} structures per output, ${o.rows} rows\n`,
     );
     records = await runPool(jobs, o.jobs, (r, done) => {
-      const what = r.error
-        ? `ERROR ${r.error}`
-        : `${r.recovered ? `recovered at ${r.structuresToRecovery}` : `not recovered (${r.stopReason}, ${r.structures} structures)`}, ${r.seconds.toFixed(1)} s: ${r.learned}`;
+      const outcome = r.recovered
+        ? `recovered at ${r.structuresToRecovery}`
+        : `not recovered (${r.stopReason}, ${r.structures} structures)`;
+      const what = r.error ? `ERROR ${r.error}` : `${outcome}, ${r.seconds.toFixed(1)} s: ${r.learned}`;
       process.stderr.write(
-        `[${done}/${jobs.length}] ${r.method} ${r.equation} seed ${r.seed}${r.snrDb === null ? "" : ` ${r.snrDb} dB`}: ${what}\n`,
+        `[${done}/${jobs.length}] ${r.method} ${r.equation} ` +
+          `seed ${r.seed}${r.snrDb === null ? "" : ` ${r.snrDb} dB`}: ${what}\n`,
       );
     });
     wallSeconds = (performance.now() - started) / 1000;
@@ -556,15 +563,21 @@ async function main(): Promise<void> {
   const noiseName = (db: number | null) => (db === null ? "noiseless" : `${db} dB`);
   const fmt = (v: number | null, digits = 1) => (v === null ? "—" : v.toFixed(digits));
   console.log(
-    `\n# Search benchmark (${o.mode}): ${o.equations.length} equations, seeds ${o.seeds.join(",")}, budget ${o.budget} structures per output, ${o.rows} rows`,
+    `\n# Search benchmark (${o.mode}): ${o.equations.length} equations, seeds ${o.seeds.join(",")}, ` +
+      `budget ${o.budget} structures per output, ${o.rows} rows`,
   );
   for (const snrDb of o.noise) {
     console.log(
-      `\n## ${noiseName(snrDb)}\nmethod      recovered        rate   exact at end  median structures  median s (all)  median s (recovered)  sums        single products`,
+      `\n## ${noiseName(snrDb)}\n` +
+        "method      recovered        rate   exact at end  median structures  " +
+        "median s (all)  median s (recovered)  sums        single products",
     );
     for (const s of summary.filter((x) => x.snrDb === snrDb)) {
       console.log(
-        `${s.method.padEnd(12)}${`${s.recovered}/${s.runs}`.padEnd(17)}${`${(100 * s.rate).toFixed(0)} %`.padEnd(7)}${String(s.exactAtEnd).padEnd(14)}${fmt(s.medianStructures).padEnd(19)}${fmt(s.medianSeconds, 2).padEnd(16)}${fmt(s.medianSecondsRecovered, 2).padEnd(21)}${`${s.sums.recovered}/${s.sums.runs}`.padEnd(12)}${s.products.recovered}/${s.products.runs}`,
+        `${s.method.padEnd(12)}${`${s.recovered}/${s.runs}`.padEnd(17)}${`${(100 * s.rate).toFixed(0)} %`.padEnd(7)}` +
+          `${String(s.exactAtEnd).padEnd(14)}${fmt(s.medianStructures).padEnd(19)}` +
+          `${fmt(s.medianSeconds, 2).padEnd(16)}${fmt(s.medianSecondsRecovered, 2).padEnd(21)}` +
+          `${`${s.sums.recovered}/${s.sums.runs}`.padEnd(12)}${s.products.recovered}/${s.products.runs}`,
       );
     }
   }
@@ -573,7 +586,9 @@ async function main(): Promise<void> {
     : [];
   for (const r of ratioRows) {
     console.log(
-      `${r.baseline}/consolesr structures to recovery (${noiseName(r.snrDb)}): ratio of medians ${fmt(r.ratioOfMedians, 2)}, median paired ratio ${fmt(r.medianPairedRatio, 2)} over ${r.pairs} runs both recovered`,
+      `${r.baseline}/consolesr structures to recovery (${noiseName(r.snrDb)}): ` +
+        `ratio of medians ${fmt(r.ratioOfMedians, 2)}, ` +
+        `median paired ratio ${fmt(r.medianPairedRatio, 2)} over ${r.pairs} runs both recovered`,
     );
   }
   console.log(`\n## Per equation: recovered/seeds (median structures to recovery)`);
@@ -596,7 +611,8 @@ async function main(): Promise<void> {
   );
   for (const row of perEquation) {
     console.log(
-      `${row.equation.padEnd(22)}${noiseName(row.snrDb).padEnd(11)}${row.cells.map((c) => `${c.recovered}/${c.runs} (${fmt(c.medianStructures, 0)})`.padEnd(18)).join("")}`,
+      `${row.equation.padEnd(22)}${noiseName(row.snrDb).padEnd(11)}` +
+        `${row.cells.map((c) => `${c.recovered}/${c.runs} (${fmt(c.medianStructures, 0)})`.padEnd(18)).join("")}`,
     );
   }
 
@@ -619,15 +635,27 @@ async function main(): Promise<void> {
       const stoppedElsewhere = enumeration.find((r) => r.stopReason === "reward-threshold" && !r.exact);
       let reason: string;
       if (failedFits.length > 0) {
-        reason = `fit failed: the true structure fitted with the search's fitter reaches train NRMSE ${Math.min(...failedFits).toExponential(2)}–${Math.max(...failedFits).toExponential(2)}, above the stop NRMSE ${stop.toExponential(1)}${entry.knownFitFailure ? ` (${entry.knownFitFailure})` : ""}`;
+        reason =
+          `fit failed: the true structure fitted with the search's fitter reaches ` +
+          `train NRMSE ${Math.min(...failedFits).toExponential(2)}–${Math.max(...failedFits).toExponential(2)}, ` +
+          `above the stop NRMSE ${stop.toExponential(1)}` +
+          `${entry.knownFitFailure ? ` (${entry.knownFitFailure})` : ""}`;
       } else if (stoppedElsewhere) {
-        reason = `enumeration stopped at a non-exact equivalent that meets the stop NRMSE: ${stoppedElsewhere.learned} (${stoppedElsewhere.reason})`;
+        reason =
+          `enumeration stopped at a non-exact equivalent that meets the stop ` +
+          `NRMSE: ${stoppedElsewhere.learned} (${stoppedElsewhere.reason})`;
       } else if (enumeration.length > 0 && rank > o.budget) {
-        reason = `not recovered by enumeration within budget ${o.budget}: the true structure is #${rank} of ${space} in enumeration order`;
+        reason =
+          `not recovered by enumeration within budget ${o.budget}: ` +
+          `the true structure is #${rank} of ${space} in enumeration order`;
       } else if (enumeration.length > 0) {
-        reason = `enumeration reaches the true structure at #${rank} of ${space} (within budget ${o.budget}) but did not stop on it: ${enumeration.map((r) => `${r.stopReason} → ${r.learned}`)[0]}`;
+        reason =
+          `enumeration reaches the true structure at #${rank} of ${space} (within budget ${o.budget}) ` +
+          `but did not stop on it: ${enumeration.map((r) => `${r.stopReason} → ${r.learned}`)[0]}`;
       } else {
-        reason = `not recovered by ${o.methods.join(", ")} within budget ${o.budget} (enumeration not run; the true structure is #${rank} of ${space} in enumeration order)`;
+        reason =
+          `not recovered by ${o.methods.join(", ")} within budget ${o.budget} (enumeration not run; ` +
+          `the true structure is #${rank} of ${space} in enumeration order)`;
       }
       return { equation: row.equation, snrDb: row.snrDb, reason, enumerationRank: rank, spaceSize: space };
     });
@@ -638,7 +666,11 @@ async function main(): Promise<void> {
 
   const seconds = records.reduce((s, r) => s + r.seconds, 0);
   const git = gitInfo();
-  const command = `npm run bench:search -- ${o.mode === "unsized" ? "--mode unsized " : ""}--methods ${o.methods.join(",")} --seeds ${o.seeds.join(",")} --noise ${o.noise.map((n) => n ?? 0).join(",")} --budget ${o.budget} --rows ${o.rows}${o.equations.length === benchmarkEntries.length ? "" : ` --equations ${o.equations.map((e) => e.id).join(",")}`}`;
+  const command =
+    `npm run bench:search -- ${o.mode === "unsized" ? "--mode unsized " : ""}` +
+    `--methods ${o.methods.join(",")} --seeds ${o.seeds.join(",")} --noise ${o.noise.map((n) => n ?? 0).join(",")} ` +
+    `--budget ${o.budget} --rows ${o.rows}` +
+    `${o.equations.length === benchmarkEntries.length ? "" : ` --equations ${o.equations.map((e) => e.id).join(",")}`}`;
   const json = {
     manifest: {
       version: VERSION,

@@ -75,7 +75,8 @@ const nodeModuleStub: Plugin = {
   setup(build) {
     build.onResolve({ filter: /^node:module$/ }, () => ({ path: "node:module", namespace: "stub" }));
     build.onLoad({ filter: /.*/, namespace: "stub" }, () => ({
-      contents: `export function createRequire() { throw new Error("highs: node:module is not available in a browser"); }`,
+      contents:
+        "export function createRequire() { " + 'throw new Error("highs: node:module is not available in a browser"); }',
       loader: "js",
     }));
   },
@@ -177,6 +178,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const started = performance.now();
   const written = await prepareBrowserVendor();
   process.stderr.write(
-    `browser vendor: ${written.length ? `wrote ${written.length} file(s)` : "up to date"} in ${((performance.now() - started) / 1000).toFixed(2)} s\n`,
+    `browser vendor: ${written.length ? `wrote ${written.length} file(s)` : "up to date"} ` +
+      `in ${((performance.now() - started) / 1000).toFixed(2)} s\n`,
   );
 }

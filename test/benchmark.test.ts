@@ -101,13 +101,17 @@ for (const entry of benchmarkEntries) {
     });
   });
 
-  test(`${entry.id}: its form fitted from all-ones ${entry.knownFitFailure ? "fails as noted" : "reaches train NRMSE < 1e-6"}`, () => {
-    const data = benchmarkData(entry, { symbols, seed: 0, rows: 300 });
-    const fitted = fitForm(data.train, [formOf(data.truth)], { symbols, engine: "js" });
-    const error = fitted.equations[0]!.trainNrmse;
-    if (entry.knownFitFailure) assert.ok(error > 1e-2, `${entry.id} now fits (NRMSE ${error}): drop knownFitFailure`);
-    else assert.ok(error < 1e-6, `train NRMSE ${error}: ${fitted.equations[0]!.text}`);
-  });
+  test(
+    `${entry.id}: ` +
+      `its form fitted from all-ones ${entry.knownFitFailure ? "fails as noted" : "reaches train NRMSE < 1e-6"}`,
+    () => {
+      const data = benchmarkData(entry, { symbols, seed: 0, rows: 300 });
+      const fitted = fitForm(data.train, [formOf(data.truth)], { symbols, engine: "js" });
+      const error = fitted.equations[0]!.trainNrmse;
+      if (entry.knownFitFailure) assert.ok(error > 1e-2, `${entry.id} now fits (NRMSE ${error}): drop knownFitFailure`);
+      else assert.ok(error < 1e-6, `train NRMSE ${error}: ${fitted.equations[0]!.text}`);
+    },
+  );
 }
 
 test("data are deterministic in the seed, and the SNR sets the noise on the training target only", () => {

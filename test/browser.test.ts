@@ -131,7 +131,8 @@ test("the playground: toy search on webgl, cancellation, JSON for reproduce, scr
   const firstSeconds = (performance.now() - started) / 1000;
   const runSeconds = Number(await page.locator(".pg-status").getAttribute("data-seconds"));
   t.diagnostic(
-    `toy run on webgl: ${runSeconds.toFixed(1)} s of search, ${firstSeconds.toFixed(1)} s from page load (${first.episodes} episodes)`,
+    `toy run on webgl: ${runSeconds.toFixed(1)} s of ` +
+      `search, ${firstSeconds.toFixed(1)} s from page load (${first.episodes} episodes)`,
   );
   assertToy(await renderedEquation(page, "y"));
   assert.match((await page.locator(".pg-equation-meta").first().textContent()) ?? "", /exact/);
@@ -225,7 +226,8 @@ test("the playground: toy search on webgl, cancellation, JSON for reproduce, scr
   assert.equal((await runLog(page)).filter((row) => row.status === "running").length, 0, "a run is still going");
   assertToy(await renderedEquation(page, "y"));
   t.diagnostic(
-    `mid-run change: syn1 run #${syn1.id} cancelled after ${cancelled.episodes} episodes (frozen), #${next.id} started, cancelled in turn; toy run #${toy.id} finished`,
+    `mid-run change: syn1 run #${syn1.id} cancelled after ${cancelled.episodes} episodes (frozen), ` +
+      `#${next.id} started, cancelled in turn; toy run #${toy.id} finished`,
   );
 
   // 4. A bad CSV: one readable line naming the file, row and column.
@@ -276,7 +278,10 @@ test("the playground: toy search on webgl, cancellation, JSON for reproduce, scr
   assert.equal(reproduced.code, 0, `consolesr reproduce failed:\n${reproduced.stdout}${reproduced.stderr}`);
   assert.match(
     reproduced.stdout,
-    /reproduced within float32 tolerance: all 1 equation match \(float32-tolerance match, tolerance 0\.0001; allowed because the original's manifest names webgl/,
+    new RegExp(
+      /reproduced within float32 tolerance: all 1 equation match /.source +
+        /\(float32-tolerance match, tolerance 0\.0001; allowed because the original's manifest names webgl/.source,
+    ),
   );
 
   // 7. The cpu result re-runs in Node bit for bit (tolerance 1e-9).
@@ -284,6 +289,9 @@ test("the playground: toy search on webgl, cancellation, JSON for reproduce, scr
   assert.equal(cpuRerun.code, 0, `consolesr reproduce failed on the cpu result:\n${cpuRerun.stdout}${cpuRerun.stderr}`);
   assert.match(
     cpuRerun.stdout,
-    /reproduced exactly: all 1 equation and every stored field match \(exact match, tolerance 1e-9; both runs on cpu, a float64 backend; backend cpu → cpu\)/,
+    new RegExp(
+      /reproduced exactly: all 1 equation and every stored field match \(exact match, tolerance 1e-9; /.source +
+        /both runs on cpu, a float64 backend; backend cpu → cpu\)/.source,
+    ),
   );
 });

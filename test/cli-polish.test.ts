@@ -101,57 +101,64 @@ describe("consolesr CLI polish", { concurrency: 2 }, () => {
     }
   });
 
-  test('no command prints tfjs\'s "install tfjs-node" banner: fit (search, --form), run, reproduce, check-plugin, and under the plugin worker', async () => {
-    const json = join(dir, "search.json");
-    const search = ["fit", data, "--target", "y", "--symbols", "x,x^2,cos", "--episodes", "5"];
-    const first = await cli([...search, "--out", json]);
-    assert.equal(first.code, 0, first.stderr);
-    const runs = [first];
-    for (const args of [
-      ["fit", data, "--target", "y", "--form", "y = x1^2*cos(x2)"],
-      ["run", "syn1", "--given-form", "--rows", "50"],
-      ["reproduce", json],
-      ["check-plugin", TANH],
-      ["run", "syn1", "--given-form", "--rows", "50", "--plugin", TANH],
-      [...search, "--plugin", TANH],
-    ]) {
-      const run = await cli(args);
-      assert.equal(run.code, 0, `consolesr ${args.join(" ")}: ${run.stderr}`);
-      runs.push(run);
-    }
-    for (const run of runs) assert.ok(!run.stderr.includes(BANNER) && !run.stdout.includes(BANNER), run.stderr);
-  });
+  test(
+    'no command prints tfjs\'s "install tfjs-node" banner: fit (search, ' +
+      "--form), run, reproduce, check-plugin, and under the plugin worker",
+    async () => {
+      const json = join(dir, "search.json");
+      const search = ["fit", data, "--target", "y", "--symbols", "x,x^2,cos", "--episodes", "5"];
+      const first = await cli([...search, "--out", json]);
+      assert.equal(first.code, 0, first.stderr);
+      const runs = [first];
+      for (const args of [
+        ["fit", data, "--target", "y", "--form", "y = x1^2*cos(x2)"],
+        ["run", "syn1", "--given-form", "--rows", "50"],
+        ["reproduce", json],
+        ["check-plugin", TANH],
+        ["run", "syn1", "--given-form", "--rows", "50", "--plugin", TANH],
+        [...search, "--plugin", TANH],
+      ]) {
+        const run = await cli(args);
+        assert.equal(run.code, 0, `consolesr ${args.join(" ")}: ${run.stderr}`);
+        runs.push(run);
+      }
+      for (const run of runs) assert.ok(!run.stderr.includes(BANNER) && !run.stdout.includes(BANNER), run.stderr);
+    },
+  );
 
-  test("progress on a terminal: a bar per target with episodes, best NRMSE, structures and ETA, cleared at the end", async () => {
-    const stream = fakeTty(100);
-    const log = lines();
-    const progress = searchProgress({ stream, log, quiet: false, episodes: 600, equation, env: {} });
-    for (const event of EVENTS) progress.episode(event);
-    await progress.stop();
-    assert.deepEqual(log.lines, [], "no plain lines on a terminal");
-    const drawn = frames(stream.text);
-    assert.ok(drawn.length >= 3, JSON.stringify(stream.text));
-    // y's last frame (drawn when z starts) and z's (drawn by stop).
-    const y = drawn.find((f) => f.startsWith("y ") && f.includes("7/600 episodes"));
-    assert.ok(y, `no frame of y at 7/600: ${JSON.stringify(drawn)}`);
-    assert.match(y, /\| NRMSE 4\.5e-16 \| 8 structures \| ETA [^|]+ \| 3\*x1\^2\*cos\(2\.5\*x2\)$/);
-    assert.ok(
-      drawn.some((f) => f.startsWith("z ") && /\b2\/600 episodes \| NRMSE 0\.25 \| 2 structures \| ETA /.test(f)),
-      JSON.stringify(drawn),
-    );
-    assert.match(drawn[0]!, /^y .* 0\/600 episodes \| NRMSE — \| 0 structures \| ETA \? \| —$/);
-    for (const frame of drawn) assert.ok([...frame].length <= 99, `a frame wider than the terminal: ${frame}`);
-    // Cleared: the last thing written erases the line, and nothing ever ended a line.
-    assert.ok(stream.text.endsWith("\x1b[1G\x1b[2K"), JSON.stringify(stream.text.slice(-40)));
-    assert.ok(!stream.text.includes("\n"), "the bar wrote a newline");
-    // No terminal modes (hidden cursor, line wrapping) switched; nothing drawn after the stop.
-    assert.ok(!/\x1b\[\?(25|7)[hl]/.test(stream.text), JSON.stringify(stream.text));
-    const after = stream.text.length;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    assert.equal(stream.text.length, after, "the bar drew after stop()");
-    await progress.stop(); // idempotent
-    assert.equal(stream.text.length, after);
-  });
+  test(
+    "progress on a terminal: a bar per target with episodes, " + "best NRMSE, structures and ETA, cleared at the end",
+    async () => {
+      const stream = fakeTty(100);
+      const log = lines();
+      const progress = searchProgress({ stream, log, quiet: false, episodes: 600, equation, env: {} });
+      for (const event of EVENTS) progress.episode(event);
+      await progress.stop();
+      assert.deepEqual(log.lines, [], "no plain lines on a terminal");
+      const drawn = frames(stream.text);
+      assert.ok(drawn.length >= 3, JSON.stringify(stream.text));
+      // y's last frame (drawn when z starts) and z's (drawn by stop).
+      const y = drawn.find((f) => f.startsWith("y ") && f.includes("7/600 episodes"));
+      assert.ok(y, `no frame of y at 7/600: ${JSON.stringify(drawn)}`);
+      assert.match(y, /\| NRMSE 4\.5e-16 \| 8 structures \| ETA [^|]+ \| 3\*x1\^2\*cos\(2\.5\*x2\)$/);
+      assert.ok(
+        drawn.some((f) => f.startsWith("z ") && /\b2\/600 episodes \| NRMSE 0\.25 \| 2 structures \| ETA /.test(f)),
+        JSON.stringify(drawn),
+      );
+      assert.match(drawn[0]!, /^y .* 0\/600 episodes \| NRMSE — \| 0 structures \| ETA \? \| —$/);
+      for (const frame of drawn) assert.ok([...frame].length <= 99, `a frame wider than the terminal: ${frame}`);
+      // Cleared: the last thing written erases the line, and nothing ever ended a line.
+      assert.ok(stream.text.endsWith("\x1b[1G\x1b[2K"), JSON.stringify(stream.text.slice(-40)));
+      assert.ok(!stream.text.includes("\n"), "the bar wrote a newline");
+      // No terminal modes (hidden cursor, line wrapping) switched; nothing drawn after the stop.
+      assert.ok(!/\x1b\[\?(25|7)[hl]/.test(stream.text), JSON.stringify(stream.text));
+      const after = stream.text.length;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      assert.equal(stream.text.length, after, "the bar drew after stop()");
+      await progress.stop(); // idempotent
+      assert.equal(stream.text.length, after);
+    },
+  );
 
   test("progress bar frames fit a narrow terminal", async () => {
     const stream = fakeTty(40);
@@ -240,7 +247,8 @@ describe("consolesr CLI polish", { concurrency: 2 }, () => {
       ]
         .map(quote)
         .join(" ");
-      // script runs the command on a pseudo-terminal: its stdout and stderr both come back here, as the terminal shows them.
+      // script runs the command on a pseudo-terminal: its stdout
+      // and stderr both come back here, as the terminal shows them.
       const run = await cli([], {
         wrap: ["script", "-qec", `stty cols 100 2>/dev/null; exec ${command}`, "/dev/null"],
         env: { TERM: "xterm" },

@@ -49,92 +49,106 @@ const firstFit = () =>
 const relative = (a: number, b: number) => Math.abs(a - b) / Math.max(Math.abs(b), 1e-300);
 
 describe("fit({X, y})", () => {
-  test("recovers y = 2·x1·x2 + x3² from 200 rows; predict reproduces new rows to 1e-8; no tensor left; JSON is the version-1 JSON", async (t) => {
-    const { result, tensors, seconds } = await firstFit();
-    assert.equal(tensors, 0, "tensors left after fit");
-    assert.equal(result.version, 1);
-    assert.equal(result.equations.length, 1);
-    const [equation] = result.equations;
-    assert.equal(equation!.target, "y");
-    assert.equal(equation!.text, "2*x1*x2 + x3^2");
-    assert.ok(equation!.trainNrmse < 1e-12, `train NRMSE ${equation!.trainNrmse}`);
-    assert.equal(result.search.stopReason, "reward-threshold");
-    assert.equal(result.manifest.config.data, "arrays");
-    assert.deepEqual(result.manifest.config.inputs, ["x1", "x2", "x3"]);
-    assert.equal(result.manifest.backend, "js");
-    t.diagnostic(
-      `fit of y = 2·x1·x2 + x3²: ${seconds.toFixed(2)} s, ${result.search.episodes} episodes, ${result.search.structures} structures`,
-    );
+  test(
+    "recovers y = 2·x1·x2 + x3² from 200 rows; " +
+      "predict reproduces new rows to 1e-8; no tensor left; JSON is the version-1 JSON",
+    async (t) => {
+      const { result, tensors, seconds } = await firstFit();
+      assert.equal(tensors, 0, "tensors left after fit");
+      assert.equal(result.version, 1);
+      assert.equal(result.equations.length, 1);
+      const [equation] = result.equations;
+      assert.equal(equation!.target, "y");
+      assert.equal(equation!.text, "2*x1*x2 + x3^2");
+      assert.ok(equation!.trainNrmse < 1e-12, `train NRMSE ${equation!.trainNrmse}`);
+      assert.equal(result.search.stopReason, "reward-threshold");
+      assert.equal(result.manifest.config.data, "arrays");
+      assert.deepEqual(result.manifest.config.inputs, ["x1", "x2", "x3"]);
+      assert.equal(result.manifest.backend, "js");
+      t.diagnostic(
+        `fit of y = 2·x1·x2 + x3²: ${seconds.toFixed(2)} s, ${result.search.episodes} ` +
+          `episodes, ${result.search.structures} structures`,
+      );
 
-    const fresh = inputs(2, 50);
-    const predicted = equation!.predict(fresh);
-    assert.ok(Array.isArray(predicted) && predicted.length === 50);
-    fresh.forEach(([a, b, c], i) => {
-      assert.ok(relative(predicted[i]!, truth(a!, b!, c!)) < 1e-8, `row ${i}: ${predicted[i]} vs ${truth(a!, b!, c!)}`);
-    });
-    assert.deepEqual(
-      equation!.predict({ data: Float64Array.from(fresh.flat()), shape: [50, 3] }),
-      predicted,
-      "typed layout predicts the same",
-    );
-    assert.deepEqual(equation!.predict([]), []);
+      const fresh = inputs(2, 50);
+      const predicted = equation!.predict(fresh);
+      assert.ok(Array.isArray(predicted) && predicted.length === 50);
+      fresh.forEach(([a, b, c], i) => {
+        assert.ok(
+          relative(predicted[i]!, truth(a!, b!, c!)) < 1e-8,
+          `row ${i}: ${predicted[i]} vs ${truth(a!, b!, c!)}`,
+        );
+      });
+      assert.deepEqual(
+        equation!.predict({ data: Float64Array.from(fresh.flat()), shape: [50, 3] }),
+        predicted,
+        "typed layout predicts the same",
+      );
+      assert.deepEqual(equation!.predict([]), []);
 
-    // predict stays out of the JSON: the result serialises to exactly the version-1 JSON.
-    assert.ok(!Object.keys(equation!).includes("predict"));
-    const json = resultToJson(result);
-    assert.equal(`${JSON.stringify(result, null, 2)}\n`, json);
-    assert.ok(!json.includes("predict"));
-    const plain = JSON.parse(json) as ResultJson;
-    assert.deepEqual(Object.keys(plain.equations[0]!), ["target", "text", "latex", "terms", "trainNrmse"]);
-  });
+      // predict stays out of the JSON: the result serialises to exactly the version-1 JSON.
+      assert.ok(!Object.keys(equation!).includes("predict"));
+      const json = resultToJson(result);
+      assert.equal(`${JSON.stringify(result, null, 2)}\n`, json);
+      assert.ok(!json.includes("predict"));
+      const plain = JSON.parse(json) as ResultJson;
+      assert.deepEqual(Object.keys(plain.equations[0]!), ["target", "text", "latex", "terms", "trainNrmse"]);
+    },
+  );
 
-  test("one seed gives a byte-identical resultToJson; typed X and y with a shape give the identical result", async () => {
-    const { result } = await firstFit();
-    const again = await fit({ X, y, symbols: SYMBOLS, seed: 0 });
-    assert.equal(resultToJson(again), resultToJson(result));
-    const typed = await fit({ X: typedX, y: Float64Array.from(y), symbols: SYMBOLS, seed: 0 });
-    assert.equal(resultToJson(typed), resultToJson(result));
-    const rowsOfTyped = await fit({
-      X: X.map((row) => Float64Array.from(row)),
-      y: { data: Float64Array.from(y), shape: [200, 1] },
-      symbols: SYMBOLS,
-      seed: 0,
-    });
-    assert.equal(resultToJson(rowsOfTyped), resultToJson(result));
-  });
+  test(
+    "one seed gives a byte-identical resultToJson; " + "typed X and y with a shape give the identical result",
+    async () => {
+      const { result } = await firstFit();
+      const again = await fit({ X, y, symbols: SYMBOLS, seed: 0 });
+      assert.equal(resultToJson(again), resultToJson(result));
+      const typed = await fit({ X: typedX, y: Float64Array.from(y), symbols: SYMBOLS, seed: 0 });
+      assert.equal(resultToJson(typed), resultToJson(result));
+      const rowsOfTyped = await fit({
+        X: X.map((row) => Float64Array.from(row)),
+        y: { data: Float64Array.from(y), shape: [200, 1] },
+        symbols: SYMBOLS,
+        seed: 0,
+      });
+      assert.equal(resultToJson(rowsOfTyped), resultToJson(result));
+    },
+  );
 
-  test("gives the equations and search block of `consolesr fit` on a CSV of the same numbers, seed and flags", async () => {
-    const { result } = await firstFit();
-    const dir = mkdtempSync(join(tmpdir(), "consolesr-fitarrays-"));
-    try {
-      const csv = join(dir, "same.csv");
-      writeFileSync(csv, `${["x1,x2,x3,y", ...X.map((row, i) => [...row, y[i]!].join(","))].join("\n")}\n`);
-      const out = join(dir, "cli.json");
-      const run = await cli([
-        "fit",
-        csv,
-        "--target",
-        "y",
-        "--symbols",
-        SYMBOLS.join(","),
-        "--seed",
-        "0",
-        "--quiet",
-        "--out",
-        out,
-      ]);
-      assert.equal(run.code, 0, run.stderr);
-      const written = JSON.parse(readFileSync(out, "utf8")) as ResultJson;
-      const plain = JSON.parse(resultToJson(result)) as ResultJson;
-      assert.deepEqual(plain.equations, written.equations);
-      assert.deepEqual(plain.search, written.search);
-      assert.equal(plain.manifest.seed, written.manifest.seed);
-      assert.equal(plain.manifest.backend, written.manifest.backend);
-      assert.deepEqual({ ...plain.manifest.config, data: csv }, written.manifest.config);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  test(
+    "gives the equations and search block of `consolesr fit` " + "on a CSV of the same numbers, seed and flags",
+    async () => {
+      const { result } = await firstFit();
+      const dir = mkdtempSync(join(tmpdir(), "consolesr-fitarrays-"));
+      try {
+        const csv = join(dir, "same.csv");
+        writeFileSync(csv, `${["x1,x2,x3,y", ...X.map((row, i) => [...row, y[i]!].join(","))].join("\n")}\n`);
+        const out = join(dir, "cli.json");
+        const run = await cli([
+          "fit",
+          csv,
+          "--target",
+          "y",
+          "--symbols",
+          SYMBOLS.join(","),
+          "--seed",
+          "0",
+          "--quiet",
+          "--out",
+          out,
+        ]);
+        assert.equal(run.code, 0, run.stderr);
+        const written = JSON.parse(readFileSync(out, "utf8")) as ResultJson;
+        const plain = JSON.parse(resultToJson(result)) as ResultJson;
+        assert.deepEqual(plain.equations, written.equations);
+        assert.deepEqual(plain.search, written.search);
+        assert.equal(plain.manifest.seed, written.manifest.seed);
+        assert.equal(plain.manifest.backend, written.manifest.backend);
+        assert.deepEqual({ ...plain.manifest.config, data: csv }, written.manifest.config);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   test("two targets: y as n × 2 rows, with names and targets given", async () => {
     const y2 = X.map(([a, b, c]) => [truth(a!, b!, c!), 3 * a! * c!]);

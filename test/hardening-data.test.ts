@@ -76,104 +76,118 @@ function assertThrowsInput(fn: () => unknown, ...patterns: (string | RegExp)[]):
 const FORM = "y = x1*x2";
 
 describe("row 6: magnitudes that overflow float64", () => {
-  test("row 6: a column scaled by 1e300 is refused at the data boundary, naming file, column and the scale (fit --form, fit search, library)", async () => {
-    const file = writeCsv("big.csv", scaled(0, 1e300));
-    assertInputError(await cli(["fit", file, "--target", "y", "--form", FORM]), file, '"x1"', /divide/, /1e\+?300/);
-    assertInputError(await cli(["fit", file, "--target", "y", "--episodes", "5", "--quiet"]), file, '"x1"', /divide/);
-    assertThrowsInput(
-      () => datasetFromTable(parseCsv(csvText(scaled(0, 1e300))), ["y"], undefined, "big.csv"),
-      "big.csv",
-      '"x1"',
-      /divide/,
-    );
-    assertThrowsInput(
-      () => datasetFromTable(parseCsv(csvText(scaled(2, -1e150))), ["y"], undefined, "big-y.csv"),
-      "big-y.csv",
-      '"y"',
-      /1e\+?150/,
-    );
-    // Large but safe magnitudes are still read.
-    assert.equal(datasetFromTable(parseCsv(csvText(scaled(0, 1e50))), ["y"]).rows, 200);
-  });
+  test(
+    "row 6: a column scaled by 1e300 is refused at the data boundary, " +
+      "naming file, column and the scale (fit --form, fit search, library)",
+    async () => {
+      const file = writeCsv("big.csv", scaled(0, 1e300));
+      assertInputError(await cli(["fit", file, "--target", "y", "--form", FORM]), file, '"x1"', /divide/, /1e\+?300/);
+      assertInputError(await cli(["fit", file, "--target", "y", "--episodes", "5", "--quiet"]), file, '"x1"', /divide/);
+      assertThrowsInput(
+        () => datasetFromTable(parseCsv(csvText(scaled(0, 1e300))), ["y"], undefined, "big.csv"),
+        "big.csv",
+        '"x1"',
+        /divide/,
+      );
+      assertThrowsInput(
+        () => datasetFromTable(parseCsv(csvText(scaled(2, -1e150))), ["y"], undefined, "big-y.csv"),
+        "big-y.csv",
+        '"y"',
+        /1e\+?150/,
+      );
+      // Large but safe magnitudes are still read.
+      assert.equal(datasetFromTable(parseCsv(csvText(scaled(0, 1e50))), ["y"]).rows, 200);
+    },
+  );
 
-  test("row 6: the pipeline never presents an equation whose train NRMSE is not finite (a one-line InputError instead)", async () => {
-    const registries = createRegistries();
-    const table = parseCsv(csvText(baseRows()), "base.csv");
-    const config = resolvePipelineConfig(
-      { csv: { name: "base.csv", table }, targets: ["y"], form: FORM, fit: { engine: "js" } },
-      registries,
-    ) as CsvFormConfig;
-    // A dataset built by hand (not through datasetFromTable): the target's spread underflows,
-    // so no fit can have a finite NRMSE.
-    const good = datasetFromTable(table, ["y"]);
-    const train: Dataset = { ...good, y: [good.y[0]!.map((v) => v * 1e-300)] };
-    await assert.rejects(
-      runPipeline({ data: { train, searchSeed: 0 }, config, registries, backend: "js" }),
-      (error: unknown) =>
-        error instanceof InputError &&
-        /no fit with a finite train NRMSE/.test(error.message) &&
-        error.message.includes('"y"') &&
-        !error.message.includes("\n"),
-    );
-    // A good dataset still gives its equation.
-    const { result } = await runPipeline({ data: { train: good, searchSeed: 0 }, config, registries, backend: "js" });
-    assert.ok(Number.isFinite(result.equations[0]!.trainNrmse) && result.equations[0]!.trainNrmse < 1e-6);
-  });
+  test(
+    "row 6: the pipeline never presents an equation whose " +
+      "train NRMSE is not finite (a one-line InputError instead)",
+    async () => {
+      const registries = createRegistries();
+      const table = parseCsv(csvText(baseRows()), "base.csv");
+      const config = resolvePipelineConfig(
+        { csv: { name: "base.csv", table }, targets: ["y"], form: FORM, fit: { engine: "js" } },
+        registries,
+      ) as CsvFormConfig;
+      // A dataset built by hand (not through datasetFromTable): the target's spread underflows,
+      // so no fit can have a finite NRMSE.
+      const good = datasetFromTable(table, ["y"]);
+      const train: Dataset = { ...good, y: [good.y[0]!.map((v) => v * 1e-300)] };
+      await assert.rejects(
+        runPipeline({ data: { train, searchSeed: 0 }, config, registries, backend: "js" }),
+        (error: unknown) =>
+          error instanceof InputError &&
+          /no fit with a finite train NRMSE/.test(error.message) &&
+          error.message.includes('"y"') &&
+          !error.message.includes("\n"),
+      );
+      // A good dataset still gives its equation.
+      const { result } = await runPipeline({ data: { train: good, searchSeed: 0 }, config, registries, backend: "js" });
+      assert.ok(Number.isFinite(result.equations[0]!.trainNrmse) && result.equations[0]!.trainNrmse < 1e-6);
+    },
+  );
 
-  test("row 6: a search whose every structure has a non-finite NRMSE is an InputError, not `y = 0` with NRMSE null", async () => {
-    const registries = createRegistries();
-    const table = parseCsv(csvText(baseRows()), "base.csv");
-    const config = resolvePipelineConfig(
-      {
-        csv: { name: "base.csv", table },
-        targets: ["y"],
-        symbols: ["x"],
-        search: { episodes: 3, terms: 1, maxFactors: 1 },
-      },
-      registries,
-    ) as CsvSearchConfig;
-    const good = datasetFromTable(table, ["y"]);
-    const train: Dataset = { ...good, y: [good.y[0]!.map((v) => v * 1e-300)] };
-    await assert.rejects(
-      runPipeline({ data: { train, searchSeed: 0 }, config, registries, backend: "js" }),
-      (error: unknown) =>
-        error instanceof InputError &&
-        /no fit with a finite train NRMSE/.test(error.message) &&
-        !error.message.includes("\n"),
-    );
-  });
+  test(
+    "row 6: a search whose every structure has a non-finite " + "NRMSE is an InputError, not `y = 0` with NRMSE null",
+    async () => {
+      const registries = createRegistries();
+      const table = parseCsv(csvText(baseRows()), "base.csv");
+      const config = resolvePipelineConfig(
+        {
+          csv: { name: "base.csv", table },
+          targets: ["y"],
+          symbols: ["x"],
+          search: { episodes: 3, terms: 1, maxFactors: 1 },
+        },
+        registries,
+      ) as CsvSearchConfig;
+      const good = datasetFromTable(table, ["y"]);
+      const train: Dataset = { ...good, y: [good.y[0]!.map((v) => v * 1e-300)] };
+      await assert.rejects(
+        runPipeline({ data: { train, searchSeed: 0 }, config, registries, backend: "js" }),
+        (error: unknown) =>
+          error instanceof InputError &&
+          /no fit with a finite train NRMSE/.test(error.message) &&
+          !error.message.includes("\n"),
+      );
+    },
+  );
 });
 
 describe("row 7: magnitudes that underflow float64", () => {
-  test("row 7: a target around 1e-300 is not called constant: its spread underflows, and the error says to scale it", async () => {
-    const file = writeCsv("tiny.csv", scaled(2, 1e-300));
-    const line = assertInputError(
-      await cli(["fit", file, "--target", "y", "--form", FORM]),
-      file,
-      '"y"',
-      /multiply/,
-      /underflow/,
-    );
-    assert.doesNotMatch(line, /constant/);
-    const message = assertThrowsInput(
-      () => datasetFromTable(parseCsv(csvText(scaled(2, 1e-300))), ["y"], undefined, "tiny.csv"),
-      "tiny.csv",
-      '"y"',
-      /underflow/,
-    );
-    assert.doesNotMatch(message, /constant/);
-    // An input column too: its products underflow.
-    assertThrowsInput(
-      () => datasetFromTable(parseCsv(csvText(scaled(0, -1e-250)), "tiny-x.csv"), ["y"]),
-      '"x1"',
-      /underflow/,
-    );
-    // "Constant" only when every value is equal, whatever their size.
-    const constant = baseRows(20).map(([x1, x2]) => [x1!, x2!, 1e-300]);
-    assertThrowsInput(() => datasetFromTable(parseCsv(csvText(constant), "c.csv"), ["y"]), '"y"', /constant/);
-    // Small but safe magnitudes are still read.
-    assert.equal(datasetFromTable(parseCsv(csvText(scaled(2, 1e-50))), ["y"]).rows, 200);
-  });
+  test(
+    "row 7: a target around 1e-300 is not called constant: " + "its spread underflows, and the error says to scale it",
+    async () => {
+      const file = writeCsv("tiny.csv", scaled(2, 1e-300));
+      const line = assertInputError(
+        await cli(["fit", file, "--target", "y", "--form", FORM]),
+        file,
+        '"y"',
+        /multiply/,
+        /underflow/,
+      );
+      assert.doesNotMatch(line, /constant/);
+      const message = assertThrowsInput(
+        () => datasetFromTable(parseCsv(csvText(scaled(2, 1e-300))), ["y"], undefined, "tiny.csv"),
+        "tiny.csv",
+        '"y"',
+        /underflow/,
+      );
+      assert.doesNotMatch(message, /constant/);
+      // An input column too: its products underflow.
+      assertThrowsInput(
+        () => datasetFromTable(parseCsv(csvText(scaled(0, -1e-250)), "tiny-x.csv"), ["y"]),
+        '"x1"',
+        /underflow/,
+      );
+      // "Constant" only when every value is equal, whatever their size.
+      const constant = baseRows(20).map(([x1, x2]) => [x1!, x2!, 1e-300]);
+      assertThrowsInput(() => datasetFromTable(parseCsv(csvText(constant), "c.csv"), ["y"]), '"y"', /constant/);
+      // Small but safe magnitudes are still read.
+      assert.equal(datasetFromTable(parseCsv(csvText(scaled(2, 1e-50))), ["y"]).rows, 200);
+    },
+  );
 });
 
 /** Whether `user` can run node on this checkout (read the repo and node_modules) through setpriv. */
@@ -241,34 +255,38 @@ describe("row 8: a file the user may not read", () => {
 });
 
 describe("row 16: column names that are not identifiers", () => {
-  test("row 16: a column named a*b is refused with one error line naming it (fit, fit --form, library); x.1 and _a are names", async () => {
-    const file = writeCsv("star.csv", baseRows(), "a*b,c,y");
-    assertInputError(await cli(["fit", file, "--target", "y", "--episodes", "5", "--quiet"]), file, '"a*b"');
-    assertInputError(await cli(["fit", file, "--target", "y", "--form", "y = c"]), file, '"a*b"');
-    assertThrowsInput(
-      () => datasetFromTable(parseCsv(csvText(baseRows(), "a*b,c,y")), ["y"], undefined, "star.csv"),
-      "star.csv",
-      '"a*b"',
-    );
-    assertThrowsInput(
-      () => datasetFromTable(parseCsv(csvText(baseRows(), "x1,x2,y (m)"), "t.csv"), ["y (m)"]),
-      '"y (m)"',
-    );
-    assertThrowsInput(() => datasetFromTable(parseCsv(csvText(baseRows(), "1x,x2,y"), "t.csv"), ["y"]), '"1x"');
-    // A column left out by --inputs is not used, so its name does not matter.
-    assert.deepEqual(datasetFromTable(parseCsv(csvText(baseRows(), "a*b,c,y")), ["y"], ["c"]).inputs, ["c"]);
-    // The names the form parser reads: letters, digits, _ and dots, not starting with a digit.
-    const registries = createRegistries();
-    const table = parseCsv(csvText(baseRows(), "x.1,_a,y"));
-    const config = resolvePipelineConfig(
-      { csv: { name: "t.csv", table }, targets: ["y"], form: "y = x.1*_a" },
-      registries,
-    ) as CsvFormConfig;
-    assert.deepEqual(
-      formEquations(config, datasetFromTable(table, ["y"]), registries)[0]!.terms[0]!.factors.map((f) => f.input),
-      ["x.1", "_a"],
-    );
-  });
+  test(
+    "row 16: a column named a*b is refused with one error line naming it (fit, " +
+      "fit --form, library); x.1 and _a are names",
+    async () => {
+      const file = writeCsv("star.csv", baseRows(), "a*b,c,y");
+      assertInputError(await cli(["fit", file, "--target", "y", "--episodes", "5", "--quiet"]), file, '"a*b"');
+      assertInputError(await cli(["fit", file, "--target", "y", "--form", "y = c"]), file, '"a*b"');
+      assertThrowsInput(
+        () => datasetFromTable(parseCsv(csvText(baseRows(), "a*b,c,y")), ["y"], undefined, "star.csv"),
+        "star.csv",
+        '"a*b"',
+      );
+      assertThrowsInput(
+        () => datasetFromTable(parseCsv(csvText(baseRows(), "x1,x2,y (m)"), "t.csv"), ["y (m)"]),
+        '"y (m)"',
+      );
+      assertThrowsInput(() => datasetFromTable(parseCsv(csvText(baseRows(), "1x,x2,y"), "t.csv"), ["y"]), '"1x"');
+      // A column left out by --inputs is not used, so its name does not matter.
+      assert.deepEqual(datasetFromTable(parseCsv(csvText(baseRows(), "a*b,c,y")), ["y"], ["c"]).inputs, ["c"]);
+      // The names the form parser reads: letters, digits, _ and dots, not starting with a digit.
+      const registries = createRegistries();
+      const table = parseCsv(csvText(baseRows(), "x.1,_a,y"));
+      const config = resolvePipelineConfig(
+        { csv: { name: "t.csv", table }, targets: ["y"], form: "y = x.1*_a" },
+        registries,
+      ) as CsvFormConfig;
+      assert.deepEqual(
+        formEquations(config, datasetFromTable(table, ["y"]), registries)[0]!.terms[0]!.factors.map((f) => f.input),
+        ["x.1", "_a"],
+      );
+    },
+  );
 });
 
 describe("row 17: numbers JavaScript reads but a CSV should not", () => {
@@ -332,7 +350,8 @@ describe("row 17: numbers JavaScript reads but a CSV should not", () => {
 function assertCleanError(error: unknown, input: string): void {
   if (!(error instanceof InputError)) {
     assert.fail(
-      `not an InputError for input ${JSON.stringify(input.slice(0, 300))}: ${error instanceof Error ? error.stack : String(error)}`,
+      `not an InputError for input ${JSON.stringify(input.slice(0, 300))}: ` +
+        `${error instanceof Error ? error.stack : String(error)}`,
     );
   }
   assert.ok(error.message.length > 0, `empty message for ${JSON.stringify(input.slice(0, 300))}`);
@@ -417,7 +436,10 @@ const CSV_TOKENS = [
   "+.5e-3",
 ];
 
-/** A valid CSV, then a few random edits: insertions of bytes and tokens, deletions, duplicated or dropped lines, replaced cells. */
+/**
+ * A valid CSV, then a few random edits: insertions of bytes and
+ * tokens, deletions, duplicated or dropped lines, replaced cells.
+ */
 function mutatedCsv(rng: Rng): string {
   const rows = baseRows(MIN_ROWS + rng.int(6), rng.int(1000));
   let text = csvText(
@@ -576,7 +598,10 @@ function mutatedForm(rng: Rng): string {
   return form;
 }
 
-/** The CSV form path (resolvePipelineConfig → datasetFromTable → parseForm → domain checks): a parsed form or a one-line InputError. */
+/**
+ * The CSV form path (resolvePipelineConfig → datasetFromTable →
+ * parseForm → domain checks): a parsed form or a one-line InputError.
+ */
 function formCase(
   form: string,
   table: Table,
@@ -610,15 +635,19 @@ function formCase(
 }
 
 describe("fuzz", () => {
-  test("fuzz: parseCsv + datasetFromTable on seeded random bytes and mutated CSVs give a dataset or a one-line InputError", () => {
-    const rng = createRng(20240617);
-    const started = performance.now();
-    for (let k = 0; k < 1500; k++) csvCase(mutatedCsv(rng), rng);
-    for (let k = 0; k < 500; k++) csvCase(randomText(rng, rng.int(400)), rng);
-    // Random bytes after a valid header and enough rows to get past the row count.
-    for (let k = 0; k < 500; k++) csvCase(csvText(baseRows(MIN_ROWS)) + randomText(rng, rng.int(60)), rng);
-    assert.ok(performance.now() - started < 20_000, "the CSV fuzz ran in seconds");
-  });
+  test(
+    "fuzz: parseCsv + datasetFromTable on seeded random bytes " +
+      "and mutated CSVs give a dataset or a one-line InputError",
+    () => {
+      const rng = createRng(20240617);
+      const started = performance.now();
+      for (let k = 0; k < 1500; k++) csvCase(mutatedCsv(rng), rng);
+      for (let k = 0; k < 500; k++) csvCase(randomText(rng, rng.int(400)), rng);
+      // Random bytes after a valid header and enough rows to get past the row count.
+      for (let k = 0; k < 500; k++) csvCase(csvText(baseRows(MIN_ROWS)) + randomText(rng, rng.int(60)), rng);
+      assert.ok(performance.now() - started < 20_000, "the CSV fuzz ran in seconds");
+    },
+  );
 
   test("fuzz: the --form parser on seeded random and mutated forms gives equations or a one-line InputError", () => {
     const rng = createRng(7);

@@ -39,7 +39,9 @@ const base = (() => {
 
 /** A symbol plugin `myfn` (the identity, for tfjs) whose evaluate is the given source text. */
 const symbol = (evaluate: string) =>
-  `export default { kind: "symbol", name: "myfn", complexity: 1, innerWeight: false, text: (a) => \`myfn(\${a})\`, latex: (a) => \`\\\\mathrm{myfn}(\${a})\`, evaluate: ${evaluate}, apply: (x, tf) => tf.mul(x, 1) };\n`;
+  `export default { kind: "symbol", name: "myfn", complexity: 1, innerWeight: false, ` +
+  `text: (a) => \`myfn(\${a})\`, latex: (a) => \`\\\\mathrm{myfn}(\${a})\`, ` +
+  `evaluate: ${evaluate}, apply: (x, tf) => tf.mul(x, 1) };\n`;
 
 const plugins = {
   evaluateLoop: file("evaluate-loop.mjs", symbol("(x) => { while (true) {} }")),
@@ -61,7 +63,8 @@ const plugins = {
   ),
   neverSettlesAlive: file(
     "never-settles-alive.mjs",
-    `await new Promise(() => { setInterval(() => {}, 1000); });\nexport default { kind: "reward", name: "never", range: [0, 1], score: () => 1 };\n`,
+    `await new Promise(() => { setInterval(() => {}, 1000); });\n` +
+      `export default { kind: "reward", name: "never", range: [0, 1], score: () => 1 };\n`,
   ),
   nan: file("nan.mjs", symbol("(x) => NaN")),
   async: file("async.mjs", symbol("async (x) => x")),
@@ -115,16 +118,20 @@ function cliSignalled(
 }
 
 describe("hardening: plugin code run by the CLI", () => {
-  test("row 3: a symbol's evaluate that never returns is stopped after --plugin-timeout, naming the file and the plugin (exit 2)", async () => {
-    const run = await cli([...FORM, "--plugin", plugins.evaluateLoop, "--plugin-timeout", "2", "--quiet"], HANG);
-    const line = assertInputError(
-      run,
-      `plugin file ${plugins.evaluateLoop}: `,
-      'symbol "myfn"',
-      "evaluate did not return within 2 s (stopped)",
-    );
-    assert.doesNotMatch(line, /internal/);
-  });
+  test(
+    "row 3: a symbol's evaluate that never returns is stopped after --plugin-timeout, " +
+      "naming the file and the plugin (exit 2)",
+    async () => {
+      const run = await cli([...FORM, "--plugin", plugins.evaluateLoop, "--plugin-timeout", "2", "--quiet"], HANG);
+      const line = assertInputError(
+        run,
+        `plugin file ${plugins.evaluateLoop}: `,
+        'symbol "myfn"',
+        "evaluate did not return within 2 s (stopped)",
+      );
+      assert.doesNotMatch(line, /internal/);
+    },
+  );
 
   test("row 3: a constraint's check and a reward's score that never return are stopped the same way", async () => {
     const check = await cli(
@@ -182,71 +189,96 @@ describe("hardening: plugin code run by the CLI", () => {
     assertInputError(run, `plugin file ${plugins.topLevelLoop}: `, "top-level code did not finish within 2 s");
   });
 
-  test("row 3: Ctrl-C while a constraint's check hangs mid-search stops the command at once, naming the plugin (exit 130)", async () => {
-    // No --plugin-timeout: the default limit (10 s) is far away; SIGINT must not wait for it.
-    const args = [
-      "fit",
-      base,
-      "--target",
-      "y",
-      "--symbols",
-      "x",
-      "--plugin",
-      plugins.checkLoop,
-      "--constraints",
-      "static,spin",
-    ];
-    const run = await cliSignalled(args, /^searching y/m, "SIGINT", { delayMs: 1500, timeoutMs: 30_000 });
-    const context = JSON.stringify(run);
-    assert.equal(run.code, 130, context);
-    assert.ok(run.afterSignalMs < 5000, `took ${run.afterSignalMs} ms after SIGINT; ${context}`);
-    assert.match(
-      run.stderr.trimEnd().split("\n").at(-1)!,
-      /^error: plugin file .*check-loop\.mjs: constraint "spin": check was still running 1 s after SIGINT \(stopped\)$/,
-      context,
-    );
-  });
-
-  test("row 4: a plugin file with a top-level await that never settles is one error line naming the file (exit 2)", async () => {
-    const idle = await cli(["plugins", "--plugin", plugins.neverSettles, "--plugin-timeout", "2"], HANG);
-    assertInputError(idle, `plugin file ${plugins.neverSettles}: `, "top-level await");
-    // The same with a timer keeping the thread alive: the time limit ends it.
-    const alive = await cli(["plugins", "--plugin", plugins.neverSettlesAlive, "--plugin-timeout", "2"], HANG);
-    assertInputError(alive, `plugin file ${plugins.neverSettlesAlive}: `, "top-level code did not finish within 2 s");
-  });
-
-  test("row 5: a symbol whose evaluate returns NaN (or a Promise, or is async) is an error naming it, never an answer (exit 2)", async () => {
-    const nan = await cli([...FORM, "--plugin", plugins.nan, "--quiet"], HANG);
-    assertInputError(nan, "plugin myfn: ", "evaluate(", "returned NaN");
-    const promise = await cli([...FORM, "--plugin", plugins.promise, "--quiet"], HANG);
-    assertInputError(promise, "plugin myfn: ", "evaluate(", "a Promise", "synchronous");
-    const async = await cli([...FORM, "--plugin", plugins.async, "--quiet"], HANG);
-    assertInputError(async, `plugin file ${plugins.async}: `, "plugin myfn: ", 'field "evaluate"', "synchronous");
-  });
-
-  test("row 15: SIGTERM during run syn2 prints the best so far, writes --out with stopReason aborted, exits 143", async () => {
-    const out = join(dir, "sigterm.json");
-    const run = await cliSignalled(["run", "syn2", "--out", out], /^y2 episode/m, "SIGTERM");
-    const context = JSON.stringify(run);
-    assert.equal(run.code, 143, context);
-    assert.match(run.stdout, /^y1 = .+\n/, context);
-    const json = JSON.parse(readFileSync(out, "utf8"));
-    assert.equal(json.search.stopReason, "aborted");
-  });
-
-  test("row 15: under the plugin worker, SIGTERM and SIGINT reach the search (143 and 130, best so far printed and written)", async () => {
-    for (const [signal, code] of [
-      ["SIGTERM", 143],
-      ["SIGINT", 130],
-    ] as const) {
-      const out = join(dir, `${signal}-worker.json`);
-      const run = await cliSignalled(["run", "syn2", "--plugin", plugins.benign, "--out", out], /^y2 episode/m, signal);
+  test(
+    "row 3: Ctrl-C while a constraint's check hangs mid-search " +
+      "stops the command at once, naming the plugin (exit 130)",
+    async () => {
+      // No --plugin-timeout: the default limit (10 s) is far away; SIGINT must not wait for it.
+      const args = [
+        "fit",
+        base,
+        "--target",
+        "y",
+        "--symbols",
+        "x",
+        "--plugin",
+        plugins.checkLoop,
+        "--constraints",
+        "static,spin",
+      ];
+      const run = await cliSignalled(args, /^searching y/m, "SIGINT", { delayMs: 1500, timeoutMs: 30_000 });
       const context = JSON.stringify(run);
-      assert.equal(run.code, code, context);
+      assert.equal(run.code, 130, context);
+      assert.ok(run.afterSignalMs < 5000, `took ${run.afterSignalMs} ms after SIGINT; ${context}`);
+      assert.match(
+        run.stderr.trimEnd().split("\n").at(-1)!,
+        new RegExp(
+          /^error: plugin file .*check-loop\.mjs: constraint "spin": /.source +
+            /check was still running 1 s after SIGINT \(stopped\)$/.source,
+        ),
+        context,
+      );
+    },
+  );
+
+  test(
+    "row 4: a plugin file with a top-level await that never " + "settles is one error line naming the file (exit 2)",
+    async () => {
+      const idle = await cli(["plugins", "--plugin", plugins.neverSettles, "--plugin-timeout", "2"], HANG);
+      assertInputError(idle, `plugin file ${plugins.neverSettles}: `, "top-level await");
+      // The same with a timer keeping the thread alive: the time limit ends it.
+      const alive = await cli(["plugins", "--plugin", plugins.neverSettlesAlive, "--plugin-timeout", "2"], HANG);
+      assertInputError(alive, `plugin file ${plugins.neverSettlesAlive}: `, "top-level code did not finish within 2 s");
+    },
+  );
+
+  test(
+    "row 5: a symbol whose evaluate returns NaN (or a Promise, " +
+      "or is async) is an error naming it, never an answer (exit 2)",
+    async () => {
+      const nan = await cli([...FORM, "--plugin", plugins.nan, "--quiet"], HANG);
+      assertInputError(nan, "plugin myfn: ", "evaluate(", "returned NaN");
+      const promise = await cli([...FORM, "--plugin", plugins.promise, "--quiet"], HANG);
+      assertInputError(promise, "plugin myfn: ", "evaluate(", "a Promise", "synchronous");
+      const async = await cli([...FORM, "--plugin", plugins.async, "--quiet"], HANG);
+      assertInputError(async, `plugin file ${plugins.async}: `, "plugin myfn: ", 'field "evaluate"', "synchronous");
+    },
+  );
+
+  test(
+    "row 15: SIGTERM during run syn2 prints the best so far, " + "writes --out with stopReason aborted, exits 143",
+    async () => {
+      const out = join(dir, "sigterm.json");
+      const run = await cliSignalled(["run", "syn2", "--out", out], /^y2 episode/m, "SIGTERM");
+      const context = JSON.stringify(run);
+      assert.equal(run.code, 143, context);
       assert.match(run.stdout, /^y1 = .+\n/, context);
-      assert.equal(JSON.parse(readFileSync(out, "utf8")).search.stopReason, "aborted", context);
-    }
-  });
+      const json = JSON.parse(readFileSync(out, "utf8"));
+      assert.equal(json.search.stopReason, "aborted");
+    },
+  );
+
+  test(
+    "row 15: under the plugin worker, SIGTERM and SIGINT reach " +
+      "the search (143 and 130, best so far printed and written)",
+    async () => {
+      for (const [signal, code] of [
+        ["SIGTERM", 143],
+        ["SIGINT", 130],
+      ] as const) {
+        const out = join(dir, `${signal}-worker.json`);
+        const run = await cliSignalled(
+          ["run", "syn2", "--plugin", plugins.benign, "--out", out],
+          /^y2 episode/m,
+          signal,
+        );
+        const context = JSON.stringify(run);
+        assert.equal(run.code, code, context);
+        assert.match(run.stdout, /^y1 = .+\n/, context);
+        assert.equal(JSON.parse(readFileSync(out, "utf8")).search.stopReason, "aborted", context);
+      }
+    },
+  );
 
   test("row 17: a reward that scores outside its declared range is a plugin error naming it (exit 2)", async () => {
     const run = await cli(

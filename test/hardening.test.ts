@@ -89,15 +89,18 @@ describe("hardening", () => {
     assertInputError(runs[3]!, "steps.json", "manifest.config.fit.steps");
   });
 
-  test("row 8: a seed outside 32 bits is exit 2 naming the flag or the manifest field, not an internal error", async () => {
-    const negative = edit(fitResult, "seed.json", (r) => (r.manifest.seed = -1));
-    const [flag, manifest] = await Promise.all([
-      cli(["fit", base, "--target", "y", "--seed", "4294967296"]),
-      cli(["reproduce", negative]),
-    ]);
-    assertInputError(flag, "--seed", "4294967295");
-    assertInputError(manifest, "seed.json", "manifest.seed", "-1");
-  });
+  test(
+    "row 8: a seed outside 32 bits is exit 2 naming the " + "flag or the manifest field, not an internal error",
+    async () => {
+      const negative = edit(fitResult, "seed.json", (r) => (r.manifest.seed = -1));
+      const [flag, manifest] = await Promise.all([
+        cli(["fit", base, "--target", "y", "--seed", "4294967296"]),
+        cli(["reproduce", negative]),
+      ]);
+      assertInputError(flag, "--seed", "4294967295");
+      assertInputError(manifest, "seed.json", "manifest.seed", "-1");
+    },
+  );
 
   test("row 9: --out equal to the input CSV is refused before the search, and the CSV is untouched", async () => {
     const copy = join(dir, "input.csv");
@@ -109,30 +112,34 @@ describe("hardening", () => {
     assert.equal(readFileSync(copy, "utf8"), before);
   });
 
-  test("row 10: a write that fails half-way (full disk) leaves the old result whole; concurrent runs leave one whole result", async () => {
-    const out = join(dir, "atomic.json");
-    writeFileSync(out, readFileSync(fitResult));
-    const old = readFileSync(out, "utf8");
-    const full = await cli(["fit", base, "--target", "y", "--seed", "5", "--out", out], {
-      nodeArgs: ["--require", join(root, "test/helpers/enospc.cjs")],
-    });
-    assert.equal(full.code, 2, full.stderr);
-    assert.match(full.stderr, /atomic\.json: cannot write \(ENOSPC\)/);
-    assert.equal(readFileSync(out, "utf8"), old, "the old result was damaged by a failed write");
-    assert.deepEqual(
-      readdirSync(dir).filter((f) => f.endsWith(".tmp")),
-      [],
-      "a temporary file was left behind",
-    );
-    // Six runs with different seeds write one file at once: it is one of their results, whole.
-    const seeds = [0, 1, 2, 3, 4, 5];
-    const runs = await Promise.all(
-      seeds.map((seed) => cli(["fit", base, "--target", "y", "--quiet", "--seed", String(seed), "--out", out])),
-    );
-    for (const run of runs) assert.equal(run.code, 0, run.stderr);
-    const final = JSON.parse(readFileSync(out, "utf8")) as ResultJson;
-    assert.ok(seeds.includes(final.manifest.seed));
-  });
+  test(
+    "row 10: a write that fails half-way (full disk) " +
+      "leaves the old result whole; concurrent runs leave one whole result",
+    async () => {
+      const out = join(dir, "atomic.json");
+      writeFileSync(out, readFileSync(fitResult));
+      const old = readFileSync(out, "utf8");
+      const full = await cli(["fit", base, "--target", "y", "--seed", "5", "--out", out], {
+        nodeArgs: ["--require", join(root, "test/helpers/enospc.cjs")],
+      });
+      assert.equal(full.code, 2, full.stderr);
+      assert.match(full.stderr, /atomic\.json: cannot write \(ENOSPC\)/);
+      assert.equal(readFileSync(out, "utf8"), old, "the old result was damaged by a failed write");
+      assert.deepEqual(
+        readdirSync(dir).filter((f) => f.endsWith(".tmp")),
+        [],
+        "a temporary file was left behind",
+      );
+      // Six runs with different seeds write one file at once: it is one of their results, whole.
+      const seeds = [0, 1, 2, 3, 4, 5];
+      const runs = await Promise.all(
+        seeds.map((seed) => cli(["fit", base, "--target", "y", "--quiet", "--seed", String(seed), "--out", out])),
+      );
+      for (const run of runs) assert.equal(run.code, 0, run.stderr);
+      const final = JSON.parse(readFileSync(out, "utf8")) as ResultJson;
+      assert.ok(seeds.includes(final.manifest.seed));
+    },
+  );
 
   test("row 11: --out into a missing or read-only folder is refused before the search", async () => {
     const missing = await cli(["fit", base, "--target", "y", "--out", join(dir, "no-such-folder", "r.json")]);
@@ -149,75 +156,99 @@ describe("hardening", () => {
     assertInputError(readOnly, "--out", "not writable");
   });
 
-  test("row 12: a data path from a result file never leaves the result's folder or the current one; its contents never reach a message", async () => {
-    const secret = join(dir, "secret");
-    mkdirSync(secret, { recursive: true });
-    const hidden = join(secret, "passwords.txt");
-    writeFileSync(hidden, "root:SECRET-HASH:20228:0:99999:7:::\nalice:OTHER-SECRET:1:2:3:4:::\n");
-    const escaping = edit(fitResult, "escape.json", (r) => (r.manifest.config.data = `../../../../${hidden}`));
-    const sub = join(dir, "results");
-    mkdirSync(sub, { recursive: true });
-    const inside = edit(fitResult, "results/escape.json", (r) => (r.manifest.config.data = "../secret/passwords.txt"));
-    const runs = await Promise.all([cli(["reproduce", escaping]), cli(["reproduce", inside], { cwd: sub })]);
-    for (const run of runs) {
-      assertInputError(run, "passwords.txt", "--data");
-      assert.doesNotMatch(run.stderr, /SECRET|root:|alice/);
-    }
-    // Named explicitly, a file that is not the recorded one is refused by its digest, contents unquoted.
-    const named = await cli(["reproduce", escaping, "--data", hidden]);
-    assertInputError(named, "SHA-256", "--data");
-    assert.doesNotMatch(named.stderr, /SECRET|root:|alice/);
-    // The right file, named explicitly from elsewhere, reproduces.
-    const moved = join(dir, "moved");
-    mkdirSync(moved, { recursive: true });
-    const lonely = edit(fitResult, "moved/lonely.json", () => {});
-    const ok = await cli(["reproduce", lonely, "--data", base, "--quiet"], { cwd: moved });
-    assert.equal(ok.code, 0, ok.stdout + ok.stderr);
-  });
+  test(
+    "row 12: a data path from a result file never leaves the result's " +
+      "folder or the current one; its contents never reach a message",
+    async () => {
+      const secret = join(dir, "secret");
+      mkdirSync(secret, { recursive: true });
+      const hidden = join(secret, "passwords.txt");
+      writeFileSync(hidden, "root:SECRET-HASH:20228:0:99999:7:::\nalice:OTHER-SECRET:1:2:3:4:::\n");
+      const escaping = edit(fitResult, "escape.json", (r) => (r.manifest.config.data = `../../../../${hidden}`));
+      const sub = join(dir, "results");
+      mkdirSync(sub, { recursive: true });
+      const inside = edit(
+        fitResult,
+        "results/escape.json",
+        (r) => (r.manifest.config.data = "../secret/passwords.txt"),
+      );
+      const runs = await Promise.all([cli(["reproduce", escaping]), cli(["reproduce", inside], { cwd: sub })]);
+      for (const run of runs) {
+        assertInputError(run, "passwords.txt", "--data");
+        assert.doesNotMatch(run.stderr, /SECRET|root:|alice/);
+      }
+      // Named explicitly, a file that is not the recorded one is refused by its digest, contents unquoted.
+      const named = await cli(["reproduce", escaping, "--data", hidden]);
+      assertInputError(named, "SHA-256", "--data");
+      assert.doesNotMatch(named.stderr, /SECRET|root:|alice/);
+      // The right file, named explicitly from elsewhere, reproduces.
+      const moved = join(dir, "moved");
+      mkdirSync(moved, { recursive: true });
+      const lonely = edit(fitResult, "moved/lonely.json", () => {});
+      const ok = await cli(["reproduce", lonely, "--data", base, "--quiet"], { cwd: moved });
+      assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+    },
+  );
 
-  test("row 13: an edited equation text, search record or data file is not 'reproduced'; the manifest records the data's SHA-256 and rows", async () => {
-    const result = JSON.parse(readFileSync(fitResult, "utf8")) as ResultJson;
-    assert.match(result.manifest.data?.sha256 ?? "", /^[0-9a-f]{64}$/);
-    assert.equal(result.manifest.data?.rows, 200);
-    const text = edit(fitResult, "text.json", (r) => (r.equations[0]!.text = "2*x1*x2 + 5"));
-    const episodes = edit(fitResult, "episodes.json", (r) => (r.search.targets![0]!.episodes += 3));
-    const nrmse = edit(fitResult, "nrmse.json", (r) => (r.equations[0]!.trainNrmse = 0.25));
-    const runs = await Promise.all([text, episodes, nrmse].map((file) => cli(["reproduce", file])));
-    for (const run of runs) {
-      assert.equal(run.code, 1, run.stdout + run.stderr);
-      assert.match(run.stdout, /^NOT reproduced/m);
-    }
-    assert.match(runs[0]!.stdout, /text "2\*x1\*x2 \+ 5" → "2\*x1\*x2"/);
-    assert.match(runs[1]!.stdout, /search\.targets\[0\]\.episodes/);
-    assert.match(runs[2]!.stdout, /trainNrmse 0\.25 →/);
-    // The data file changed under the result (one digit): refused before re-running.
-    const folder = join(dir, "changed");
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(
-      join(folder, "base.csv"),
-      readFileSync(base, "utf8").replace(/\n(\d)/, (_, d: string) => `\n${(Number(d) + 1) % 10}`),
-    );
-    const moved = edit(fitResult, "changed/fit.json", (r) => (r.manifest.config.data = "base.csv"));
-    assertInputError(await cli(["reproduce", moved]), "base.csv", "SHA-256", "not the file this result was made from");
-  });
+  test(
+    "row 13: an edited equation text, search record or data file is not 'reproduced'; " +
+      "the manifest records the data's SHA-256 and rows",
+    async () => {
+      const result = JSON.parse(readFileSync(fitResult, "utf8")) as ResultJson;
+      assert.match(result.manifest.data?.sha256 ?? "", /^[0-9a-f]{64}$/);
+      assert.equal(result.manifest.data?.rows, 200);
+      const text = edit(fitResult, "text.json", (r) => (r.equations[0]!.text = "2*x1*x2 + 5"));
+      const episodes = edit(fitResult, "episodes.json", (r) => (r.search.targets![0]!.episodes += 3));
+      const nrmse = edit(fitResult, "nrmse.json", (r) => (r.equations[0]!.trainNrmse = 0.25));
+      const runs = await Promise.all([text, episodes, nrmse].map((file) => cli(["reproduce", file])));
+      for (const run of runs) {
+        assert.equal(run.code, 1, run.stdout + run.stderr);
+        assert.match(run.stdout, /^NOT reproduced/m);
+      }
+      assert.match(runs[0]!.stdout, /text "2\*x1\*x2 \+ 5" → "2\*x1\*x2"/);
+      assert.match(runs[1]!.stdout, /search\.targets\[0\]\.episodes/);
+      assert.match(runs[2]!.stdout, /trainNrmse 0\.25 →/);
+      // The data file changed under the result (one digit): refused before re-running.
+      const folder = join(dir, "changed");
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(
+        join(folder, "base.csv"),
+        readFileSync(base, "utf8").replace(/\n(\d)/, (_, d: string) => `\n${(Number(d) + 1) % 10}`),
+      );
+      const moved = edit(fitResult, "changed/fit.json", (r) => (r.manifest.config.data = "base.csv"));
+      assertInputError(
+        await cli(["reproduce", moved]),
+        "base.csv",
+        "SHA-256",
+        "not the file this result was made from",
+      );
+    },
+  );
 
-  test("row 14: exact and float32-tolerance matches are reported differently, naming the tolerance and why", async () => {
-    const webgl = edit(fitResult, "webgl.json", (r) => (r.manifest.backend = "webgl"));
-    const [exact, loose, forced] = await Promise.all([
-      cli(["reproduce", fitResult]),
-      cli(["reproduce", webgl]),
-      cli(["reproduce", webgl, "--exact"]),
-    ]);
-    for (const run of [exact, loose, forced]) assert.equal(run.code, 0, run.stdout + run.stderr);
-    assert.match(exact.stdout, /^reproduced exactly: .*tolerance 1e-9; both runs on js, a float64 backend/m);
-    assert.match(
-      loose.stdout,
-      /^reproduced within float32 tolerance: .*tolerance 0\.0001; allowed because the original's manifest names webgl, a float32 backend; not an exact match/m,
-    );
-    assert.match(forced.stdout, /^reproduced exactly: .*tolerance 1e-9; --exact asked for it/m);
-    const unknown = edit(fitResult, "backend.json", (r) => (r.manifest.backend = "quantum"));
-    assertInputError(await cli(["reproduce", unknown]), "manifest.backend", "quantum");
-  });
+  test(
+    "row 14: exact and float32-tolerance matches are " + "reported differently, naming the tolerance and why",
+    async () => {
+      const webgl = edit(fitResult, "webgl.json", (r) => (r.manifest.backend = "webgl"));
+      const [exact, loose, forced] = await Promise.all([
+        cli(["reproduce", fitResult]),
+        cli(["reproduce", webgl]),
+        cli(["reproduce", webgl, "--exact"]),
+      ]);
+      for (const run of [exact, loose, forced]) assert.equal(run.code, 0, run.stdout + run.stderr);
+      assert.match(exact.stdout, /^reproduced exactly: .*tolerance 1e-9; both runs on js, a float64 backend/m);
+      assert.match(
+        loose.stdout,
+        new RegExp(
+          /^reproduced within float32 tolerance: .*tolerance 0\.0001; /.source +
+            /allowed because the original's manifest names webgl, a float32 backend; not an exact match/.source,
+          "m",
+        ),
+      );
+      assert.match(forced.stdout, /^reproduced exactly: .*tolerance 1e-9; --exact asked for it/m);
+      const unknown = edit(fitResult, "backend.json", (r) => (r.manifest.backend = "quantum"));
+      assertInputError(await cli(["reproduce", unknown]), "manifest.backend", "quantum");
+    },
+  );
 
   test("row 17: empty or out-of-range flag values are errors naming the flag", async () => {
     const cases: [string[], string[]][] = [

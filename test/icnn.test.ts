@@ -57,29 +57,33 @@ test("training projects every z-path weight onto ≥ 0, and the projection is ac
   assert.ok(zeros > 0, "no z-path weight was clipped: the targets did not exercise the projection");
 });
 
-test("a net trained on nonconvex targets is convex along 500 random segments (state fixed or free), while the same check flags the targets", () => {
-  const net = trainedNet({ state: 4, action: 6, hidden: [16, 16] }, 2);
-  const rng = createRng(20);
-  let worst = -Infinity,
-    curvature = 0,
-    targetViolations = 0;
-  for (let t = 0; t < 500; t++) {
-    const s1 = randomState(rng, 4).map((v) => v + rng.next());
-    const s2 = t % 2 ? s1 : randomState(rng, 4).map((v) => v + rng.next());
-    const a1 = randomBox(rng, 6),
-      a2 = randomBox(rng, 6);
-    const sm = s1.map((v, j) => (v + s2[j]!) / 2),
-      am = a1.map((v, j) => (v + a2[j]!) / 2);
-    const chord = (net.value(s1, a1) + net.value(s2, a2)) / 2;
-    const mid = net.value(sm, am);
-    worst = Math.max(worst, mid - chord);
-    curvature = Math.max(curvature, chord - mid);
-    if (wavy(sm, am) > (wavy(s1, a1) + wavy(s2, a2)) / 2 + 1e-6) targetViolations++;
-  }
-  assert.ok(worst <= 1e-6, `f(mid) exceeds the chord by ${worst}`);
-  assert.ok(curvature > 1e-3, `the net is (nearly) affine: largest chord gap ${curvature}`);
-  assert.ok(targetViolations > 50, `the check found only ${targetViolations} violations on the nonconvex targets`);
-});
+test(
+  "a net trained on nonconvex targets is convex along 500 random " +
+    "segments (state fixed or free), while the same check flags the targets",
+  () => {
+    const net = trainedNet({ state: 4, action: 6, hidden: [16, 16] }, 2);
+    const rng = createRng(20);
+    let worst = -Infinity,
+      curvature = 0,
+      targetViolations = 0;
+    for (let t = 0; t < 500; t++) {
+      const s1 = randomState(rng, 4).map((v) => v + rng.next());
+      const s2 = t % 2 ? s1 : randomState(rng, 4).map((v) => v + rng.next());
+      const a1 = randomBox(rng, 6),
+        a2 = randomBox(rng, 6);
+      const sm = s1.map((v, j) => (v + s2[j]!) / 2),
+        am = a1.map((v, j) => (v + a2[j]!) / 2);
+      const chord = (net.value(s1, a1) + net.value(s2, a2)) / 2;
+      const mid = net.value(sm, am);
+      worst = Math.max(worst, mid - chord);
+      curvature = Math.max(curvature, chord - mid);
+      if (wavy(sm, am) > (wavy(s1, a1) + wavy(s2, a2)) / 2 + 1e-6) targetViolations++;
+    }
+    assert.ok(worst <= 1e-6, `f(mid) exceeds the chord by ${worst}`);
+    assert.ok(curvature > 1e-3, `the net is (nearly) affine: largest chord gap ${curvature}`);
+    assert.ok(targetViolations > 50, `the check found only ${targetViolations} violations on the nonconvex targets`);
+  },
+);
 
 test("training on a learnable convex target ‖a − c‖² (plus a state term) cuts the MSE by more than 10×", () => {
   const rng = createRng(3);
@@ -152,39 +156,46 @@ test("clone and copyFrom give exact, independent copies (the Adam state included
   assert.throws(() => other.copyFrom(new Icnn({ ...small, hidden: [12, 11] }, rng)), /different shapes/);
 });
 
-test("LP argmin: its value equals a forward pass at its action (1e-6 rel.) and is ≤ f at 1000 random box points", () => {
-  const net = trainedNet({ state: 3, action: 12, hidden: [16, 16] }, 6);
-  const rng = createRng(60);
-  for (let t = 0; t < 3; t++) {
-    const s = randomState(rng, 3);
-    const r = solver.lp(net, s);
-    assert.equal(r.method, "lp");
-    assert.ok(r.optimal);
-    const f = net.value(s, r.action);
-    assert.ok(Math.abs(r.value - f) <= 1e-6 * Math.max(1, Math.abs(f)), `LP ${r.value} vs forward ${f}`);
-    assert.equal(r.forward, f);
-    for (const v of r.action) assert.ok(v >= 0 && v <= 1);
-    for (let i = 0; i < 1000; i++) {
-      const a = randomBox(rng, 12);
-      assert.ok(r.value <= net.value(s, a) + 1e-9, "a random point beats the LP optimum");
+test(
+  "LP argmin: its value equals a forward pass at its action (1e-6 rel.) " + "and is ≤ f at 1000 random box points",
+  () => {
+    const net = trainedNet({ state: 3, action: 12, hidden: [16, 16] }, 6);
+    const rng = createRng(60);
+    for (let t = 0; t < 3; t++) {
+      const s = randomState(rng, 3);
+      const r = solver.lp(net, s);
+      assert.equal(r.method, "lp");
+      assert.ok(r.optimal);
+      const f = net.value(s, r.action);
+      assert.ok(Math.abs(r.value - f) <= 1e-6 * Math.max(1, Math.abs(f)), `LP ${r.value} vs forward ${f}`);
+      assert.equal(r.forward, f);
+      for (const v of r.action) assert.ok(v >= 0 && v <= 1);
+      for (let i = 0; i < 1000; i++) {
+        const a = randomBox(rng, 12);
+        assert.ok(r.value <= net.value(s, a) + 1e-9, "a random point beats the LP optimum");
+      }
     }
-  }
-});
+  },
+);
 
-test("LP argmin over the box is a lower bound of the exhaustive binary minimum, and its rounding is a binary point the net can evaluate", () => {
-  const net = trainedNet(small, 9);
-  const rng = createRng(90);
-  for (let t = 0; t < 3; t++) {
-    const s = randomState(rng, 3);
-    const lp = solver.lp(net, s);
-    let best = Infinity;
-    for (const a of binaries(10)) best = Math.min(best, net.value(s, a));
-    assert.ok(lp.value <= best + 1e-9, `LP ${lp.value} above the binary minimum ${best}`);
-    const rounded = roundAction(lp.action);
-    for (const v of rounded) assert.ok(v === 0 || v === 1);
-    assert.ok(net.value(s, rounded) >= best - 1e-12, "no binary point beats the exhaustive minimum");
-  }
-});
+test(
+  "LP argmin over the box is a lower bound of the exhaustive binary minimum, " +
+    "and its rounding is a binary point the net can evaluate",
+  () => {
+    const net = trainedNet(small, 9);
+    const rng = createRng(90);
+    for (let t = 0; t < 3; t++) {
+      const s = randomState(rng, 3);
+      const lp = solver.lp(net, s);
+      let best = Infinity;
+      for (const a of binaries(10)) best = Math.min(best, net.value(s, a));
+      assert.ok(lp.value <= best + 1e-9, `LP ${lp.value} above the binary minimum ${best}`);
+      const rounded = roundAction(lp.action);
+      for (const v of rounded) assert.ok(v === 0 || v === 1);
+      assert.ok(net.value(s, rounded) >= best - 1e-12, "no binary point beats the exhaustive minimum");
+    }
+  },
+);
 
 test("fixed entries (lower = upper) are respected by the LP", () => {
   const net = trainedNet(small, 10);
@@ -201,26 +212,30 @@ test("fixed entries (lower = upper) are respected by the LP", () => {
   assert.ok(r.value <= best + 1e-9, `LP ${r.value} vs the enumerated minimum ${best} with the entries fixed`);
 });
 
-test("rows (Σ a ≤ 2 over a group, a1 + a2 ≥ 1) are respected by the LP, whose value bounds the enumerated minimum under them", () => {
-  const net = trainedNet(small, 11);
-  const s = vec(3, (j) => 2 - j);
-  const c: ActionConstraints = {
-    rows: [
-      { index: [0, 3, 4, 6, 7, 8, 9], coef: [1, 1, 1, 1, 1, 1, 1], lo: -Infinity, hi: 2 },
-      { index: [1, 2], coef: [1, 1], lo: 1, hi: Infinity },
-    ],
-  };
-  const holds = (a: ArrayLike<number>, tol: number) => {
-    const g = [0, 3, 4, 6, 7, 8, 9].reduce((t, j) => t + a[j]!, 0);
-    return g <= 2 + tol && a[1]! + a[2]! >= 1 - tol;
-  };
-  const lp = solver.lp(net, s, c);
-  assert.ok(holds(lp.action, 1e-7), `LP action ${lp.action}`);
-  let best = Infinity;
-  for (const a of binaries(10)) if (holds(a, 0)) best = Math.min(best, net.value(s, a));
-  assert.ok(lp.value <= best + 1e-9, `LP ${lp.value} vs enumerated ${best}`);
-  assert.ok(solver.lp(net, s).value <= lp.value + 1e-12, "dropping the rows cannot raise the minimum");
-});
+test(
+  "rows (Σ a ≤ 2 over a group, a1 + a2 ≥ 1) are respected by the LP, " +
+    "whose value bounds the enumerated minimum under them",
+  () => {
+    const net = trainedNet(small, 11);
+    const s = vec(3, (j) => 2 - j);
+    const c: ActionConstraints = {
+      rows: [
+        { index: [0, 3, 4, 6, 7, 8, 9], coef: [1, 1, 1, 1, 1, 1, 1], lo: -Infinity, hi: 2 },
+        { index: [1, 2], coef: [1, 1], lo: 1, hi: Infinity },
+      ],
+    };
+    const holds = (a: ArrayLike<number>, tol: number) => {
+      const g = [0, 3, 4, 6, 7, 8, 9].reduce((t, j) => t + a[j]!, 0);
+      return g <= 2 + tol && a[1]! + a[2]! >= 1 - tol;
+    };
+    const lp = solver.lp(net, s, c);
+    assert.ok(holds(lp.action, 1e-7), `LP action ${lp.action}`);
+    let best = Infinity;
+    for (const a of binaries(10)) if (holds(a, 0)) best = Math.min(best, net.value(s, a));
+    assert.ok(lp.value <= best + 1e-9, `LP ${lp.value} vs enumerated ${best}`);
+    assert.ok(solver.lp(net, s).value <= lp.value + 1e-12, "dropping the rows cannot raise the minimum");
+  },
+);
 
 test("repeated solves do not grow the HiGHS Wasm memory (every model is disposed)", () => {
   const net = trainedNet({ state: 5, action: 20, hidden: [16, 16] }, 14, 100, 5);

@@ -19,17 +19,21 @@ const lookup = (name: string) => registry.get(name);
 const formsOf = (name: string) => experiments[name]!.truth.map(formOf);
 
 for (const name of ["syn1", "syn2"]) {
-  test(`${name}: fitting the true forms from the all-ones init recovers every coefficient within 1 % and extrapolates`, () => {
-    const experiment = experiments[name]!;
-    const data = experimentData(experiment, { rng: createRng(0), symbols: lookup });
-    const fitted = fitForm(data.train, formsOf(name), { symbols: registry });
-    const evaluation = evaluateExperiment(experiment, fitted.simplified, data, registry);
-    for (const e of evaluation) {
-      assert.ok(e.exact, `${name} ${e.target}: ${e.reason}`);
-      assert.ok(e.coefficientError < 1, `${name} ${e.target}: E_c ${e.coefficientError} %`);
-      assert.ok(e.testNrmse < 1e-3, `${name} ${e.target}: test NRMSE ${e.testNrmse} on U(3,4)`);
-    }
-  });
+  test(
+    `${name}: fitting the true forms from the all-ones init ` +
+      `recovers every coefficient within 1 % and extrapolates`,
+    () => {
+      const experiment = experiments[name]!;
+      const data = experimentData(experiment, { rng: createRng(0), symbols: lookup });
+      const fitted = fitForm(data.train, formsOf(name), { symbols: registry });
+      const evaluation = evaluateExperiment(experiment, fitted.simplified, data, registry);
+      for (const e of evaluation) {
+        assert.ok(e.exact, `${name} ${e.target}: ${e.reason}`);
+        assert.ok(e.coefficientError < 1, `${name} ${e.target}: E_c ${e.coefficientError} %`);
+        assert.ok(e.testNrmse < 1e-3, `${name} ${e.target}: test NRMSE ${e.testNrmse} on U(3,4)`);
+      }
+    },
+  );
 }
 
 test("syn1 and syn2 print as the paper's equations (text and LaTeX snapshot)", () => {

@@ -80,22 +80,26 @@ test("replaceProduct puts the donor in the chosen slot", () => {
   assert.deepEqual(replaceProduct(input([[0], [1, 2]], 0)), [donated, [1, 2]]);
 });
 
-test("mutate: over 1,000 draws every move is seen, every child keeps the limits, and the parent is never edited in place", () => {
-  const rng = createRng(3);
-  const parents: Products[] = [[[0, 1], [2]], [[4, 5, 7]], [[8], [0, 2, 4], [1]]];
-  const seen = new Map<string, number>();
-  for (let draw = 0; draw < 1000; draw++) {
-    const parent = parents[draw % parents.length]!;
-    const before = JSON.stringify(parent);
-    const { products, move } = mutate(parent, parents, limits, rng);
-    assert.equal(JSON.stringify(parent), before, "the parent is unchanged");
-    assertWithin(products, `${move} of ${before}`);
-    seen.set(move, (seen.get(move) ?? 0) + 1);
-  }
-  assert.deepEqual([...seen.keys()].sort(), PRODUCT_MOVES.map((m) => m.name).sort());
-  for (const [move, count] of seen)
-    assert.ok(count > 100, `${move} drawn ${count} times of 1,000 (uniform: about 167)`);
-});
+test(
+  "mutate: over 1,000 draws every move is seen, " +
+    "every child keeps the limits, and the parent is never edited in place",
+  () => {
+    const rng = createRng(3);
+    const parents: Products[] = [[[0, 1], [2]], [[4, 5, 7]], [[8], [0, 2, 4], [1]]];
+    const seen = new Map<string, number>();
+    for (let draw = 0; draw < 1000; draw++) {
+      const parent = parents[draw % parents.length]!;
+      const before = JSON.stringify(parent);
+      const { products, move } = mutate(parent, parents, limits, rng);
+      assert.equal(JSON.stringify(parent), before, "the parent is unchanged");
+      assertWithin(products, `${move} of ${before}`);
+      seen.set(move, (seen.get(move) ?? 0) + 1);
+    }
+    assert.deepEqual([...seen.keys()].sort(), PRODUCT_MOVES.map((m) => m.name).sort());
+    for (const [move, count] of seen)
+      assert.ok(count > 100, `${move} drawn ${count} times of 1,000 (uniform: about 167)`);
+  },
+);
 
 test("crossover takes 1…maxTerms products, all from the two parents", () => {
   const rng = createRng(4);

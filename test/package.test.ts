@@ -41,7 +41,8 @@ test("npm pack → install into an empty project → CLI on plain node, fit() fr
   }[];
   const tarball = join(dir, info!.filename);
   t.diagnostic(
-    `tarball ${info!.filename}: ${(info!.size / 1000).toFixed(1)} kB packed, ${(info!.unpackedSize / 1000).toFixed(1)} kB unpacked, ${info!.files.length} files (goal < 150 kB packed)`,
+    `tarball ${info!.filename}: ${(info!.size / 1000).toFixed(1)} kB packed, ` +
+      `${(info!.unpackedSize / 1000).toFixed(1)} kB unpacked, ${info!.files.length} files (goal < 150 kB packed)`,
   );
   const paths = info!.files.map((f) => f.path);
   assert.ok(
@@ -95,15 +96,17 @@ test("npm pack → install into an empty project → CLI on plain node, fit() fr
     assert.equal(version.status, 0);
   }
   t.diagnostic(
-    `consolesr --version (installed, plain node): median ${times.sort((a, b) => a - b)[2]!.toFixed(0)} ms over 5 runs (goal < 500 ms)`,
+    `consolesr --version (installed, plain node): ` +
+      `median ${times.sort((a, b) => a - b)[2]!.toFixed(0)} ms over 5 runs (goal < 500 ms)`,
   );
   const help = run(process.execPath, [bin, "--help"], { cwd: project });
   assert.match(help.stdout, /fit/);
 
   // Plugin files: a .js one imported natively, a .ts one through tsx (loaded only then).
   const plugin = (name: string) =>
-    `export default { kind: "symbol", name: "${name}", complexity: 2, innerWeight: true, text: (a) => \`${name}(\${a})\`, ` +
-    `latex: (a) => \`\\\\tanh(\${a})\`, evaluate: Math.tanh, apply: (x, tf) => tf.tanh(x) };\n`;
+    `export default { kind: "symbol", name: "${name}", complexity: 2, innerWeight: true, ` +
+    `text: (a) => \`${name}(\${a})\`, latex: (a) => \`\\\\tanh(\${a})\`, ` +
+    `evaluate: Math.tanh, apply: (x, tf) => tf.tanh(x) };\n`;
   writeFileSync(join(project, "tanh.js"), plugin("tanh"));
   writeFileSync(join(project, "tanh2.ts"), plugin("tanh2"));
   const plugins = run("npx", ["--no-install", "consolesr", "plugins", "--plugin", "tanh.js", "--plugin", "tanh2.ts"], {
@@ -121,7 +124,8 @@ test("npm pack → install into an empty project → CLI on plain node, fit() fr
       "let s = 7;",
       "const r = () => ((s = (s * 16807) % 2147483647) / 2147483647) * 2 + 0.5;",
       "const X = [], y = [];",
-      "for (let i = 0; i < 200; i++) { const row = [r(), r(), r()]; X.push(row); y.push(2 * row[0] * row[1] + row[2] ** 2); }",
+      "for (let i = 0; i < 200; i++) { const row = [r(), r(), r()]; " +
+        "X.push(row); y.push(2 * row[0] * row[1] + row[2] ** 2); }",
       'const result = await fit({ X, y, symbols: ["x", "x^2"] });',
       "const [equation] = result.equations;",
       "console.log(equation.text);",

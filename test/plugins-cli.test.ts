@@ -92,59 +92,63 @@ function assertCheckFails(run: Run, plugin: string, check: string, pattern: RegE
 const data = tanhCsv();
 
 describe("plugins through the CLI", { concurrency: 4 }, () => {
-  test("following the guide, a new user's tanh plugin passes check-plugin and fit --plugin recovers y = 2*tanh(1.5*x1)*x2", async () => {
-    const home = mkdtempSync(join(dir, "new-user-"));
-    file("tanh.ts", guideTanh(), home);
-    tanhCsv(home);
-    const guide = readFileSync(join(root, "src", "docs", "plugins.md"), "utf8");
-    const commands = guide
-      .split("\n")
-      .filter((line) => line.startsWith("npx consolesr "))
-      .map((line) => line.slice("npx consolesr ".length).split(/\s+/));
-    const check = commands.find((args) => args[0] === "check-plugin" && args[1] === "tanh.ts");
-    const fit = commands.find((args) => args[0] === "fit" && args.includes("--plugin"));
-    assert.deepEqual(check, ["check-plugin", "tanh.ts"], "the guide's check-plugin command");
-    assert.deepEqual(
-      fit,
-      [
-        "fit",
-        "data.csv",
-        "--plugin",
-        "tanh.ts",
-        "--symbols",
-        "tanh,x",
-        "--target",
-        "y",
-        "--terms",
-        "1",
-        "--max-factors",
-        "2",
-      ],
-      "the guide's fit command",
-    );
+  test(
+    "following the guide, a new user's tanh plugin passes " +
+      "check-plugin and fit --plugin recovers y = 2*tanh(1.5*x1)*x2",
+    async () => {
+      const home = mkdtempSync(join(dir, "new-user-"));
+      file("tanh.ts", guideTanh(), home);
+      tanhCsv(home);
+      const guide = readFileSync(join(root, "src", "docs", "plugins.md"), "utf8");
+      const commands = guide
+        .split("\n")
+        .filter((line) => line.startsWith("npx consolesr "))
+        .map((line) => line.slice("npx consolesr ".length).split(/\s+/));
+      const check = commands.find((args) => args[0] === "check-plugin" && args[1] === "tanh.ts");
+      const fit = commands.find((args) => args[0] === "fit" && args.includes("--plugin"));
+      assert.deepEqual(check, ["check-plugin", "tanh.ts"], "the guide's check-plugin command");
+      assert.deepEqual(
+        fit,
+        [
+          "fit",
+          "data.csv",
+          "--plugin",
+          "tanh.ts",
+          "--symbols",
+          "tanh,x",
+          "--target",
+          "y",
+          "--terms",
+          "1",
+          "--max-factors",
+          "2",
+        ],
+        "the guide's fit command",
+      );
 
-    const checked = await cli(check, { cwd: home });
-    assert.equal(checked.code, 0, checked.stderr);
-    assert.match(checked.stdout, /^ok\s+symbol\s+tanh\s+\d+ checks passed/m);
-    assert.match(checked.stdout, /^ok: 1 plugin, \d+ checks passed$/m);
+      const checked = await cli(check, { cwd: home });
+      assert.equal(checked.code, 0, checked.stderr);
+      assert.match(checked.stdout, /^ok\s+symbol\s+tanh\s+\d+ checks passed/m);
+      assert.match(checked.stdout, /^ok: 1 plugin, \d+ checks passed$/m);
 
-    const out = join(home, "result.json");
-    const run = await cli([...fit, "--out", out], { cwd: home });
-    assert.equal(run.code, 0, run.stderr);
-    assert.equal(run.stdout, "y = 2*tanh(1.5*x1)*x2\n");
-    const [equation] = JSON.parse(readFileSync(out, "utf8")).equations;
-    assert.equal(equation.terms.length, 1);
-    const [term] = equation.terms;
-    assert.ok(Math.abs(term.coefficient - 2) <= 0.02, `coefficient ${term.coefficient}`);
-    const tanh = term.factors.find((f: { symbol: string }) => f.symbol === "tanh");
-    assert.equal(tanh?.input, "x1");
-    assert.ok(Math.abs(tanh.weight - 1.5) <= 0.015, `tanh weight ${tanh.weight}`);
-    assert.deepEqual(
-      term.factors.find((f: { symbol: string }) => f.symbol === "x"),
-      { symbol: "x", input: "x2" },
-    );
-    assert.ok(equation.trainNrmse <= 1e-6, `train NRMSE ${equation.trainNrmse}`);
-  });
+      const out = join(home, "result.json");
+      const run = await cli([...fit, "--out", out], { cwd: home });
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stdout, "y = 2*tanh(1.5*x1)*x2\n");
+      const [equation] = JSON.parse(readFileSync(out, "utf8")).equations;
+      assert.equal(equation.terms.length, 1);
+      const [term] = equation.terms;
+      assert.ok(Math.abs(term.coefficient - 2) <= 0.02, `coefficient ${term.coefficient}`);
+      const tanh = term.factors.find((f: { symbol: string }) => f.symbol === "tanh");
+      assert.equal(tanh?.input, "x1");
+      assert.ok(Math.abs(tanh.weight - 1.5) <= 0.015, `tanh weight ${tanh.weight}`);
+      assert.deepEqual(
+        term.factors.find((f: { symbol: string }) => f.symbol === "x"),
+        { symbol: "x", input: "x2" },
+      );
+      assert.ok(equation.trainNrmse <= 1e-6, `train NRMSE ${equation.trainNrmse}`);
+    },
+  );
 
   test("plugins --plugin examples/plugins/tanh.ts lists tanh next to the built-ins", async () => {
     const run = await cli(["plugins", "--plugin", "examples/plugins/tanh.ts"]);
@@ -201,7 +205,8 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
     ),
     coin: file(
       "coin.mjs",
-      `export default { kind: "constraint", name: "coin", describe: () => "flips a coin", check: () => (Math.random() < 0.5 ? true : "the coin says no") };\n`,
+      `export default { kind: "constraint", name: "coin", describe: () => "flips a coin", check: () ` +
+        `=> (Math.random() < 0.5 ? true : "the coin says no") };\n`,
     ),
     range: file(
       "too-generous.ts",
@@ -270,33 +275,42 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
     );
   });
 
-  test('check-plugin reports a missing field and a taken name as the checks "fields" and "name", and passes the good plugin beside them', async () => {
-    const run = await checked;
-    assertCheckFails(run, "nolatex", "fields", /^error: plugin nolatex: fields: field "latex" is missing$/);
-    assertCheckFails(run, "cos", "name", /a symbol named "cos" is already registered/);
-    assert.match(run.stdout, /^ok\s+symbol\s+tanh\s/m);
-    const failing = run.stdout.split("\n").filter((line) => line.startsWith("FAIL "));
-    assert.equal(failing.length, Object.keys(broken).length, run.stdout);
-    assert.match(run.stdout.trimEnd().split("\n").at(-1)!, /^FAIL: \d+ of \d+ checks failed \(8 of 9 plugins\)$/);
-  });
+  test(
+    'check-plugin reports a missing field and a taken name as the checks "fields" and "name", ' +
+      "and passes the good plugin beside them",
+    async () => {
+      const run = await checked;
+      assertCheckFails(run, "nolatex", "fields", /^error: plugin nolatex: fields: field "latex" is missing$/);
+      assertCheckFails(run, "cos", "name", /a symbol named "cos" is already registered/);
+      assert.match(run.stdout, /^ok\s+symbol\s+tanh\s/m);
+      const failing = run.stdout.split("\n").filter((line) => line.startsWith("FAIL "));
+      assert.equal(failing.length, Object.keys(broken).length, run.stdout);
+      assert.match(run.stdout.trimEnd().split("\n").at(-1)!, /^FAIL: \d+ of \d+ checks failed \(8 of 9 plugins\)$/);
+    },
+  );
 
-  test("a --plugin file that cannot be imported, or an object missing a field, is one error line naming the file (and the plugin and field)", async () => {
-    const syntax = file("syntax.ts", "export default {\n");
-    assertInputError(
-      await cli(["fit", data, "--target", "y", "--plugin", syntax]),
-      `error: plugin file ${syntax}: cannot be imported: `,
-      /Expected/,
-    );
-    assertInputError(
-      await cli(["plugins", "--plugin", broken.fields]),
-      `error: plugin file ${broken.fields}: plugin nolatex: field "latex" is missing`,
-    );
-  });
+  test(
+    "a --plugin file that cannot be imported, or an object missing a field, " +
+      "is one error line naming the file (and the plugin and field)",
+    async () => {
+      const syntax = file("syntax.ts", "export default {\n");
+      assertInputError(
+        await cli(["fit", data, "--target", "y", "--plugin", syntax]),
+        `error: plugin file ${syntax}: cannot be imported: `,
+        /Expected/,
+      );
+      assertInputError(
+        await cli(["plugins", "--plugin", broken.fields]),
+        `error: plugin file ${broken.fields}: plugin nolatex: field "latex" is missing`,
+      );
+    },
+  );
 
   test("a --plugin symbol named like a built-in is refused, naming the plugin and the field", async () => {
     assertInputError(
       await cli(["fit", data, "--target", "y", "--plugin", broken.name]),
-      `plugin file ${broken.name}: plugin cos: field "name": a symbol named "cos" is already registered (by a built-in)`,
+      `plugin file ${broken.name}: plugin cos: field "name": ` +
+        `a symbol named "cos" is already registered (by a built-in)`,
     );
   });
 
@@ -306,39 +320,42 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
     assert.equal(run.stdout, "y = 2*tanh(1.5*x1)*x2\n");
   });
 
-  test("the three examples together: tanh in --symbols, max-two-trig in --constraints, parsimony-strict as --reward", async () => {
-    const out = join(dir, "examples.json");
-    const run = await cli([
-      "fit",
-      data,
-      "--target",
-      "y",
-      "--plugin",
-      TANH,
-      "--plugin",
-      MAX_TWO_TRIG,
-      "--plugin",
-      PARSIMONY_STRICT,
-      "--symbols",
-      "tanh,sin,x",
-      "--constraints",
-      "static,dynamic,max-two-trig",
-      "--reward",
-      "parsimony-strict",
-      "--terms",
-      "1",
-      "--max-factors",
-      "3",
-      "--out",
-      out,
-    ]);
-    assert.equal(run.code, 0, run.stderr);
-    assert.equal(run.stdout, "y = 2*tanh(1.5*x1)*x2\n");
-    const { manifest } = JSON.parse(readFileSync(out, "utf8"));
-    assert.deepEqual(manifest.config.constraints, ["static", "dynamic", "max-two-trig"]);
-    assert.equal(manifest.config.reward, "parsimony-strict");
-    assert.deepEqual(manifest.config.symbols, ["tanh", "sin", "x"]);
-  });
+  test(
+    "the three examples together: tanh in --symbols, " + "max-two-trig in --constraints, parsimony-strict as --reward",
+    async () => {
+      const out = join(dir, "examples.json");
+      const run = await cli([
+        "fit",
+        data,
+        "--target",
+        "y",
+        "--plugin",
+        TANH,
+        "--plugin",
+        MAX_TWO_TRIG,
+        "--plugin",
+        PARSIMONY_STRICT,
+        "--symbols",
+        "tanh,sin,x",
+        "--constraints",
+        "static,dynamic,max-two-trig",
+        "--reward",
+        "parsimony-strict",
+        "--terms",
+        "1",
+        "--max-factors",
+        "3",
+        "--out",
+        out,
+      ]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stdout, "y = 2*tanh(1.5*x1)*x2\n");
+      const { manifest } = JSON.parse(readFileSync(out, "utf8"));
+      assert.deepEqual(manifest.config.constraints, ["static", "dynamic", "max-two-trig"]);
+      assert.equal(manifest.config.reward, "parsimony-strict");
+      assert.deepEqual(manifest.config.symbols, ["tanh", "sin", "x"]);
+    },
+  );
 
   test("run takes --plugin: a plugin reward and constraint in an experiment's search", async () => {
     const out = join(dir, "run.json");
@@ -367,51 +384,60 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
     assert.deepEqual(manifest.config.constraints, ["static", "max-two-trig"]);
   });
 
-  test("a --plugin reward that returns NaN mid-search stops it with error: plugin <name> (exit 2), printing and writing the best so far", async () => {
-    const flaky = file(
-      "flaky.ts",
-      'let calls = 0;\nexport default { kind: "reward", name: "flaky", range: [0, 1], score: ({ nrmse }) => (++calls > 3 ? Number.NaN : 1 / (1 + nrmse)) };\n',
-    );
-    const out = join(dir, "flaky.json");
-    const run = await cli([
-      "fit",
-      data,
-      "--target",
-      "y",
-      "--plugin",
-      flaky,
-      "--reward",
-      "flaky",
-      "--symbols",
-      "x,sin",
-      "--out",
-      out,
-    ]);
-    assert.equal(run.code, 2, run.stderr);
-    assert.match(
-      run.stderr.trimEnd().split("\n").at(-1)!,
-      /^error: plugin flaky: score returned NaN for NRMSE [\d.e+-]+$/,
-    );
-    const json = JSON.parse(readFileSync(out, "utf8"));
-    assert.equal(json.search.stopReason, "error");
-    assert.equal(json.search.episodes, 3);
-    const [equation] = json.equations;
-    assert.ok(
-      equation.terms.length > 0 && Number.isFinite(equation.trainNrmse),
-      "the best of the first 3 episodes is kept",
-    );
-    assert.equal(run.stdout, `y = ${equation.text}\n`);
-  });
+  test(
+    "a --plugin reward that returns NaN mid-search stops it with error: " +
+      "plugin <name> (exit 2), printing and writing the best so far",
+    async () => {
+      const flaky = file(
+        "flaky.ts",
+        'let calls = 0;\nexport default { kind: "reward", name: "flaky", range: [0, 1], score: ({ nrmse }) ' +
+          "=> (++calls > 3 ? Number.NaN : 1 / (1 + nrmse)) };\n",
+      );
+      const out = join(dir, "flaky.json");
+      const run = await cli([
+        "fit",
+        data,
+        "--target",
+        "y",
+        "--plugin",
+        flaky,
+        "--reward",
+        "flaky",
+        "--symbols",
+        "x,sin",
+        "--out",
+        out,
+      ]);
+      assert.equal(run.code, 2, run.stderr);
+      assert.match(
+        run.stderr.trimEnd().split("\n").at(-1)!,
+        /^error: plugin flaky: score returned NaN for NRMSE [\d.e+-]+$/,
+      );
+      const json = JSON.parse(readFileSync(out, "utf8"));
+      assert.equal(json.search.stopReason, "error");
+      assert.equal(json.search.episodes, 3);
+      const [equation] = json.equations;
+      assert.ok(
+        equation.terms.length > 0 && Number.isFinite(equation.trainNrmse),
+        "the best of the first 3 episodes is kept",
+      );
+      assert.equal(run.stdout, `y = ${equation.text}\n`);
+    },
+  );
 
-  test("a --plugin symbol that throws mid-search stops it with error: plugin <name>: evaluate threw (exit 2), writing --out", async () => {
-    const boom = file("boom.mjs", tanhWith("boom", { evaluate: '(x) => { throw new Error("exploded"); }' }));
-    const out = join(dir, "boom.json");
-    const run = await cli(["fit", data, "--target", "y", "--plugin", boom, "--symbols", "boom,x", "--out", out]);
-    assert.equal(run.code, 2, run.stderr);
-    assert.equal(run.stderr.trimEnd().split("\n").at(-1), "error: plugin boom: evaluate threw: exploded");
-    assert.match(run.stdout, /^y = .*\n$/);
-    assert.equal(JSON.parse(readFileSync(out, "utf8")).search.stopReason, "error");
-  });
+  test(
+    "a --plugin symbol that throws mid-search stops it with error: " +
+      "plugin <name>: evaluate threw (exit 2), writing --out",
+    async () => {
+      const boom = file("boom.mjs", tanhWith("boom", { evaluate: '(x) => { throw new Error("exploded"); }' }));
+      const out = join(dir, "boom.json");
+      const run = await cli(["fit", data, "--target", "y", "--plugin", boom, "--symbols", "boom,x", "--out", out]);
+      assert.equal(run.code, 2, run.stderr);
+      assert.equal(run.stderr.trimEnd().split("\n").at(-1), "error: plugin boom: evaluate threw: exploded");
+      assert.match(run.stdout, /^y = .*\n$/);
+      assert.equal(JSON.parse(readFileSync(out, "utf8")).search.stopReason, "error");
+    },
+  );
 });
 
 describe("loading plugin files (in-process)", () => {
@@ -432,7 +458,9 @@ describe("loading plugin files (in-process)", () => {
     const cjs = file("three.cjs", `module.exports = { kind: "reward", name: "cj", range: [0, 1], score: () => 1 };\n`);
     const ts = file(
       "four.ts",
-      `const k: number = 2;\nexport default [\n${tanhWith("th4").replace("export default ", "").replace(/;\n$/, ",")}\n  { kind: "reward", name: "half", range: [0, k], score: ({ nrmse }: { nrmse: number }) => k / (1 + nrmse) },\n];\n`,
+      `const k: number = 2;\nexport default [\n${tanhWith("th4").replace("export default ", "").replace(/;\n$/, ",")}` +
+        `\n  { kind: "reward", name: "half", range: [0, k], score: ` +
+        `({ nrmse }: { nrmse: number }) => k / (1 + nrmse) },\n];\n`,
     );
     assert.deepEqual(
       (await loadPluginFile(js)).map((p) => p.name),
@@ -461,37 +489,41 @@ describe("loading plugin files (in-process)", () => {
     assert.equal(registries.symbols.get("th1").evaluate(0.5), Math.tanh(0.5));
   });
 
-  test("a file that is missing, not a plugin file, fails to import or exports nothing usable: the error names the file and the problem", async () => {
-    const cases: [string, string, RegExp][] = [
-      ["syntax.mts", "export default {\n", /cannot be imported: .*Expected/],
-      ["throws.mjs", 'throw new Error("top-level boom");\n', /cannot be imported: top-level boom$/],
-      ["named.mjs", "export const tanh = 1;\n", /has no default export/],
-      ["named.ts", "export const tanh = 1;\n", /has no default export/],
-      ["empty.ts", "export default [];\n", /exports an empty array/],
-      ["number.mjs", "export default 42;\n", /the default export: not an object$/],
-      [
-        "nokind.mjs",
-        'export default { name: "x9" };\n',
-        /plugin x9: field "kind" must be "symbol", "constraint" or "reward" \(got undefined\)$/,
-      ],
-      ["plugin.json", "{}\n", /must be a \.js, \.mjs, \.cjs, \.ts, \.mts file$/],
-    ];
-    for (const [name, text, pattern] of cases) {
-      const path = file(name, text);
-      const got = await message(loadPluginFile(path));
-      assert.ok(got.startsWith(`plugin file ${path}: `), got);
-      assert.match(got, pattern);
-    }
-    assert.equal(
-      await message(loadPluginFile(join(dir, "missing.ts"))),
-      `plugin file ${join(dir, "missing.ts")}: no such file`,
-    );
-    assert.equal(await message(loadPluginFile(dir)), `plugin file ${dir}: is a directory, not a plugin file`);
-    // importPluginFile does not validate: check-plugin reports fields as a check.
-    assert.deepEqual(await importPluginFile(file("loose.mjs", 'export default { name: "loose" };\n')), [
-      { name: "loose" },
-    ]);
-  });
+  test(
+    "a file that is missing, not a plugin file, fails to import or exports nothing usable: " +
+      "the error names the file and the problem",
+    async () => {
+      const cases: [string, string, RegExp][] = [
+        ["syntax.mts", "export default {\n", /cannot be imported: .*Expected/],
+        ["throws.mjs", 'throw new Error("top-level boom");\n', /cannot be imported: top-level boom$/],
+        ["named.mjs", "export const tanh = 1;\n", /has no default export/],
+        ["named.ts", "export const tanh = 1;\n", /has no default export/],
+        ["empty.ts", "export default [];\n", /exports an empty array/],
+        ["number.mjs", "export default 42;\n", /the default export: not an object$/],
+        [
+          "nokind.mjs",
+          'export default { name: "x9" };\n',
+          /plugin x9: field "kind" must be "symbol", "constraint" or "reward" \(got undefined\)$/,
+        ],
+        ["plugin.json", "{}\n", /must be a \.js, \.mjs, \.cjs, \.ts, \.mts file$/],
+      ];
+      for (const [name, text, pattern] of cases) {
+        const path = file(name, text);
+        const got = await message(loadPluginFile(path));
+        assert.ok(got.startsWith(`plugin file ${path}: `), got);
+        assert.match(got, pattern);
+      }
+      assert.equal(
+        await message(loadPluginFile(join(dir, "missing.ts"))),
+        `plugin file ${join(dir, "missing.ts")}: no such file`,
+      );
+      assert.equal(await message(loadPluginFile(dir)), `plugin file ${dir}: is a directory, not a plugin file`);
+      // importPluginFile does not validate: check-plugin reports fields as a check.
+      assert.deepEqual(await importPluginFile(file("loose.mjs", 'export default { name: "loose" };\n')), [
+        { name: "loose" },
+      ]);
+    },
+  );
 
   test("a duplicate name fails naming the plugin, the field and who holds the name", async () => {
     const again = file("tanh-again.mjs", tanhWith("tanh"));
@@ -505,7 +537,8 @@ describe("loading plugin files (in-process)", () => {
     );
     assert.equal(
       await message(loadRegistries([twice])),
-      `plugin file ${twice}: plugin twin: field "name": a reward named "twin" is already registered (twice in this file)`,
+      `plugin file ${twice}: plugin twin: field "name": ` +
+        `a reward named "twin" is already registered (twice in this file)`,
     );
     const cos = file("cos-again.mjs", tanhWith("cos"));
     assert.match(await message(loadRegistries([cos])), /plugin cos: field "name": .*\(by a built-in\)$/);

@@ -65,24 +65,28 @@ describe("SDK entry point", () => {
     assert.equal(sdk.defineSymbol(goodTanh), goodTanh, "defineX are identity helpers");
   });
 
-  test("src/lib/sdk.ts bundles for the browser with no node: module and without tfjs (checkPlugins takes it as an argument)", async () => {
-    const { build } = await import("esbuild");
-    const result = await build({
-      entryPoints: [new URL("../src/lib/sdk.ts", import.meta.url).pathname],
-      bundle: true,
-      platform: "browser",
-      format: "esm",
-      write: false,
-      metafile: true,
-      logLevel: "silent",
-    });
-    const inputs = Object.keys(result.metafile.inputs);
-    assert.deepEqual(
-      inputs.filter((i) => i.startsWith("node:") || i.includes("@tensorflow")),
-      [],
-    );
-    assert.ok(inputs.some((i) => i.includes("src/lib/checkPlugin.ts")));
-  });
+  test(
+    "src/lib/sdk.ts bundles for the browser with no node: " +
+      "module and without tfjs (checkPlugins takes it as an argument)",
+    async () => {
+      const { build } = await import("esbuild");
+      const result = await build({
+        entryPoints: [new URL("../src/lib/sdk.ts", import.meta.url).pathname],
+        bundle: true,
+        platform: "browser",
+        format: "esm",
+        write: false,
+        metafile: true,
+        logLevel: "silent",
+      });
+      const inputs = Object.keys(result.metafile.inputs);
+      assert.deepEqual(
+        inputs.filter((i) => i.startsWith("node:") || i.includes("@tensorflow")),
+        [],
+      );
+      assert.ok(inputs.some((i) => i.includes("src/lib/checkPlugin.ts")));
+    },
+  );
 
   test("the examples need no import of consolesr or tfjs at run time", async () => {
     const { readFileSync } = await import("node:fs");

@@ -68,21 +68,24 @@ test("case5's admittance matrix: symmetric, 1/(r + jx) off the diagonal, rows su
   }
 });
 
-test("the power flow: residual < 1e-8 pu at every one of the 17,520 hours, the slack at 1∠0 and PV buses at |V| = 1", () => {
-  assert.equal(points.hours, 2 * HOURS_PER_YEAR);
-  let worst = 0;
-  for (let t = 0; t < points.hours; t++) worst = Math.max(worst, points.residual[t]!);
-  assert.ok(worst < 1e-8, `largest residual ${worst} pu`);
-  assert.ok(worst < 1e-10, `the flow converges to < 1e-10 pu (largest ${worst})`);
-  const slack = POW_GRID.slack;
-  assert.ok(points.u[slack]!.every((v) => v === 1) && points.v[slack]!.every((v) => v === 0));
-  for (const a of [0, 2, 4])
-    for (let t = 0; t < points.hours; t += 97)
-      assert.ok(Math.abs(points.u[a]![t]! ** 2 + points.v[a]![t]! ** 2 - 1) < 1e-14);
-  // Bus 2 (PQ) moves: its |V| is not fixed.
-  const vm2 = Float64Array.from({ length: points.hours }, (_, t) => Math.hypot(points.u[1]![t]!, points.v[1]![t]!));
-  assert.ok(Math.max(...vm2) - Math.min(...vm2) > 1e-3);
-});
+test(
+  "the power flow: residual < 1e-8 pu at every one of the 17,520 hours, " + "the slack at 1∠0 and PV buses at |V| = 1",
+  () => {
+    assert.equal(points.hours, 2 * HOURS_PER_YEAR);
+    let worst = 0;
+    for (let t = 0; t < points.hours; t++) worst = Math.max(worst, points.residual[t]!);
+    assert.ok(worst < 1e-8, `largest residual ${worst} pu`);
+    assert.ok(worst < 1e-10, `the flow converges to < 1e-10 pu (largest ${worst})`);
+    const slack = POW_GRID.slack;
+    assert.ok(points.u[slack]!.every((v) => v === 1) && points.v[slack]!.every((v) => v === 0));
+    for (const a of [0, 2, 4])
+      for (let t = 0; t < points.hours; t += 97)
+        assert.ok(Math.abs(points.u[a]![t]! ** 2 + points.v[a]![t]! ** 2 - 1) < 1e-14);
+    // Bus 2 (PQ) moves: its |V| is not fixed.
+    const vm2 = Float64Array.from({ length: points.hours }, (_, t) => Math.hypot(points.u[1]![t]!, points.v[1]![t]!));
+    assert.ok(Math.max(...vm2) - Math.min(...vm2) > 1e-3);
+  },
+);
 
 test("power balance: Σ p_i equals the series losses Σ r·|I|², which are ≥ 0, at every hour", () => {
   const index = new Map(CASE5.buses.map((bus, a) => [bus.id, a]));
@@ -103,56 +106,64 @@ test("power balance: Σ p_i equals the series losses Σ r·|I|², which are ≥ 
   }
 });
 
-test("p and q from S = V ⊙ conj(Y·V) agree with the written formulas (q_i with the paper's typo corrected) to 1e-10", () => {
-  const u = new Float64Array(n);
-  const v = new Float64Array(n);
-  for (let t = 0; t < points.hours; t += 13) {
-    for (let a = 0; a < n; a++) {
-      u[a] = points.u[a]![t]!;
-      v[a] = points.v[a]![t]!;
+test(
+  "p and q from S = V ⊙ conj(Y·V) agree with the written " + "formulas (q_i with the paper's typo corrected) to 1e-10",
+  () => {
+    const u = new Float64Array(n);
+    const v = new Float64Array(n);
+    for (let t = 0; t < points.hours; t += 13) {
+      for (let a = 0; a < n; a++) {
+        u[a] = points.u[a]![t]!;
+        v[a] = points.v[a]![t]!;
+      }
+      const complex = injections(POW_GRID, u, v);
+      const written = writtenInjections(POW_GRID, u, v);
+      for (let a = 0; a < n; a++) {
+        assert.ok(Math.abs(complex.p[a]! - written.p[a]!) < 1e-10);
+        assert.ok(Math.abs(complex.q[a]! - written.q[a]!) < 1e-10);
+        assert.equal(complex.p[a], points.p[a]![t]);
+      }
     }
-    const complex = injections(POW_GRID, u, v);
-    const written = writtenInjections(POW_GRID, u, v);
-    for (let a = 0; a < n; a++) {
-      assert.ok(Math.abs(complex.p[a]! - written.p[a]!) < 1e-10);
-      assert.ok(Math.abs(complex.q[a]! - written.q[a]!) < 1e-10);
-      assert.equal(complex.p[a], points.p[a]![t]);
-    }
-  }
-  // The typo'd q (−B_im(v_i·u_m − u_i·v_m)) is not the injection.
-  let typo = 0;
-  for (let m = 0; m < n; m++)
-    typo += POW_GRID.G[m]! * (v[0]! * u[m]! - u[0]! * v[m]!) - POW_GRID.B[m]! * (v[0]! * u[m]! - u[0]! * v[m]!);
-  assert.ok(Math.abs(typo - injections(POW_GRID, u, v).q[0]!) > 1);
-});
+    // The typo'd q (−B_im(v_i·u_m − u_i·v_m)) is not the injection.
+    let typo = 0;
+    for (let m = 0; m < n; m++)
+      typo += POW_GRID.G[m]! * (v[0]! * u[m]! - u[0]! * v[m]!) - POW_GRID.B[m]! * (v[0]! * u[m]! - u[0]! * v[m]!);
+    assert.ok(Math.abs(typo - injections(POW_GRID, u, v).q[0]!) > 1);
+  },
+);
 
-test("the reduced truth evaluates to y on the data (NRMSE < 1e-9, train and test) and has the shape the module comment states", () => {
-  const { train, test: testSet } = experimentData(powExperiment, { rng: createRng(5), symbols: lookup });
-  assert.equal(train.rows, HOURS_PER_YEAR);
-  assert.equal(testSet.rows, HOURS_PER_YEAR);
-  assert.deepEqual(train.inputs, ["u1", "v1", "u2", "v2", "u3", "v3", "u4", "v4", "u5", "v5"]);
-  assert.deepEqual(train.targets, ["p1", "q1", "p2", "q2", "p3", "q3", "p4", "q4", "p5", "q5"]);
-  for (const data of [train, testSet]) {
-    powExperiment.truth.forEach((truth, k) => {
-      const yhat = evaluateEquation(truth, lookup, (name) => data.x[data.inputs.indexOf(name)]!, data.rows);
-      const error = nrmse(data.y[k]!, yhat);
-      assert.ok(error < 1e-9, `${truth.target}: NRMSE ${error}`);
-    });
-  }
-  const terms = Object.fromEntries(powExperiment.truth.map((e) => [e.target, e.terms]));
-  const constant = (t: string) => terms[t]!.filter((term) => term.factors.length === 0).length;
-  const squares = (t: string) => terms[t]!.filter((term) => term.factors.some((f) => f.symbol === "x^2")).length;
-  for (const t of ["p1", "q1", "p3", "q3", "p4", "q4", "p5", "q5"]) assert.equal(constant(t), 1, `${t} has a constant`);
-  for (const t of ["p2", "q2"]) assert.deepEqual([constant(t), squares(t)], [0, 2], `${t}: u2², v2², no constant`);
-  // Nothing of the slack's v survives; p1 (the most) has 11 terms.
-  assert.ok(
-    powExperiment.truth.every((e) =>
-      e.terms.every((term) => term.factors.every((f) => f.input !== "v4" && f.input !== "u4")),
-    ),
-  );
-  assert.equal(terms.p1!.length, 11);
-  assert.deepEqual(reducedTruth(makeGrid(CASE5)), powExperiment.truth);
-});
+test(
+  "the reduced truth evaluates to y on the data (NRMSE < 1e-9, " +
+    "train and test) and has the shape the module comment states",
+  () => {
+    const { train, test: testSet } = experimentData(powExperiment, { rng: createRng(5), symbols: lookup });
+    assert.equal(train.rows, HOURS_PER_YEAR);
+    assert.equal(testSet.rows, HOURS_PER_YEAR);
+    assert.deepEqual(train.inputs, ["u1", "v1", "u2", "v2", "u3", "v3", "u4", "v4", "u5", "v5"]);
+    assert.deepEqual(train.targets, ["p1", "q1", "p2", "q2", "p3", "q3", "p4", "q4", "p5", "q5"]);
+    for (const data of [train, testSet]) {
+      powExperiment.truth.forEach((truth, k) => {
+        const yhat = evaluateEquation(truth, lookup, (name) => data.x[data.inputs.indexOf(name)]!, data.rows);
+        const error = nrmse(data.y[k]!, yhat);
+        assert.ok(error < 1e-9, `${truth.target}: NRMSE ${error}`);
+      });
+    }
+    const terms = Object.fromEntries(powExperiment.truth.map((e) => [e.target, e.terms]));
+    const constant = (t: string) => terms[t]!.filter((term) => term.factors.length === 0).length;
+    const squares = (t: string) => terms[t]!.filter((term) => term.factors.some((f) => f.symbol === "x^2")).length;
+    for (const t of ["p1", "q1", "p3", "q3", "p4", "q4", "p5", "q5"])
+      assert.equal(constant(t), 1, `${t} has a constant`);
+    for (const t of ["p2", "q2"]) assert.deepEqual([constant(t), squares(t)], [0, 2], `${t}: u2², v2², no constant`);
+    // Nothing of the slack's v survives; p1 (the most) has 11 terms.
+    assert.ok(
+      powExperiment.truth.every((e) =>
+        e.terms.every((term) => term.factors.every((f) => f.input !== "v4" && f.input !== "u4")),
+      ),
+    );
+    assert.equal(terms.p1!.length, 11);
+    assert.deepEqual(reducedTruth(makeGrid(CASE5)), powExperiment.truth);
+  },
+);
 
 test("simplification reads c·u4 (u4 ≡ 1 on the data) as the constant c, and c·x of a varying column as it was", () => {
   const { train } = experimentData(powExperiment, { rng: createRng(0), symbols: lookup, rows: 50 });
@@ -196,92 +207,99 @@ test("simplification reads c·u4 (u4 ≡ 1 on the data) as the constant c, and c
   );
 });
 
-test("one seed gives the same bytes; --rows takes the first hours of the year; --snr touches the training targets only", () => {
-  const hash = (arrays: Float64Array[]) => {
-    const h = createHash("sha256");
-    for (const a of arrays) h.update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
-    return h.digest("hex");
-  };
-  const again = operatingPoints(CASE5, { rng: createRng(11) });
-  const all = (p: typeof points) => [...p.u, ...p.v, ...p.p, ...p.q];
-  assert.equal(hash(all(again)), hash(all(points)));
-  assert.notEqual(
-    hash(all(operatingPoints(CASE5, { rng: createRng(12), hours: 100 }))),
-    hash(all(operatingPoints(CASE5, { rng: createRng(11), hours: 100 }))),
-  );
-
-  const registries = createRegistries();
-  const data = (options: { rows?: number; snrDb?: number; seed?: number }) =>
-    pipelineData(resolvePipelineConfig({ experiment: "pow", ...options }, registries), { registries });
-  const a = data({ seed: 3 });
-  const b = data({ seed: 3 });
-  assert.equal(
-    hash([...a.train.x, ...a.train.y, ...a.test!.x, ...a.test!.y]),
-    hash([...b.train.x, ...b.train.y, ...b.test!.x, ...b.test!.y]),
-  );
-  assert.equal(a.searchSeed, b.searchSeed);
-  const short = data({ seed: 3, rows: 100 });
-  assert.equal(short.train.rows, 100);
-  assert.deepEqual(
-    short.train.x.map((c) => Array.from(c)),
-    a.train.x.map((c) => Array.from(c.subarray(0, 100))),
-  );
-  assert.equal(hash(short.test!.y), hash(a.test!.y), "the test set is the whole second year whatever --rows");
-  const noisy = data({ seed: 3, rows: 100, snrDb: 40 });
-  assert.deepEqual(noisy.train.x, short.train.x);
-  assert.notDeepEqual(noisy.train.y, short.train.y);
-  assert.equal(hash(noisy.test!.y), hash(short.test!.y));
-  // The data seed comes from createRng(seed); the cache returns the same year.
-  assert.equal(powOperatingPoints(7), powOperatingPoints(7));
-  assert.throws(() => resolvePipelineConfig({ experiment: "pow", rows: 9000 }, registries), /--rows 9000 .*8760/);
-});
-
-test("learned topology: the truth reads back every line with its G and B; a missing term and a spurious one show", () => {
-  const truth = powExperiment.truth;
-  const exact = learnedTopology(POW_GRID, truth);
-  assert.equal(exact.lines.filter((l) => l.exists).length, CASE5.branches.length);
-  for (const line of exact.lines) {
-    assert.equal(line.learned, line.exists, `${line.from}-${line.to}`);
-    if (!line.exists) continue;
-    assert.ok(
-      Math.abs(line.g - line.gTrue) <= 1e-12 * Math.abs(line.gTrue) &&
-        Math.abs(line.b - line.bTrue) <= 1e-12 * Math.abs(line.bTrue),
+test(
+  "one seed gives the same bytes; --rows takes the first hours of the year; " +
+    "--snr touches the training targets only",
+  () => {
+    const hash = (arrays: Float64Array[]) => {
+      const h = createHash("sha256");
+      for (const a of arrays) h.update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+      return h.digest("hex");
+    };
+    const again = operatingPoints(CASE5, { rng: createRng(11) });
+    const all = (p: typeof points) => [...p.u, ...p.v, ...p.p, ...p.q];
+    assert.equal(hash(all(again)), hash(all(points)));
+    assert.notEqual(
+      hash(all(operatingPoints(CASE5, { rng: createRng(12), hours: 100 }))),
+      hash(all(operatingPoints(CASE5, { rng: createRng(11), hours: 100 }))),
     );
-  }
-  assert.equal(exact.buses.length, n);
-  assert.equal(exact.unexplained.length, 0);
-  assert.match(topologySummary(exact)[0]!, /6 of 6 lines found, 0 missed, 0 spurious/);
-  // p4 and q4 without their terms in u1/v1 and p1/q1 without u1, v1 (slack line): line 1–4 is missed.
-  const drop = (e: Equation) => ({
-    ...e,
-    terms: e.terms.filter(
-      (t) =>
-        !(["p4", "q4"].includes(e.target) && t.factors.some((f) => f.input === "u1" || f.input === "v1")) &&
-        !(["p1", "q1"].includes(e.target) && t.factors.length === 1),
-    ),
-  });
-  const spurious = (e: Equation) =>
-    e.target === "p1"
-      ? {
-          ...e,
-          terms: [
-            ...e.terms,
-            {
-              coefficient: 2,
-              factors: [
-                { symbol: "x", input: "u1" },
-                { symbol: "x", input: "u3" },
-              ],
-            },
-          ],
-        }
-      : e;
-  const wrong = learnedTopology(POW_GRID, truth.map(drop).map(spurious));
-  const summary = topologySummary(wrong).join("\n");
-  assert.match(summary, /5 of 6 lines found, 1 missed, 1 spurious/);
-  assert.match(summary, /MISSED\s+1-4/);
-  assert.match(summary, /SPURIOUS 1-3: G 2\.0+ vs 0 \[1 terms\]/);
-});
+
+    const registries = createRegistries();
+    const data = (options: { rows?: number; snrDb?: number; seed?: number }) =>
+      pipelineData(resolvePipelineConfig({ experiment: "pow", ...options }, registries), { registries });
+    const a = data({ seed: 3 });
+    const b = data({ seed: 3 });
+    assert.equal(
+      hash([...a.train.x, ...a.train.y, ...a.test!.x, ...a.test!.y]),
+      hash([...b.train.x, ...b.train.y, ...b.test!.x, ...b.test!.y]),
+    );
+    assert.equal(a.searchSeed, b.searchSeed);
+    const short = data({ seed: 3, rows: 100 });
+    assert.equal(short.train.rows, 100);
+    assert.deepEqual(
+      short.train.x.map((c) => Array.from(c)),
+      a.train.x.map((c) => Array.from(c.subarray(0, 100))),
+    );
+    assert.equal(hash(short.test!.y), hash(a.test!.y), "the test set is the whole second year whatever --rows");
+    const noisy = data({ seed: 3, rows: 100, snrDb: 40 });
+    assert.deepEqual(noisy.train.x, short.train.x);
+    assert.notDeepEqual(noisy.train.y, short.train.y);
+    assert.equal(hash(noisy.test!.y), hash(short.test!.y));
+    // The data seed comes from createRng(seed); the cache returns the same year.
+    assert.equal(powOperatingPoints(7), powOperatingPoints(7));
+    assert.throws(() => resolvePipelineConfig({ experiment: "pow", rows: 9000 }, registries), /--rows 9000 .*8760/);
+  },
+);
+
+test(
+  "learned topology: the truth reads back every line with its G and B; " + "a missing term and a spurious one show",
+  () => {
+    const truth = powExperiment.truth;
+    const exact = learnedTopology(POW_GRID, truth);
+    assert.equal(exact.lines.filter((l) => l.exists).length, CASE5.branches.length);
+    for (const line of exact.lines) {
+      assert.equal(line.learned, line.exists, `${line.from}-${line.to}`);
+      if (!line.exists) continue;
+      assert.ok(
+        Math.abs(line.g - line.gTrue) <= 1e-12 * Math.abs(line.gTrue) &&
+          Math.abs(line.b - line.bTrue) <= 1e-12 * Math.abs(line.bTrue),
+      );
+    }
+    assert.equal(exact.buses.length, n);
+    assert.equal(exact.unexplained.length, 0);
+    assert.match(topologySummary(exact)[0]!, /6 of 6 lines found, 0 missed, 0 spurious/);
+    // p4 and q4 without their terms in u1/v1 and p1/q1 without u1, v1 (slack line): line 1–4 is missed.
+    const drop = (e: Equation) => ({
+      ...e,
+      terms: e.terms.filter(
+        (t) =>
+          !(["p4", "q4"].includes(e.target) && t.factors.some((f) => f.input === "u1" || f.input === "v1")) &&
+          !(["p1", "q1"].includes(e.target) && t.factors.length === 1),
+      ),
+    });
+    const spurious = (e: Equation) =>
+      e.target === "p1"
+        ? {
+            ...e,
+            terms: [
+              ...e.terms,
+              {
+                coefficient: 2,
+                factors: [
+                  { symbol: "x", input: "u1" },
+                  { symbol: "x", input: "u3" },
+                ],
+              },
+            ],
+          }
+        : e;
+    const wrong = learnedTopology(POW_GRID, truth.map(drop).map(spurious));
+    const summary = topologySummary(wrong).join("\n");
+    assert.match(summary, /5 of 6 lines found, 1 missed, 1 spurious/);
+    assert.match(summary, /MISSED\s+1-4/);
+    assert.match(summary, /SPURIOUS 1-3: G 2\.0+ vs 0 \[1 terms\]/);
+  },
+);
 
 test("QR least squares and backward elimination recover a sum of nearly collinear products exactly", () => {
   // Columns 1 + ε·z, products of them: the normal equations lose such a fit, QR does not.
@@ -321,48 +339,55 @@ test("QR least squares and backward elimination recover a sum of nearly collinea
   assert.deepEqual(copy.path.find((m) => m.members.length === 5)!.members, truth);
 });
 
-test("run pow: --given-form fits every reduced truth exactly; the search with {x, x²} on 1000 hours recovers all ten outputs", async () => {
-  const registries = createRegistries();
-  const formConfig = resolvePipelineConfig({ experiment: "pow", rows: 1000, givenForm: true }, registries);
-  const forms = await runPipeline({
-    data: pipelineData(formConfig, { registries }),
-    config: formConfig,
-    registries,
-    backend: "cpu",
-  });
-  assert.deepEqual(
-    forms.result.evaluation!.filter((e) => !e.exact).map((e) => e.target),
-    [],
-  );
-  const config = resolvePipelineConfig({ experiment: "pow", rows: 1000, symbols: ["x", "x^2"] }, registries);
-  assert.equal((config as { proposal?: string }).proposal, "wide");
-  const { result } = await runPipeline({
-    data: pipelineData(config, { registries }),
-    config,
-    registries,
-    backend: "cpu",
-  });
-  for (const e of result.evaluation!) {
-    assert.ok(e.exact, `${e.target}: ${e.reason}`);
-    assert.ok(e.testNrmse < 1e-8, `${e.target}: test NRMSE ${e.testNrmse}`);
-  }
-  assert.ok(
-    result.search.targets!.every((t) => t.structures <= 3),
-    "found among the first proposals",
-  );
-});
+test(
+  "run pow: --given-form fits every reduced truth exactly; " +
+    "the search with {x, x²} on 1000 hours recovers all ten outputs",
+  async () => {
+    const registries = createRegistries();
+    const formConfig = resolvePipelineConfig({ experiment: "pow", rows: 1000, givenForm: true }, registries);
+    const forms = await runPipeline({
+      data: pipelineData(formConfig, { registries }),
+      config: formConfig,
+      registries,
+      backend: "cpu",
+    });
+    assert.deepEqual(
+      forms.result.evaluation!.filter((e) => !e.exact).map((e) => e.target),
+      [],
+    );
+    const config = resolvePipelineConfig({ experiment: "pow", rows: 1000, symbols: ["x", "x^2"] }, registries);
+    assert.equal((config as { proposal?: string }).proposal, "wide");
+    const { result } = await runPipeline({
+      data: pipelineData(config, { registries }),
+      config,
+      registries,
+      backend: "cpu",
+    });
+    for (const e of result.evaluation!) {
+      assert.ok(e.exact, `${e.target}: ${e.reason}`);
+      assert.ok(e.testNrmse < 1e-8, `${e.target}: test NRMSE ${e.testNrmse}`);
+    }
+    assert.ok(
+      result.search.targets!.every((t) => t.structures <= 3),
+      "found among the first proposals",
+    );
+  },
+);
 
-test("CLI: run pow --rows 9000 and --snr abc are one error line each, exit 2; a symbol outside its domain is named", async () => {
-  const [rows, snr, domain] = await Promise.all([
-    cli(["run", "pow", "--rows", "9000"]),
-    cli(["run", "pow", "--snr", "abc"]),
-    cli(["run", "pow", "--rows", "500", "--symbols", "x,log"]),
-  ]);
-  assertInputError(rows, "--rows", "8760");
-  assertInputError(snr, "--snr", "abc");
-  assertInputError(domain, "log", /column "v\d"/, "--symbols");
-  assert.ok(experiments.pow === powExperiment);
-});
+test(
+  "CLI: run pow --rows 9000 and --snr abc are one error line each, " + "exit 2; a symbol outside its domain is named",
+  async () => {
+    const [rows, snr, domain] = await Promise.all([
+      cli(["run", "pow", "--rows", "9000"]),
+      cli(["run", "pow", "--snr", "abc"]),
+      cli(["run", "pow", "--rows", "500", "--symbols", "x,log"]),
+    ]);
+    assertInputError(rows, "--rows", "8760");
+    assertInputError(snr, "--snr", "abc");
+    assertInputError(domain, "log", /column "v\d"/, "--symbols");
+    assert.ok(experiments.pow === powExperiment);
+  },
+);
 
 test("CLI: run pow prints the evaluation and the learned topology on stderr, the ten equations on stdout", async () => {
   const run = await cli(["run", "pow", "--rows", "1000", "--symbols", "x,x^2"]);

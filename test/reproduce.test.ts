@@ -78,7 +78,10 @@ describe("reproduce", () => {
     assert.equal(comparison.tolerance, EXACT_TOLERANCE);
     assert.match(
       lines.at(-1)!,
-      /^reproduced exactly: all 3 equations and every stored field match \(exact match, tolerance 1e-9; both runs on cpu/,
+      new RegExp(
+        /^reproduced exactly: all 3 equations and every stored field match /.source +
+          /\(exact match, tolerance 1e-9; both runs on cpu/.source,
+      ),
     );
   });
 
@@ -185,26 +188,30 @@ async function until(condition: () => boolean, ms = 60_000): Promise<void> {
 }
 
 describe("the runtime module over the pipeline", () => {
-  test("runModule gives the bytes of `run syn1 --seed 0 --method random --budget 40`, from options and from the manifest", async () => {
-    const bytes = readFileSync(random, "utf8");
-    const registries = createRegistries();
-    const config = resolvePipelineConfig(
-      { experiment: "syn1", seed: 0, method: "random", search: { budget: 40 } },
-      registries,
-    );
-    const fromOptions = await runModule(config, { backend: "cpu", registries, git: gitSha() });
-    assert.equal(resultToJson(fromOptions), bytes);
-    // reproduce: the config read back from the manifest runs to the same bytes.
-    const fromManifest = configFromManifest(JSON.parse(bytes) as ResultJson, random);
-    const again = await runModule(fromManifest, { backend: "cpu", git: gitSha() });
-    assert.equal(resultToJson(again), bytes);
-    const { comparison, result } = await reproduce(random);
-    assert.deepEqual(
-      comparison.targets.map((t) => t.status),
-      ["same", "same", "same"],
-    );
-    assert.equal(resultToJson({ ...result, manifest: { ...result.manifest, git: gitSha() } }), bytes);
-  });
+  test(
+    "runModule gives the bytes of `run syn1 --seed 0 --method random --budget 40`, " +
+      "from options and from the manifest",
+    async () => {
+      const bytes = readFileSync(random, "utf8");
+      const registries = createRegistries();
+      const config = resolvePipelineConfig(
+        { experiment: "syn1", seed: 0, method: "random", search: { budget: 40 } },
+        registries,
+      );
+      const fromOptions = await runModule(config, { backend: "cpu", registries, git: gitSha() });
+      assert.equal(resultToJson(fromOptions), bytes);
+      // reproduce: the config read back from the manifest runs to the same bytes.
+      const fromManifest = configFromManifest(JSON.parse(bytes) as ResultJson, random);
+      const again = await runModule(fromManifest, { backend: "cpu", git: gitSha() });
+      assert.equal(resultToJson(again), bytes);
+      const { comparison, result } = await reproduce(random);
+      assert.deepEqual(
+        comparison.targets.map((t) => t.status),
+        ["same", "same", "same"],
+      );
+      assert.equal(resultToJson({ ...result, manifest: { ...result.manifest, git: gitSha() } }), bytes);
+    },
+  );
 
   test("the search continues the data's random stream: searchSeed is what rng.fork() would draw", () => {
     const registries = createRegistries();
@@ -217,67 +224,71 @@ describe("the runtime module over the pipeline", () => {
     for (let i = 0; i < 5; i++) assert.equal(ours.next(), forked.next());
   });
 
-  test("redefining config mid-run aborts the running search (its episodes stop, stopReason aborted) and the new one completes", async () => {
-    const registries = createRegistries();
-    // A long one (random search rarely recovers syn2) and a short one.
-    const first = resolvePipelineConfig({ experiment: "syn2", seed: 1, rows: 200, method: "random" }, registries);
-    const second = resolvePipelineConfig(
-      { experiment: "syn1", seed: 1, rows: 200, method: "random", search: { budget: 5 } },
-      registries,
-    );
-    const episodes = new Map<string, number>([
-      ["syn2", 0],
-      ["syn1", 0],
-    ]);
-    const finished: { experiment: string; stopReason: string; episodes: number; at: number }[] = [];
-    const progress: Progress[] = [];
-    const runtime = new Runtime();
-    try {
-      const main = runtime.module(define, (name) =>
-        name === "progress" ? { fulfilled: (p) => progress.push(p as Progress) } : undefined,
+  test(
+    "redefining config mid-run aborts the running search (its episodes stop, " +
+      "stopReason aborted) and the new one completes",
+    async () => {
+      const registries = createRegistries();
+      // A long one (random search rarely recovers syn2) and a short one.
+      const first = resolvePipelineConfig({ experiment: "syn2", seed: 1, rows: 200, method: "random" }, registries);
+      const second = resolvePipelineConfig(
+        { experiment: "syn1", seed: 1, rows: 200, method: "random", search: { budget: 5 } },
+        registries,
       );
-      const name = (c: RuntimeConfig) => ("experiment" in c ? c.experiment : c.data);
-      main.redefine("hooks", [], () => ({
-        onEpisode: (_e: unknown, c: RuntimeConfig) => episodes.set(name(c), episodes.get(name(c))! + 1),
-        onFinish: (o: { result: ResultJson }, c: RuntimeConfig) =>
-          finished.push({
-            experiment: name(c),
-            stopReason: o.result.search.stopReason,
-            episodes: o.result.search.episodes,
-            at: episodes.get(name(c))!,
-          }),
-      }));
-      main.redefine("config", [], () => first);
-      const result = main.value("result");
-      await until(() => episodes.get("syn2")! >= 3);
-      const atSwitch = episodes.get("syn2")!;
-      main.redefine("config", [], () => second);
-      const done = (await result) as ResultJson;
-      assert.equal(done.manifest.config.experiment, "syn1");
-      assert.notEqual(done.search.stopReason, "aborted");
-      assert.equal(done.equations.length, 3);
-      assert.deepEqual(
-        finished.map((f) => [f.experiment, f.stopReason]),
-        [
-          ["syn2", "aborted"],
-          ["syn1", done.search.stopReason],
-        ],
-      );
-      const aborted = finished[0]!;
-      assert.ok(
-        aborted.at <= atSwitch + 1,
-        `the first search ran ${aborted.at - atSwitch} episodes after config changed`,
-      );
-      assert.equal(episodes.get("syn2"), aborted.at, "the first search's onEpisode kept advancing after it finished");
-      assert.equal(aborted.episodes, aborted.at);
-      assert.ok(
-        progress.some((p) => p.target !== null && p.episode > 0 && p.fraction > 0),
-        "progress reported episodes",
-      );
-    } finally {
-      runtime.dispose();
-    }
-  });
+      const episodes = new Map<string, number>([
+        ["syn2", 0],
+        ["syn1", 0],
+      ]);
+      const finished: { experiment: string; stopReason: string; episodes: number; at: number }[] = [];
+      const progress: Progress[] = [];
+      const runtime = new Runtime();
+      try {
+        const main = runtime.module(define, (name) =>
+          name === "progress" ? { fulfilled: (p) => progress.push(p as Progress) } : undefined,
+        );
+        const name = (c: RuntimeConfig) => ("experiment" in c ? c.experiment : c.data);
+        main.redefine("hooks", [], () => ({
+          onEpisode: (_e: unknown, c: RuntimeConfig) => episodes.set(name(c), episodes.get(name(c))! + 1),
+          onFinish: (o: { result: ResultJson }, c: RuntimeConfig) =>
+            finished.push({
+              experiment: name(c),
+              stopReason: o.result.search.stopReason,
+              episodes: o.result.search.episodes,
+              at: episodes.get(name(c))!,
+            }),
+        }));
+        main.redefine("config", [], () => first);
+        const result = main.value("result");
+        await until(() => episodes.get("syn2")! >= 3);
+        const atSwitch = episodes.get("syn2")!;
+        main.redefine("config", [], () => second);
+        const done = (await result) as ResultJson;
+        assert.equal(done.manifest.config.experiment, "syn1");
+        assert.notEqual(done.search.stopReason, "aborted");
+        assert.equal(done.equations.length, 3);
+        assert.deepEqual(
+          finished.map((f) => [f.experiment, f.stopReason]),
+          [
+            ["syn2", "aborted"],
+            ["syn1", done.search.stopReason],
+          ],
+        );
+        const aborted = finished[0]!;
+        assert.ok(
+          aborted.at <= atSwitch + 1,
+          `the first search ran ${aborted.at - atSwitch} episodes after config changed`,
+        );
+        assert.equal(episodes.get("syn2"), aborted.at, "the first search's onEpisode kept advancing after it finished");
+        assert.equal(aborted.episodes, aborted.at);
+        assert.ok(
+          progress.some((p) => p.target !== null && p.episode > 0 && p.fraction > 0),
+          "progress reported episodes",
+        );
+      } finally {
+        runtime.dispose();
+      }
+    },
+  );
 
   test("runModule: a cell's InputError reaches the caller as that InputError", async () => {
     const config = {

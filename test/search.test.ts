@@ -59,21 +59,25 @@ test("the search recovers syn1's y2 = 4·x1·x3 exactly and says why it stopped"
   assert.ok(result.front.length >= 1 && result.front.at(-1)!.nrmse < 1e-6, "the Pareto front ends at the exact fit");
 });
 
-test("the same seed gives the same search; the stochastic proposals differ with the seed, the linear-algebra ones do not", async () => {
-  const run = async (seed: number, proposal: "linear" | "operators") => {
-    const r = await search(
-      syn1("y1"),
-      options(seed, { settings: { terms: 2, maxFactors: 2, episodes: 15, proposal } }),
-    );
-    return JSON.stringify({ eq: r.equations, front: r.front, rewards: r.outputs[0]!.rewards });
-  };
-  const a = await run(4, "operators");
-  assert.equal(await run(4, "operators"), a);
-  assert.notEqual(await run(5, "operators"), a);
-  const b = await run(4, "linear");
-  assert.equal(await run(4, "linear"), b);
-  assert.equal(await run(5, "linear"), b, "syn1's y1 is the first linear-algebra proposal whatever the seed");
-});
+test(
+  "the same seed gives the same search; " +
+    "the stochastic proposals differ with the seed, the linear-algebra ones do not",
+  async () => {
+    const run = async (seed: number, proposal: "linear" | "operators") => {
+      const r = await search(
+        syn1("y1"),
+        options(seed, { settings: { terms: 2, maxFactors: 2, episodes: 15, proposal } }),
+      );
+      return JSON.stringify({ eq: r.equations, front: r.front, rewards: r.outputs[0]!.rewards });
+    };
+    const a = await run(4, "operators");
+    assert.equal(await run(4, "operators"), a);
+    assert.notEqual(await run(5, "operators"), a);
+    const b = await run(4, "linear");
+    assert.equal(await run(4, "linear"), b);
+    assert.equal(await run(5, "linear"), b, "syn1's y1 is the first linear-algebra proposal whatever the seed");
+  },
+);
 
 test("trained −Q and −R are convex along random segments of the action box and keep z-path weights ≥ 0", async () => {
   const result = await search(syn1("y1", 1), options(1, { settings: { terms: 2, maxFactors: 2, episodes: 25 } }));
@@ -174,24 +178,28 @@ test("random search uses the same constraints and cache and finds syn1's y2 = 4�
   assert.equal(result.outputs[0]!.actions.greedy, 0, "no greedy action without a Q-network");
 });
 
-test("--method paper runs Algorithm 2: LP-greedy actions, the |R − 1| ≤ λ stop, the best fit as its answer, and a manifest with λ and no NRMSE stop", async () => {
-  const result = await search(syn1("y2"), options(0, { method: "paper", settings: { episodes: 120 } }));
-  const out = result.outputs[0]!;
-  assert.ok(out.actions.greedy > 0, "some actions are the LP argmin of −Q");
-  assert.ok(out.actions.random > 0, "ε-greedy: some are random");
-  assert.equal(out.stopReason, "reward-threshold");
-  assert.ok(Math.abs(out.rewards.at(-1)! - 1) <= 0.01, `last reward ${out.rewards.at(-1)}`);
-  assert.ok(
-    Math.abs(out.rewards.slice(0, -1).reduce((m, r) => Math.max(m, r), 0) - 1) > 0.01,
-    "it stopped at the first reward within λ",
-  );
-  assert.equal(out.best!.nrmse, Math.min(...out.front.map((c) => c.nrmse)), "the answer is the best fit");
-  const record = settingsRecord(result.settings);
-  assert.equal(record.lambda, 0.01);
-  assert.equal(record.epochs, 50);
-  for (const unused of ["stopNrmse", "candidates", "rank", "parents", "proposal"])
-    assert.ok(!(unused in record), `paper's manifest holds ${unused}`);
-});
+test(
+  "--method paper runs Algorithm 2: LP-greedy actions, the |R − 1| ≤ λ stop, the best fit as its answer, " +
+    "and a manifest with λ and no NRMSE stop",
+  async () => {
+    const result = await search(syn1("y2"), options(0, { method: "paper", settings: { episodes: 120 } }));
+    const out = result.outputs[0]!;
+    assert.ok(out.actions.greedy > 0, "some actions are the LP argmin of −Q");
+    assert.ok(out.actions.random > 0, "ε-greedy: some are random");
+    assert.equal(out.stopReason, "reward-threshold");
+    assert.ok(Math.abs(out.rewards.at(-1)! - 1) <= 0.01, `last reward ${out.rewards.at(-1)}`);
+    assert.ok(
+      Math.abs(out.rewards.slice(0, -1).reduce((m, r) => Math.max(m, r), 0) - 1) > 0.01,
+      "it stopped at the first reward within λ",
+    );
+    assert.equal(out.best!.nrmse, Math.min(...out.front.map((c) => c.nrmse)), "the answer is the best fit");
+    const record = settingsRecord(result.settings);
+    assert.equal(record.lambda, 0.01);
+    assert.equal(record.epochs, 50);
+    for (const unused of ["stopNrmse", "candidates", "rank", "parents", "proposal"])
+      assert.ok(!(unused in record), `paper's manifest holds ${unused}`);
+  },
+);
 
 test("the budget stops a search at exactly that many distinct structures", async () => {
   const result = await search(syn1("y1"), options(2, { method: "random", settings: { budget: 7, stopNrmse: -1 } }));
@@ -199,39 +207,47 @@ test("the budget stops a search at exactly that many distinct structures", async
   assert.equal(result.structures, 7);
 });
 
-test("a used-up space stops as exhausted: enumerate when nothing is left, random after 100 episodes with nothing new", async () => {
-  const tiny = { pool: ["x"], settings: { terms: 1, maxFactors: 1, stopNrmse: -1 } };
-  const listed = await search(syn1("y1"), options(0, { method: "enumerate", ...tiny }));
-  assert.equal(listed.outputs[0]!.stopReason, "exhausted");
-  assert.equal(listed.structures, 3, "x1, x2, x3");
-  assert.equal(listed.episodes, 3);
-  const drawn = await search(syn1("y1"), options(0, { method: "random", ...tiny }));
-  assert.equal(drawn.outputs[0]!.stopReason, "exhausted");
-  assert.equal(drawn.structures, 3);
-  assert.ok(drawn.episodes >= 103 && drawn.episodes < 150, `${drawn.episodes} episodes`);
-});
+test(
+  "a used-up space stops as exhausted: enumerate when nothing is left, " + "random after 100 episodes with nothing new",
+  async () => {
+    const tiny = { pool: ["x"], settings: { terms: 1, maxFactors: 1, stopNrmse: -1 } };
+    const listed = await search(syn1("y1"), options(0, { method: "enumerate", ...tiny }));
+    assert.equal(listed.outputs[0]!.stopReason, "exhausted");
+    assert.equal(listed.structures, 3, "x1, x2, x3");
+    assert.equal(listed.episodes, 3);
+    const drawn = await search(syn1("y1"), options(0, { method: "random", ...tiny }));
+    assert.equal(drawn.outputs[0]!.stopReason, "exhausted");
+    assert.equal(drawn.structures, 3);
+    assert.ok(drawn.episodes >= 103 && drawn.episodes < 150, `${drawn.episodes} episodes`);
+  },
+);
 
-test("HallOfFame keeps the best per complexity, and choose answers with the simplest candidate within 5 % of the best NRMSE", () => {
-  const c = (complexity: number, nrmse: number) => ({ complexity, nrmse, key: `${complexity}/${nrmse}` }) as Candidate;
-  const hall = new HallOfFame();
-  assert.equal(hall.choose(), undefined);
-  for (const x of [c(3, 0.1), c(7, 0.104), c(8, 0.09), c(8, 0.2)]) hall.add(x);
-  assert.deepEqual(
-    hall.front().map((x) => x.key),
-    ["3/0.1", "8/0.09"],
-    "c7 is dominated; the worse c8 is not kept",
-  );
-  assert.equal(hall.choose()!.key, "8/0.09", "0.1 is not within 5 % of 0.09");
-  hall.add(c(4, 0.094));
-  assert.equal(hall.choose()!.key, "4/0.094", "0.094 ≤ 1.05 · 0.09: the simpler one wins");
-  const exact = new HallOfFame();
-  for (const x of [c(5, 1e-12), c(9, 0.5e-12), c(2, 1e-3)]) exact.add(x);
-  assert.equal(
-    exact.choose()!.key,
-    "5/1e-12",
-    "at machine precision the floor (1e-9) makes both exact; the simpler wins",
-  );
-});
+test(
+  "HallOfFame keeps the best per complexity, " +
+    "and choose answers with the simplest candidate within 5 % of the best NRMSE",
+  () => {
+    const c = (complexity: number, nrmse: number) =>
+      ({ complexity, nrmse, key: `${complexity}/${nrmse}` }) as Candidate;
+    const hall = new HallOfFame();
+    assert.equal(hall.choose(), undefined);
+    for (const x of [c(3, 0.1), c(7, 0.104), c(8, 0.09), c(8, 0.2)]) hall.add(x);
+    assert.deepEqual(
+      hall.front().map((x) => x.key),
+      ["3/0.1", "8/0.09"],
+      "c7 is dominated; the worse c8 is not kept",
+    );
+    assert.equal(hall.choose()!.key, "8/0.09", "0.1 is not within 5 % of 0.09");
+    hall.add(c(4, 0.094));
+    assert.equal(hall.choose()!.key, "4/0.094", "0.094 ≤ 1.05 · 0.09: the simpler one wins");
+    const exact = new HallOfFame();
+    for (const x of [c(5, 1e-12), c(9, 0.5e-12), c(2, 1e-3)]) exact.add(x);
+    assert.equal(
+      exact.choose()!.key,
+      "5/1e-12",
+      "at machine precision the floor (1e-9) makes both exact; the simpler wins",
+    );
+  },
+);
 
 test("dynamic keeps a product whose |ρ| reaches the threshold in every later trajectory, and not one below it", () => {
   const space = createSpace(["x1", "x2", "x3"], ["x", "x^2", "cos"], 2, "structure");
@@ -261,44 +277,49 @@ test("dynamic keeps a product whose |ρ| reaches the threshold in every later tr
   assert.ok(products.size > 10, "the other slot is still searched");
 });
 
-test("a near-linear sin folds before the answer is chosen: {x1·x2, x1·sin(w·x2)} fitted to y = 2·x1·x2 is 2·x1·x2", () => {
-  const rng = createRng(0);
-  const n = 500;
-  const x1 = Float64Array.from({ length: n }, () => 1 + rng.next());
-  const x2 = Float64Array.from({ length: n }, () => 1 + rng.next());
-  const y = x1.map((v, i) => 2 * v * x2[i]!);
-  const data: Dataset = { inputs: ["x1", "x2"], targets: ["y"], x: [x1, x2], y: [y], rows: n };
-  const structure = {
-    inputs: ["x1", "x2"],
-    symbols: ["x", "sin"],
-    outputs: ["y"],
-    products: [
-      [0, 2],
-      [0, 3],
-    ],
-    sums: [[0, 1]],
-  };
-  // The defect: the fit itself lands on 1.997·x1·x2 + 5.251·x1·sin(0.00056·x2), which simplification alone keeps.
-  const fitted = fitLocalSync(structure, { x: [x1, x2], y: [y] }, { symbols, engine: "js", steps: 50, polish: "lm" });
-  const [raw] = equationsOfLocal(structure, fitted.weights, lookup);
-  const plain = simplifyEquation(raw!, {
-    symbols: lookup,
-    inputOrder: data.inputs,
-    symbolOrder: symbols.names(),
-    columns: (c) => (c === "x1" ? x1 : x2),
-    rows: n,
-  });
-  assert.equal(plain.terms.length, 2);
-  assert.ok(
-    plain.terms.some((t) => t.factors.some((f) => f.symbol === "sin" && Math.abs(f.weight!) < 0.01)),
-    "the fit uses a near-linear sin",
-  );
-  const { candidate } = createEvaluator(data, "y", symbols, reward, { engine: "js", steps: 50, polish: "lm" }).evaluate(
-    structure,
-  );
-  assert.equal(equationText(candidate.equation, lookup), "2*x1*x2");
-  assert.ok(candidate.nrmse < 1e-12, `NRMSE ${candidate.nrmse}`);
-});
+test(
+  "a near-linear sin folds before the answer is chosen: " + "{x1·x2, x1·sin(w·x2)} fitted to y = 2·x1·x2 is 2·x1·x2",
+  () => {
+    const rng = createRng(0);
+    const n = 500;
+    const x1 = Float64Array.from({ length: n }, () => 1 + rng.next());
+    const x2 = Float64Array.from({ length: n }, () => 1 + rng.next());
+    const y = x1.map((v, i) => 2 * v * x2[i]!);
+    const data: Dataset = { inputs: ["x1", "x2"], targets: ["y"], x: [x1, x2], y: [y], rows: n };
+    const structure = {
+      inputs: ["x1", "x2"],
+      symbols: ["x", "sin"],
+      outputs: ["y"],
+      products: [
+        [0, 2],
+        [0, 3],
+      ],
+      sums: [[0, 1]],
+    };
+    // The defect: the fit itself lands on 1.997·x1·x2 + 5.251·x1·sin(0.00056·x2), which simplification alone keeps.
+    const fitted = fitLocalSync(structure, { x: [x1, x2], y: [y] }, { symbols, engine: "js", steps: 50, polish: "lm" });
+    const [raw] = equationsOfLocal(structure, fitted.weights, lookup);
+    const plain = simplifyEquation(raw!, {
+      symbols: lookup,
+      inputOrder: data.inputs,
+      symbolOrder: symbols.names(),
+      columns: (c) => (c === "x1" ? x1 : x2),
+      rows: n,
+    });
+    assert.equal(plain.terms.length, 2);
+    assert.ok(
+      plain.terms.some((t) => t.factors.some((f) => f.symbol === "sin" && Math.abs(f.weight!) < 0.01)),
+      "the fit uses a near-linear sin",
+    );
+    const { candidate } = createEvaluator(data, "y", symbols, reward, {
+      engine: "js",
+      steps: 50,
+      polish: "lm",
+    }).evaluate(structure);
+    assert.equal(equationText(candidate.equation, lookup), "2*x1*x2");
+    assert.ok(candidate.nrmse < 1e-12, `NRMSE ${candidate.nrmse}`);
+  },
+);
 
 test("a product kept at a wider size is not forced on a narrower one (its evidence outlives the size)", () => {
   const space = createSpace(["x1", "x2", "x3"], ["x", "x^2", "cos"], 2, "structure");

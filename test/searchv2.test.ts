@@ -63,12 +63,15 @@ test("with the default flags, fit recovers Nguyen-1 = x³ + x² + x (a 3-term su
   assert.ok(target.terms >= 3);
 });
 
-test("with the default flags and the full default pool, fit recovers y = 2·x1·x2 + x3² on U(1, 2) exactly", async () => {
-  const rng = createRng(3);
-  const [x1, x2, x3] = [uniform(rng, 500), uniform(rng, 500), uniform(rng, 500)];
-  const file = csv("sum.csv", { x1, x2, x3, y: x1.map((v, i) => 2 * v * x2[i]! + x3[i]! ** 2) });
-  await fitDefault(file, "2*x1*x2 + x3^2");
-});
+test(
+  "with the default flags and the full default pool, " + "fit recovers y = 2·x1·x2 + x3² on U(1, 2) exactly",
+  async () => {
+    const rng = createRng(3);
+    const [x1, x2, x3] = [uniform(rng, 500), uniform(rng, 500), uniform(rng, 500)];
+    const file = csv("sum.csv", { x1, x2, x3, y: x1.map((v, i) => 2 * v * x2[i]! + x3[i]! ** 2) });
+    await fitDefault(file, "2*x1*x2 + x3^2");
+  },
+);
 
 test("a space too small for the data is said on stderr, naming the flag to raise", async () => {
   const rng = createRng(4);

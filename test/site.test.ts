@@ -91,7 +91,8 @@ test("the site builds offline and dist/ references no remote host", { timeout: 6
   const build = await buildSite();
   t.diagnostic(
     build.reused
-      ? `cold build reused (made earlier in this test run, or kept with CONSOLESR_REUSE_DIST=1; it took ${build.seconds.toFixed(1)} s)`
+      ? `cold build reused (made earlier in this test run, ` +
+          `or kept with CONSOLESR_REUSE_DIST=1; it took ${build.seconds.toFixed(1)} s)`
       : `cold build: ${build.seconds.toFixed(1)} s`,
   );
   const output = build.output;

@@ -48,14 +48,22 @@ interface CommonFlags extends FitFlags, SearchFlags {
   timings?: boolean;
 }
 
-const PLUGIN_HELP = `load plugins from a .js, .mjs or .ts file whose default export is a plugin or an array (repeatable); ${TRUST_NOTE}`;
+const PLUGIN_HELP =
+  `load plugins from a .js, .mjs or .ts file whose default ` +
+  `export is a plugin or an array (repeatable); ${TRUST_NOTE}`;
 const addPluginFlag = (command: Command, help = PLUGIN_HELP): Command =>
   addPluginTimeoutFlag(command.option("--plugin <file>", help, collect));
 
-/** Set when Ctrl-C (SIGINT) or SIGTERM stopped a search: the CLI exits 128 + the signal's number (130, 143) after printing the best so far. */
+/**
+ * Set when Ctrl-C (SIGINT) or SIGTERM stopped a search: the CLI exits
+ * 128 + the signal's number (130, 143) after printing the best so far.
+ */
 export const interrupted: { value: boolean; signal?: StopSignal } = { value: false };
 
-/** The signals that stop a search and keep its best so far (in the plugin worker, main.ts emits them on `process` when the supervisor forwards them). */
+/**
+ * The signals that stop a search and keep its best so far (in the plugin worker, main.ts emits them on `process` when
+ * the supervisor forwards them).
+ */
 export const STOP_SIGNALS = ["SIGINT", "SIGTERM"] as const;
 export type StopSignal = (typeof STOP_SIGNALS)[number];
 
@@ -133,7 +141,10 @@ async function runWithProgress(
     const settings = output.search!.settings;
     for (const o of output.search!.outputs) {
       log.info(
-        `${o.target}: ${o.stopReason} after ${o.episodes} episodes, ${o.structures} structures fitted${o.screened ? `, ${o.screened} library columns screened` : ""} (greedy ${o.actions.greedy}, random ${o.actions.random}, rejected ${o.actions.rejected}); size ${o.size.terms} terms × ${o.size.maxFactors} factors`,
+        `${o.target}: ${o.stopReason} after ${o.episodes} episodes, ${o.structures} structures ` +
+          `fitted${o.screened ? `, ${o.screened} library columns screened` : ""} (greedy ${o.actions.greedy}, ` +
+          `random ${o.actions.random}, rejected ${o.actions.rejected}); ` +
+          `size ${o.size.terms} terms × ${o.size.maxFactors} factors`,
       );
       const missed = ["episodes", "budget", "exhausted"].includes(o.stopReason);
       if (missed) log.warn(stopAdvice(o, settings));
@@ -157,7 +168,11 @@ function stopAdvice(o: OutputSearchResult, settings: SearchSettings): string {
     if (o.stopReason === "episodes") flags.push(`--episodes (now ${settings.episodes})`);
     if (o.stopReason === "exhausted" && flags.length === 0) flags.push("--symbols (a wider pool)");
   }
-  return `warning: ${o.target}: the stop rule (train NRMSE ≤ ${settings.stopNrmse}) was not met (best ${nrmse}, ${o.stopReason} at ${o.size.terms} terms × ${o.size.maxFactors} factors); the equation may be wrong: raise ${flags.join(" or ")}`;
+  return (
+    `warning: ${o.target}: the stop rule (train NRMSE ≤ ${settings.stopNrmse}) ` +
+    `was not met (best ${nrmse}, ${o.stopReason} at ${o.size.terms} terms × ${o.size.maxFactors} factors); ` +
+    `the equation may be wrong: raise ${flags.join(" or ")}`
+  );
 }
 
 export function registerCommands(program: Command): void {
@@ -208,7 +223,8 @@ export function registerCommands(program: Command): void {
         log.info(`fitting ${train.targets.join(", ")} from ${train.rows} rows of ${file} on tfjs ${backend}`);
       else
         log.info(
-          `searching ${train.targets.join(", ")} from ${train.rows} rows of ${file} with symbols ${config.symbols.join(", ")} (tfjs ${backend})`,
+          `searching ${train.targets.join(", ")} from ${train.rows} rows of ${file} with ` +
+            `symbols ${config.symbols.join(", ")} (tfjs ${backend})`,
         );
       const { result, search: found } = await runWithProgress(
         { data, config, registries, git: gitSha(), backend: tf.getBackend() },
@@ -232,7 +248,9 @@ export function registerCommands(program: Command): void {
           .addOption(
             numberOption(
               "--rows <n>",
-              `training rows, ${BOUNDS.rows.rule.replace("an integer from ", "").replace(" to ", "…")} (default: the experiment's; syn1, syn2, toy: 2000 train and 2000 test; pow: the first N hours of its 8760-hour training year, at most 8760, tested on the whole second year)`,
+              `training rows, ${BOUNDS.rows.rule.replace("an integer from ", "").replace(" to ", "…")} (default: ` +
+                `the experiment's; syn1, syn2, toy: 2000 train and 2000 test; pow: ` +
+                `the first N hours of its 8760-hour training year, at most 8760, tested on the whole second year)`,
               BOUNDS.rows,
             ),
           )
@@ -281,7 +299,8 @@ export function registerCommands(program: Command): void {
       const started = performance.now();
       const pool = "symbols" in config ? `, symbols ${config.symbols.join(", ")}` : "";
       log.info(
-        `${experiment.name}: ${experiment.description}; ${data.train.rows} training rows, ${data.test?.rows ?? 0} test rows, seed ${seed}${snrDb === undefined ? "" : `, SNR ${snrDb} dB`}${pool}, tfjs ${backend}`,
+        `${experiment.name}: ${experiment.description}; ${data.train.rows} training rows, ${data.test?.rows ?? 0} ` +
+          `test rows, seed ${seed}${snrDb === undefined ? "" : `, SNR ${snrDb} dB`}${pool}, tfjs ${backend}`,
       );
       const { result, search: found } = await runWithProgress(
         { data, config, registries, git: gitSha(), backend: tf.getBackend() },
@@ -290,7 +309,8 @@ export function registerCommands(program: Command): void {
       );
       for (const e of result.evaluation ?? []) {
         log.info(
-          `${e.target}: ${e.exact ? "exact" : `not exact (${e.reason})`}, E_c ${e.coefficientError.toPrecision(3)} %, test NRMSE ${e.testNrmse.toExponential(2)}; truth ${e.truth}`,
+          `${e.target}: ${e.exact ? "exact" : `not exact (${e.reason})`}, ` +
+            `E_c ${e.coefficientError.toPrecision(3)} %, test NRMSE ${e.testNrmse.toExponential(2)}; truth ${e.truth}`,
         );
       }
       if (experiment.report) for (const line of experiment.report(result.equations)) log.info(line);
@@ -309,7 +329,8 @@ export function registerCommands(program: Command): void {
     };
     for (const s of registries.symbols.values()) {
       process.stdout.write(
-        `symbol      ${s.name.padEnd(16)} complexity ${s.complexity}${s.innerWeight ? ", inner weight" : ""}${s.description ? ` — ${s.description}` : ""}${from("symbol", s.name)}\n`,
+        `symbol      ${s.name.padEnd(16)} complexity ${s.complexity}${s.innerWeight ? ", inner weight" : ""}` +
+          `${s.description ? ` — ${s.description}` : ""}${from("symbol", s.name)}\n`,
       );
     }
     for (const c of registries.constraints.values())
@@ -322,7 +343,8 @@ export function registerCommands(program: Command): void {
     program
       .command("check-plugin")
       .description(
-        `conformance checks for plugin files: symbols against tfjs, KaTeX and their domain; constraints; rewards. The checks run the plugins' code (${TRUST_NOTE}): check only files you would run`,
+        `conformance checks for plugin files: symbols against tfjs, KaTeX and their domain; constraints; ` +
+          `rewards. The checks run the plugins' code (${TRUST_NOTE}): check only files you would run`,
       )
       .argument("[file]", "plugin file (.js, .mjs, .ts); more with --plugin")
       .option("--builtins", "check the built-in plugins too")
@@ -366,7 +388,8 @@ export function registerCommands(program: Command): void {
     const failed = reports.reduce((n, r) => n + r.failures.length, 0);
     if (failed > 0) {
       process.stdout.write(
-        `FAIL: ${failed} of ${checks} checks failed (${reports.filter((r) => r.failures.length).length} of ${reports.length} plugins)\n`,
+        `FAIL: ${failed} of ${checks} checks failed ` +
+          `(${reports.filter((r) => r.failures.length).length} of ${reports.length} plugins)\n`,
       );
       process.exitCode = 2;
     } else {

@@ -87,7 +87,8 @@ export function addFitFlags(command: Command): Command {
     .addOption(
       choiceOption(
         "--polish <kind>",
-        "second-order polish after Adam: lm (default) | none | lsq (lm; a structure with no inner weight is solved exactly by QR least squares instead, no Adam: pow's default)",
+        "second-order polish after Adam: lm (default) | none | lsq (lm; a structure with no inner weight is solved " +
+          "exactly by QR least squares instead, no Adam: pow's default)",
         CHOICES.polish,
       ),
     )
@@ -144,7 +145,9 @@ export function addSearchFlags(command: Command): Command {
     .addOption(
       choiceOption(
         "--proposal <kind>",
-        "consolesr's proposals: linear (default: linear-algebra proposals first, then operators) | wide (linear, plus backward elimination over the whole product library for sums up to --terms products; pow's default) | operators | argmin (the paper's ε-greedy LP rollout)",
+        "consolesr's proposals: linear (default: linear-algebra proposals first, then operators) | wide (linear, " +
+          "plus backward elimination over the whole product library for sums up to --terms products; pow's default) " +
+          "| operators | argmin (the paper's ε-greedy LP rollout)",
         CHOICES.proposal,
       ),
     )

@@ -21,7 +21,8 @@ export const PLUGIN_EXTENSIONS = [".js", ".mjs", ".cjs", ".ts", ".mts"];
 
 /** What `--plugin` and check-plugin promise about plugin code (for --help). */
 export const TRUST_NOTE =
-  "plugins are trusted code, run with your permissions: consolesr runs them in a separate thread and stops a call (or a file's import) that outlasts --plugin-timeout, nothing more";
+  "plugins are trusted code, run with your permissions: consolesr runs them in a separate thread and stops a call " +
+  "(or a file's import) that outlasts --plugin-timeout, nothing more";
 
 /** A `--plugin-timeout <seconds>` value: a positive number. */
 export function parsePluginTimeout(value: string): number {
@@ -35,7 +36,8 @@ export function parsePluginTimeout(value: string): number {
 export const addPluginTimeoutFlag = (command: Command): Command =>
   command.option(
     "--plugin-timeout <seconds>",
-    `stop the command (exit 2, naming the plugin) when one call of plugin code, or the import of a plugin file, runs longer than this (default ${DEFAULT_PLUGIN_TIMEOUT_S})`,
+    `stop the command (exit 2, naming the plugin) when one call of plugin code, or the import of a plugin file, ` +
+      `runs longer than this (default ${DEFAULT_PLUGIN_TIMEOUT_S})`,
     parsePluginTimeout,
   );
 
@@ -91,7 +93,8 @@ export async function importPluginFile(path: string): Promise<unknown[]> {
   if (exported === undefined) {
     throw fileError(
       path,
-      'has no default export; write `export default { kind: "symbol", … }` (one plugin) or `export default [ … ]` (several)',
+      "has no default export; " +
+        'write `export default { kind: "symbol", … }` (one plugin) or `export default [ … ]` (several)',
     );
   }
   const plugins = Array.isArray(exported) ? exported : [exported];

@@ -14,7 +14,10 @@ import { isInputError } from "../lib/errors.js";
 import { VERSION } from "../lib/version.js";
 import { interrupted, registerCommands } from "./commands.js";
 
-/** Runs `args` (e.g. ["fit", "data.csv", …]); the exit code to end with, or undefined to end normally (process.exitCode). */
+/**
+ * Runs `args` (e.g. ["fit", "data.csv", …]); the exit code to
+ * end with, or undefined to end normally (process.exitCode).
+ */
 export async function runCli(args: readonly string[]): Promise<number | undefined> {
   const program = new Command("consolesr")
     .description("CoNSoLe symbolic regression: find the exact equation behind data")

@@ -14,7 +14,10 @@ import cliProgress from "cli-progress";
 import { formatNumber } from "../lib/equation/format.js";
 import type { Reporter } from "./io.js";
 
-/** Where the bar is drawn: process.stderr, or a stand-in with the same isTTY and columns (the plugin worker's, the tests'). */
+/**
+ * Where the bar is drawn: process.stderr, or a stand-in with
+ * the same isTTY and columns (the plugin worker's, the tests').
+ */
 export interface ProgressStream {
   readonly isTTY?: boolean;
   readonly columns?: number;
@@ -62,7 +65,10 @@ export function showsBar(stream: ProgressStream, quiet: boolean, env: NodeJS.Pro
 
 /** One plain progress line (stderr when stderr is not a terminal). */
 export function episodeLine(event: EpisodeProgress, equation: string): string {
-  return `${event.target} episode ${event.episode}: reward ${event.reward.toFixed(6)}; best ${equation} (NRMSE ${formatNumber(event.best.nrmse, 3)}); ${event.structures} structures`;
+  return (
+    `${event.target} episode ${event.episode}: reward ${event.reward.toFixed(6)}; ` +
+    `best ${equation} (NRMSE ${formatNumber(event.best.nrmse, 3)}); ${event.structures} structures`
+  );
 }
 
 /** The progress of one search: plain lines, or bars when `showsBar`. */
@@ -97,11 +103,14 @@ function eta(params: cliProgress.Params, options: cliProgress.Options): string {
   return params.value > 0 && Number.isFinite(seconds) ? cliProgress.Format.TimeFormat(seconds, options, 1) : "?";
 }
 
-/** One bar line: `y [████░░░░] 120/600 episodes | NRMSE 0.0123 | 57 structures | ETA 42s | 3*x1^2`, cut to the width. */
+/**
+ * One bar line: `y [████░░░░] 120/600 episodes | NRMSE 0.0123 | 57 structures | ETA 42s | 3*x1^2`, cut to the width.
+ */
 const formatLine: cliProgress.GenericFormatter = (options, params, payload: BarPayload) => {
   const bar = cliProgress.Format.BarFormat(params.progress, options);
   const line =
-    `${payload.target} ${bar} ${params.value}/${params.total} episodes | NRMSE ${payload.nrmse} | ${payload.structures} structures` +
+    `${payload.target} ${bar} ${params.value}/${params.total} episodes ` +
+    `| NRMSE ${payload.nrmse} | ${payload.structures} structures` +
     ` | ETA ${eta(params, options)} | ${payload.equation}`;
   // One column short of the width: a line that fills it wraps on some terminals.
   return [...line].slice(0, Math.max(1, params.maxWidth - 1)).join("");

@@ -69,7 +69,8 @@ function csvPath(file: string, recorded: string): string {
     }
   }
   throw new InputError(
-    `${file}: its data file ${basename(recorded)} is missing: it is in neither the result's folder nor the current folder; name it with --data FILE`,
+    `${file}: its data file ${basename(recorded)} is missing: ` +
+      `it is in neither the result's folder nor the current folder; name it with --data FILE`,
   );
 }
 
@@ -83,7 +84,8 @@ function readRecordedCsv(file: string, path: string, manifest: ResultJson["manif
     const digest = sha256(readBytes(path, "CSV"));
     if (digest !== manifest.data.sha256) {
       throw new InputError(
-        `${file}: data file ${path} is not the file this result was made from (SHA-256 ${digest.slice(0, 12)}…, recorded ${manifest.data.sha256.slice(0, 12)}…); name the right one with --data FILE`,
+        `${file}: data file ${path} is not the file this result was made from (SHA-256 ${digest.slice(0, 12)}…, ` +
+          `recorded ${manifest.data.sha256.slice(0, 12)}…); name the right one with --data FILE`,
       );
     }
   }
@@ -103,7 +105,10 @@ function readRecordedCsv(file: string, path: string, manifest: ResultJson["manif
 function describe(file: string, config: PipelineConfig, backend: string, csv?: { path: string; rows: number }): string {
   if (isExperimentConfig(config)) {
     const how = isFormConfig(config) ? "given forms" : `search (${config.method})`;
-    return `reproducing ${file}: ${config.experiment}, ${config.rows} rows, seed ${config.seed}${config.snrDb === null ? "" : `, SNR ${config.snrDb} dB`}, ${how}, tfjs ${backend}`;
+    return (
+      `reproducing ${file}: ${config.experiment}, ${config.rows} rows, ` +
+      `seed ${config.seed}${config.snrDb === null ? "" : `, SNR ${config.snrDb} dB`}, ${how}, tfjs ${backend}`
+    );
   }
   const where = `${csv!.rows} rows of ${csv!.path}`;
   return isFormConfig(config)
@@ -111,7 +116,9 @@ function describe(file: string, config: PipelineConfig, backend: string, csv?: {
     : `reproducing ${file}: searching ${config.targets.join(", ")} on ${where}, seed ${config.seed}, tfjs ${backend}`;
 }
 
-/** Re-runs `file`'s manifest in-process (through the runtime module) and compares the equations with the recorded ones. */
+/**
+ * Re-runs `file`'s manifest in-process (through the runtime module) and compares the equations with the recorded ones.
+ */
 export async function reproduce(file: string, options: ReproduceOptions = {}): Promise<Reproduction> {
   const log = options.log ?? reporter(true);
   const original = readResult(file);
@@ -161,8 +168,10 @@ export function registerReproduce(program: Command): void {
   const command = program
     .command("reproduce")
     .description(
-      "re-run a result JSON from its manifest and compare every stored field the re-run yields (equations term by term, text, metrics, the search block); " +
-        "exit 0 when they match (exactly, 1e-9, on the same float64 backend; within float32 tolerance, 1e-4, on the equations when a float32 backend is involved), " +
+      "re-run a result JSON from its manifest and compare every stored field the re-run yields (equations term by " +
+        "term, text, metrics, the search block); " +
+        "exit 0 when they match (exactly, 1e-9, on the same float64 backend; within float32 tolerance, 1e-4, " +
+        "on the equations when a float32 backend is involved), " +
         "1 when they differ, 2 for a bad file or data that is not the file the result was made from",
     )
     .argument("<result.json>", "a version-1 JSON written by fit or run with --out")

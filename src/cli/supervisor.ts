@@ -24,7 +24,10 @@ import { Worker } from "node:worker_threads";
 import type { WatchLabel } from "./watch.js";
 
 export const DEFAULT_PLUGIN_TIMEOUT_S = 10;
-/** Slot of the shared state (after watch.ts's two) where the worker keeps which stop signals it has listeners for (SIGNAL_BITS). */
+/**
+ * Slot of the shared state (after watch.ts's two) where the worker
+ * keeps which stop signals it has listeners for (SIGNAL_BITS).
+ */
 export const SIGNAL_SLOT = 2;
 export const SIGNAL_BITS = { SIGINT: 1, SIGTERM: 2 } as const;
 /** workerData.tag of the plugin worker. */
@@ -38,7 +41,10 @@ export interface WorkerData {
   args: string[];
   /** The watch's shared Int32 slots (watch.ts). */
   watch: SharedArrayBuffer;
-  /** The main thread's stderr as a terminal, or undefined: the worker's stderr is a pipe, and the progress bar (progress.ts) draws through it onto this one. */
+  /**
+   * The main thread's stderr as a terminal, or undefined: the worker's stderr is a pipe, and the progress bar
+   * (progress.ts) draws through it onto this one.
+   */
   stderrTty?: { columns?: number };
 }
 
@@ -66,7 +72,10 @@ export function runsPluginCode(args: readonly string[]): boolean {
   return false;
 }
 
-/** The `--plugin-timeout` in `args`, in seconds; the default when absent or invalid (the worker's commander reports an invalid one). */
+/**
+ * The `--plugin-timeout` in `args`, in seconds; the default when
+ * absent or invalid (the worker's commander reports an invalid one).
+ */
 export function pluginTimeoutSeconds(args: readonly string[]): number {
   let value: string | undefined;
   args.forEach((a, i) => {

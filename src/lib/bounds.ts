@@ -74,7 +74,10 @@ export const BOUNDS = {
   learningRate: bound(false, 0, 10, { openMin: true }),
 } as const;
 
-/** The flags' own bounds where they are narrower than the library's (a flag cannot ask for "auto" = 0 or the sentinel −1). */
+/**
+ * The flags' own bounds where they are narrower than the library's
+ * (a flag cannot ask for "auto" = 0 or the sentinel −1).
+ */
 export const FLAG_BOUNDS = {
   ...BOUNDS,
   terms: bound(true, 1, TERMS_CAP),

@@ -125,7 +125,9 @@ export function checkPlugins(candidates: readonly unknown[], options: CheckPlugi
         report.failures.unshift({
           plugin: report.plugin,
           check: "name",
-          message: `a ${report.kind} named "${report.plugin}" is already registered (a built-in or another plugin checked here)`,
+          message:
+            `a ${report.kind} named "${report.plugin}" is already ` +
+            `registered (a built-in or another plugin checked here)`,
         });
       }
       names.add(report.plugin);
@@ -230,7 +232,8 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
       if (Number.isFinite(v)) continue;
       if (!s.domain)
         return fail(
-          `undeclared domain: evaluate(${num(x)}) = ${v} but the symbol declares no domain; add domain: (x) => … (and return NaN outside it)`,
+          `undeclared domain: evaluate(${num(x)}) = ${v} but the symbol declares no domain; ` +
+            `add domain: (x) => … (and return NaN outside it)`,
         );
       return fail(`evaluate(${num(x)}) = ${v} inside the declared domain`);
     }
@@ -287,7 +290,8 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
       const got = grads[i]!;
       if (!(Math.abs(got - fd) <= 2e-3 * Math.max(1, Math.abs(fd))))
         fail(
-          `autodiff of the tfjs op gives ${num(got)} at x = ${num(x)} but a central difference of evaluate gives ${num(fd)}`,
+          `autodiff of the tfjs op gives ${num(got)} at x = ${num(x)} ` +
+            `but a central difference of evaluate gives ${num(fd)}`,
         );
     });
   });
@@ -315,7 +319,8 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
           const refolded = folded.coefficient * s.evaluate(folded.weight * x);
           if (!(Math.abs(direct - refolded) <= 1e-9 * Math.max(1, Math.abs(direct)))) {
             return fail(
-              `fold(${num(w)}) = { coefficient: ${num(folded.coefficient)}, weight: ${num(folded.weight)} } but f(${num(w)}·${num(x)}) = ${num(direct)} ≠ ${num(refolded)}`,
+              `fold(${num(w)}) = { coefficient: ${num(folded.coefficient)}, weight: ${num(folded.weight)} } but ` +
+                `f(${num(w)}·${num(x)}) = ${num(direct)} ≠ ${num(refolded)}`,
             );
           }
         }
@@ -448,13 +453,14 @@ function checkConstraint(p: ConstraintPlugin, c: Checker, rng: Rng): void {
       try {
         verdict = p.check(ctx);
       } catch (cause) {
-        return fail(
-          `check threw on the context (${describeContext(ctx)}): ${errorText(cause)}${/read.only|frozen|not extensible/i.test(errorText(cause)) ? " (a check must not modify its context)" : ""}`,
-        );
+        const text = errorText(cause);
+        const frozen = /read.only|frozen|not extensible/i.test(text) ? " (a check must not modify its context)" : "";
+        return fail(`check threw on the context (${describeContext(ctx)}): ${text}${frozen}`);
       }
       if (verdict !== true && (typeof verdict !== "string" || verdict === ""))
         return fail(
-          `check returned ${show(verdict)} on the context (${describeContext(ctx)}); it must return true or a non-empty reason`,
+          `check returned ${show(verdict)} on the context (${describeContext(ctx)}); ` +
+            `it must return true or a non-empty reason`,
         );
       answers.push(verdict);
     }
@@ -553,7 +559,8 @@ function checkReward(p: RewardPlugin, c: Checker, rng: Rng): void {
       const exact = fits.findIndex((f) => f.nrmse === 0 && f.complexity === fit.complexity);
       if (scores[i]! > scores[exact]! + slack)
         fail(
-          `an exact fit (NRMSE 0, complexity ${fit.complexity}) scores ${num(scores[exact]!)}, less than ${num(scores[i]!)} for a fit with ${describeFit(fit)}; an exact fit must score highest`,
+          `an exact fit (NRMSE 0, complexity ${fit.complexity}) scores ${num(scores[exact]!)}, ` +
+            `less than ${num(scores[i]!)} for a fit with ${describeFit(fit)}; an exact fit must score highest`,
         );
     });
   });

@@ -53,9 +53,13 @@ export interface FitArraysOptions {
   seed?: number;
   /** Search method (default consolesr). */
   method?: SearchMethod;
-  /** Overrides of the search settings: episodes, budget, terms, maxFactors, stopNrmse, epsilon, gamma, proposal, rank, … */
+  /**
+   * Overrides of the search settings: episodes, budget, terms, maxFactors, stopNrmse, epsilon, gamma, proposal, rank, …
+   */
   search?: PipelineOptions["search"];
-  /** Overrides of the fit of each structure (steps, learningRate, polish, engine; default 50 float64 Adam steps + LM). */
+  /**
+   * Overrides of the fit of each structure (steps, learningRate, polish, engine; default 50 float64 Adam steps + LM).
+   */
   fit?: PipelineOptions["fit"];
   /** Constraint plugins by name (default static, dynamic). */
   constraints?: readonly string[];
@@ -149,7 +153,8 @@ function gridOf(value: unknown, what: string, prefix: string, vector: boolean): 
     const { data, shape } = value;
     if (!Array.isArray(shape) || shape.length !== 2 || !shape.every((s) => Number.isInteger(s) && s >= 0)) {
       throw new InputError(
-        `${prefix}${what}.shape must be [rows, columns], two integers ≥ 0 (got ${Array.isArray(shape) ? `[${shape.map(shown).join(", ")}]` : shown(shape)})`,
+        `${prefix}${what}.shape must be [rows, columns], ` +
+          `two integers ≥ 0 (got ${Array.isArray(shape) ? `[${shape.map(shown).join(", ")}]` : shown(shape)})`,
       );
     }
     const [rows, cols] = shape as [number, number];
@@ -168,7 +173,8 @@ function gridOf(value: unknown, what: string, prefix: string, vector: boolean): 
   if (!isArrayLike(value[0])) {
     if (!vector) {
       throw new InputError(
-        `${prefix}${what}[0] is ${shown(value[0])}, not a row: ${what} must be ${layouts} (for one column write [[v], [v], …] or {data, shape: [n, 1]})`,
+        `${prefix}${what}[0] is ${shown(value[0])}, not a row: ${what} must be ${layouts} (for one column write ` +
+          `[[v], [v], …] or {data, shape: [n, 1]})`,
       );
     }
     return { rows, cols: 1, cell: (i) => value[i], at: (i) => `${what}[${i}]` };
@@ -180,7 +186,8 @@ function gridOf(value: unknown, what: string, prefix: string, vector: boolean): 
       throw new InputError(`${prefix}${what}[${i}] is ${shown(row)}, not a row (${what}[0] is a row)`);
     if (row.length !== first.length) {
       throw new InputError(
-        `${prefix}${what}[${i}] (row ${i + 1}) has ${row.length} values, ${what}[0] has ${first.length}: every row needs the same number of columns`,
+        `${prefix}${what}[${i}] (row ${i + 1}) has ${row.length} values, ${what}[0] has ${first.length}: ` +
+          `every row needs the same number of columns`,
       );
     }
   }
@@ -220,14 +227,16 @@ function namesOf(
   if (!Array.isArray(given)) throw new InputError(`${prefix}${key} must be an array of names (got ${shown(given)})`);
   if (given.length !== count) {
     throw new InputError(
-      `${prefix}${key} has ${given.length} name${given.length === 1 ? "" : "s"} but ${what} has ${count} column${count === 1 ? "" : "s"}`,
+      `${prefix}${key} has ${given.length} name${given.length === 1 ? "" : "s"} ` +
+        `but ${what} has ${count} column${count === 1 ? "" : "s"}`,
     );
   }
   given.forEach((name, j) => {
     if (typeof name !== "string") throw new InputError(`${prefix}${key}[${j}] is ${shown(name)}, not a name`);
     if (!COLUMN_NAME.test(name)) {
       throw new InputError(
-        `${prefix}${key}[${j}] ${quote(name)} is not a name an equation can use: a letter or _ followed by letters, digits, _ or .`,
+        `${prefix}${key}[${j}] ${quote(name)} is not a name an equation can use: ` +
+          `a letter or _ followed by letters, digits, _ or .`,
       );
     }
   });
@@ -241,7 +250,8 @@ function readInputs(X: unknown, names: readonly string[], prefix: string): { row
   if (grid.rows === 0 && isArrayLike(X)) return { rows: 0, columns: names.map(() => new Float64Array(0)) };
   if (grid.cols !== names.length) {
     throw new InputError(
-      `${prefix}X has ${grid.cols} column${grid.cols === 1 ? "" : "s"}; the equations read ${names.length} (${names.join(", ")})`,
+      `${prefix}X has ${grid.cols} column${grid.cols === 1 ? "" : "s"}; ` +
+        `the equations read ${names.length} (${names.join(", ")})`,
     );
   }
   return { rows: grid.rows, columns: columnsOf(grid, names, prefix) };

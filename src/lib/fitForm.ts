@@ -39,7 +39,8 @@ export function checkColumnDomain(symbol: SymbolPlugin, input: string, column: A
   for (let row = 0; row < column.length; row++) {
     if (!domain(column[row]!)) {
       throw new InputError(
-        `symbol ${symbol.name} on column "${input}": row ${row + 1} has ${input} = ${column[row]}, outside the symbol's domain; ${hint}`,
+        `symbol ${symbol.name} on column "${input}": ` +
+          `row ${row + 1} has ${input} = ${column[row]}, outside the symbol's domain; ${hint}`,
       );
     }
   }

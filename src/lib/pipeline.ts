@@ -94,7 +94,9 @@ export const isFormConfig = (config: PipelineConfig): config is ExperimentFormCo
 export interface PipelineOptions {
   /** A paper experiment (syn1, syn2, toy, pow) … */
   experiment?: string;
-  /** … or a CSV table and the name recorded as config.data; `table` may be a function, called once the name checks pass. */
+  /**
+   * … or a CSV table and the name recorded as config.data; `table` may be a function, called once the name checks pass.
+   */
   csv?: { name: string; table: Table | (() => Table) };
   /** Target columns of a CSV (default: the left-hand sides of `form`). */
   targets?: string[];
@@ -124,7 +126,10 @@ export interface PipelineOptions {
   reward?: string;
   /** Overrides of the method's search settings (episodes, budget, terms, maxFactors, stopNrmse, epsilon, gamma, …). */
   search?: Partial<Omit<SearchSettings, "method" | "fit">>;
-  /** Overrides of the fit settings (default: 200 steps on tfjs for a form, 50 on the float64 engine in a search; lr 0.01, LM polish). */
+  /**
+   * Overrides of the fit settings (default: 200 steps on tfjs for a
+   * form, 50 on the float64 engine in a search; lr 0.01, LM polish).
+   */
   fit?: Partial<FitConfig>;
 }
 
@@ -180,7 +185,8 @@ function checkExperimentRows(experiment: Experiment, rows: number, prefix = ""):
     throw new InputError(
       prefix +
         (experiment.rowsMessage?.(rows) ??
-          `${experiment.name}: --rows ${rows} is more than its ${experiment.maxRows}; give --rows ${experiment.maxRows} or fewer`),
+          `${experiment.name}: --rows ${rows} is more than its ${experiment.maxRows}; ` +
+            `give --rows ${experiment.maxRows} or fewer`),
     );
   }
   return rows;
@@ -250,7 +256,8 @@ export function pipelineData(
       rows: config.rows,
       snrDb: config.snrDb ?? undefined,
     });
-    // A pool symbol whose domain an input leaves is an error naming them, as for `fit --symbols` (the default pools never are).
+    // A pool symbol whose domain an input leaves is an error naming
+    // them, as for `fit --symbols` (the default pools never are).
     if ("symbols" in config) {
       for (const name of config.symbols) {
         train.inputs.forEach((input, i) => {
@@ -505,7 +512,10 @@ export interface PipelineInput {
   git?: string;
   /** The active tfjs backend (tf.getBackend() after useBackend); see recordedBackend. */
   backend: string;
-  /** The search's LP solver (default: HiGHS loaded the default way; a page served without the site's vendored highs.wasm passes its own, see browser.ts). */
+  /**
+   * The search's LP solver (default: HiGHS loaded the default way; a page served without the site's vendored highs.wasm
+   * passes its own, see browser.ts).
+   */
   argmin?: ArgminSolver;
 }
 
@@ -530,7 +540,10 @@ function checkFinite(equations: ResultJson["equations"], found: SearchResult | u
     const stop = found?.outputs[k]?.stopReason;
     if (stop === "aborted" || stop === "error") return;
     throw new InputError(
-      `${source}: no fit with a finite train NRMSE was found for target ${quote(equation.target)} (NRMSE ${equation.trainNrmse}): the fits overflow or the target's spread vanishes in float64; scale the columns to magnitudes near 1, or drop the symbols that overflow on them (e.g. exp of large values)`,
+      `${source}: no fit with a finite train NRMSE was found for target ${quote(equation.target)} ` +
+        `(NRMSE ${equation.trainNrmse}): the fits overflow or the target's spread vanishes in float64; ` +
+        `scale the columns to magnitudes near 1, ` +
+        `or drop the symbols that overflow on them (e.g. exp of large values)`,
     );
   });
 }

@@ -49,7 +49,10 @@ export type Product = readonly number[];
 
 /** What a constraint sees of one proposed transition of the search (paper Algorithm 2). */
 export interface ConstraintContext {
-  /** 0: which activation neurons are enabled (Z0); 1: which neurons feed which product (Z1); 2: which products are summed (Z2). */
+  /**
+   * 0: which activation neurons are enabled (Z0); 1: which neurons
+   * feed which product (Z1); 2: which products are summed (Z2).
+   */
   layer: number;
   state: readonly number[];
   action: readonly number[];
@@ -102,7 +105,8 @@ const fn = z
   .custom<(...args: never[]) => unknown>((v) => typeof v === "function", "must be a function")
   .refine(
     (v) => !isAsyncFunction(v),
-    "must be a synchronous function, not async: consolesr uses the value it returns, and an async function returns a Promise",
+    "must be a synchronous function, not async: " +
+      "consolesr uses the value it returns, and an async function returns a Promise",
   );
 const name = z
   .string()
@@ -254,13 +258,16 @@ export function guardSymbol(plugin: SymbolPlugin): SymbolPlugin {
     if (typeof value === "number" && (!Number.isNaN(value) || !Number.isFinite(x))) return value;
     if (typeof value !== "number") {
       throw new InputError(
-        `plugin ${plugin.name}: evaluate(${x}) returned ${shown(value)}, not a number: evaluate must be synchronous and return a number`,
+        `plugin ${plugin.name}: evaluate(${x}) returned ${shown(value)}, ` +
+          `not a number: evaluate must be synchronous and return a number`,
       );
     }
     // NaN at a finite x: right outside the domain, a broken symbol inside it.
     if (domain && !domain(x)) return value;
     throw new InputError(
-      `plugin ${plugin.name}: evaluate(${x}) returned NaN inside its domain${domain ? "" : " (it declares none: all reals)"}; return a number there, or declare a domain that excludes x`,
+      `plugin ${plugin.name}: evaluate(${x}) ` +
+        `returned NaN inside its domain${domain ? "" : " (it declares none: all reals)"}; ` +
+        `return a number there, or declare a domain that excludes x`,
     );
   };
   return guarded;

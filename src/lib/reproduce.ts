@@ -86,7 +86,10 @@ const isFloat64 = (backend: string) => backend === "js" || backend === "cpu";
 /** How closely a re-run must match, and why. */
 export interface TolerancePolicy {
   tolerance: number;
-  /** true: an exact match (1e-9, every stored field compared); false: a float32-tolerance match (1e-4, the equations' numbers). */
+  /**
+   * true: an exact match (1e-9, every stored field compared); false:
+   * a float32-tolerance match (1e-4, the equations' numbers).
+   */
   exact: boolean;
   /** Why this tolerance applies, for the report. */
   why: string;
@@ -107,8 +110,11 @@ export function tolerancePolicy(
     return { tolerance: EXACT_TOLERANCE, exact: true, why: `both runs on ${newBackend}, a float64 backend` };
   }
   const float32 = [oldBackend, newBackend].filter((b) => !isFloat64(b));
+  const because = float32.includes(oldBackend)
+    ? `the original's manifest names ${oldBackend}`
+    : `the re-run used ${newBackend}`;
   const why = float32.length
-    ? `allowed because ${float32.includes(oldBackend) ? `the original's manifest names ${oldBackend}` : `the re-run used ${newBackend}`}, a float32 backend`
+    ? `allowed because ${because}, a float32 backend`
     : `allowed because the runs used different backends (${oldBackend}, ${newBackend})`;
   return { tolerance: FLOAT32_TOLERANCE, exact: false, why };
 }
@@ -303,7 +309,8 @@ export function formatComparison(comparison: Comparison, backends: { old: string
     if (t.status === "same") lines.push(`${t.target}: same  ${t.newText}`);
     else if (t.status === "close")
       lines.push(
-        `${t.target}: same within tolerance ${comparison.tolerance} (max relative difference ${g(t.maxRelative)})  ${t.newText}`,
+        `${t.target}: same within tolerance ${comparison.tolerance} ` +
+          `(max relative difference ${g(t.maxRelative)})  ${t.newText}`,
       );
     else {
       lines.push(`${t.target}: DIFFERENT  was ${t.oldText ?? "—"}, now ${t.newText ?? "—"}`);

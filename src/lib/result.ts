@@ -25,7 +25,10 @@ export interface EvaluationResult {
 export interface Manifest {
   seed: number;
   config: Record<string, unknown>;
-  /** A CSV run's data file: its SHA-256 (hex) and data rows (absent for experiments, and where the bytes were not known). */
+  /**
+   * A CSV run's data file: its SHA-256 (hex) and data rows
+   * (absent for experiments, and where the bytes were not known).
+   */
   data?: { sha256: string; rows: number };
   version: string;
   git: string;

@@ -31,7 +31,9 @@ import type { ArgminSolver } from "./search/argmin.js";
 import type { EpisodeEvent } from "./search/index.js";
 import { createRegistries } from "../plugins/index.js";
 
-/** The value of the `config` cell: a resolved config, and for a CSV its table (and the name to report problems with). */
+/**
+ * The value of the `config` cell: a resolved config, and for a CSV its table (and the name to report problems with).
+ */
 export type RuntimeConfig = PipelineConfig & { table?: Table; file?: string };
 
 /** Callbacks of the `hooks` cell, called with the config of the run they belong to. */
@@ -139,7 +141,10 @@ function startProgress(config: RuntimeConfig, data: PipelineData): Progress {
   };
 }
 
-/** Runs the pipeline for the `search` cell, feeding `progress` and the hooks; aborts when `invalidation` resolves or `signal` aborts. */
+/**
+ * Runs the pipeline for the `search` cell, feeding `progress` and
+ * the hooks; aborts when `invalidation` resolves or `signal` aborts.
+ */
 async function runSearch(
   config: RuntimeConfig,
   data: PipelineData,

@@ -19,7 +19,9 @@ export const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 const LINE_BREAKS = /[\u0000-\u001f\u007f\u2028\u2029]/g;
 
-/** Text from the user made safe for a one-line message: control characters and line separators escaped, long text cut. */
+/**
+ * Text from the user made safe for a one-line message: control characters and line separators escaped, long text cut.
+ */
 export function oneLine(text: string, max = 60): string {
   const cut = text.length > max ? `${text.slice(0, max)}…` : text;
   return cut.replace(LINE_BREAKS, (ch) => {

@@ -39,7 +39,10 @@ const lockDir = join(stateDir, "lock");
 // machine that is online.
 const networkGuard = `
 import net from "node:net";
-const block = (what) => { process.stderr.write("BLOCKED-NETWORK " + what + "\\n"); return new Error("offline build: blocked network request to " + what); };
+const block = (what) => {
+  process.stderr.write("BLOCKED-NETWORK " + what + "\\n");
+  return new Error("offline build: blocked network request to " + what);
+};
 const realFetch = globalThis.fetch;
 globalThis.fetch = async (input, init) => {
   const url = String(input?.url ?? input);
@@ -230,7 +233,8 @@ export const CHROMIUM = "/usr/bin/chromium";
 export function ensureChromium(): string | undefined {
   if (existsSync(CHROMIUM)) return undefined;
   process.stderr.write(
-    "browser tests: /usr/bin/chromium is missing; installing Debian's chromium (apt-get update && apt-get install -y chromium)\n",
+    "browser tests: /usr/bin/chromium is missing; " +
+      "installing Debian's chromium (apt-get update && apt-get install -y chromium)\n",
   );
   try {
     execFileSync("apt-get", ["update"], { stdio: "ignore", timeout: 300_000 });

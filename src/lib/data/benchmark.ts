@@ -74,11 +74,14 @@ export interface ExcludedEquation {
 
 const CITE = {
   nguyen:
-    "Uy et al. (2011), Semantically-based crossover in genetic programming, GPEM 12:91–119; ranges as in the DSO benchmark table (Petersen et al. 2021)",
+    "Uy et al. (2011), Semantically-based crossover in genetic programming, GPEM 12:91–119; " +
+    "ranges as in the DSO benchmark table (Petersen et al. 2021)",
   constant:
-    "Petersen et al. (2021), Deep symbolic regression, ICLR (Nguyen with constants; Constant-N in the DSO benchmark table)",
+    "Petersen et al. (2021), Deep symbolic regression, " +
+    "ICLR (Nguyen with constants; Constant-N in the DSO benchmark table)",
   keijzer:
-    "Keijzer (2003), Improving symbolic regression with interval arithmetic and linear scaling, EuroGP, LNCS 2610:70–82; ranges as in the DSO benchmark table",
+    "Keijzer (2003), Improving symbolic regression with interval arithmetic and linear scaling, EuroGP, " +
+    "LNCS 2610:70–82; ranges as in the DSO benchmark table",
   koza: "Koza (1994), Genetic Programming II, MIT Press (quintic, sextic); as listed in the DSO benchmark table",
   jin: "Jin et al. (2019), Bayesian symbolic regression, arXiv:1910.08892",
   livermore:
@@ -823,7 +826,8 @@ export const benchmarkExcluded: ExcludedEquation[] = [
     original: "n·kb·T·ln(V2/V1)",
     expressible: true,
     reason:
-      "n·kb·T·log(w·V2) − n·kb·T·log(w′·V1) fits exactly for any w = w′: the inner weights are not identifiable, so exact recovery is undefined",
+      "n·kb·T·log(w·V2) − n·kb·T·log(w′·V1) fits exactly for any w = w′: " +
+      "the inner weights are not identifiable, so exact recovery is undefined",
   },
   { name: "I.47.23", family: "Feynman", original: "√(γ·pF/ρ)", expressible: false, reason: "ρ^(−1/2) is not a symbol" },
   {

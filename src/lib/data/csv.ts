@@ -15,7 +15,9 @@ export interface Table {
   columns: string[];
   values: Float64Array[];
   rows: number;
-  /** SHA-256 (hex) of the bytes the table was read from, where known: recorded in the manifest, checked by `reproduce`. */
+  /**
+   * SHA-256 (hex) of the bytes the table was read from, where known: recorded in the manifest, checked by `reproduce`.
+   */
   sha256?: string;
 }
 
@@ -94,12 +96,15 @@ function checkMagnitudes(name: string, column: Float64Array, file: string): void
   }
   if (largest > MAX_MAGNITUDE) {
     throw new InputError(
-      `${file}: column ${quote(name)} holds ${column[at]} (row ${at + 1}); magnitudes beyond 1e100 overflow float64 in the squares and products of a fit: scale the column (e.g. divide it by ${powerOfTen(largest)})`,
+      `${file}: column ${quote(name)} holds ${column[at]} (row ${at + 1}); magnitudes beyond 1e100 overflow float64 ` +
+        `in the squares and products of a fit: scale the column (e.g. divide it by ${powerOfTen(largest)})`,
     );
   }
   if (largest > 0 && largest < MIN_MAGNITUDE && column.some((v) => v !== column[0])) {
     throw new InputError(
-      `${file}: column ${quote(name)} has values that differ but are tiny (largest magnitude ${largest}, row ${at + 1}); below 1e-100 their spread underflows float64: scale the column (e.g. multiply it by 1e${-Math.floor(Math.log10(largest))})`,
+      `${file}: column ${quote(name)} has values that differ but are tiny (largest magnitude ${largest}, ` +
+        `row ${at + 1}); below 1e-100 their spread underflows float64: ` +
+        `scale the column (e.g. multiply it by 1e${-Math.floor(Math.log10(largest))})`,
     );
   }
 }
@@ -136,7 +141,8 @@ export function datasetFromTable(
   const badName = used.find((name) => !COLUMN_NAME.test(name));
   if (badName !== undefined) {
     throw new InputError(
-      `${file}: column ${quote(badName)} is not a name an equation can use; rename it in the header to a letter or _ followed by letters, digits, _ or . (or leave it out with --inputs)`,
+      `${file}: column ${quote(badName)} is not a name an equation can use; rename it in the header to a letter or _ ` +
+        `followed by letters, digits, _ or . (or leave it out with --inputs)`,
     );
   }
   targetIdx.forEach((j, k) => {
@@ -152,7 +158,8 @@ export function datasetFromTable(
     const spread = std(table.values[j]!);
     if (!(spread > 0 && Number.isFinite(spread))) {
       throw new InputError(
-        `${file}: the spread of target column ${quote(targets[k]!)} is ${spread} in float64 arithmetic; scale the column`,
+        `${file}: the spread of target column ${quote(targets[k]!)} ` +
+          `is ${spread} in float64 arithmetic; scale the column`,
       );
     }
   });

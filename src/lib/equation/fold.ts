@@ -40,7 +40,10 @@ export interface FoldOptions extends SimplifyOptions {
   rows: number;
   /** The target column the equation is fitted to. */
   y: ArrayLike<number>;
-  /** Screen: a factor folds when its maximum deviation from b·x or a + b·x is ≤ tolerance of its range (1e-4); also simplifyEquation's tolerance. */
+  /**
+   * Screen: a factor folds when its maximum deviation from b·x or a + b·x
+   * is ≤ tolerance of its range (1e-4); also simplifyEquation's tolerance.
+   */
   tolerance?: number;
   /** Relative NRMSE a fold may cost (1e-3). */
   slack?: number;

@@ -60,7 +60,8 @@ function parseFactor(text: string, o: ParseFormOptions, where: string): Factor |
   const call = /^([A-Za-z_]\w*)\s*\(/.exec(text);
   if (call && !o.symbols.some((s) => s.text(HOLE).startsWith(`${call[1]}(`))) {
     throw new InputError(
-      `--form: unknown symbol "${call[1]}" in ${quote(text)} (${where}); known: ${o.symbols.map((s) => s.name).join(", ")}`,
+      `--form: unknown symbol "${call[1]}" in ${quote(text)} (${where}); ` +
+        `known: ${o.symbols.map((s) => s.name).join(", ")}`,
     );
   }
   if (badColumn)

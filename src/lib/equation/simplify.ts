@@ -100,7 +100,8 @@ export function simplifyEquation(equation: Equation, options: SimplifyOptions): 
 function constantValue(factor: Factor, options: SimplifyOptions, tolerance: number): number | undefined {
   if (factor.weight === undefined) {
     if (!options.columns || !options.rows) return undefined;
-    // No inner weight here (simplifyEquation gives every symbol with one a weight): f(x) row by row, stopping at the first change.
+    // No inner weight here (simplifyEquation gives every symbol with
+    // one a weight): f(x) row by row, stopping at the first change.
     const evaluate = options.symbols(factor.symbol).evaluate;
     const column = options.columns(factor.input);
     const first = evaluate(column[0]!);

@@ -184,7 +184,9 @@ interface Start {
   loss: number;
 }
 
-/** A start whose final loss is at most this fits exactly (train NRMSE ≈ 1e-6, the search's stop rule): no further start. */
+/**
+ * A start whose final loss is at most this fits exactly (train NRMSE ≈ 1e-6, the search's stop rule): no further start.
+ */
 const EXACT = 1e-12;
 /** The scan's frequency grid: phase steps of a quarter period at the largest |x| of the input… */
 const GRID_STEPS_PER_PERIOD = 4;

@@ -119,7 +119,8 @@ export function createEvaluator(
       const slack = 1e-12 * Math.max(1, hi - lo); // as check-plugin's range check
       if (score < lo - slack || score > hi + slack) {
         throw new InputError(
-          `plugin ${reward.name}: score returned ${score} for NRMSE ${error}, outside its declared range [${lo}, ${hi}]`,
+          `plugin ${reward.name}: score returned ${score} for NRMSE ${error}, ` +
+            `outside its declared range [${lo}, ${hi}]`,
         );
       }
       const evidence = structure.products.map((product, j) => {

@@ -43,7 +43,8 @@ export function checkSize(size: Size): void {
   ] as const) {
     if (!Number.isInteger(value) || value < 0 || value > cap)
       throw new InputError(
-        `search option ${name} must be an integer from 1 to ${cap}, or 0 for a size that grows by itself (got ${value})`,
+        `search option ${name} must be an integer from 1 to ${cap}, ` +
+          `or 0 for a size that grows by itself (got ${value})`,
       );
   }
 }

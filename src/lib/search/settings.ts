@@ -18,7 +18,10 @@ export interface SearchSettings {
   epsilon: number;
   /** Paper stop rule: |R − 1| ≤ λ. */
   lambda: number;
-  /** consolesr stop rule: train NRMSE of the simplified equation ≤ this (−1: no threshold; the run uses its whole budget). */
+  /**
+   * consolesr stop rule: train NRMSE of the simplified equation
+   * ≤ this (−1: no threshold; the run uses its whole budget).
+   */
   stopNrmse: number;
   targetEvery: number;
   icnnLearningRate: number;
@@ -111,7 +114,10 @@ export const consolesrSettings: SearchSettings = {
   targetEvery: 25,
 };
 
-/** Throws an InputError naming the first setting out of its bounds (src/lib/bounds.ts, shared with the CLI's flags and result files). */
+/**
+ * Throws an InputError naming the first setting out of its bounds
+ * (src/lib/bounds.ts, shared with the CLI's flags and result files).
+ */
 export function checkSettings(settings: SearchSettings): void {
   checkWith(searchSettingsSchema, settings, "search option ");
 }

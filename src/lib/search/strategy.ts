@@ -81,7 +81,9 @@ export interface EpisodeEvent extends Tally {
   reward: number;
   structures: number;
   best: Candidate;
-  /** The live −Q and −R networks after this episode's training, for learning methods (clone them to keep a snapshot). */
+  /**
+   * The live −Q and −R networks after this episode's training, for learning methods (clone them to keep a snapshot).
+   */
   nets?: { q: Icnn; r: Icnn };
 }
 

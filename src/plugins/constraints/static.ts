@@ -13,7 +13,10 @@ export default defineConstraint({
     if (layer === 0) {
       if (structure.neurons.length === 0) return "no activation neuron enabled";
       if (structure.neurons.length > limits.maxFactors * limits.maxTerms)
-        return `${structure.neurons.length} neurons enabled, more than ${limits.maxFactors}×${limits.maxTerms} factors can use`;
+        return (
+          `${structure.neurons.length} neurons enabled, ` +
+          `more than ${limits.maxFactors}×${limits.maxTerms} factors can use`
+        );
       return true;
     }
     if (layer === 1) {

@@ -90,9 +90,13 @@ function powData(options: ExperimentDataOptions): { train: Dataset; test: Datase
 }
 
 const powRowsMessage = (rows: number) =>
-  `pow: --rows ${rows} is more than the training year's ${HOURS_PER_YEAR} hourly points; give --rows ${HOURS_PER_YEAR} or fewer`;
+  `pow: --rows ${rows} is more than the training year's ${HOURS_PER_YEAR} hourly points; ` +
+  `give --rows ${HOURS_PER_YEAR} or fewer`;
 
-/** The forms `run pow --given-form` fits: the truth's, with a constant term written c·u_s (the slack's u, constant on the data). */
+/**
+ * The forms `run pow --given-form` fits: the truth's, with a
+ * constant term written c·u_s (the slack's u, constant on the data).
+ */
 function givenForms(grid: Grid, truth: readonly Equation[]): Equation[] {
   const us = uName(grid, grid.slack);
   return truth.map((e) => ({

@@ -264,7 +264,9 @@ const pct = (estimate: number, truth: number) => {
 };
 const num = (x: number) => (x === 0 ? "0" : x.toPrecision(5));
 
-/** A few lines of text summarising learnedTopology: lines found, missed and spurious, and their G, B against the truth. */
+/**
+ * A few lines of text summarising learnedTopology: lines found, missed and spurious, and their G, B against the truth.
+ */
 export function topologySummary(topology: LearnedTopology): string[] {
   const out: string[] = [];
   const found = topology.lines.filter((l) => l.learned && l.exists).length;
@@ -276,12 +278,14 @@ export function topologySummary(topology: LearnedTopology): string[] {
     if (!l.learned && !l.exists) continue;
     const status = l.exists ? (l.learned ? "line" : "MISSED") : "SPURIOUS";
     out.push(
-      `  ${status.padEnd(8)} ${l.from}-${l.to}: G ${num(l.g)} vs ${num(l.gTrue)}${pct(l.g, l.gTrue)} [${l.gTerms} terms], B ${num(l.b)} vs ${num(l.bTrue)}${pct(l.b, l.bTrue)} [${l.bTerms} terms]`,
+      `  ${status.padEnd(8)} ${l.from}-${l.to}: G ${num(l.g)} vs ${num(l.gTrue)}${pct(l.g, l.gTrue)} [${l.gTerms} ` +
+        `terms], B ${num(l.b)} vs ${num(l.bTrue)}${pct(l.b, l.bTrue)} [${l.bTerms} terms]`,
     );
   }
   for (const bus of topology.buses) {
     out.push(
-      `  bus ${bus.id} (self): G ${num(bus.g)} vs ${num(bus.gTrue)}${pct(bus.g, bus.gTrue)} [${bus.gTerms}], B ${num(bus.b)} vs ${num(bus.bTrue)}${pct(bus.b, bus.bTrue)} [${bus.bTerms}]`,
+      `  bus ${bus.id} (self): G ${num(bus.g)} vs ${num(bus.gTrue)}${pct(bus.g, bus.gTrue)} [${bus.gTerms}], ` +
+        `B ${num(bus.b)} vs ${num(bus.bTrue)}${pct(bus.b, bus.bTrue)} [${bus.bTerms}]`,
     );
   }
   if (topology.unexplained.length > 0) {

@@ -129,7 +129,10 @@ export function monomialProposals(input: MonomialInput): ProductProposal[] {
       ? [{ input: i, values: Float64Array.from(rows(c), (v) => Math.log(Math.abs(v))) }]
       : [],
   );
-  /** A non-power factor's log column; `exponential`: log|f(w·x)| is linear in x (exp), its weight is then the fitted slope. */
+  /**
+   * A non-power factor's log column; `exponential`: log|f(w·x)|
+   * is linear in x (exp), its weight is then the fitted slope.
+   */
   type Extra = { neuron: number; weight: number; values: Float64Array; exponential: boolean };
   const extras: Extra[] = [];
   x.forEach((full, i) => {
