@@ -405,7 +405,7 @@ test("CLI: run pow prints the evaluation and the learned topology on stderr, the
   assert.match(run.stderr, /line {5}1-5: G -15\.470 vs -15\.470/);
 });
 
-test("the Pow page's committed {x, x²} result re-runs from its manifest: consolesr reproduce matches every field exactly", async () => {
+test("the Pow page's committed {x, x²} result re-runs from its manifest: reproduce matches every field", async () => {
   const run = await cli(["reproduce", "data/results/pow-x2-seed0.json", "--quiet"], { timeoutMs: 300_000 });
   assert.equal(run.code, 0, run.stdout + run.stderr);
   assert.match(run.stdout, /^reproduced exactly: all 10 equations and every stored field match/m);

@@ -9,12 +9,16 @@ const fixed = (v, digits = 1) => (v === null || v === undefined ? "—" : v.toFi
 /** Per method and noise level: recovered runs, rate, median structures to recovery, median seconds. */
 export function methodTable(data) {
   return html`<table style="max-width: 900px; font-size: 14px;">
-<thead><tr><th>noise</th><th>method</th><th>recovered / runs</th><th>rate</th><th>sums (2+ products)</th><th>single products</th><th>exact at the end</th><th>median structures to recovery</th><th>median s (all runs)</th><th>median s (recovered)</th></tr></thead>
+<thead><tr><th>noise</th><th>method</th><th>recovered / runs</th><th>rate</th><th>sums (2+ products)</th>
+<th>single products</th><th>exact at the end</th><th>median structures to recovery</th><th>median s (all runs)</th>
+<th>median s (recovered)</th></tr></thead>
 <tbody>${data.summary.map(
     (s) => html`<tr>
-  <td>${noiseName(s.snrDb)}</td><td><b>${s.method}</b></td><td>${s.recovered} / ${s.runs}</td><td>${(100 * s.rate).toFixed(0)} %</td>
+  <td>${noiseName(s.snrDb)}</td><td><b>${s.method}</b></td><td>${s.recovered} / ${s.runs}</td>
+  <td>${(100 * s.rate).toFixed(0)} %</td>
   <td>${shapeCell(s.sums)}</td><td>${shapeCell(s.products)}</td>
-  <td>${s.exactAtEnd}</td><td>${fixed(s.medianStructures)}</td><td>${fixed(s.medianSeconds, 2)}</td><td>${fixed(s.medianSecondsRecovered, 2)}</td>
+  <td>${s.exactAtEnd}</td><td>${fixed(s.medianStructures)}</td><td>${fixed(s.medianSeconds, 2)}</td>
+  <td>${fixed(s.medianSecondsRecovered, 2)}</td>
 </tr>`,
   )}</tbody>
 </table>`;
@@ -23,15 +27,20 @@ export function methodTable(data) {
 /** Recovered / runs on sums or on single products ("—" for data files from before the split). */
 function shapeCell(shape) {
   if (!shape) return "—";
-  return `${shape.recovered} / ${shape.runs} (${shape.runs ? ((100 * shape.recovered) / shape.runs).toFixed(0) : "—"} %)`;
+  const percent = shape.runs ? ((100 * shape.recovered) / shape.runs).toFixed(0) : "—";
+  return `${shape.recovered} / ${shape.runs} (${percent} %)`;
 }
 
 /** baseline/consolesr structures to recovery, per noise level. */
 export function ratioTable(data) {
   if (data.ratios.length === 0) return html`<p><i>consolesr was not run: no ratio.</i></p>`;
   return html`<table style="max-width: 760px; font-size: 14px;">
-<thead><tr><th>noise</th><th>ratio</th><th>ratio of the medians</th><th>median of the paired ratios</th><th>pairs (both recovered)</th></tr></thead>
-<tbody>${data.ratios.map((r) => html`<tr><td>${noiseName(r.snrDb)}</td><td>${r.baseline} / consolesr</td><td>${fixed(r.ratioOfMedians, 2)}</td><td>${fixed(r.medianPairedRatio, 2)}</td><td>${r.pairs}</td></tr>`)}</tbody>
+<thead><tr><th>noise</th><th>ratio</th><th>ratio of the medians</th><th>median of the paired ratios</th>
+<th>pairs (both recovered)</th></tr></thead>
+<tbody>${data.ratios.map(
+    (r) => html`<tr><td>${noiseName(r.snrDb)}</td><td>${r.baseline} / consolesr</td>
+<td>${fixed(r.ratioOfMedians, 2)}</td><td>${fixed(r.medianPairedRatio, 2)}</td><td>${r.pairs}</td></tr>`,
+  )}</tbody>
 </table>`;
 }
 
@@ -83,7 +92,8 @@ export function recoveryGrid(data, { width = 900 } = {}) {
           y: "equation",
           fx: "method",
           title: (d) =>
-            `${d.equation} (${d.noise}), ${d.method}\nrecovered ${d.label} seeds\nmedian structures to recovery ${d.median ?? "—"}`,
+            `${d.equation} (${d.noise}), ${d.method}\nrecovered ${d.label} seeds\n` +
+            `median structures to recovery ${d.median ?? "—"}`,
         }),
       ),
     ],
@@ -132,18 +142,29 @@ export function unrecoveredTable(data) {
     return html`<p>Every equation was recovered by at least one method at every noise level.</p>`;
   return html`<table style="max-width: 1000px; font-size: 13px;">
 <thead><tr><th>equation</th><th>noise</th><th>truth</th><th>reason</th></tr></thead>
-<tbody>${data.unrecovered.map((u) => html`<tr><td>${u.equation}</td><td>${noiseName(u.snrDb)}</td><td><code>${data.equations.find((e) => e.id === u.equation)?.truth ?? ""}</code></td><td>${u.reason}</td></tr>`)}</tbody>
+<tbody>${data.unrecovered.map(
+    (u) => html`<tr><td>${u.equation}</td><td>${noiseName(u.snrDb)}</td>
+<td><code>${data.equations.find((e) => e.id === u.equation)?.truth ?? ""}</code></td>
+<td>${u.reason}</td></tr>`,
+  )}</tbody>
 </table>`;
 }
 
 /** The suite: one row per equation with its source formula, LoCaL truth, pool and block size. */
 export function equationTable(data) {
   return html`<table style="max-width: 1100px; font-size: 12px;">
-<thead><tr><th>id</th><th>as published</th><th>as one LoCaL block (truth)</th><th>inputs</th><th>pool</th><th>terms × factors</th></tr></thead>
+<thead><tr><th>id</th><th>as published</th><th>as one LoCaL block (truth)</th><th>inputs</th><th>pool</th>
+<th>terms × factors</th></tr></thead>
 <tbody>${data.equations.map(
     (e) => html`<tr>
-  <td title=${e.source}>${e.id}</td><td>${e.original}</td><td><code>${e.truth}</code>${e.knownFitFailure ? html`<br><small style="color: crimson">fit from all-ones fails: ${e.knownFitFailure}</small>` : ""}</td>
-  <td>${e.inputs.map((i) => `${i.name} ∈ [${i.range.join(", ")}]`).join(", ")}</td><td>${e.pool.join(", ")}</td><td>${e.terms} × ${e.maxFactors}</td>
+  <td title=${e.source}>${e.id}</td><td>${e.original}</td>
+  <td><code>${e.truth}</code>${
+    e.knownFitFailure
+      ? html`<br><small style="color: crimson">fit from all-ones fails: ${e.knownFitFailure}</small>`
+      : ""
+  }</td>
+  <td>${e.inputs.map((i) => `${i.name} ∈ [${i.range.join(", ")}]`).join(", ")}</td><td>${e.pool.join(", ")}</td>
+  <td>${e.terms} × ${e.maxFactors}</td>
 </tr>`,
   )}</tbody>
 </table>`;
@@ -153,7 +174,10 @@ export function equationTable(data) {
 export function excludedTable(data) {
   return html`<table style="max-width: 1000px; font-size: 12px;">
 <thead><tr><th>equation</th><th>as published</th><th>one block?</th><th>why it is left out</th></tr></thead>
-<tbody>${data.excluded.map((x) => html`<tr><td>${x.name}</td><td>${x.original}</td><td>${x.expressible ? "yes" : "no"}</td><td>${x.reason}</td></tr>`)}</tbody>
+<tbody>${data.excluded.map(
+    (x) => html`<tr><td>${x.name}</td><td>${x.original}</td>
+<td>${x.expressible ? "yes" : "no"}</td><td>${x.reason}</td></tr>`,
+  )}</tbody>
 </table>`;
 }
 
@@ -176,11 +200,12 @@ export function benchmarkManifest(data) {
     constraints: m.settings.constraints.join("+"),
     reward: m.settings.reward,
   };
-  return html`<p class="manifest" style="font: 12px var(--monospace); color: var(--theme-foreground-muted); margin-top: 0.3rem;">${Object.entries(
-    items,
-  )
-    .map(([k, v]) => `${k}: ${v}`)
-    .join(" · ")}</p>`;
+  return html`<p class="manifest"
+    style="font: 12px var(--monospace); color: var(--theme-foreground-muted); margin-top: 0.3rem;">${Object.entries(
+      items,
+    )
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(" · ")}</p>`;
 }
 
 /**
@@ -235,7 +260,15 @@ export function budgetTable(data, { snrDb = null, budgets = [25, 50, 100, 200] }
     };
   });
   return html`<table style="max-width: 860px; font-size: 14px;">
-<thead><tr><th>method</th><th>median structures, misses counted as &gt; ${budget}</th>${shown.map((b) => html`<th>recovered within ${b}</th>`)}</tr></thead>
-<tbody>${rows.map((r) => html`<tr><td><b>${r.method}</b></td><td>${r.median === null ? "—" : Number.isFinite(r.median) ? r.median : `> ${budget}`}</td>${r.within.map((n) => html`<td>${n} / ${r.runs} (${((100 * n) / Math.max(1, r.runs)).toFixed(0)} %)</td>`)}</tr>`)}</tbody>
+<thead><tr><th>method</th>
+<th>median structures, misses counted as &gt; ${budget}</th>${shown.map(
+    (b) => html`<th>recovered within ${b}</th>`,
+  )}</tr></thead>
+<tbody>${rows.map(
+    (r) => html`<tr><td><b>${r.method}</b></td>
+<td>${r.median === null ? "—" : Number.isFinite(r.median) ? r.median : `> ${budget}`}</td>${r.within.map(
+      (n) => html`<td>${n} / ${r.runs} (${((100 * n) / Math.max(1, r.runs)).toFixed(0)} %)</td>`,
+    )}</tr>`,
+  )}</tbody>
 </table>`;
 }

@@ -142,7 +142,8 @@ export function describeConfig(config: PlaygroundConfig): string {
   const data = experiments[config.dataset]
     ? `${config.dataset} (${config.rows} rows${config.snrDb === null ? "" : `, SNR ${config.snrDb} dB`})`
     : `${config.csv?.name ?? "CSV"}`;
-  return `${data}, ${config.method}, seed ${config.seed}, ${config.fit.engine === "js" ? "float64 js" : "tfjs"} fits of ${config.fit.steps} steps`;
+  const engine = config.fit.engine === "js" ? "float64 js" : "tfjs";
+  return `${data}, ${config.method}, seed ${config.seed}, ${engine} fits of ${config.fit.steps} steps`;
 }
 
 /** Options of Runner.request. */

@@ -7,6 +7,15 @@ import { tex } from "./katex.js";
 const fmt = (x, digits = 3) => (Number.isFinite(x) ? (x === 0 ? "0" : x.toExponential(digits - 1)) : "—");
 const texTarget = (name) => name.replace(/^([A-Za-z]+)_?(\d+)$/, "$1_{$2}");
 
+/** The whole run's share done, as a bar. */
+function overall(share, progress) {
+  const outputs = progress?.targets > 1 ? ` ${progress.targets} outputs ×` : "";
+  const episodes = progress?.episodes ?? "…";
+  const note = `(at most${outputs} ${episodes} episodes; a search stops early once its equation fits)`;
+  return html`<div class="pg-overall"><small>run ${Math.round(share * 100)} % ${note}</small><br><progress
+    max="1" value=${share} style="width: 100%; max-width: 640px;"></progress></div>`;
+}
+
 /** The live tfjs backend and, if the preferred one failed, why. */
 export function backendBadge(choice) {
   if (choice.error)
@@ -22,9 +31,14 @@ const statusColor = { waiting: "gray", running: "steelblue", done: "green", canc
 
 function targetRow(t, budget) {
   const max = t.episodes;
-  return html`<div class="pg-target" data-target=${t.target} data-episode=${t.episode} data-structures=${t.structures} data-nrmse=${t.bestNrmse}>
-    <div class="pg-target-head"><b>${t.target}</b> episode ${t.episode} of at most ${max}${budget ? `, budget ${budget}` : ""} ·
-      ${t.structures} structure${t.structures === 1 ? "" : "s"} fitted · best NRMSE ${fmt(t.bestNrmse)}${t.stopReason ? html` · <i>${t.stopReason}</i>` : ""}</div>
+  return html`<div class="pg-target" data-target=${t.target} data-episode=${t.episode}
+    data-structures=${t.structures} data-nrmse=${t.bestNrmse}>
+    <div class="pg-target-head"><b>${t.target}</b> episode ${t.episode} of at most ${max}${
+      budget ? `, budget ${budget}` : ""
+    } ·
+      ${t.structures} structure${t.structures === 1 ? "" : "s"} fitted · best NRMSE ${fmt(t.bestNrmse)}${
+        t.stopReason ? html` · <i>${t.stopReason}</i>` : ""
+      }</div>
     <div class="pg-best"><small>best so far: <code>${t.bestText}</code></small></div>
   </div>`;
 }
@@ -37,11 +51,12 @@ export function runStatus(run, budget = 0, progress = null) {
   if (!run) return html`<div class="pg-status" data-status="idle">No run yet.</div>`;
   const episodes = run.targets.reduce((s, t) => s + t.episode, 0);
   const share = run.status === "done" ? 1 : run.status === "running" && progress ? progress.fraction : null;
-  return html`<div class="pg-status" data-run=${run.id} data-status=${run.status} data-episodes=${episodes} data-seconds=${run.seconds.toFixed(3)}>
+  return html`<div class="pg-status" data-run=${run.id} data-status=${run.status} data-episodes=${episodes}
+    data-seconds=${run.seconds.toFixed(3)}>
     <p><b>Run #${run.id}</b> <span style="color: ${statusColor[run.status]}; font-weight: 600;">${run.status}</span>
       ${run.backend ? `on tfjs ${run.backend}` : ""} · ${run.seconds.toFixed(1)} s · <small>${run.label}</small></p>
     ${run.error ? html`<p class="pg-error" style="color: crimson">error: ${run.error}</p>` : ""}
-    ${share === null ? "" : html`<div class="pg-overall"><small>run ${Math.round(share * 100)} % (at most${progress?.targets > 1 ? ` ${progress.targets} outputs ×` : ""} ${progress?.episodes ?? "…"} episodes; a search stops early once its equation fits)</small><br><progress max="1" value=${share} style="width: 100%; max-width: 640px;"></progress></div>`}
+    ${share === null ? "" : overall(share, progress)}
     ${run.targets.map((t) => targetRow(t, budget))}
   </div>`;
 }
@@ -54,9 +69,8 @@ export function runLog(runs) {
       .slice()
       .reverse()
       .map(
-        (
-          r,
-        ) => html`<tr data-run=${r.id} data-status=${r.status} data-episodes=${r.targets.reduce((s, t) => s + t.episode, 0)}>
+        (r) => html`<tr data-run=${r.id} data-status=${r.status}
+          data-episodes=${r.targets.reduce((s, t) => s + t.episode, 0)}>
       <td>#${r.id}</td><td style="color: ${statusColor[r.status]}">${r.status}</td>
       <td>${r.targets.map((t) => `${t.target} ${t.episode}`).join(", ") || "—"}</td>
       <td>${r.status === "waiting" ? "" : r.seconds.toFixed(1)}</td><td>${r.backend}</td><td>${r.label}</td></tr>`,
@@ -73,7 +87,9 @@ export function equationsView(result) {
       ${tex(`${texTarget(e.target)} = ${e.latex || "0"}`, { displayMode: true })}
       <p class="pg-equation-meta"><small>train NRMSE ${fmt(e.trainNrmse)}${
         ev
-          ? html` · truth <code>${ev.truth}</code> · <span style="color: ${ev.exact ? "green" : "crimson"}">${ev.exact ? "exact" : `not exact (${ev.reason})`}</span> · E_c ${ev.coefficientError.toPrecision(3)} % · test NRMSE ${fmt(ev.testNrmse)}`
+          ? html` · truth <code>${ev.truth}</code> · <span style="color: ${ev.exact ? "green" : "crimson"}">${
+              ev.exact ? "exact" : `not exact (${ev.reason})`
+            }</span> · E_c ${ev.coefficientError.toPrecision(3)} % · test NRMSE ${fmt(ev.testNrmse)}`
           : ""
       }</small></p>
     </div>`;

@@ -196,9 +196,10 @@ export function manifestLine(data, extra = {}) {
     git: m.git.slice(0, 10),
     ...extra,
   };
-  return html`<p class="manifest" style="font: 12px var(--monospace); color: var(--theme-foreground-muted); margin-top: 0.3rem;">${Object.entries(
-    items,
-  )
-    .map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`)
-    .join(" · ")}</p>`;
+  return html`<p class="manifest"
+    style="font: 12px var(--monospace); color: var(--theme-foreground-muted); margin-top: 0.3rem;">${Object.entries(
+      items,
+    )
+      .map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`)
+      .join(" · ")}</p>`;
 }

@@ -75,7 +75,9 @@ const runs = RUNS.map(({ pool, file }) => {
     trainRows: data.train.rows,
     testRows: data.test.rows,
     evaluationReproduced: same,
-    command: `npx consolesr run pow --seed ${result.manifest.seed}${pool === "x" ? "" : ` --symbols ${pool}`} --timings --out ${file}`,
+    command:
+      `npx consolesr run pow --seed ${result.manifest.seed}` +
+      `${pool === "x" ? "" : ` --symbols ${pool}`} --timings --out ${file}`,
     reproduce: `npx consolesr reproduce ${file}`,
     outputs: evaluation.map((e) => {
       const equation = result.equations.find((q) => q.target === e.target)!;
