@@ -70,6 +70,9 @@ export {
   type PipelineConfig,
   type PipelineOptions,
   type PipelineOutput,
+  isExperimentConfig,
+  isFormConfig,
+  type PipelineData,
 } from "./pipeline.js";
 export {
   default as defineExperimentModule,

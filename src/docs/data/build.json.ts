@@ -4,7 +4,7 @@
 // only when the loader file changes, so a site built from a kept cache may carry an older sha;
 // CI deletes src/.observablehq/cache before building (STACK.md).
 import { execSync } from "node:child_process";
-import { VERSION } from "../../lib/version.js";
+import { VERSION } from "../../lib/index.js";
 
 let git = "unknown";
 try {

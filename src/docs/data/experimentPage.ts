@@ -4,12 +4,17 @@
 // Note: Framework re-runs a loader only when the loader file is newer than its cache, so a change
 // here does not refresh syn1.json or syn2.json until `src/.observablehq/cache` is deleted.
 import { execSync } from "node:child_process";
-import { columnOf } from "../../lib/data/dataset.js";
-import type { Experiment } from "../../lib/data/experiments.js";
-import { equationLatex, simplifyEquation } from "../../lib/equation/index.js";
-import type { PipelineData } from "../../lib/pipeline.js";
-import type { Registry, SymbolPlugin } from "../../lib/plugins.js";
-import type { EvaluationResult, ResultJson } from "../../lib/result.js";
+import {
+  columnOf,
+  equationLatex,
+  simplifyEquation,
+  type EvaluationResult,
+  type Experiment,
+  type PipelineData,
+  type Registry,
+  type ResultJson,
+  type SymbolPlugin,
+} from "../../lib/index.js";
 
 /** The commit of the working tree, or "unknown" outside a git checkout. */
 export function gitSha(): string {

@@ -3,9 +3,7 @@
 // draw, rng streams and result), plus what the page plots: the reward per episode and the Pareto front per output.
 // Prints one JSON on stdout (nothing on stderr); the shape is experimentPage.ts's, shared with syn2.json.ts.
 // Reproduce: `npx tsx src/docs/data/syn1.json.ts > syn1.json` (or `npx observable build`, which runs it).
-import { experiments } from "../../lib/data/index.js";
-import { pipelineData, resolvePipelineConfig, runPipeline } from "../../lib/pipeline.js";
-import { createRegistries } from "../../plugins/index.js";
+import { createRegistries, experiments, pipelineData, resolvePipelineConfig, runPipeline } from "../../lib/index.js";
 import { experimentPageJson, gitSha, round, truthLatexOf } from "./experimentPage.js";
 
 const started = performance.now();

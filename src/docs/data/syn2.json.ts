@@ -11,15 +11,20 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { columnOf } from "../../lib/data/dataset.js";
-import { experiments } from "../../lib/data/index.js";
-import { evaluateExperiment } from "../../lib/evaluate.js";
-import { evaluateEquation, simplifyEquation } from "../../lib/equation/index.js";
-import { parseWrittenEquations } from "../../lib/equation/written.js";
-import { nrmse } from "../../lib/metrics/nrmse.js";
-import { configFromManifest, isExperimentConfig, pipelineData } from "../../lib/pipeline.js";
-import { parseResult } from "../../lib/reproduce.js";
-import { createRegistries } from "../../plugins/index.js";
+import {
+  columnOf,
+  configFromManifest,
+  createRegistries,
+  evaluateEquation,
+  evaluateExperiment,
+  experiments,
+  isExperimentConfig,
+  nrmse,
+  parseResult,
+  parseWrittenEquations,
+  pipelineData,
+  simplifyEquation,
+} from "../../lib/index.js";
 import { experimentPageJson, simplifyOptionsOf, truthLatexOf } from "./experimentPage.js";
 
 const started = performance.now();

@@ -3,5 +3,6 @@ export { evaluateEquation, evaluateTerm, evaluateFactor, type SymbolLookup, type
 export { simplifyEquation, compareTerms, compareFactors, type SimplifyOptions } from "./simplify.js";
 export { equationText, equationLatex, formatNumber, columnLatex } from "./format.js";
 export { parseForm, type ParseFormOptions } from "./parse.js";
+export { parseWrittenEquations } from "./written.js";
 export { equationsOfLocal, structureOfEquations, formOf } from "./extract.js";
 export { foldNearDegenerate, type FoldOptions, type FoldResult } from "./fold.js";
