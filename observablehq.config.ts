@@ -71,6 +71,7 @@ export default {
     { name: "syn1 (§5.1)", path: "/docs/syn1" },
     { name: "syn2 (§5.1)", path: "/docs/syn2" },
     { name: "Pow (§5.1)", path: "/docs/pow" },
+    { name: "Mas (§5.1)", path: "/docs/mas" },
     { name: "Playground", path: "/docs/playground" },
     { name: "Search benchmark", path: "/docs/search-benchmark" },
   ],

@@ -250,7 +250,8 @@ export function registerCommands(program: Command): void {
               "--rows <n>",
               `training rows, ${BOUNDS.rows.rule.replace("an integer from ", "").replace(" to ", "…")} (default: ` +
                 `the experiment's; syn1, syn2, toy: 2000 train and 2000 test; pow: ` +
-                `the first N hours of its 8760-hour training year, at most 8760, tested on the whole second year)`,
+                `the first N hours of its 8760-hour training year, at most 8760, tested on the whole second year; ` +
+                `mas: the first N of its 3000 training points, at most 3000, tested on the other 3000)`,
               BOUNDS.rows,
             ),
           )

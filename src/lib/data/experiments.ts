@@ -1,14 +1,16 @@
 /**
- * The paper's datasets (§5.1): syn1, syn2, the toy of §5.2 and pow. syn1, syn2 and the toy draw
+ * The paper's datasets (§5.1): syn1, syn2, the toy of §5.2, pow and mas. syn1, syn2 and the toy draw
  * inputs ~ U(1,2) for training and U(3,4) for testing (extrapolation), 2000 rows each, and the
- * true equations generate the targets; pow generates its data itself (the `data` hook: a power
- * flow, see pow/index.ts). The truth scores the results; no search code reads it.
+ * true equations generate the targets; pow and mas generate their data themselves (the `data`
+ * hook: a power flow, see pow/index.ts; mass-damper trajectories, see mas/index.ts). The truth
+ * scores the results; no search code reads it.
  */
 import type { Equation } from "../equation/types.js";
 import { evaluateEquation, type SymbolLookup } from "../equation/evaluate.js";
 import type { Rng } from "../rng.js";
 import type { Dataset } from "./dataset.js";
 import { addNoise } from "./noise.js";
+import { masExperiment } from "./mas/index.js";
 import { powExperiment } from "./pow/index.js";
 
 export { addNoise };
@@ -117,6 +119,7 @@ export const experiments: Record<string, Experiment> = {
     search: { terms: 1, maxFactors: 2 },
   },
   pow: powExperiment,
+  mas: masExperiment,
 };
 
 export interface GenerateOptions {
