@@ -62,6 +62,15 @@ function strided(values: Float64Array, rows: number): Float64Array {
   return Float64Array.from(out);
 }
 
+/** Ends of the prefixes of a size-ordered library that hold products of up to 1, 2, … factors (the whole last). */
+function libraryPrefixes(columns: readonly ProductColumn[]): number[] {
+  const ends: number[] = [];
+  for (let i = 1; i < columns.length; i++) {
+    if (columns[i]!.neurons.length > columns[i - 1]!.neurons.length) ends.push(i);
+  }
+  return [...ends, columns.length];
+}
+
 export function linearProposals(input: LinearInput): LinearScreen {
   const x = input.x.map((c) => strided(c, SCREEN_ROWS));
   const y = strided(input.y, SCREEN_ROWS);
@@ -89,12 +98,18 @@ export function linearProposals(input: LinearInput): LinearScreen {
     if (built.columns.length === 0) continue;
     count += built.columns.length;
     truncated ||= built.truncated;
-    for (const subset of selectSubsets(
-      built.columns.map((c) => c.values),
-      y,
-      { maxTerms, rows: SCREEN_ROWS },
-    ))
-      scored.push({ columns: built.columns, subset });
+    // The library grows by size (singles, then pairs, …): its prefixes are the libraries of
+    // fewer factors. Selecting in each prefix too finds a sum of simple products that the beam
+    // over the whole library can miss when larger products correlate with it more greedily.
+    for (const end of libraryPrefixes(built.columns)) {
+      const prefix = built.columns.slice(0, end);
+      for (const subset of selectSubsets(
+        prefix.map((c) => c.values),
+        y,
+        { maxTerms, rows: SCREEN_ROWS },
+      ))
+        scored.push({ columns: built.columns, subset });
+    }
   }
   // Sums whose terms share a factor (G·m1·m2·(1/r2 − 1/r1)): y divided by the shared factor is
   // a sum of smaller products, which a small library can hold.
