@@ -308,9 +308,10 @@ export function registerCommands(program: Command): void {
         Boolean(flags.quiet),
       );
       for (const e of result.evaluation ?? []) {
+        const ec = e.coefficientError === null ? "n/a" : `${e.coefficientError.toPrecision(3)} %`;
         log.info(
           `${e.target}: ${e.exact ? "exact" : `not exact (${e.reason})`}, ` +
-            `E_c ${e.coefficientError.toPrecision(3)} %, test NRMSE ${e.testNrmse.toExponential(2)}; truth ${e.truth}`,
+            `E_c ${ec}, test NRMSE ${e.testNrmse.toExponential(2)}; truth ${e.truth}`,
         );
       }
       if (experiment.report) for (const line of experiment.report(result.equations)) log.info(line);
