@@ -34,10 +34,10 @@ import { fitForm } from "../src/lib/fitForm.js";
 import { exactRecovery } from "../src/lib/metrics/recovery.js";
 import { nrmse } from "../src/lib/metrics/nrmse.js";
 import { createRng } from "../src/lib/rng.js";
-import { METHOD_NAMES, type SearchMethod, type SearchSettings } from "../src/lib/search/index.js";
+import { SEARCH_METHOD_NAMES, type SearchMethod, type SearchSettings } from "../src/lib/search/index.js";
 import { VERSION } from "../src/lib/version.js";
 
-const METHODS: SearchMethod[] = METHOD_NAMES;
+const METHODS: SearchMethod[] = SEARCH_METHOD_NAMES;
 const OUT = "src/docs/data/search-benchmark.json";
 /** The search's fit (the CLI's search defaults): 50 float64 Adam steps at lr 1e-2, then LM. */
 const FIT = { engine: "js", steps: 50, learningRate: 0.01, polish: "lm" } as const;

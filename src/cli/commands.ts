@@ -9,6 +9,7 @@ import type { PluginCheckReport } from "../lib/checkPlugin.js";
 import {
   FORM_FIT,
   isFormConfig,
+  isModelConfig,
   pipelineData,
   resolvePipelineConfig,
   runPipeline,
@@ -20,13 +21,14 @@ import {
   type PipelineOptions,
   type PipelineOutput,
 } from "../lib/pipeline.js";
-import { resultToJson, type ResultJson } from "../lib/result.js";
-import type { EpisodeEvent, OutputSearchResult, SearchSettings } from "../lib/search/index.js";
+import { resultToJson, type ModelResult, type ResultJson } from "../lib/result.js";
+import { isModelMethod, type EpisodeEvent, type OutputSearchResult, type SearchSettings } from "../lib/search/index.js";
 import { tf } from "../lib/tf.js";
 import { builtinConstraints, builtinRewards, builtinSymbols } from "../plugins/index.js";
 import { BOUNDS } from "../lib/bounds.js";
 import {
   addFitFlags,
+  addModelFlags,
   addSearchFlags,
   fitSettings,
   listOption,
@@ -78,8 +80,18 @@ function fitProgress(log: Reporter): FitProgress {
   };
 }
 
+/** One line per trained model (a model method): what it is and how well it fits. */
+function modelLine(m: ModelResult): string {
+  const test = m.testNrmse === undefined ? "" : `, test NRMSE ${m.testNrmse.toExponential(2)}`;
+  return (
+    `${m.target} = ${m.model}(${m.inputs.join(", ")})  [${m.layers.join("-")} ${m.activation}, ${m.parameters} ` +
+    `parameters; train NRMSE ${m.trainNrmse.toExponential(2)}${test}]`
+  );
+}
+
 function emit(result: ResultJson, flags: CommonFlags, seconds: number, log: Reporter): void {
   for (const e of result.equations) process.stdout.write(`${e.target} = ${e.text}\n`);
+  for (const m of result.models ?? []) process.stdout.write(`${modelLine(m)}\n`);
   log.info(`done in ${seconds.toFixed(2)} s`);
   if (flags.timings) result.search.seconds = Number(seconds.toFixed(3));
   if (flags.out) {
@@ -99,6 +111,8 @@ function flagOptions(
   );
   if (form) return { fit };
   const { method, settings, constraints } = searchOverrides(flags);
+  // A model method's --lr is its own Adam learning rate; it fits no equation.
+  if (isModelMethod(method) && flags.lr !== undefined) settings.learningRate = flags.lr;
   return { fit, method, search: settings, constraints, reward: flags.reward };
 }
 
@@ -115,6 +129,17 @@ async function runWithProgress(
   quiet: boolean,
 ): Promise<PipelineOutput> {
   if (isFormConfig(input.config)) return runPipeline({ ...input, onFit: fitProgress(log) });
+  if (isModelConfig(input.config))
+    return runPipeline({
+      ...input,
+      onModel: (m) => {
+        const t = m.training;
+        log.info(
+          `${m.target}: ${m.model} trained ${t.epochs} epochs (${t.stopReason}; kept epoch ${t.bestEpoch}), ` +
+            `validation NRMSE ${t.validationNrmse.toExponential(2)} on ${t.validationRows} rows`,
+        );
+      },
+    });
   const symbols = input.registries.symbols;
   const progress = searchProgress<EpisodeEvent>({
     stream: stderrStream(),
@@ -177,20 +202,22 @@ function stopAdvice(o: OutputSearchResult, settings: SearchSettings): string {
 
 export function registerCommands(program: Command): void {
   addPluginFlag(
-    addSearchFlags(
-      addFitFlags(
-        program
-          .command("fit")
-          .description("find (or, with --form, fit) equations for a CSV file")
-          .argument("<data.csv>", "CSV with a header row of column names")
-          .addOption(listOption("--target <names>", "target column(s), comma-separated"))
-          .addOption(listOption("--inputs <names>", "input columns (default: every column that is not a target)"))
-          .addOption(listOption("--symbols <names>", "symbol pool, comma-separated (default: all registered)"))
-          .option("--form <equations>", 'fit this structure only, e.g. "y1 = x1^2*cos(x2); y2 = x1*x3"')
-          .addOption(numberOption("--seed <n>", "random seed, 0…2^32−1", BOUNDS.seed, 0))
-          .option("--out <file>", "write the version-1 JSON result")
-          .option("--timings", "include wall-clock seconds in the JSON (breaks byte-identity)")
-          .option("--quiet", "no progress on stderr"),
+    addModelFlags(
+      addSearchFlags(
+        addFitFlags(
+          program
+            .command("fit")
+            .description("find (or, with --form, fit) equations for a CSV file")
+            .argument("<data.csv>", "CSV with a header row of column names")
+            .addOption(listOption("--target <names>", "target column(s), comma-separated"))
+            .addOption(listOption("--inputs <names>", "input columns (default: every column that is not a target)"))
+            .addOption(listOption("--symbols <names>", "symbol pool, comma-separated (default: all registered)"))
+            .option("--form <equations>", 'fit this structure only, e.g. "y1 = x1^2*cos(x2); y2 = x1*x3"')
+            .addOption(numberOption("--seed <n>", "random seed, 0…2^32−1", BOUNDS.seed, 0))
+            .option("--out <file>", "write the version-1 JSON result")
+            .option("--timings", "include wall-clock seconds in the JSON (breaks byte-identity)")
+            .option("--quiet", "no progress on stderr"),
+        ),
       ),
     ),
   ).action(
@@ -221,6 +248,11 @@ export function registerCommands(program: Command): void {
       const { train } = data;
       if (isFormConfig(config))
         log.info(`fitting ${train.targets.join(", ")} from ${train.rows} rows of ${file} on tfjs ${backend}`);
+      else if (isModelConfig(config))
+        log.info(
+          `training ${config.method} for ${train.targets.join(", ")} from ${train.rows} rows of ${file} ` +
+            `(tfjs ${backend})`,
+        );
       else
         log.info(
           `searching ${train.targets.join(", ")} from ${train.rows} rows of ${file} with ` +
@@ -237,34 +269,39 @@ export function registerCommands(program: Command): void {
   );
 
   addPluginFlag(
-    addSearchFlags(
-      addFitFlags(
-        program
-          .command("run")
-          .description(`reproduce one of the paper's experiments (${Object.keys(experiments).join(", ")})`)
-          .argument("<experiment>", Object.keys(experiments).join(" | "))
-          .addOption(numberOption("--seed <n>", "random seed of the data and the search, 0…2^32−1", BOUNDS.seed, 0))
-          .addOption(numberOption("--snr <dB>", "Gaussian noise on the training targets at this SNR", BOUNDS.snrDb))
-          .addOption(
-            numberOption(
-              "--rows <n>",
-              `training rows, ${BOUNDS.rows.rule.replace("an integer from ", "").replace(" to ", "…")} (default: ` +
-                `the experiment's; syn1, syn2, toy: 2000 train and 2000 test; pow: ` +
-                `the first N hours of its 8760-hour training year, at most 8760, tested on the whole second year; ` +
-                `mas: the first N of its 3000 training points, at most 3000, tested on the other 3000)`,
-              BOUNDS.rows,
-            ),
-          )
-          .addOption(
-            listOption(
-              "--symbols <names>",
-              "symbol pool, comma-separated (default: the experiment's; pow: x, and x,x^2 can express its PQ bus)",
-            ),
-          )
-          .option("--given-form", "fit the experiment's known forms instead of searching (coefficient estimation only)")
-          .option("--out <file>", "write the version-1 JSON result")
-          .option("--timings", "include wall-clock seconds in the JSON (breaks byte-identity)")
-          .option("--quiet", "no progress on stderr"),
+    addModelFlags(
+      addSearchFlags(
+        addFitFlags(
+          program
+            .command("run")
+            .description(`reproduce one of the paper's experiments (${Object.keys(experiments).join(", ")})`)
+            .argument("<experiment>", Object.keys(experiments).join(" | "))
+            .addOption(numberOption("--seed <n>", "random seed of the data and the search, 0…2^32−1", BOUNDS.seed, 0))
+            .addOption(numberOption("--snr <dB>", "Gaussian noise on the training targets at this SNR", BOUNDS.snrDb))
+            .addOption(
+              numberOption(
+                "--rows <n>",
+                `training rows, ${BOUNDS.rows.rule.replace("an integer from ", "").replace(" to ", "…")} (default: ` +
+                  `the experiment's; syn1, syn2, toy: 2000 train and 2000 test; pow: ` +
+                  `the first N hours of its 8760-hour training year, at most 8760, tested on the whole second year; ` +
+                  `mas: the first N of its 3000 training points, at most 3000, tested on the other 3000)`,
+                BOUNDS.rows,
+              ),
+            )
+            .addOption(
+              listOption(
+                "--symbols <names>",
+                "symbol pool, comma-separated (default: the experiment's; pow: x, and x,x^2 can express its PQ bus)",
+              ),
+            )
+            .option(
+              "--given-form",
+              "fit the experiment's known forms instead of searching (coefficient estimation only)",
+            )
+            .option("--out <file>", "write the version-1 JSON result")
+            .option("--timings", "include wall-clock seconds in the JSON (breaks byte-identity)")
+            .option("--quiet", "no progress on stderr"),
+        ),
       ),
     ),
   ).action(
@@ -298,7 +335,7 @@ export function registerCommands(program: Command): void {
       const backend = await useBackend(flags.backend);
       const data = pipelineData(config, { registries });
       const started = performance.now();
-      const pool = "symbols" in config ? `, symbols ${config.symbols.join(", ")}` : "";
+      const pool = "symbols" in config && config.symbols.length ? `, symbols ${config.symbols.join(", ")}` : "";
       log.info(
         `${experiment.name}: ${experiment.description}; ${data.train.rows} training rows, ${data.test?.rows ?? 0} ` +
           `test rows, seed ${seed}${snrDb === undefined ? "" : `, SNR ${snrDb} dB`}${pool}, tfjs ${backend}`,
@@ -309,9 +346,10 @@ export function registerCommands(program: Command): void {
         Boolean(flags.quiet),
       );
       for (const e of result.evaluation ?? []) {
+        const ec = e.coefficientError === null ? "n/a" : `${e.coefficientError.toPrecision(3)} %`;
         log.info(
           `${e.target}: ${e.exact ? "exact" : `not exact (${e.reason})`}, ` +
-            `E_c ${e.coefficientError.toPrecision(3)} %, test NRMSE ${e.testNrmse.toExponential(2)}; truth ${e.truth}`,
+            `E_c ${ec}, test NRMSE ${e.testNrmse.toExponential(2)}; truth ${e.truth}`,
         );
       }
       if (experiment.report) for (const line of experiment.report(result.equations)) log.info(line);

@@ -4,7 +4,7 @@
  * (src/lib/bounds.ts, which result files go through too), names through `choices`.
  */
 import { Option, type Command } from "commander";
-import { BOUNDS, CHOICES, FLAG_BOUNDS, parseBound, type Bound } from "../lib/bounds.js";
+import { BOUNDS, CHOICES, FLAG_BOUNDS, HIDDEN_LAYERS_CAP, parseBound, type Bound } from "../lib/bounds.js";
 import type { FitOptions } from "../lib/local/fit.js";
 import {
   METHOD_NAMES,
@@ -38,6 +38,11 @@ export interface SearchFlags {
   gamma?: number;
   proposal?: SearchSettings["proposal"];
   rank?: SearchSettings["rank"];
+  hidden?: number[];
+  epochs?: number;
+  batch?: number;
+  patience?: number;
+  validation?: number;
 }
 
 /** `--flag <value>` parsed into a bounded number (an InputError naming the flag otherwise). */
@@ -83,7 +88,13 @@ export function addFitFlags(command: Command): Command {
     .addOption(
       numberOption("--steps <n>", "Adam steps per fit (default 200 for a form, 50 in the search)", BOUNDS.steps),
     )
-    .addOption(numberOption("--lr <rate>", "Adam learning rate (paper: 1e-2)", BOUNDS.learningRate))
+    .addOption(
+      numberOption(
+        "--lr <rate>",
+        "Adam learning rate (paper: 1e-2; with --method mlp the MLP's, default 3e-3)",
+        BOUNDS.learningRate,
+      ),
+    )
     .addOption(
       choiceOption(
         "--polish <kind>",
@@ -160,6 +171,40 @@ export function addSearchFlags(command: Command): Command {
     );
 }
 
+/** `--hidden 64,64`: 1 to HIDDEN_LAYERS_CAP layer widths, each a bounded integer. */
+function hiddenOption(): Option {
+  return new Option("--hidden <widths>", "MLP hidden layer widths, comma-separated (mlp default 64,64)").argParser(
+    (text: string) => {
+      const parts = text.split(",");
+      if (parts.length > HIDDEN_LAYERS_CAP)
+        throw new InputError(`--hidden must be 1 to ${HIDDEN_LAYERS_CAP} layer widths (got ${JSON.stringify(text)})`);
+      return parts.map((part) => parseBound(BOUNDS.hiddenUnits, part, "--hidden"));
+    },
+  );
+}
+
+/** The MLP baseline's flags (--method mlp); --lr is its Adam learning rate. */
+export function addModelFlags(command: Command): Command {
+  return command
+    .addOption(hiddenOption())
+    .addOption(numberOption("--epochs <n>", "MLP: most epochs (mlp default 500)", BOUNDS.epochs))
+    .addOption(numberOption("--batch <n>", "MLP: mini-batch rows (mlp default 64)", BOUNDS.batch))
+    .addOption(
+      numberOption(
+        "--patience <n>",
+        "MLP: stop after this many epochs without a better validation loss (default 30)",
+        BOUNDS.patience,
+      ),
+    )
+    .addOption(
+      numberOption(
+        "--validation <fraction>",
+        "MLP: fraction of the training rows held out for early stopping, above 0 and at most 0.5 (default 0.2)",
+        BOUNDS.validation,
+      ),
+    );
+}
+
 export function fitSettings(
   flags: FitFlags,
   defaults: Pick<FitOptions, "steps" | "engine">,
@@ -188,6 +233,11 @@ export function searchOverrides(
     "gamma",
     "proposal",
     "rank",
+    "hidden",
+    "epochs",
+    "batch",
+    "patience",
+    "validation",
   ] as const;
   for (const key of keys) if (flags[key] !== undefined) (settings as Record<string, unknown>)[key] = flags[key];
   return { method: flags.method, settings, constraints: flags.constraints };

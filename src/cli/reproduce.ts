@@ -14,11 +14,20 @@ import {
   formEquations,
   isExperimentConfig,
   isFormConfig,
+  isModelConfig,
   pipelineData,
   pipelinePlugins,
+  type CsvSearchConfig,
   type PipelineConfig,
 } from "../lib/pipeline.js";
-import { compareResults, formatComparison, parseResult, tolerancePolicy, type Comparison } from "../lib/reproduce.js";
+import {
+  compareResults,
+  formatComparison,
+  modelTolerancePolicy,
+  parseResult,
+  tolerancePolicy,
+  type Comparison,
+} from "../lib/reproduce.js";
 import type { EquationResult, ResultJson } from "../lib/result.js";
 import { runModule } from "../lib/runtime.js";
 import { VERSION } from "../lib/version.js";
@@ -111,6 +120,10 @@ function describe(file: string, config: PipelineConfig, backend: string, csv?: {
     );
   }
   const where = `${csv!.rows} rows of ${csv!.path}`;
+  if (isModelConfig(config)) {
+    const method = (config as CsvSearchConfig).method;
+    return `reproducing ${file}: training ${method} for ${config.targets.join(", ")} on ${where}, tfjs ${backend}`;
+  }
   return isFormConfig(config)
     ? `reproducing ${file}: fitting ${config.form} on ${where}, tfjs ${backend}`
     : `reproducing ${file}: searching ${config.targets.join(", ")} on ${where}, seed ${config.seed}, tfjs ${backend}`;
@@ -155,10 +168,12 @@ export async function reproduce(file: string, options: ReproduceOptions = {}): P
   log.info(describe(file, config, backend, csv));
   const result = await runModule(config, { backend, registries, table, file: csv?.path });
   const equations = result.equations;
+  // A model (the MLP) is retrained: its policy says why its numbers match exactly or within MODEL_TOLERANCE.
+  const policy = original.models ? modelTolerancePolicy : tolerancePolicy;
   const comparison = compareResults(
     original,
     result,
-    tolerancePolicy(manifest.backend, result.manifest.backend, { exact: options.exact }),
+    policy(manifest.backend, result.manifest.backend, { exact: options.exact }),
   );
   const lines = formatComparison(comparison, { old: manifest.backend, new: result.manifest.backend });
   return { original, equations, backend: result.manifest.backend, result, comparison, lines };

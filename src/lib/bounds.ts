@@ -69,6 +69,9 @@ export const BOUNDS = {
   hiddenUnits: bound(true, 1, 1024),
   candidates: bound(true, 1, 100_000),
   parents: bound(true, 1, 1000),
+  // The MLP baseline.
+  patience: bound(true, 1, 10_000),
+  validation: bound(false, 0, 0.5, { openMin: true }),
   // One fit.
   steps: bound(true, 0, 1_000_000),
   learningRate: bound(false, 0, 10, { openMin: true }),
@@ -137,6 +140,9 @@ export const searchSettingsSchema = z.looseObject({
   candidates: BOUNDS.candidates.schema,
   rank: choice("rank"),
   parents: BOUNDS.parents.schema,
+  learningRate: BOUNDS.learningRate.schema,
+  patience: BOUNDS.patience.schema,
+  validation: BOUNDS.validation.schema,
   fit: z.looseObject({
     steps: BOUNDS.steps.schema.optional(),
     learningRate: BOUNDS.learningRate.schema.optional(),

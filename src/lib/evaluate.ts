@@ -14,12 +14,46 @@ import { nrmse } from "./metrics/nrmse.js";
 import type { Registry, SymbolPlugin } from "./plugins.js";
 import type { EvaluationResult } from "./result.js";
 
+/** The truth of an experiment, simplified against its training data (what E_c and exact compare with). */
+function truths(experiment: Experiment, data: { train: Dataset }, symbols: Registry<SymbolPlugin>): Equation[] {
+  const options = {
+    symbols: (name: string) => symbols.get(name),
+    inputOrder: data.train.inputs,
+    symbolOrder: symbols.names(),
+    columns: (name: string) => columnOf(data.train, name),
+    rows: data.train.rows,
+  };
+  return experiment.truth.map((raw) => simplifyEquation(raw, options));
+}
+
+/**
+ * The evaluation of a model method (no equation): the test NRMSE of its predictions on the
+ * extrapolation range; E_c and exact recovery do not apply (coefficientError null, exact false,
+ * the reason says why).
+ */
+export function evaluateModels(
+  experiment: Experiment,
+  method: string,
+  predictions: ReadonlyMap<string, Float64Array>,
+  data: { train: Dataset; test: Dataset },
+  symbols: Registry<SymbolPlugin>,
+): EvaluationResult[] {
+  return truths(experiment, data, symbols).map((truth) => ({
+    target: truth.target,
+    truth: equationText(truth, (name) => symbols.get(name)),
+    exact: false,
+    coefficientError: null,
+    testNrmse: nrmse(columnOf(data.test, truth.target), predictions.get(truth.target)!),
+    reason: `no equation (${method})`,
+  }));
+}
+
 export function evaluateExperiment(
   experiment: Experiment,
   learned: readonly Equation[],
   data: { train: Dataset; test: Dataset },
   symbols: Registry<SymbolPlugin>,
-): EvaluationResult[] {
+): (EvaluationResult & { coefficientError: number })[] {
   const lookup = (name: string) => symbols.get(name);
   const options = {
     symbols: lookup,

@@ -40,6 +40,8 @@ export {
   paperSettings,
   METHODS,
   METHOD_NAMES,
+  SEARCH_METHOD_NAMES,
+  isModelMethod,
   isMethod,
   methodRow,
   settingsRecord,

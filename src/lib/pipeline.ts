@@ -14,14 +14,16 @@ import { formOf } from "./equation/extract.js";
 import { parseForm } from "./equation/parse.js";
 import type { Equation } from "./equation/types.js";
 import { InputError } from "./errors.js";
-import { evaluateExperiment } from "./evaluate.js";
+import { fitModels } from "./baselines/index.js";
+import { evaluateExperiment, evaluateModels } from "./evaluate.js";
 import { checkColumnDomain, checkDomains, fitForm, type FitFormOptions, type FitFormResult } from "./fitForm.js";
 import { Registry, type ConstraintPlugin, type Registries, type RewardPlugin, type SymbolPlugin } from "./plugins.js";
-import type { ResultJson } from "./result.js";
+import type { ModelResult, ResultJson } from "./result.js";
 import { createRng } from "./rng.js";
 import type { ArgminSolver } from "./search/argmin.js";
 import {
   isMethod,
+  isModelMethod,
   METHOD_NAMES,
   resolveSettings,
   search,
@@ -156,6 +158,17 @@ const fitOf = (config: FitConfig): FitConfig => ({
   polish: config.polish,
   engine: config.engine,
 });
+
+/** A search config whose method fits a model per target (the MLP baseline) instead of searching for equations. */
+export const isModelConfig = (config: PipelineConfig): boolean =>
+  !isFormConfig(config) && isModelMethod((config as { method: string }).method);
+
+/** A model method draws on no symbols: a pool given for one is an error rather than quietly ignored. */
+function checkNoPool(options: PipelineOptions): void {
+  const method = options.method ?? "consolesr";
+  if (options.symbols && isModelMethod(method))
+    throw new InputError(`--symbols chooses a search's pool; --method ${method} fits a model with no symbols`);
+}
 
 /** The search settings of a search config, validated and complete (the method's defaults under it). */
 export function searchSettingsOf(config: ExperimentSearchConfig | CsvSearchConfig): SearchSettings {
@@ -315,6 +328,7 @@ export function resolvePipelineConfig(options: PipelineOptions, registries: Regi
         ...checkFit({ ...FORM_FIT, ...experiment.fit, ...defined(options.fit) }, "fit."),
       };
     const fit = checkFit({ ...SEARCH_FIT, ...experiment.fit, ...defined(options.fit) }, "fit.");
+    checkNoPool(options);
     const choice = searchChoice(options, registries);
     const settings = resolveSettings(options.method ?? "consolesr", {
       ...experiment.search,
@@ -323,7 +337,7 @@ export function resolvePipelineConfig(options: PipelineOptions, registries: Regi
     });
     const config: ExperimentSearchConfig = {
       ...head,
-      symbols: [...(options.symbols ?? experiment.symbols)],
+      symbols: isModelMethod(settings.method) ? [] : [...(options.symbols ?? experiment.symbols)],
       ...choice,
       ...settings,
     };
@@ -331,8 +345,9 @@ export function resolvePipelineConfig(options: PipelineOptions, registries: Regi
     return config;
   }
   if (!options.csv) throw new InputError("no data: name an experiment or give a CSV table");
+  if (options.form === undefined) checkNoPool(options);
   const symbols = registries.symbols;
-  const pool = options.symbols ?? symbols.names();
+  const pool = options.symbols ?? (isModelMethod(options.method ?? "consolesr") ? [] : symbols.names());
   for (const name of pool) symbols.get(name);
   const targets = options.targets ?? (options.form !== undefined ? formTargets(options.form) : []);
   if (targets.length === 0) throw new InputError("--target is required (the column(s) to explain)");
@@ -392,11 +407,14 @@ export function configFromManifest(result: Pick<ResultJson, "manifest">, file = 
       throw new InputError(
         `${file}: manifest.config.method must be one of ${METHOD_NAMES.join(", ")} (got ${JSON.stringify(method)})`,
       );
-    if (!isObject(config.fit)) throw new InputError(`${file}: manifest.config.fit is missing`);
+    const model = isModelMethod(method);
+    if (!model && !isObject(config.fit)) throw new InputError(`${file}: manifest.config.fit is missing`);
     const overrides = Object.fromEntries(
       SEARCH_KEYS.filter((key) => key in config).map((key) => [key, config[key]]),
     ) as Partial<SearchSettings>;
-    overrides.fit = fit(config.fit, ".fit");
+    // A model method records no fit, symbols, constraints or reward: it uses none.
+    if (model) delete overrides.fit;
+    else overrides.fit = fit(config.fit as Record<string, unknown>, ".fit");
     try {
       return resolveSettings(method, overrides);
     } catch (error) {
@@ -419,23 +437,29 @@ export function configFromManifest(result: Pick<ResultJson, "manifest">, file = 
     const head: ExperimentSource = { seed, experiment: experiment.name, rows, snrDb };
     if (config.givenForm === true) return { ...head, givenForm: true, ...fit(config, "") };
     const resolved = settings();
+    if (isModelMethod(resolved.method)) return { ...head, symbols: [], ...modelChoice, ...resolved };
     const symbols = config.symbols === undefined ? [...experiment.symbols] : strings("symbols");
     return { ...head, symbols, constraints: strings("constraints"), reward: string("reward"), ...resolved };
   }
   if (typeof config.data === "string") {
+    const model = typeof config.form !== "string" && isModelMethod(String(config.method));
     const head: CsvSource = {
       seed,
       data: config.data,
       targets: strings("targets"),
       inputs: strings("inputs"),
-      symbols: strings("symbols"),
+      symbols: model ? [] : strings("symbols"),
     };
+    if (model) return { ...head, ...modelChoice, ...settings() };
     if (typeof config.form === "string") return { ...head, form: config.form, ...fit(config, "") };
     const resolved = settings();
     return { ...head, constraints: strings("constraints"), reward: string("reward"), ...resolved };
   }
   throw new InputError(`${file}: manifest.config names neither an experiment nor a data file; cannot re-run it`);
 }
+
+/** The constraint and reward names a model config carries (unused, unrecorded: the defaults). */
+const modelChoice = { constraints: [...DEFAULT_CONSTRAINTS], reward: DEFAULT_REWARD };
 
 /**
  * manifest.config of a config: its keys in the order the CLI has always written them
@@ -445,6 +469,8 @@ export function manifestConfig(config: PipelineConfig): Record<string, unknown> 
   if (isExperimentConfig(config)) {
     const head = { experiment: config.experiment, rows: config.rows, snrDb: config.snrDb };
     if (config.givenForm === true) return { ...head, givenForm: true, ...fitOf(config) };
+    if (isModelConfig(config))
+      return { ...head, ...settingsRecord(searchSettingsOf(config as ExperimentSearchConfig)) };
     return {
       ...head,
       symbols: config.symbols,
@@ -453,6 +479,13 @@ export function manifestConfig(config: PipelineConfig): Record<string, unknown> 
       ...settingsRecord(searchSettingsOf(config)),
     };
   }
+  if (isModelConfig(config))
+    return {
+      data: config.data,
+      targets: config.targets,
+      inputs: config.inputs,
+      ...settingsRecord(searchSettingsOf(config as CsvSearchConfig)),
+    };
   const head = { data: config.data, targets: config.targets, inputs: config.inputs, symbols: config.symbols };
   if (isFormConfig(config)) return { ...head, form: config.form, ...fitOf(config) };
   return {
@@ -465,10 +498,10 @@ export function manifestConfig(config: PipelineConfig): Record<string, unknown> 
 
 /**
  * The backend a manifest records: the tfjs backend for an experiment; for a CSV, "js" when every
- * fit ran on the float64 engine (the CLI's rule since 0.1.0).
+ * fit ran on the float64 engine (the CLI's rule since 0.1.0). A model (the MLP) trains on tfjs: its backend.
  */
 export function recordedBackend(config: PipelineConfig, backend: string): string {
-  if (isExperimentConfig(config)) return backend;
+  if (isExperimentConfig(config) || isModelConfig(config)) return backend;
   const engine = isFormConfig(config) ? config.engine : searchSettingsOf(config).fit.engine;
   return engine === "js" ? "js" : backend;
 }
@@ -508,6 +541,8 @@ export interface PipelineInput {
   onEpisode?: (event: EpisodeEvent) => void;
   /** After each equation of a given form is fitted. */
   onFit?: FitFormOptions["onProgress"];
+  /** After each target's model is trained (a model method). */
+  onModel?: (model: ModelResult) => void;
   /** The git commit recorded in the manifest (default "unknown"). */
   git?: string;
   /** The active tfjs backend (tf.getBackend() after useBackend); see recordedBackend. */
@@ -557,8 +592,26 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineOutput>
   let block: ResultJson["search"];
   let found: SearchResult | undefined;
   let fitted: FitFormResult | undefined;
+  let models: ModelResult[] | undefined;
+  let evaluation: ResultJson["evaluation"];
   const experiment = isExperimentConfig(config) ? findExperiment(config.experiment) : undefined;
-  if (isFormConfig(config)) {
+  if (isModelConfig(config)) {
+    // A model method: no equation, a model per target; its evaluation scores the predictions.
+    const settings = plugins.settings!;
+    const output = fitModels(data.train, data.test, settings, createRng(data.searchSeed), input.onModel);
+    models = output.models;
+    equations = [];
+    simplified = [];
+    block = { method: settings.method, episodes: 0, structures: 0, stopReason: "model-trained" };
+    if (experiment && data.test)
+      evaluation = evaluateModels(
+        experiment,
+        settings.method,
+        output.testPredictions!,
+        { train: data.train, test: data.test },
+        registries.symbols,
+      );
+  } else if (isFormConfig(config)) {
     // A form fixes the structure only: every weight starts at 1 (paper appendix).
     const forms = experiment
       ? (experiment.forms ?? experiment.truth).map(formOf)
@@ -583,8 +636,7 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineOutput>
     block = searchBlock(found, plugins.settings!.method);
   }
   checkFinite(equations, found, isExperimentConfig(config) ? config.experiment : config.data);
-  let evaluation: ResultJson["evaluation"];
-  if (experiment) {
+  if (experiment && !models) {
     if (!data.test) throw new InputError(`${experiment.name}: the pipeline data has no test set to evaluate on`);
     evaluation = evaluateExperiment(experiment, simplified, { train: data.train, test: data.test }, registries.symbols);
   }
@@ -592,6 +644,7 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineOutput>
     version: 1,
     equations,
     search: block,
+    ...(models ? { models } : {}),
     ...(evaluation ? { evaluation } : {}),
     manifest: {
       seed: config.seed,

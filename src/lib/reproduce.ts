@@ -52,6 +52,11 @@ export function parseResult(text: string, file: string): ResultJson {
     }
   }
   if (!Array.isArray(value.equations)) throw new InputError(`${file}: no equations array`);
+  if (
+    value.models !== undefined &&
+    (!Array.isArray(value.models) || !value.models.every((m) => isObject(m) && typeof m.target === "string"))
+  )
+    throw new InputError(`${file}: models must be an array of objects with a target`);
   value.equations.forEach((e: unknown, i: number) => {
     const where = `${file}: equations[${i}]`;
     if (!isObject(e) || typeof e.target !== "string" || typeof e.text !== "string" || !Array.isArray(e.terms)) {
@@ -119,6 +124,36 @@ export function tolerancePolicy(
   return { tolerance: FLOAT32_TOLERANCE, exact: false, why };
 }
 
+/** Relative tolerance of a model (the MLP) retrained on another backend: its float32 training takes another path. */
+export const MODEL_TOLERANCE = 0.05;
+
+/**
+ * How closely a retrained model (a result with a `models` block) must match. Its training is
+ * deterministic on one backend (the same float32 operations in the same order from the same
+ * seed), so the same backend gives an exact match (1e-9); another backend trains another
+ * network, compared within MODEL_TOLERANCE on its metrics and prediction fingerprint.
+ */
+export function modelTolerancePolicy(
+  oldBackend: string,
+  newBackend: string,
+  options: { exact?: boolean } = {},
+): TolerancePolicy {
+  if (options.exact) return { tolerance: EXACT_TOLERANCE, exact: true, why: "--exact asked for it" };
+  if (oldBackend === newBackend)
+    return {
+      tolerance: EXACT_TOLERANCE,
+      exact: true,
+      why: `both runs on ${newBackend}, where the model's seeded training is deterministic`,
+    };
+  return {
+    tolerance: MODEL_TOLERANCE,
+    exact: false,
+    why:
+      `allowed because the model was retrained on another backend (${oldBackend}, ${newBackend}), ` +
+      `whose float32 training takes another path`,
+  };
+}
+
 /** The tolerance of tolerancePolicy. */
 export function toleranceFor(oldBackend: string, newBackend: string): number {
   return tolerancePolicy(oldBackend, newBackend).tolerance;
@@ -167,7 +202,12 @@ export interface Comparison {
   targets: TargetComparison[];
   /** Differences in the search block and the evaluation: failures of an exact comparison, notes of a float32 one. */
   fields: FieldDifference[];
-  /** Every target matches (same or within tolerance), and for an exact comparison every other field too. */
+  /** A model method's targets (the `models` block): same, within tolerance, or different. */
+  models?: { target: string; status: "same" | "close" | "different"; differences: FieldDifference[] }[];
+  /**
+   * Every target matches (same or within tolerance), every model within tolerance, and for an
+   * exact comparison every other field too.
+   */
   match: boolean;
 }
 
@@ -297,7 +337,27 @@ export function compareResults(
   compareValues(before.search, after.search, "search", policy.tolerance, fields);
   if (before.evaluation !== undefined || after.evaluation !== undefined)
     compareValues(before.evaluation, after.evaluation, "evaluation", policy.tolerance, fields);
-  return { ...comparison, why: policy.why, fields, match: comparison.match && (!policy.exact || fields.length === 0) };
+  // A model has no equation: its numbers are its answer, so they must match at any tolerance.
+  let models: Comparison["models"];
+  if (before.models !== undefined || after.models !== undefined) {
+    const targets = [...new Set([...(before.models ?? []), ...(after.models ?? [])].map((m) => m.target))];
+    models = targets.map((target) => {
+      const a = before.models?.find((m) => m.target === target);
+      const b = after.models?.find((m) => m.target === target);
+      const differences: FieldDifference[] = [];
+      compareValues(a, b, `models[${target}]`, policy.tolerance, differences);
+      const same = JSON.stringify(a) === JSON.stringify(b);
+      return { target, status: same ? "same" : differences.length ? "different" : "close", differences };
+    });
+  }
+  const modelsMatch = (models ?? []).every((m) => m.status !== "different");
+  return {
+    ...comparison,
+    why: policy.why,
+    fields,
+    ...(models ? { models } : {}),
+    match: comparison.match && modelsMatch && (!policy.exact || fields.length === 0),
+  };
 }
 
 /** Human-readable lines: one per target, one per difference (indented), then a summary naming the tolerance and why. */
@@ -322,11 +382,22 @@ export function formatComparison(comparison: Comparison, backends: { old: string
       for (const f of t.fields) lines.push(`  ${t.target}: ${f}`);
     }
   }
+  for (const m of comparison.models ?? []) {
+    if (m.status === "same") lines.push(`${m.target}: same model`);
+    else if (m.status === "close") lines.push(`${m.target}: same model within tolerance ${comparison.tolerance}`);
+    else {
+      lines.push(`${m.target}: DIFFERENT model`);
+      for (const f of m.differences) lines.push(`  ${f.path}: ${shown(f.old)} → ${shown(f.new)}`);
+    }
+  }
   for (const f of comparison.fields)
     lines.push(`  ${comparison.exact ? "DIFFERENT" : "note"} ${f.path}: ${shown(f.old)} → ${shown(f.new)}`);
-  const differ = comparison.targets.filter((t) => t.status === "different").length;
-  const total = comparison.targets.length;
-  const equations = `${total} equation${total === 1 ? "" : "s"}`;
+  const models = comparison.models;
+  const answers = models ?? comparison.targets;
+  const differ = answers.filter((t) => t.status === "different").length;
+  const total = answers.length;
+  const noun = models ? "model" : "equation";
+  const equations = `${total} ${noun}${total === 1 ? "" : "s"}`;
   const why = comparison.why ? `; ${comparison.why}` : "";
   const kind = comparison.exact
     ? `exact match, tolerance ${comparison.tolerance}${why}`

@@ -17,9 +17,42 @@ export interface EvaluationResult {
   target: string;
   truth: string;
   exact: boolean;
-  coefficientError: number;
+  /** E_c in %; null where it does not apply (a model method has no coefficients: see `reason`). */
+  coefficientError: number | null;
   testNrmse: number;
   reason: string;
+}
+
+/**
+ * A model method's answer for one target (the MLP baseline): what it is, how it trained, and how
+ * well it predicts. The weights are not stored; `reproduce` re-trains from the manifest and
+ * compares these numbers, `predictions` among them.
+ */
+export interface ModelResult {
+  target: string;
+  /** The method ("mlp"). */
+  model: string;
+  inputs: string[];
+  /** Widths from the input to the output, e.g. [3, 64, 64, 1], and the hidden layers' activation. */
+  layers: number[];
+  activation: string;
+  parameters: number;
+  training: {
+    /** Rows it trained on and rows held out for early stopping (the seed draws the split). */
+    rows: number;
+    validationRows: number;
+    epochs: number;
+    /** The epoch whose weights were kept (lowest validation loss). */
+    bestEpoch: number;
+    stopReason: "patience" | "epochs";
+    validationNrmse: number;
+  };
+  /** NRMSE on every training row (its validation rows included). */
+  trainNrmse: number;
+  /** NRMSE on an experiment's test set (the extrapolation range); absent for a CSV. */
+  testNrmse?: number;
+  /** A fingerprint of its predictions on the test set (an experiment) or the training set (a CSV). */
+  predictions: { set: "test" | "train"; rows: number; mean: number; rms: number; head: number[] };
 }
 
 export interface Manifest {
@@ -60,6 +93,8 @@ export interface ResultJson {
     /** The Pareto front of the hall of fame, per target. */
     front?: { target: string; complexity: number; nrmse: number; text: string }[];
   };
+  /** A model method's answer, one per target (the MLP baseline); `equations` is then empty. */
+  models?: ModelResult[];
   /** Present for the paper's experiments, where the truth is known: metrics only. */
   evaluation?: EvaluationResult[];
   manifest: Manifest;

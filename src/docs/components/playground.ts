@@ -13,7 +13,7 @@ import {
   equationText,
   experiments,
   InputError,
-  METHOD_NAMES,
+  SEARCH_METHOD_NAMES,
   parseCsv,
   resolvePipelineConfig,
   type ArgminSolver,
@@ -79,8 +79,8 @@ const registries = () => createRegistries();
 
 /** Symbol names of the registry, for the page's checkboxes. */
 export const symbolNames = (): string[] => registries().symbols.names();
-/** The method table's names (consolesr first). */
-export const methodNames = (): string[] => [...METHOD_NAMES];
+/** The method table's structure searches (consolesr first; the MLP baseline has no equation to show). */
+export const methodNames = (): string[] => [...SEARCH_METHOD_NAMES];
 export const constraintNames = (): string[] => registries().constraints.names();
 export const rewardNames = (): string[] => registries().rewards.names();
 

@@ -20,10 +20,15 @@ export {
   METHODS,
   METHOD_NAMES,
   isMethod,
+  isModelMethod,
   methodRow,
+  SEARCH_METHOD_NAMES,
+  structureSearchRow,
   resolveSettings,
   settingsRecord,
   type MethodRow,
+  type ModelRow,
+  type StructureSearchRow,
   type SearchMethod,
 } from "./methods.js";
 export { consolesrSettings, paperSettings, STOP_REASONS, type SearchSettings, type StopReason } from "./settings.js";

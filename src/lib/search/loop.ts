@@ -11,7 +11,7 @@ import { createEvaluator, type Candidate, type Evaluator } from "./evaluator.js"
 import { sizesOf, STAGE_PATIENCE, type Size } from "./growth.js";
 import { HallOfFame } from "./hallOfFame.js";
 import { shapeReward } from "./learner.js";
-import { methodRow } from "./methods.js";
+import { structureSearchRow } from "./methods.js";
 import type { SearchSettings, StopReason } from "./settings.js";
 import { stopRules } from "./stop.js";
 import type { OutputSearchResult, ProposalStrategy, SearchContext, SearchRun } from "./strategy.js";
@@ -59,7 +59,7 @@ function fitNext(strategy: ProposalStrategy, evaluator: Evaluator, keep: readonl
 const nextTick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 export async function searchOutput(ctx: SearchContext, settings: SearchSettings): Promise<OutputSearchResult> {
-  const method = methodRow(settings.method);
+  const method = structureSearchRow(settings.method);
   const evaluator = createEvaluator(ctx.data, ctx.target, ctx.symbols, ctx.reward, settings.fit);
   const evidence: Evidence[] = [];
   const hall = new HallOfFame();

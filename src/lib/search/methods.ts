@@ -3,9 +3,10 @@
  * validation, the manifest, the playground and the benchmark all read it. A new method is a
  * strategy file (strategies/) and one row here.
  *
- * `kind` leaves room for methods that are not LoCaL structure searches (the paper's baselines
- * DSR, VPG, EQL and an MLP run loops of their own); today every row is a "structure-search",
- * run by the episode loop over its ProposalStrategy.
+ * `kind` says how a method runs: a "structure-search" is run by the episode loop over its
+ * ProposalStrategy and answers with equations; a "model" (the paper's MLP baseline, src/lib/baselines/)
+ * runs a loop of its own and answers with a fitted model per target and no equation (the result's
+ * `models` block). The paper's other baselines (DSR, VPG, EQL) will be rows of their own.
  */
 import { InputError } from "../errors.js";
 import { consolesrSettings, paperSettings, checkSettings, type SearchSettings } from "./settings.js";
@@ -16,21 +17,32 @@ import { enumerateStrategy } from "./strategies/enumerate.js";
 import { paperStrategy } from "./strategies/paper.js";
 import { randomStrategy } from "./strategies/random.js";
 
-export interface MethodRow {
+interface MethodRowBase {
   name: string;
-  kind: "structure-search";
   /** One line for `--help`, the playground and the docs. */
   description: string;
   /** The method's defaults (every field; the ones it does not use are inert). */
   defaults: SearchSettings;
   /** The settings it reads: what its manifest config records and what a user may meaningfully override. */
   uses: readonly (keyof SearchSettings)[];
+}
+
+/** A LoCaL structure search: the episode loop over a ProposalStrategy. */
+export interface StructureSearchRow extends MethodRowBase {
+  kind: "structure-search";
   /** Its stop rule. */
   threshold: Threshold;
   /** Its answer: the best fit ("best") or the simplest candidate within 5 % of it ("simplest"). */
   answer: "best" | "simplest";
   strategy: (run: SearchRun) => ProposalStrategy;
 }
+
+/** A baseline that fits a model of its own per target (no equation): the pipeline's model path. */
+export interface ModelRow extends MethodRowBase {
+  kind: "model";
+}
+
+export type MethodRow = StructureSearchRow | ModelRow;
 
 const SPACE = ["episodes", "budget", "terms", "maxFactors", "pearson", "fit"] as const;
 const LEARNING = [
@@ -89,6 +101,23 @@ export const METHODS = {
     answer: "simplest",
     strategy: enumerateStrategy,
   },
+  mlp: {
+    name: "mlp",
+    kind: "model",
+    description:
+      "the paper's MLP baseline: a tanh network per target (Adam, early stopping on a validation split); no equation",
+    defaults: {
+      ...consolesrSettings,
+      method: "mlp",
+      hidden: [64, 64],
+      epochs: 500,
+      batch: 64,
+      learningRate: 3e-3,
+      patience: 30,
+      validation: 0.2,
+    },
+    uses: ["hidden", "epochs", "batch", "learningRate", "patience", "validation"],
+  },
 } satisfies Record<string, MethodRow>;
 
 export type SearchMethod = keyof typeof METHODS;
@@ -96,6 +125,20 @@ export const METHOD_NAMES = Object.keys(METHODS) as SearchMethod[];
 
 export const isMethod = (name: unknown): name is SearchMethod =>
   typeof name === "string" && Object.hasOwn(METHODS, name);
+
+/** A method that fits a model per target instead of searching for equations (the MLP baseline). */
+export const isModelMethod = (name: string): boolean => isMethod(name) && METHODS[name].kind === "model";
+
+/** The structure searches only (the benchmark's and the playground's methods). */
+export const SEARCH_METHOD_NAMES = METHOD_NAMES.filter((name) => METHODS[name].kind === "structure-search");
+
+/** The row of a structure search; an InputError for a model method, which runs outside the episode loop. */
+export function structureSearchRow(name: string): StructureSearchRow {
+  const row = methodRow(name);
+  if (row.kind !== "structure-search")
+    throw new InputError(`${name} is a ${row.kind} method, not a structure search: run it through the pipeline`);
+  return row;
+}
 
 /** The row of a method name; an InputError listing the known ones otherwise. */
 export function methodRow(name: string, what = "search method"): MethodRow {

@@ -61,6 +61,12 @@ export interface SearchSettings {
   /** Structures kept as parents for the "operators" proposals (the best by NRMSE). */
   parents: number;
   fit: Omit<FitOptions, "symbols">;
+  /** The MLP baseline's Adam learning rate (its layer widths, epochs and batch are `hidden`, `epochs`, `batch`). */
+  learningRate: number;
+  /** The MLP's early stopping: epochs without a better validation loss before it stops. */
+  patience: number;
+  /** The MLP's validation split: this fraction of the training rows, drawn with the run's seed. */
+  validation: number;
 }
 
 /** Why the search of one output stopped. */
@@ -93,6 +99,9 @@ export const paperSettings: SearchSettings = {
   rank: "reward-net",
   parents: 8,
   fit: { engine: "js", steps: 50, polish: "lm" },
+  learningRate: 3e-3,
+  patience: 30,
+  validation: 0.2,
 };
 
 /** consolesr's defaults: where the measurements pointed away from the paper (README "Deviations"). */
