@@ -5,55 +5,20 @@
 // the evaluation against the truth and reads the matrix −D R Dᵀ M⁻¹ back from the learned
 // equations (learnedMatrix). It uses the library's public entry only, as a user's report would.
 // Reproduce: `npx tsx src/docs/data/mas.json.ts > mas.json` (about a second: no search runs here).
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import {
-  configFromManifest,
-  createRegistries,
-  equationLatex,
-  evaluateExperiment,
-  experiments,
-  isInputError,
   learnedMatrix,
   MAS_DAMPING_RANGE,
   MAS_DT,
   MAS_MASS_RANGE,
   MAS_NETWORK,
   MAS_NETWORK_SEED,
-  parseResult,
-  pipelineData,
 } from "../../lib/index.js";
+import { committedRun, round } from "./committedRun.js";
 
 const started = performance.now();
-const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const file = "data/results/mas-seed0.json";
-
-const registries = createRegistries();
-const lookup = (name: string) => registries.symbols.get(name);
-const experiment = experiments.mas!;
-const truthLatex = Object.fromEntries(experiment.truth.map((e) => [e.target, equationLatex(e, lookup)]));
-const round = (v: number, digits = 6) => (Number.isFinite(v) ? Number(v.toPrecision(digits)) : null);
-
-let result: ReturnType<typeof parseResult>;
-try {
-  result = parseResult(readFileSync(resolve(repoRoot, file), "utf8"), file);
-} catch (error) {
-  throw isInputError(error) ? new Error(error.message) : error;
-}
-const config = configFromManifest(result, file);
-if (!("experiment" in config) || config.experiment !== "mas") throw new Error(`${file}: not a mas run`);
-const data = pipelineData(config, { registries });
+const { result, data, learned, evaluation, evaluationReproduced, truthLatex } = committedRun("mas", file);
 if (!data.test) throw new Error(`${file}: the regenerated data has no test set`);
-const learned = result.equations.map((e) => ({ target: e.target, terms: e.terms }));
-const evaluation = evaluateExperiment(experiment, learned, { train: data.train, test: data.test }, registries.symbols);
-const recorded = result.evaluation ?? [];
-const evaluationReproduced = evaluation.every((e) => {
-  const r = recorded.find((q) => q.target === e.target);
-  return (
-    r !== undefined && r.exact === e.exact && r.coefficientError === e.coefficientError && r.testNrmse === e.testNrmse
-  );
-});
 const matrix = learnedMatrix(learned);
 const outputs = result.search.targets ?? [];
 

@@ -7,62 +7,18 @@
 // recomputes the evaluation against the reduced truth and reads the grid back from the learned
 // equations (learnedTopology). It uses the library's public entry only, as a user's report would.
 // Reproduce: `npx tsx src/docs/data/pow.json.ts > pow.json` (seconds: no search runs here).
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import {
-  CASE5,
-  configFromManifest,
-  createRegistries,
-  equationLatex,
-  evaluateExperiment,
-  experiments,
-  isInputError,
-  learnedTopology,
-  parseResult,
-  pipelineData,
-  POW_GRID,
-} from "../../lib/index.js";
+import { CASE5, learnedTopology, POW_GRID } from "../../lib/index.js";
+import { committedRun, round } from "./committedRun.js";
 
 const started = performance.now();
-const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const RUNS = [
   { pool: "x", file: "data/results/pow-x-seed0.json" },
   { pool: "x,x^2", file: "data/results/pow-x2-seed0.json" },
 ];
 
-const registries = createRegistries();
-const lookup = (name: string) => registries.symbols.get(name);
-const experiment = experiments.pow!;
-const truthLatex = Object.fromEntries(experiment.truth.map((e) => [e.target, equationLatex(e, lookup)]));
-const round = (v: number, digits = 6) => (Number.isFinite(v) ? Number(v.toPrecision(digits)) : null);
-
 const runs = RUNS.map(({ pool, file }) => {
-  let result: ReturnType<typeof parseResult>;
-  try {
-    result = parseResult(readFileSync(resolve(repoRoot, file), "utf8"), file);
-  } catch (error) {
-    throw isInputError(error) ? new Error(error.message) : error;
-  }
-  const config = configFromManifest(result, file);
-  if (!("experiment" in config) || config.experiment !== "pow") throw new Error(`${file}: not a pow run`);
-  const data = pipelineData(config, { registries });
+  const { result, data, learned, evaluation, evaluationReproduced: same, truthLatex } = committedRun("pow", file);
   if (!data.test) throw new Error(`${file}: the regenerated data has no test set`);
-  const learned = result.equations.map((e) => ({ target: e.target, terms: e.terms }));
-  const evaluation = evaluateExperiment(
-    experiment,
-    learned,
-    { train: data.train, test: data.test },
-    registries.symbols,
-  );
-  // The evaluation recomputed here against the file's own evaluation block: the data are the run's.
-  const recorded = result.evaluation ?? [];
-  const same = evaluation.every((e) => {
-    const r = recorded.find((q) => q.target === e.target);
-    return (
-      r !== undefined && r.exact === e.exact && r.coefficientError === e.coefficientError && r.testNrmse === e.testNrmse
-    );
-  });
   const topology = learnedTopology(POW_GRID, learned);
   const outputs = result.search.targets ?? [];
   return {
