@@ -91,7 +91,11 @@ function modelLine(m: ModelResult): string {
 
 function emit(result: ResultJson, flags: CommonFlags, seconds: number, log: Reporter): void {
   for (const e of result.equations) process.stdout.write(`${e.target} = ${e.text}\n`);
-  for (const m of result.models ?? []) process.stdout.write(`${modelLine(m)}\n`);
+  for (const m of result.models ?? []) {
+    // EQL's expression where it did not expand into an equation (its equations are printed above).
+    if (m.expression && !m.expression.expanded) process.stdout.write(`${m.target} = ${m.expression.text}\n`);
+    process.stdout.write(`${modelLine(m)}\n`);
+  }
   log.info(`done in ${seconds.toFixed(2)} s`);
   if (flags.timings) result.search.seconds = Number(seconds.toFixed(3));
   if (flags.out) {
@@ -134,6 +138,14 @@ async function runWithProgress(
       ...input,
       onModel: (m) => {
         const t = m.training;
+        if ("phases" in t) {
+          const mse = t.phases.map((p) => `${p.phase} ${p.mse.toExponential(2)}`).join(", ");
+          log.info(
+            `${m.target}: ${m.model} trained ${t.phases.length} phases (MSE ${mse}), ` +
+              `${t.active} of ${t.weights} weights kept: ${m.expression?.text ?? ""}`,
+          );
+          return;
+        }
         log.info(
           `${m.target}: ${m.model} trained ${t.epochs} epochs (${t.stopReason}; kept epoch ${t.bestEpoch}), ` +
             `validation NRMSE ${t.validationNrmse.toExponential(2)} on ${t.validationRows} rows`,

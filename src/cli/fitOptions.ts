@@ -43,6 +43,8 @@ export interface SearchFlags {
   batch?: number;
   patience?: number;
   validation?: number;
+  l1?: number;
+  threshold?: number;
 }
 
 /** `--flag <value>` parsed into a bounded number (an InputError naming the flag otherwise). */
@@ -173,22 +175,32 @@ export function addSearchFlags(command: Command): Command {
 
 /** `--hidden 64,64`: 1 to HIDDEN_LAYERS_CAP layer widths, each a bounded integer. */
 function hiddenOption(): Option {
-  return new Option("--hidden <widths>", "MLP hidden layer widths, comma-separated (mlp default 64,64)").argParser(
-    (text: string) => {
-      const parts = text.split(",");
-      if (parts.length > HIDDEN_LAYERS_CAP)
-        throw new InputError(`--hidden must be 1 to ${HIDDEN_LAYERS_CAP} layer widths (got ${JSON.stringify(text)})`);
-      return parts.map((part) => parseBound(BOUNDS.hiddenUnits, part, "--hidden"));
-    },
-  );
+  return new Option(
+    "--hidden <widths>",
+    "MLP hidden layer widths, comma-separated (mlp default 64,64); EQL: one number, its units of each kind (default 2)",
+  ).argParser((text: string) => {
+    const parts = text.split(",");
+    if (parts.length > HIDDEN_LAYERS_CAP)
+      throw new InputError(`--hidden must be 1 to ${HIDDEN_LAYERS_CAP} layer widths (got ${JSON.stringify(text)})`);
+    return parts.map((part) => parseBound(BOUNDS.hiddenUnits, part, "--hidden"));
+  });
 }
 
-/** The MLP baseline's flags (--method mlp); --lr is its Adam learning rate. */
+/**
+ * The model baselines' flags (--method mlp, --method eql); --lr is their Adam learning rate,
+ * --hidden EQL's units of each kind, --epochs its epochs per phase.
+ */
 export function addModelFlags(command: Command): Command {
   return command
     .addOption(hiddenOption())
-    .addOption(numberOption("--epochs <n>", "MLP: most epochs (mlp default 500)", BOUNDS.epochs))
-    .addOption(numberOption("--batch <n>", "MLP: mini-batch rows (mlp default 64)", BOUNDS.batch))
+    .addOption(
+      numberOption(
+        "--epochs <n>",
+        "MLP: most epochs (mlp default 500); EQL: epochs per phase (default 200)",
+        BOUNDS.epochs,
+      ),
+    )
+    .addOption(numberOption("--batch <n>", "MLP, EQL: mini-batch rows (default 64)", BOUNDS.batch))
     .addOption(
       numberOption(
         "--patience <n>",
@@ -201,6 +213,14 @@ export function addModelFlags(command: Command): Command {
         "--validation <fraction>",
         "MLP: fraction of the training rows held out for early stopping, above 0 and at most 0.5 (default 0.2)",
         BOUNDS.validation,
+      ),
+    )
+    .addOption(numberOption("--l1 <strength>", "EQL: L1 strength of its second phase, 0…1 (default 1e-2)", BOUNDS.l1))
+    .addOption(
+      numberOption(
+        "--threshold <w>",
+        "EQL: weights with |w| below this are fixed at 0 in its last phase, 0…10 (default 0.1)",
+        BOUNDS.threshold,
       ),
     );
 }
@@ -238,6 +258,8 @@ export function searchOverrides(
     "batch",
     "patience",
     "validation",
+    "l1",
+    "threshold",
   ] as const;
   for (const key of keys) if (flags[key] !== undefined) (settings as Record<string, unknown>)[key] = flags[key];
   return { method: flags.method, settings, constraints: flags.constraints };

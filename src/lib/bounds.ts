@@ -72,6 +72,9 @@ export const BOUNDS = {
   // The MLP baseline.
   patience: bound(true, 1, 10_000),
   validation: bound(false, 0, 0.5, { openMin: true }),
+  // The EQL baseline.
+  l1: bound(false, 0, 1),
+  threshold: bound(false, 0, 10),
   // One fit.
   steps: bound(true, 0, 1_000_000),
   learningRate: bound(false, 0, 10, { openMin: true }),
@@ -143,6 +146,8 @@ export const searchSettingsSchema = z.looseObject({
   learningRate: BOUNDS.learningRate.schema,
   patience: BOUNDS.patience.schema,
   validation: BOUNDS.validation.schema,
+  l1: BOUNDS.l1.schema,
+  threshold: BOUNDS.threshold.schema,
   fit: z.looseObject({
     steps: BOUNDS.steps.schema.optional(),
     learningRate: BOUNDS.learningRate.schema.optional(),

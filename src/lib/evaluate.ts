@@ -27,9 +27,11 @@ function truths(experiment: Experiment, data: { train: Dataset }, symbols: Regis
 }
 
 /**
- * The evaluation of a model method (no equation): the test NRMSE of its predictions on the
- * extrapolation range; E_c and exact recovery do not apply (coefficientError null, exact false,
- * the reason says why).
+ * The evaluation of a model method: the test NRMSE of its predictions on the extrapolation
+ * range; E_c and exact recovery do not apply (coefficientError null, exact false, the reason
+ * says why). A method that writes equations (EQL) passes them as `equations`: a target that has
+ * one is scored like a search's answer (E_c, exact, the equation's test NRMSE); a target without
+ * one (its expression did not expand into products of factors) as a model.
  */
 export function evaluateModels(
   experiment: Experiment,
@@ -37,15 +39,23 @@ export function evaluateModels(
   predictions: ReadonlyMap<string, Float64Array>,
   data: { train: Dataset; test: Dataset },
   symbols: Registry<SymbolPlugin>,
+  equations?: readonly Equation[],
 ): EvaluationResult[] {
-  return truths(experiment, data, symbols).map((truth) => ({
-    target: truth.target,
-    truth: equationText(truth, (name) => symbols.get(name)),
-    exact: false,
-    coefficientError: null,
-    testNrmse: nrmse(columnOf(data.test, truth.target), predictions.get(truth.target)!),
-    reason: `no equation (${method})`,
-  }));
+  const scored = equations ? evaluateExperiment(experiment, equations, data, symbols) : [];
+  return truths(experiment, data, symbols).map((truth) => {
+    const equation = scored.find((e) => e.target === truth.target);
+    if (equation && equations!.some((e) => e.target === truth.target)) return equation;
+    return {
+      target: truth.target,
+      truth: equationText(truth, (name) => symbols.get(name)),
+      exact: false,
+      coefficientError: null,
+      testNrmse: nrmse(columnOf(data.test, truth.target), predictions.get(truth.target)!),
+      reason: equations
+        ? `E_c not applicable: the ${method} expression does not expand into products of factors`
+        : `no equation (${method})`,
+    };
+  });
 }
 
 export function evaluateExperiment(

@@ -598,10 +598,14 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineOutput>
   if (isModelConfig(config)) {
     // A model method: no equation, a model per target; its evaluation scores the predictions.
     const settings = plugins.settings!;
-    const output = fitModels(data.train, data.test, settings, createRng(data.searchSeed), input.onModel);
+    // EQL's units follow an experiment's symbol pool (a CSV run has none: every unit kind).
+    const output = fitModels(data.train, data.test, settings, createRng(data.searchSeed), input.onModel, {
+      symbols: registries.symbols,
+      pool: experiment?.symbols,
+    });
     models = output.models;
-    equations = [];
-    simplified = [];
+    equations = output.equations ?? [];
+    simplified = output.simplified ?? [];
     block = { method: settings.method, episodes: 0, structures: 0, stopReason: "model-trained" };
     if (experiment && data.test)
       evaluation = evaluateModels(
@@ -610,6 +614,7 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineOutput>
         output.testPredictions!,
         { train: data.train, test: data.test },
         registries.symbols,
+        output.equations ? simplified : undefined,
       );
   } else if (isFormConfig(config)) {
     // A form fixes the structure only: every weight starts at 1 (paper appendix).

@@ -37,22 +37,40 @@ export interface ModelResult {
   layers: number[];
   activation: string;
   parameters: number;
-  training: {
-    /** Rows it trained on and rows held out for early stopping (the seed draws the split). */
-    rows: number;
-    validationRows: number;
-    epochs: number;
-    /** The epoch whose weights were kept (lowest validation loss). */
-    bestEpoch: number;
-    stopReason: "patience" | "epochs";
-    validationNrmse: number;
-  };
+  training: MlpTrainingRecord | EqlTrainingRecord;
   /** NRMSE on every training row (its validation rows included). */
   trainNrmse: number;
   /** NRMSE on an experiment's test set (the extrapolation range); absent for a CSV. */
   testNrmse?: number;
   /** A fingerprint of its predictions on the test set (an experiment) or the training set (a CSV). */
   predictions: { set: "test" | "train"; rows: number; mean: number; rms: number; head: number[] };
+  /**
+   * EQL: the network's expression after training (text and LaTeX, unexpanded), and whether it
+   * expanded into a sum of products of the project's factors (then `equations` holds it).
+   */
+  expression?: { text: string; latex: string; expanded: boolean; reason?: string };
+}
+
+/** How an MLP trained. */
+export interface MlpTrainingRecord {
+  /** Rows it trained on and rows held out for early stopping (the seed draws the split). */
+  rows: number;
+  validationRows: number;
+  epochs: number;
+  /** The epoch whose weights were kept (lowest validation loss). */
+  bestEpoch: number;
+  stopReason: "patience" | "epochs";
+  validationNrmse: number;
+}
+
+/** How EQL trained: its three phases (no regularisation, L1, L0 with the mask fixed). */
+export interface EqlTrainingRecord {
+  rows: number;
+  /** Each phase's epochs and its mean squared error on the training rows at its end. */
+  phases: { phase: "plain" | "l1" | "l0"; epochs: number; mse: number }[];
+  /** Weights (biases included) left after thresholding, of all of them. */
+  active: number;
+  weights: number;
 }
 
 export interface Manifest {

@@ -1,16 +1,27 @@
 /**
- * The pipeline's model path: the method table's rows of kind "model" (the MLP baseline) fit a
- * model per target instead of searching for equations. Their answer is the result's `models`
- * block; an experiment's evaluation scores the models' predictions on its test set.
+ * The pipeline's model path: the method table's rows of kind "model" (the MLP and EQL
+ * baselines) fit a model per target instead of searching for equations. Their answer is the
+ * result's `models` block, and for EQL the equations its expressions expand into; an
+ * experiment's evaluation scores the models' predictions (or EQL's equations) on its test set.
  */
 import type { Dataset } from "../data/dataset.js";
 import { columnOf } from "../data/dataset.js";
 import { InputError } from "../errors.js";
 import { nrmse } from "../metrics/nrmse.js";
-import type { ModelResult } from "../result.js";
+import { equationLatex, equationText } from "../equation/format.js";
+import { evaluateEquation } from "../equation/evaluate.js";
+import { simplifyEquation } from "../equation/simplify.js";
+import type { Equation } from "../equation/types.js";
+import type { Registry, SymbolPlugin } from "../plugins.js";
+import type { EquationResult, ModelResult } from "../result.js";
 import type { Rng } from "../rng.js";
 import type { SearchSettings } from "../search/settings.js";
+import { eqlWidths, predictEql, trainEql } from "./eql.js";
+import { extractEql } from "./eqlExtract.js";
 import { parameterCount, predictMlp, trainMlp } from "./mlp.js";
+
+export { eqlKinds, predictEql, trainEql, type EqlModel, type EqlSettings, type EqlTraining } from "./eql.js";
+export { extractEql, type EqlExtraction } from "./eqlExtract.js";
 
 export { parameterCount, predictMlp, trainMlp, type MlpModel, type MlpSettings, type MlpTraining } from "./mlp.js";
 
@@ -32,6 +43,16 @@ export interface ModelsOutput {
   models: ModelResult[];
   /** Each target's predictions on the test set (an experiment's), for its evaluation. */
   testPredictions?: Map<string, Float64Array>;
+  /** EQL: the equations of the targets whose expression expanded, as reported and simplified. */
+  equations?: EquationResult[];
+  simplified?: Equation[];
+}
+
+/** What EQL needs besides the data: the symbols it writes its equations with, and the pool its units follow. */
+export interface ModelContext {
+  symbols: Registry<SymbolPlugin>;
+  /** An experiment's symbol pool: EQL's sin and cos units only where it has them (all when absent). */
+  pool?: readonly string[];
 }
 
 /**
@@ -45,7 +66,12 @@ export function fitModels(
   settings: SearchSettings,
   rng: Rng,
   onModel?: (model: ModelResult) => void,
+  context?: ModelContext,
 ): ModelsOutput {
+  if (settings.method === "eql") {
+    if (!context) throw new InputError("eql needs the symbol registry to write its equations");
+    return fitEql(train, test, settings, rng, context, onModel);
+  }
   if (settings.method !== "mlp") throw new InputError(`unknown model method "${settings.method}"`);
   const testPredictions = test ? new Map<string, Float64Array>() : undefined;
   const models = train.targets.map((target): ModelResult => {
@@ -91,4 +117,90 @@ export function fitModels(
     return result;
   });
   return { models, testPredictions };
+}
+
+/**
+ * EQL per target (eql.ts): train, read the expression back, expand it where it can
+ * (eqlExtract.ts) and simplify that equation like a search's answer (equal terms merged,
+ * negligible ones dropped). The model's NRMSEs are the network's; an equation's train NRMSE is
+ * its own.
+ */
+function fitEql(
+  train: Dataset,
+  test: Dataset | undefined,
+  settings: SearchSettings,
+  rng: Rng,
+  context: ModelContext,
+  onModel?: (model: ModelResult) => void,
+): ModelsOutput {
+  const lookup = (name: string) => context.symbols.get(name);
+  const testPredictions = test ? new Map<string, Float64Array>() : undefined;
+  const equations: EquationResult[] = [];
+  const simplified: Equation[] = [];
+  const models = train.targets.map((target): ModelResult => {
+    const trained = trainEql(train, target, settings, rng.fork(), context.pool);
+    const { model } = trained;
+    const y = columnOf(train, target);
+    const trainNrmse = nrmse(y, predictEql(model, train.x, train.rows));
+    if (!Number.isFinite(trainNrmse))
+      throw new InputError(
+        `no EQL network with a finite train NRMSE was found for target "${target}" (NRMSE ${trainNrmse}): ` +
+          `scale the columns to magnitudes near 1, or lower --lr`,
+      );
+    const extraction = extractEql(model);
+    if (extraction.terms) {
+      const equation = simplifyEquation(
+        { target, terms: extraction.terms },
+        {
+          symbols: lookup,
+          inputOrder: train.inputs,
+          symbolOrder: context.symbols.names(),
+          columns: (name) => columnOf(train, name),
+          rows: train.rows,
+        },
+      );
+      simplified.push(equation);
+      const predicted = evaluateEquation(equation, lookup, (name) => columnOf(train, name), train.rows);
+      equations.push({
+        target,
+        text: equationText(equation, lookup),
+        latex: equationLatex(equation, lookup),
+        terms: equation.terms,
+        trainNrmse: nrmse(y, predicted),
+      });
+    }
+    let testNrmse: number | undefined;
+    let predicted: Float64Array;
+    if (test) {
+      predicted = predictEql(
+        model,
+        model.inputs.map((name) => columnOf(test, name)),
+        test.rows,
+      );
+      testNrmse = nrmse(columnOf(test, target), predicted);
+      testPredictions!.set(target, predicted);
+    } else predicted = predictEql(model, train.x, train.rows);
+    const { hidden } = eqlWidths(model.kinds.length, model.units);
+    const result: ModelResult = {
+      target,
+      model: "eql",
+      inputs: [...model.inputs],
+      layers: [model.inputs.length, hidden, 1],
+      activation: [...model.kinds, "product"].join(", "),
+      parameters: trained.weights,
+      training: { rows: train.rows, phases: trained.phases, active: trained.active, weights: trained.weights },
+      trainNrmse,
+      ...(testNrmse === undefined ? {} : { testNrmse }),
+      predictions: fingerprint(test ? "test" : "train", predicted),
+      expression: {
+        text: extraction.text,
+        latex: extraction.latex,
+        expanded: extraction.terms !== undefined,
+        ...(extraction.reason ? { reason: extraction.reason } : {}),
+      },
+    };
+    onModel?.(result);
+    return result;
+  });
+  return { models, testPredictions, equations, simplified };
 }

@@ -4,9 +4,9 @@
  * strategy file (strategies/) and one row here.
  *
  * `kind` says how a method runs: a "structure-search" is run by the episode loop over its
- * ProposalStrategy and answers with equations; a "model" (the paper's MLP baseline, src/lib/baselines/)
+ * ProposalStrategy and answers with equations; a "model" (the paper's MLP and EQL baselines, src/lib/baselines/)
  * runs a loop of its own and answers with a fitted model per target and no equation (the result's
- * `models` block). The paper's other baselines (DSR, VPG, EQL) will be rows of their own.
+ * `models` block; EQL adds the equations it can expand). DSR and VPG will be rows of their own.
  */
 import { InputError } from "../errors.js";
 import { consolesrSettings, paperSettings, checkSettings, type SearchSettings } from "./settings.js";
@@ -40,6 +40,8 @@ export interface StructureSearchRow extends MethodRowBase {
 /** A baseline that fits a model of its own per target (no equation): the pipeline's model path. */
 export interface ModelRow extends MethodRowBase {
   kind: "model";
+  /** A check of the settings beyond their bounds (an InputError naming the setting). */
+  check?: (settings: SearchSettings) => void;
 }
 
 export type MethodRow = StructureSearchRow | ModelRow;
@@ -118,6 +120,31 @@ export const METHODS = {
     },
     uses: ["hidden", "epochs", "batch", "learningRate", "patience", "validation"],
   },
+  eql: {
+    name: "eql",
+    kind: "model",
+    description:
+      "the paper's EQL baseline: a network of identity, sin, cos and product units trained with no " +
+      "regularisation, L1, then L0 (small weights fixed at 0); its expression expanded into an equation",
+    defaults: {
+      ...consolesrSettings,
+      method: "eql",
+      hidden: [2],
+      epochs: 200,
+      batch: 64,
+      learningRate: 1e-2,
+      l1: 1e-2,
+      threshold: 0.1,
+    },
+    uses: ["hidden", "epochs", "batch", "learningRate", "l1", "threshold"],
+    check: (settings) => {
+      if (settings.hidden.length !== 1)
+        throw new InputError(
+          `search option hidden must be one width for eql, its units of each kind ` +
+            `(got ${JSON.stringify(settings.hidden)})`,
+        );
+    },
+  },
 } satisfies Record<string, MethodRow>;
 
 export type SearchMethod = keyof typeof METHODS;
@@ -151,6 +178,8 @@ export function resolveSettings(method: string = "consolesr", overrides: Partial
   const base = methodRow(method).defaults;
   const settings: SearchSettings = { ...base, ...overrides, method, fit: { ...base.fit, ...overrides.fit } };
   checkSettings(settings);
+  const row = methodRow(method);
+  if (row.kind === "model") row.check?.(settings);
   return settings;
 }
 

@@ -67,6 +67,10 @@ export interface SearchSettings {
   patience: number;
   /** The MLP's validation split: this fraction of the training rows, drawn with the run's seed. */
   validation: number;
+  /** The EQL baseline's L1 strength λ in its second training phase. */
+  l1: number;
+  /** The EQL baseline's L0 phase: weights with |w| below this are fixed at zero. */
+  threshold: number;
 }
 
 /** Why the search of one output stopped. */
@@ -102,6 +106,8 @@ export const paperSettings: SearchSettings = {
   learningRate: 3e-3,
   patience: 30,
   validation: 0.2,
+  l1: 1e-2,
+  threshold: 0.1,
 };
 
 /** consolesr's defaults: where the measurements pointed away from the paper (README "Deviations"). */
