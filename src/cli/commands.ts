@@ -41,6 +41,7 @@ import { checkOutPath, gitSha, readCsvFile, reporter, stderrStream, writeText, t
 import { addPluginTimeoutFlag, collect, importPluginFile, loadRegistries, TRUST_NOTE } from "./plugins.js";
 import { searchProgress } from "./progress.js";
 import { registerReproduce } from "./reproduce.js";
+import { registerSweep } from "./sweep.js";
 
 interface CommonFlags extends FitFlags, SearchFlags {
   seed: number;
@@ -437,4 +438,5 @@ export function registerCommands(program: Command): void {
   });
 
   registerReproduce(program);
+  registerSweep(program);
 }
