@@ -133,6 +133,37 @@ describe("sweep", () => {
     assert.equal(gitless(file), gitless(join(dir, "fit.json")));
   });
 
+  test("benchmark entries run as experiments, byte-identical to `consolesr run <id>`", async () => {
+    const benchSpec = write("bench.json", {
+      benchmark: ["nguyen-1"],
+      seeds: [0, 1],
+      rows: [100],
+      variants: [{ name: "small", settings: { budget: 50 } }],
+    });
+    const run = await cli(["sweep", benchSpec, "--out", "bench-out", "--jobs", "2"], { cwd: dir });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /2 jobs: 2 ran, skipped 0, 0 failed; 2 of 2 exact/);
+    const summary = JSON.parse(readFileSync(join(dir, "bench-out", "summary.json"), "utf8"));
+    assert.deepEqual(
+      summary.jobs.map((r: { job: string; recovered: boolean }) => [r.job, r.recovered]),
+      [
+        ["nguyen-1-consolesr-small-s0-snrnone-r100", true],
+        ["nguyen-1-consolesr-small-s1-snrnone-r100", true],
+      ],
+    );
+    const single = await cli(
+      ["run", "nguyen-1", "--budget", "50", "--rows", "100", "--seed", "1", "--out", "n1.json"],
+      {
+        cwd: dir,
+      },
+    );
+    assert.equal(single.code, 0, single.stderr);
+    assert.equal(
+      gitless(join(dir, "bench-out", "nguyen-1-consolesr-small-s1-snrnone-r100.json")),
+      gitless(join(dir, "n1.json")),
+    );
+  });
+
   test("a bad spec is one error line naming the field, exit 2, nothing run", async () => {
     const cases: [unknown, RegExp][] = [
       [{ ...SPEC, seedz: [1] }, /unknown field "seedz"/],
@@ -148,6 +179,8 @@ describe("sweep", () => {
       [{ ...SPEC, variants: [{ name: "a", settings: { episodes: -3 } }] }, /variant a\).*episodes must be/],
       [{ experiments: ["syn1"], csv: "data.csv", targets: ["y"] }, /exactly one source/],
       [{ csv: "data.csv" }, /targets: required/],
+      [{ benchmark: ["nguyen-1", "nope"] }, /benchmark\[1\]: unknown benchmark id or family "nope"/],
+      [{ benchmark: "some" }, /benchmark: /],
       ["{ not json", /not a JSON file/],
     ];
     for (const [i, [value, message]] of cases.entries()) {

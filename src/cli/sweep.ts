@@ -22,6 +22,7 @@ import { z } from "zod";
 import { useBackend } from "../lib/backend.js";
 import { BOUNDS, checkBound } from "../lib/bounds.js";
 import type { Table } from "../lib/data/csv.js";
+import { benchmarkEntries, benchmarkFamily } from "../lib/data/benchmark.js";
 import { experiments } from "../lib/data/experiments.js";
 import { InputError, isInputError } from "../lib/errors.js";
 import {
@@ -73,6 +74,7 @@ const seedsSchema = z.union([
 
 export const sweepSpecSchema = z.strictObject({
   experiments: z.array(z.string()).min(1).optional(),
+  benchmark: z.union([z.literal("all"), z.array(z.string()).min(1)]).optional(),
   csv: z.string().optional(),
   targets: z.array(z.string()).min(1).optional(),
   inputs: z.array(z.string()).min(1).optional(),
@@ -154,9 +156,22 @@ export function parseSpec(value: unknown, file: string): SweepSpec {
     throw new InputError(`${file}: ${at || "the spec"}: ${issue.message.replace(/^Invalid input: /, "")}`);
   }
   const spec = parsed.data;
-  const sources = [spec.experiments && "experiments", spec.csv !== undefined && "csv"].filter(Boolean);
+  const sources = [spec.experiments, spec.benchmark, spec.csv].filter((s) => s !== undefined);
   if (sources.length !== 1)
-    throw new InputError(`${file}: name exactly one source: "experiments" (a list) or "csv" (a file, with "targets")`);
+    throw new InputError(
+      `${file}: name exactly one source: "experiments" (a list), "benchmark" (ids, families or "all") ` +
+        `or "csv" (a file, with "targets")`,
+    );
+  if (spec.benchmark) {
+    if (spec.benchmark !== "all")
+      spec.benchmark.forEach((name, i) => {
+        if (!benchmarkEntries.some((e) => e.id === name) && !benchmarkFamily(name))
+          throw new InputError(
+            `${file}: benchmark[${i}]: unknown benchmark id or family "${name}" ` +
+              `(e.g. nguyen-1, feynman-I.12.4, Nguyen, Feynman, or "all")`,
+          );
+      });
+  }
   if (spec.experiments) {
     spec.experiments.forEach((name, i) => {
       if (!experiments[name])
@@ -164,6 +179,8 @@ export function parseSpec(value: unknown, file: string): SweepSpec {
           `${file}: experiments[${i}]: unknown experiment "${name}" (known: ${Object.keys(experiments).join(", ")})`,
         );
     });
+  }
+  if (spec.csv === undefined) {
     for (const key of ["targets", "inputs"] as const)
       if (spec[key]) throw new InputError(`${file}: ${key}: applies to "csv" only`);
   } else {
@@ -204,12 +221,23 @@ function seedList(seeds: SweepSpec["seeds"], file: string): number[] {
   return list;
 }
 
+/** The entries a spec's `benchmark` names, in the suite's order, each once. */
+function benchmarkIds(names: "all" | string[]): string[] {
+  if (names === "all") return benchmarkEntries.map((e) => e.id);
+  const ids = new Set<string>();
+  for (const name of names) {
+    const family = benchmarkFamily(name);
+    for (const e of benchmarkEntries) if (e.id === name || e.family === family) ids.add(e.id);
+  }
+  return [...ids];
+}
+
 const slug = (text: string) => text.replace(/[^A-Za-z0-9_.+-]+/g, "_");
 
 /** The jobs of a spec, in a stable order: source × method × variant × seed × snr × rows. */
 export function expandSpec(spec: SweepSpec, file: string): SweepJob[] {
   const jobs: SweepJob[] = [];
-  const sources = spec.experiments ?? [spec.csv!];
+  const sources = spec.experiments ?? (spec.benchmark ? benchmarkIds(spec.benchmark) : [spec.csv!]);
   const csv = spec.csv !== undefined;
   for (const source of sources)
     for (const method of spec.methods)
@@ -217,7 +245,7 @@ export function expandSpec(spec: SweepSpec, file: string): SweepJob[] {
         for (const seed of seedList(spec.seeds, file))
           for (const snrDb of spec.snr)
             for (const rows of spec.rows) {
-              const stem = csv ? slug(basename(source, extname(source))) : source;
+              const stem = csv ? slug(basename(source, extname(source))) : slug(source);
               jobs.push({
                 name: `${stem}-${method}-${variant.name}-s${seed}-snr${snrDb ?? "none"}-r${rows ?? "default"}`,
                 source,
