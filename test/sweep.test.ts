@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { assertInputError, cli } from "./helpers/cli.js";
+import { assertInputError, cli, root } from "./helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "consolesr-sweep-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -91,6 +91,24 @@ describe("sweep", () => {
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /4 jobs: 2 ran, skipped 2, 0 failed/);
     assert.equal(JSON.parse(readFileSync(join(out, `${JOBS[1]}.json`), "utf8")).manifest.config.steps, 20);
+  });
+
+  test("a failing job is recorded with its error (one line), exit 1; a re-run retries it", async () => {
+    const failSpec = write("fail.json", { ...SPEC, seeds: [0], snr: [null] });
+    // Every result write fails with ENOSPC (a full disk) in the workers, which inherit --require.
+    const full = await cli(["sweep", failSpec, "--out", "fail-out", "--jobs", "1"], {
+      cwd: dir,
+      nodeArgs: ["--require", join(root, "test/helpers/enospc.cjs")],
+    });
+    assert.equal(full.code, 1, full.stderr);
+    assert.match(full.stdout, /1 jobs: 1 ran, skipped 0, 1 failed/);
+    assert.match(full.stderr, /^error: job syn1-consolesr-form-s0-snrnone-r200: .*cannot write \(ENOSPC\)$/m);
+    const summary = JSON.parse(readFileSync(join(dir, "fail-out", "summary.json"), "utf8"));
+    assert.match(summary.jobs[0].error, /ENOSPC/);
+    assert.deepEqual(readdirSync(join(dir, "fail-out")).sort(), ["summary.csv", "summary.json"]);
+    const again = await cli(["sweep", failSpec, "--out", "fail-out"], { cwd: dir });
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /1 jobs: 1 ran, skipped 0, 0 failed/);
   });
 
   test("a job's result is byte-identical to `consolesr run` of the same config", async () => {

@@ -616,7 +616,10 @@ async function sweep(specFile: string, flags: SweepFlags): Promise<void> {
     process.removeListener("SIGTERM", onSignal);
   }
   const ordered = jobs.flatMap((job) => rows.get(job.name) ?? []);
-  writeText(join(out, "summary.json"), `${JSON.stringify({ version: 1, spec: specFile, jobs: ordered }, null, 2)}\n`);
+  writeText(
+    join(out, "summary.json"),
+    `${JSON.stringify({ summary: "consolesr sweep", version: 1, spec: specFile, jobs: ordered }, null, 2)}\n`,
+  );
   writeText(join(out, "summary.csv"), summaryCsv(ordered));
   const failed = ordered.filter((r) => r.error).length;
   const ran = ordered.length - skipped;
