@@ -10,6 +10,7 @@ import {
   FORM_FIT,
   isFormConfig,
   isModelConfig,
+  lookupExperiment,
   pipelineData,
   resolvePipelineConfig,
   runPipeline,
@@ -41,6 +42,7 @@ import { checkOutPath, gitSha, readCsvFile, reporter, stderrStream, writeText, t
 import { addPluginTimeoutFlag, collect, importPluginFile, loadRegistries, TRUST_NOTE } from "./plugins.js";
 import { searchProgress } from "./progress.js";
 import { registerReproduce } from "./reproduce.js";
+import { registerSweep } from "./sweep.js";
 
 interface CommonFlags extends FitFlags, SearchFlags {
   seed: number;
@@ -287,7 +289,10 @@ export function registerCommands(program: Command): void {
           program
             .command("run")
             .description(`reproduce one of the paper's experiments (${Object.keys(experiments).join(", ")})`)
-            .argument("<experiment>", Object.keys(experiments).join(" | "))
+            .argument(
+              "<experiment>",
+              `${Object.keys(experiments).join(" | ")}, or a search-benchmark id (nguyen-1, feynman-I.12.4, …)`,
+            )
             .addOption(numberOption("--seed <n>", "random seed of the data and the search, 0…2^32−1", BOUNDS.seed, 0))
             .addOption(numberOption("--snr <dB>", "Gaussian noise on the training targets at this SNR", BOUNDS.snrDb))
             .addOption(
@@ -322,9 +327,12 @@ export function registerCommands(program: Command): void {
       flags: CommonFlags & { snr?: number; rows?: number; givenForm?: boolean; symbols?: string[] },
     ) => {
       const log = reporter(Boolean(flags.quiet));
-      const experiment = experiments[name];
+      const experiment = lookupExperiment(name);
       if (!experiment)
-        throw new InputError(`unknown experiment "${name}" (known: ${Object.keys(experiments).join(", ")})`);
+        throw new InputError(
+          `unknown experiment "${name}" (known: ${Object.keys(experiments).join(", ")}, ` +
+            `or a search-benchmark id such as nguyen-1)`,
+        );
       const { seed, rows, snr: snrDb } = flags;
       if (flags.out) checkOutPath(flags.out, flags.plugin ?? []);
       const { registries } = await loadRegistries(flags.plugin);
@@ -449,4 +457,5 @@ export function registerCommands(program: Command): void {
   });
 
   registerReproduce(program);
+  registerSweep(program);
 }

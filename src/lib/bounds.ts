@@ -78,6 +78,8 @@ export const BOUNDS = {
   // One fit.
   steps: bound(true, 0, 1_000_000),
   learningRate: bound(false, 0, 10, { openMin: true }),
+  // `sweep --jobs`: worker processes.
+  jobs: bound(true, 1, 256),
 } as const;
 
 /**

@@ -10,6 +10,8 @@ import { BOUNDS, checkBound, checkWith, fitSchema } from "./bounds.js";
 import { datasetFromTable, type Table } from "./data/csv.js";
 import type { Dataset } from "./data/dataset.js";
 import { experimentData, experiments, type Experiment } from "./data/experiments.js";
+import { benchmarkEntries, benchmarkExperiment } from "./data/benchmark.js";
+import { createSymbolRegistry } from "../plugins/index.js";
 import { formOf } from "./equation/extract.js";
 import { parseForm } from "./equation/parse.js";
 import type { Equation } from "./equation/types.js";
@@ -185,10 +187,30 @@ const formTargets = (form: string) =>
     .map((s) => s.split("=")[0]!.trim())
     .filter(Boolean);
 
+const benchmarkExperiments = new Map<string, Experiment>();
+
+/**
+ * A paper experiment by name, or an entry of the search benchmark by id ("nguyen-1", built once with the
+ * built-in symbols); undefined when neither.
+ */
+export function lookupExperiment(name: string): Experiment | undefined {
+  if (Object.hasOwn(experiments, name)) return experiments[name];
+  let experiment = benchmarkExperiments.get(name);
+  if (experiment) return experiment;
+  const entry = benchmarkEntries.find((e) => e.id === name);
+  if (!entry) return undefined;
+  experiment = benchmarkExperiment(entry, createSymbolRegistry());
+  benchmarkExperiments.set(name, experiment);
+  return experiment;
+}
+
 function findExperiment(name: string, prefix = ""): Experiment {
-  const experiment = experiments[name];
+  const experiment = lookupExperiment(name);
   if (!experiment)
-    throw new InputError(`${prefix}unknown experiment "${name}" (known: ${Object.keys(experiments).join(", ")})`);
+    throw new InputError(
+      `${prefix}unknown experiment "${name}" (known: ${Object.keys(experiments).join(", ")}, ` +
+        `or a search-benchmark id such as nguyen-1)`,
+    );
   return experiment;
 }
 

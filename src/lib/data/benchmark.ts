@@ -19,7 +19,8 @@ import { parseWrittenEquations } from "../equation/written.js";
 import { InputError } from "../errors.js";
 import type { Registry, SymbolPlugin } from "../plugins.js";
 import { createRng } from "../rng.js";
-import { addNoise } from "./experiments.js";
+import { addNoise, type Experiment } from "./experiments.js";
+import type { Rng } from "../rng.js";
 import type { Dataset } from "./dataset.js";
 
 export type BenchmarkFamily = "Nguyen" | "Constant" | "Keijzer" | "Koza" | "Jin" | "Livermore" | "Feynman";
@@ -910,6 +911,8 @@ export interface BenchmarkDataOptions {
   seed: number;
   /** Gaussian noise on the training target at this SNR in dB; noiseless when omitted. */
   snrDb?: number;
+  /** The generator to draw from (default createRng(seed)): a pipeline's, which draws the search's seed after. */
+  rng?: Rng;
 }
 
 export interface BenchmarkData {
@@ -952,9 +955,40 @@ function draw(
 export function benchmarkData(entry: BenchmarkEntry, options: BenchmarkDataOptions): BenchmarkData {
   const rows = options.rows ?? 500;
   const truth = benchmarkTruth(entry, options.symbols);
-  const rng = createRng(options.seed);
+  const rng = options.rng ?? createRng(options.seed);
   const train = draw(entry, truth, options.symbols, rows, rng, false);
   const test = draw(entry, truth, options.symbols, rows, rng, true);
   if (options.snrDb !== undefined) addNoise(train.y[0]!, options.snrDb, rng);
   return { train, test, truth };
+}
+
+/** A family's name as a sweep spec may write it ("nguyen", "Nguyen"); undefined when `name` is no family. */
+export function benchmarkFamily(name: string): BenchmarkFamily | undefined {
+  const family = benchmarkEntries.find((e) => e.family.toLowerCase() === name.toLowerCase())?.family;
+  return family;
+}
+
+/**
+ * A benchmark entry as an experiment (its id as the name), so that `run`, `sweep` and `reproduce` take it
+ * through the pipeline: the entry's pool, terms and maxFactors; 500 train and 500 test rows drawn by
+ * benchmarkData from the run's generator; the truth (parsed with `symbols`) scores the result.
+ */
+export function benchmarkExperiment(entry: BenchmarkEntry, symbols: Registry<SymbolPlugin>): Experiment {
+  const truth = benchmarkTruth(entry, symbols);
+  const range = entry.inputs[0]!.range;
+  return {
+    name: entry.id,
+    description: `${entry.name} (${entry.family}), ${entry.truth}`,
+    inputs: entry.inputs.map((i) => i.name),
+    symbols: [...entry.pool],
+    truth: [truth],
+    trainRange: range,
+    testRange: testRange(range),
+    rows: 500,
+    search: { terms: entry.terms, maxFactors: entry.maxFactors },
+    data: ({ rng, rows, snrDb }) => {
+      const { train, test } = benchmarkData(entry, { symbols, rows, seed: 0, snrDb, rng });
+      return { train, test };
+    },
+  };
 }

@@ -1,0 +1,654 @@
+/**
+ * `consolesr sweep <spec.json> [--out DIR] [--jobs N]`: a grid of pipeline configs (DESIGN
+ * "sweep"), run by a local pool of child processes. Every job goes through the same config →
+ * result path as `fit` and `run` (resolvePipelineConfig → pipelineData → runPipeline), and its
+ * version-1 result is written atomically to its own file under --out, with a stable name; a
+ * summary (summary.json, summary.csv) lists every job. A re-run skips each job whose file is a
+ * version-1 result with the job's own manifest config, so an interrupted sweep continues where
+ * it stopped.
+ *
+ * Exit codes: 0 every job ran; 1 one or more jobs failed (each recorded in the summary with its
+ * error, the others ran); 2 a bad spec or flag (one `error: …` line, nothing run); 130 / 143
+ * after Ctrl-C / SIGTERM (finished results are kept; run the same command again to continue).
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { basename, extname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import cliProgress from "cli-progress";
+import type { Command } from "commander";
+import { z } from "zod";
+import { useBackend } from "../lib/backend.js";
+import { BOUNDS, checkBound } from "../lib/bounds.js";
+import type { Table } from "../lib/data/csv.js";
+import { benchmarkEntries, benchmarkFamily } from "../lib/data/benchmark.js";
+import { experiments } from "../lib/data/experiments.js";
+import { InputError, isInputError } from "../lib/errors.js";
+import {
+  manifestConfig,
+  pipelineData,
+  resolvePipelineConfig,
+  runPipeline,
+  type FitConfig,
+  type PipelineConfig,
+  type PipelineOptions,
+} from "../lib/pipeline.js";
+import type { Registries } from "../lib/plugins.js";
+import { parseResult } from "../lib/reproduce.js";
+import { resultToJson, type ResultJson } from "../lib/result.js";
+import { isMethod, METHOD_NAMES, resolveSettings, type SearchMethod } from "../lib/search/index.js";
+import { tf } from "../lib/tf.js";
+import { numberOption } from "./fitOptions.js";
+import { gitSha, readBytes, readCsvFile, reporter, writeText } from "./io.js";
+import { loadRegistries } from "./plugins.js";
+import { showsBar } from "./progress.js";
+
+/** The search settings a variant may override (every key of the settings but the method and the fit). */
+const SEARCH_KEYS = Object.keys(resolveSettings()).filter((key) => key !== "method" && key !== "fit");
+
+const NAME = /^[A-Za-z0-9_.+-]+$/;
+
+const variantSettings = z.strictObject({
+  givenForm: z.boolean().optional(),
+  form: z.string().optional(),
+  symbols: z.array(z.string()).optional(),
+  constraints: z.array(z.string()).optional(),
+  reward: z.string().optional(),
+  fit: z
+    .strictObject({
+      steps: z.number().optional(),
+      learningRate: z.number().optional(),
+      polish: z.string().optional(),
+      engine: z.string().optional(),
+    })
+    .optional(),
+  ...Object.fromEntries(SEARCH_KEYS.map((key) => [key, z.unknown().optional()])),
+});
+
+/** A seed list, or a range "a..b" (both ends included). */
+const seedsSchema = z.union([
+  z.array(z.number()).min(1),
+  z.string().regex(/^\d+\.\.\d+$/, { error: 'a range "a..b"' }),
+]);
+
+export const sweepSpecSchema = z.strictObject({
+  experiments: z.array(z.string()).min(1).optional(),
+  benchmark: z.union([z.literal("all"), z.array(z.string()).min(1)]).optional(),
+  csv: z.string().optional(),
+  targets: z.array(z.string()).min(1).optional(),
+  inputs: z.array(z.string()).min(1).optional(),
+  methods: z.array(z.string()).min(1).default(["consolesr"]),
+  seeds: seedsSchema.default([0]),
+  snr: z.array(z.number().nullable()).min(1).default([null]),
+  rows: z.array(z.number().nullable()).min(1).default([null]),
+  variants: z
+    .array(
+      z.strictObject({
+        name: z.string().regex(NAME, { error: "a name of letters, digits, _ . + -" }),
+        settings: variantSettings.default({}),
+      }),
+    )
+    .min(1)
+    .default([{ name: "default", settings: {} }]),
+});
+
+export type SweepSpec = z.infer<typeof sweepSpecSchema>;
+type VariantSettings = z.infer<typeof variantSettings>;
+
+/** One job of a sweep: JSON, so that it travels to a worker process as it is. */
+export interface SweepJob {
+  /** The result's file name under --out, without ".json"; also the job's name in the summary. */
+  name: string;
+  /** An experiment's name or the CSV's path. */
+  source: string;
+  csv: boolean;
+  targets?: string[];
+  inputs?: string[];
+  method: string;
+  variant: string;
+  settings: VariantSettings;
+  seed: number;
+  snrDb: number | null;
+  rows: number | null;
+}
+
+/** One row of summary.json and summary.csv. */
+export interface SummaryRow {
+  job: string;
+  source: string;
+  targets: string;
+  method: string;
+  variant: string;
+  seed: number;
+  snr: number | null;
+  rows: number | null;
+  /** Every target exact (experiments: the truth is known), else null. */
+  exact: boolean | null;
+  /** Exact and stopped by the reward threshold on every target (a search), else null or false. */
+  recovered: boolean | null;
+  /** The worst target's test NRMSE (experiments), train NRMSE. */
+  testNrmse: number | null;
+  trainNrmse: number | null;
+  stopReason: string | null;
+  /** Wall-clock seconds of the job in this run (null when skipped or failed before it ran). */
+  seconds: number | null;
+  skipped: boolean;
+  error: string | null;
+}
+
+const issuePath = (path: readonly PropertyKey[]) =>
+  path
+    .map((p) => (typeof p === "number" ? `[${p}]` : String(p)))
+    .join(".")
+    .replace(/\.\[/g, "[");
+
+/** Parses and checks a spec; every problem is one InputError naming the field. */
+export function parseSpec(value: unknown, file: string): SweepSpec {
+  const parsed = sweepSpecSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const at = issuePath(issue.path);
+    if (issue.code === "unrecognized_keys") {
+      const keys = issue.keys.map((k) => (at ? `${at}.${k}` : k));
+      throw new InputError(`${file}: unknown field ${keys.map((k) => `"${k}"`).join(", ")}`);
+    }
+    throw new InputError(`${file}: ${at || "the spec"}: ${issue.message.replace(/^Invalid input: /, "")}`);
+  }
+  const spec = parsed.data;
+  const sources = [spec.experiments, spec.benchmark, spec.csv].filter((s) => s !== undefined);
+  if (sources.length !== 1)
+    throw new InputError(
+      `${file}: name exactly one source: "experiments" (a list), "benchmark" (ids, families or "all") ` +
+        `or "csv" (a file, with "targets")`,
+    );
+  if (spec.benchmark) {
+    if (spec.benchmark !== "all")
+      spec.benchmark.forEach((name, i) => {
+        if (!benchmarkEntries.some((e) => e.id === name) && !benchmarkFamily(name))
+          throw new InputError(
+            `${file}: benchmark[${i}]: unknown benchmark id or family "${name}" ` +
+              `(e.g. nguyen-1, feynman-I.12.4, Nguyen, Feynman, or "all")`,
+          );
+      });
+  }
+  if (spec.experiments) {
+    spec.experiments.forEach((name, i) => {
+      if (!experiments[name])
+        throw new InputError(
+          `${file}: experiments[${i}]: unknown experiment "${name}" (known: ${Object.keys(experiments).join(", ")})`,
+        );
+    });
+  }
+  if (spec.csv === undefined) {
+    for (const key of ["targets", "inputs"] as const)
+      if (spec[key]) throw new InputError(`${file}: ${key}: applies to "csv" only`);
+  } else {
+    if (!spec.targets) throw new InputError(`${file}: targets: required with "csv" (the column(s) to explain)`);
+    if (spec.snr.some((s) => s !== null) || spec.rows.some((r) => r !== null))
+      throw new InputError(`${file}: snr and rows apply to experiments only (give [null] or leave them out for a CSV)`);
+  }
+  spec.methods.forEach((method, i) => {
+    if (!isMethod(method))
+      throw new InputError(`${file}: methods[${i}]: unknown method "${method}" (known: ${METHOD_NAMES.join(", ")})`);
+  });
+  spec.snr.forEach((s, i) => {
+    if (s !== null) checkBound(BOUNDS.snrDb, s, `${file}: snr[${i}]`);
+  });
+  spec.rows.forEach((r, i) => {
+    if (r !== null) checkBound(BOUNDS.rows, r, `${file}: rows[${i}]`);
+  });
+  seedList(spec.seeds, file);
+  const names = new Set<string>();
+  for (const v of spec.variants) {
+    if (names.has(v.name)) throw new InputError(`${file}: variants: the name "${v.name}" is used twice`);
+    names.add(v.name);
+  }
+  return spec;
+}
+
+function seedList(seeds: SweepSpec["seeds"], file: string): number[] {
+  let list: number[];
+  if (typeof seeds === "string") {
+    const [a, b] = seeds.split("..").map(Number) as [number, number];
+    if (b < a || b - a >= 100_000) throw new InputError(`${file}: seeds: "${seeds}" must be a..b with a ≤ b`);
+    list = Array.from({ length: b - a + 1 }, (_, i) => a + i);
+  } else list = seeds;
+  list.forEach((s, i) => {
+    checkBound(BOUNDS.seed, s, `${file}: seeds[${i}]`);
+  });
+  if (new Set(list).size !== list.length) throw new InputError(`${file}: seeds: a seed is listed twice`);
+  return list;
+}
+
+/** The entries a spec's `benchmark` names, in the suite's order, each once. */
+function benchmarkIds(names: "all" | string[]): string[] {
+  if (names === "all") return benchmarkEntries.map((e) => e.id);
+  const ids = new Set<string>();
+  for (const name of names) {
+    const family = benchmarkFamily(name);
+    for (const e of benchmarkEntries) if (e.id === name || e.family === family) ids.add(e.id);
+  }
+  return [...ids];
+}
+
+const slug = (text: string) => text.replace(/[^A-Za-z0-9_.+-]+/g, "_");
+
+/** The jobs of a spec, in a stable order: source × method × variant × seed × snr × rows. */
+export function expandSpec(spec: SweepSpec, file: string): SweepJob[] {
+  const jobs: SweepJob[] = [];
+  const sources = spec.experiments ?? (spec.benchmark ? benchmarkIds(spec.benchmark) : [spec.csv!]);
+  const csv = spec.csv !== undefined;
+  for (const source of sources)
+    for (const method of spec.methods)
+      for (const variant of spec.variants)
+        for (const seed of seedList(spec.seeds, file))
+          for (const snrDb of spec.snr)
+            for (const rows of spec.rows) {
+              const stem = csv ? slug(basename(source, extname(source))) : slug(source);
+              jobs.push({
+                name: `${stem}-${method}-${variant.name}-s${seed}-snr${snrDb ?? "none"}-r${rows ?? "default"}`,
+                source,
+                csv,
+                ...(csv ? { targets: spec.targets, ...(spec.inputs ? { inputs: spec.inputs } : {}) } : {}),
+                method,
+                variant: variant.name,
+                settings: variant.settings,
+                seed,
+                snrDb,
+                rows,
+              });
+            }
+  return jobs;
+}
+
+/** The pipeline options of a job: what `run`/`fit` would build from the same flags. */
+function jobOptions(job: SweepJob, table: () => Table): PipelineOptions {
+  const { givenForm, form, symbols, constraints, reward, fit, ...search } = job.settings;
+  const common: PipelineOptions = {
+    seed: job.seed,
+    symbols,
+    ...(fit ? { fit: fit as Partial<FitConfig> } : {}),
+  };
+  const searching = givenForm !== true && form === undefined;
+  const searchOptions: PipelineOptions = searching
+    ? { method: job.method as SearchMethod, constraints, reward, search: search as PipelineOptions["search"] }
+    : {};
+  if (!job.csv) {
+    if (form !== undefined) throw new InputError(`"form" applies to a CSV; give "givenForm": true for an experiment`);
+    return {
+      ...common,
+      ...searchOptions,
+      experiment: job.source,
+      rows: job.rows ?? undefined,
+      snrDb: job.snrDb ?? undefined,
+      givenForm: givenForm === true,
+    };
+  }
+  if (givenForm) throw new InputError(`"givenForm" applies to an experiment; give "form" for a CSV`);
+  return {
+    ...common,
+    ...searchOptions,
+    csv: { name: job.source, table },
+    targets: job.targets,
+    inputs: job.inputs,
+    form,
+  };
+}
+
+/** A job's resolved config (every problem an InputError naming the job). */
+export function resolveJob(job: SweepJob, registries: Registries, table: () => Table, prefix = ""): PipelineConfig {
+  try {
+    return resolvePipelineConfig(jobOptions(job, table), registries);
+  } catch (error) {
+    if (isInputError(error))
+      throw new InputError(`${prefix}job ${job.name} (variant ${job.variant}): ${error.message}`);
+    throw error;
+  }
+}
+
+const maxOf = (values: number[]): number | null => (values.length ? Math.max(...values) : null);
+
+/** The summary row of a job's result. */
+export function summaryRow(job: SweepJob, result: ResultJson, seconds: number | null, skipped: boolean): SummaryRow {
+  const evaluation = result.evaluation ?? [];
+  const exact = evaluation.length ? evaluation.every((e) => e.exact) : null;
+  const stops = result.search.targets?.map((t) => t.stopReason) ?? [];
+  const config = result.manifest.config;
+  return {
+    ...rowHead(job),
+    targets: result.equations.map((e) => e.target).join(";") || (result.models ?? []).map((m) => m.target).join(";"),
+    rows: typeof config.rows === "number" ? config.rows : job.rows,
+    exact,
+    recovered: exact === null || stops.length === 0 ? null : exact && stops.every((s) => s === "reward-threshold"),
+    testNrmse: maxOf(evaluation.map((e) => e.testNrmse)),
+    trainNrmse: maxOf([
+      ...result.equations.map((e) => e.trainNrmse),
+      ...(result.models ?? []).map((m) => m.trainNrmse),
+    ]),
+    stopReason: result.search.stopReason,
+    seconds: seconds === null ? null : Number(seconds.toFixed(3)),
+    skipped,
+    error: null,
+  };
+}
+
+function rowHead(
+  job: SweepJob,
+): Omit<
+  SummaryRow,
+  "exact" | "recovered" | "testNrmse" | "trainNrmse" | "stopReason" | "seconds" | "skipped" | "error"
+> {
+  return {
+    job: job.name,
+    source: job.source,
+    targets: (job.targets ?? []).join(";"),
+    method: job.method,
+    variant: job.variant,
+    seed: job.seed,
+    snr: job.snrDb,
+    rows: job.rows,
+  };
+}
+
+const failedRow = (job: SweepJob, error: string, seconds: number | null): SummaryRow => ({
+  ...rowHead(job),
+  exact: null,
+  recovered: null,
+  testNrmse: null,
+  trainNrmse: null,
+  stopReason: null,
+  seconds: seconds === null ? null : Number(seconds.toFixed(3)),
+  skipped: false,
+  error,
+});
+
+const SUMMARY_COLUMNS: (keyof SummaryRow)[] = [
+  "job",
+  "source",
+  "targets",
+  "method",
+  "variant",
+  "seed",
+  "snr",
+  "rows",
+  "exact",
+  "recovered",
+  "testNrmse",
+  "trainNrmse",
+  "stopReason",
+  "seconds",
+  "skipped",
+  "error",
+];
+
+const csvCell = (v: unknown): string => {
+  if (v === null || v === undefined) return "";
+  const text = String(v);
+  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
+
+export function summaryCsv(rows: SummaryRow[]): string {
+  return [SUMMARY_COLUMNS.join(","), ...rows.map((r) => SUMMARY_COLUMNS.map((c) => csvCell(r[c])).join(","))]
+    .map((line) => `${line}\n`)
+    .join("");
+}
+
+/** One line of an error, for the summary and the log. */
+const oneLine = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 500);
+
+/**
+ * Runs one job in this process: resolves its config, runs the pipeline, writes the result
+ * atomically to `file` (the bytes `consolesr run`/`fit --out` writes for the same config).
+ */
+export async function runJob(job: SweepJob, file: string, registries: Registries): Promise<SummaryRow> {
+  const started = performance.now();
+  let table: Table | undefined;
+  const read = () => (table ??= readCsvFile(job.source));
+  const config = resolveJob(job, registries, read);
+  await useBackend("cpu");
+  const data = pipelineData(config, { registries, table: job.csv ? read() : undefined });
+  const { result, search } = await runPipeline({ data, config, registries, git: gitSha(), backend: tf.getBackend() });
+  if (search?.error) throw search.error;
+  writeText(file, resultToJson(result));
+  return summaryRow(job, result, (performance.now() - started) / 1000, false);
+}
+
+/** A finished job's result in `file`, if it is a version-1 result of this very config; else undefined. */
+function finished(file: string, config: PipelineConfig, sha256: string | undefined): ResultJson | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    const result = parseResult(readFileSync(file, "utf8"), file);
+    const same =
+      result.manifest.seed === config.seed &&
+      JSON.stringify(result.manifest.config) === JSON.stringify(manifestConfig(config)) &&
+      (sha256 === undefined || result.manifest.data?.sha256 === sha256);
+    return same ? result : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** done/total, failures and an ETA: a bar on a terminal, a plain line per job elsewhere. */
+function sweepProgress(total: number, quiet: boolean) {
+  const log = reporter(quiet);
+  const started = performance.now();
+  let done = 0;
+  let failed = 0;
+  const bar = showsBar(process.stderr, quiet)
+    ? new cliProgress.SingleBar(
+        {
+          format: "sweep {bar} {value}/{total} jobs | {failed} failed | ETA {eta_formatted} | {job}",
+          stream: process.stderr,
+          hideCursor: false,
+          linewrap: false,
+          etaBuffer: 20,
+        },
+        cliProgress.Presets.shades_classic,
+      )
+    : undefined;
+  bar?.start(total, 0, { failed: 0, job: "" });
+  return {
+    job(row: SummaryRow) {
+      done++;
+      if (row.error) failed++;
+      if (bar) return bar.update(done, { failed, job: row.job });
+      const elapsed = (performance.now() - started) / 1000;
+      const eta = done < total ? `, ETA ${Math.ceil((elapsed / done) * (total - done))} s` : "";
+      const what = row.error
+        ? `failed: ${row.error}`
+        : `${row.exact === null ? "done" : row.exact ? "exact" : "not exact"} (${row.seconds} s)`;
+      log.info(`[${done}/${total}] ${row.job}: ${what}; ${failed} failed${eta}`);
+    },
+    stop() {
+      bar?.stop();
+    },
+  };
+}
+
+interface WorkerReply {
+  name: string;
+  row?: SummaryRow;
+  error?: string;
+}
+
+/** The command that runs consolesr: bin/consolesr.js (tsx in a checkout, build/ in a package). */
+const BIN = fileURLToPath(new URL("../../bin/consolesr.js", import.meta.url));
+
+/** Runs `jobs` in `size` child processes; `onRow` after each. Resolves when all are done or `signal` aborts. */
+function runPool(
+  jobs: { job: SweepJob; file: string }[],
+  size: number,
+  onRow: (row: SummaryRow) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  const queue = [...jobs];
+  const children = new Set<ChildProcess>();
+  return new Promise((resolve) => {
+    let running = 0;
+    const finish = () => {
+      if (running === 0 && (queue.length === 0 || signal.aborted)) resolve();
+    };
+    signal.addEventListener("abort", () => {
+      for (const child of children) child.kill("SIGTERM");
+    });
+    const startWorker = () => {
+      running++;
+      const child = fork(BIN, ["sweep-worker"], { stdio: ["ignore", "ignore", "inherit", "ipc"] });
+      children.add(child);
+      let current: { job: SweepJob; file: string; started: number } | undefined;
+      const next = () => {
+        const item = signal.aborted ? undefined : queue.shift();
+        if (!item) {
+          current = undefined;
+          child.disconnect();
+          return;
+        }
+        current = { ...item, started: performance.now() };
+        child.send(item);
+      };
+      child.on("message", (reply: WorkerReply & { ready?: boolean }) => {
+        if (reply.ready) return next();
+        if (current) {
+          const seconds = (performance.now() - current.started) / 1000;
+          onRow(reply.row ?? failedRow(current.job, reply.error ?? "unknown error", seconds));
+        }
+        next();
+      });
+      child.on("exit", (code, sig) => {
+        children.delete(child);
+        running--;
+        if (current && !signal.aborted) {
+          // The worker died under a job (out of memory, killed): the job failed; a fresh worker takes the rest.
+          const seconds = (performance.now() - current.started) / 1000;
+          onRow(failedRow(current.job, `the worker process ended (${sig ?? `exit code ${code}`})`, seconds));
+          current = undefined;
+          if (queue.length) startWorker();
+        }
+        finish();
+      });
+    };
+    for (let i = 0; i < Math.min(size, queue.length); i++) startWorker();
+    finish();
+  });
+}
+
+/** The hidden `sweep-worker` command: runs the jobs its parent sends over IPC, one at a time. */
+async function workerLoop(): Promise<void> {
+  if (!process.send) throw new InputError("sweep-worker is started by `consolesr sweep`, not by hand");
+  const { registries } = await loadRegistries();
+  const send = (message: object) => process.send!(message);
+  await new Promise<void>((resolve) => {
+    process.on("disconnect", () => resolve());
+    process.on("message", (item: { job: SweepJob; file: string }) => {
+      runJob(item.job, item.file, registries).then(
+        (row) => send({ name: item.job.name, row }),
+        (error: unknown) => send({ name: item.job.name, error: oneLine(error) }),
+      );
+    });
+    send({ ready: true });
+  });
+}
+
+interface SweepFlags {
+  out: string;
+  jobs?: number;
+  quiet?: boolean;
+}
+
+async function sweep(specFile: string, flags: SweepFlags): Promise<void> {
+  const log = reporter(Boolean(flags.quiet));
+  let value: unknown;
+  try {
+    value = JSON.parse(readBytes(specFile, "spec").toString("utf8"));
+  } catch (error) {
+    if (isInputError(error)) throw error;
+    throw new InputError(`${specFile}: not a JSON file (${oneLine(error)})`);
+  }
+  const spec = parseSpec(value, specFile);
+  const jobs = expandSpec(spec, specFile);
+  const out = flags.out;
+  if (existsSync(out) && !statSync(out).isDirectory()) throw new InputError(`--out ${out}: is a file; name a folder`);
+  // Every job's config first: a bad variant or column stops the sweep before anything runs.
+  const { registries } = await loadRegistries();
+  let table: Table | undefined;
+  const read = () => (table ??= readCsvFile(spec.csv!));
+  const rows = new Map<string, SummaryRow>();
+  const pending: { job: SweepJob; file: string }[] = [];
+  for (const job of jobs) {
+    const config = resolveJob(job, registries, read, `${specFile}: `);
+    const file = join(out, `${job.name}.json`);
+    const result = finished(file, config, job.csv ? read().sha256 : undefined);
+    if (result) rows.set(job.name, summaryRow(job, result, null, true));
+    else pending.push({ job, file });
+  }
+  mkdirSync(out, { recursive: true });
+  const skipped = rows.size;
+  const size = Math.max(1, Math.min(flags.jobs ?? availableParallelism(), pending.length || 1));
+  log.info(
+    `sweep: ${jobs.length} jobs; skipped ${skipped} already finished in ${out}; ` +
+      `running ${pending.length} on ${size} worker${size === 1 ? "" : "s"}`,
+  );
+  const progress = sweepProgress(pending.length, Boolean(flags.quiet));
+  const controller = new AbortController();
+  let stoppedBy: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    stoppedBy = signal;
+    controller.abort();
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    if (pending.length)
+      await runPool(
+        pending,
+        size,
+        (row) => {
+          rows.set(row.job, row);
+          progress.job(row);
+        },
+        controller.signal,
+      );
+  } finally {
+    progress.stop();
+    process.removeListener("SIGINT", onSignal);
+    process.removeListener("SIGTERM", onSignal);
+  }
+  const ordered = jobs.flatMap((job) => rows.get(job.name) ?? []);
+  writeText(
+    join(out, "summary.json"),
+    `${JSON.stringify({ summary: "consolesr sweep", version: 1, spec: specFile, jobs: ordered }, null, 2)}\n`,
+  );
+  writeText(join(out, "summary.csv"), summaryCsv(ordered));
+  const failed = ordered.filter((r) => r.error).length;
+  const ran = ordered.length - skipped;
+  if (stoppedBy) {
+    process.stderr.write(
+      `${stoppedBy === "SIGINT" ? "interrupted" : `stopped by ${stoppedBy}`}: ${ordered.length} of ${jobs.length} ` +
+        `jobs finished; run the same command again to continue\n`,
+    );
+    process.exitCode = stoppedBy === "SIGINT" ? 130 : 143;
+    return;
+  }
+  const exact = ordered.filter((r) => r.exact).length;
+  const known = ordered.filter((r) => r.exact !== null).length;
+  process.stdout.write(
+    `${jobs.length} jobs: ${ran} ran, skipped ${skipped}, ${failed} failed` +
+      `${known ? `; ${exact} of ${known} exact` : ""}; wrote ${join(out, "summary.csv")}\n`,
+  );
+  for (const r of ordered) if (r.error) process.stderr.write(`error: job ${r.job}: ${r.error}\n`);
+  if (failed) process.exitCode = 1;
+}
+
+export function registerSweep(program: Command): void {
+  program
+    .command("sweep")
+    .description("run a grid of experiments, CSV fits and settings (a JSON spec) on a local pool of processes")
+    .argument("<spec.json>", "the grid: sources × methods × seeds × snr × rows × variants (see the README)")
+    .option("--out <dir>", "folder of the results and the summary", "sweep-out")
+    .addOption(numberOption("--jobs <n>", "worker processes (default: the number of cores)", BOUNDS.jobs))
+    .option("--quiet", "no progress on stderr")
+    .action(sweep);
+  program.command("sweep-worker", { hidden: true }).action(workerLoop);
+}
