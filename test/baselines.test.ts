@@ -11,7 +11,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { useBackend } from "../src/lib/backend.js";
 import { predictMlp, trainMlp } from "../src/lib/baselines/index.js";
-import { parseCsv } from "../src/lib/data/csv.js";
+import { datasetToCsv, parseCsv } from "../src/lib/data/csv.js";
 import type { Dataset } from "../src/lib/data/dataset.js";
 import { nrmse } from "../src/lib/metrics/nrmse.js";
 import {
@@ -28,23 +28,14 @@ import { METHODS, structureSearchRow } from "../src/lib/search/index.js";
 import { tf } from "../src/lib/tf.js";
 import { createRegistries } from "../src/plugins/index.js";
 import { assertInputError, cli } from "./helpers/cli.js";
+import { twoInputs } from "./helpers/data.js";
 
 const dir = mkdtempSync(join(tmpdir(), "consolesr-baselines-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** y = x1·x2 + sin(2·x1) on U(−1, 1)², drawn from `seed`. */
-function problem(rows: number, seed: number): Dataset {
-  const rng = createRng(seed);
-  const x1 = Float64Array.from({ length: rows }, () => rng.uniform(-1, 1));
-  const x2 = Float64Array.from({ length: rows }, () => rng.uniform(-1, 1));
-  const y = x1.map((a, i) => a * x2[i]! + Math.sin(2 * a));
-  return { inputs: ["x1", "x2"], targets: ["y"], x: [x1, x2], y: [y], rows };
-}
-
-const csvText = (data: Dataset): string => {
-  const rows = Array.from({ length: data.rows }, (_, r) => `${data.x[0]![r]},${data.x[1]![r]},${data.y[0]![r]}`);
-  return `x1,x2,y\n${rows.join("\n")}\n`;
-};
+const problem = (rows: number, seed: number): Dataset =>
+  twoInputs(rows, seed, [-1, 1], (a, b) => a * b + Math.sin(2 * a));
 
 /** Small enough to train in a second or two on tfjs cpu. */
 const QUICK = { hidden: [16, 16], epochs: 15, batch: 32 };
@@ -89,7 +80,7 @@ describe("MLP", () => {
   });
 
   const registries = createRegistries();
-  const table = parseCsv(csvText(problem(120, 3)), "problem.csv");
+  const table = parseCsv(datasetToCsv(problem(120, 3)), "problem.csv");
   const options = (seed: number, extra: Partial<PipelineOptions> = {}): PipelineOptions => ({
     csv: { name: "problem.csv", table },
     targets: ["y"],
@@ -188,7 +179,7 @@ describe("MLP through the CLI", () => {
   const flags = ["--method", "mlp", "--hidden", "16,16", "--epochs", "10", "--quiet"];
 
   test("fit --method mlp writes a models block; reproduce re-trains it exactly (exit 0), an edit exits 1", async () => {
-    writeFileSync(csv, csvText(problem(100, 4)));
+    writeFileSync(csv, datasetToCsv(problem(100, 4)));
     const fit = await cli(["fit", csv, "--target", "y", ...flags, "--out", out]);
     assert.equal(fit.code, 0, fit.stderr);
     assert.match(fit.stdout, /^y = mlp\(x1, x2\) {2}\[2-16-16-1 tanh, 337 parameters; train NRMSE /);
@@ -208,7 +199,7 @@ describe("MLP through the CLI", () => {
   });
 
   test("bad MLP flags and result files are one error line (exit 2)", async () => {
-    writeFileSync(csv, csvText(problem(100, 4)));
+    writeFileSync(csv, datasetToCsv(problem(100, 4)));
     const fit = (...extra: string[]) => cli(["fit", csv, "--target", "y", ...flags, ...extra]);
     assertInputError(await fit("--validation", "0.9"), "--validation", "at most 0.5");
     assertInputError(await fit("--hidden", "0,64"), "--hidden", "from 1 to 1024");

@@ -13,7 +13,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { useBackend } from "../src/lib/backend.js";
 import { type EqlModel, extractEql, predictEql, trainEql } from "../src/lib/baselines/index.js";
-import { parseCsv } from "../src/lib/data/csv.js";
+import { datasetToCsv, parseCsv } from "../src/lib/data/csv.js";
 import type { Dataset } from "../src/lib/data/dataset.js";
 import { simplifyEquation } from "../src/lib/equation/simplify.js";
 import { nrmse } from "../src/lib/metrics/nrmse.js";
@@ -31,23 +31,14 @@ import { METHODS, resolveSettings } from "../src/lib/search/index.js";
 import { tf } from "../src/lib/tf.js";
 import { createRegistries } from "../src/plugins/index.js";
 import { assertInputError, cli } from "./helpers/cli.js";
+import { twoInputs } from "./helpers/data.js";
 
 const dir = mkdtempSync(join(tmpdir(), "consolesr-eql-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** y = sin(1.5·x1) + 2·x1·x2 on U(−2, 2)², drawn from `seed`. */
-function problem(rows: number, seed: number): Dataset {
-  const rng = createRng(seed);
-  const x1 = Float64Array.from({ length: rows }, () => rng.uniform(-2, 2));
-  const x2 = Float64Array.from({ length: rows }, () => rng.uniform(-2, 2));
-  const y = x1.map((a, i) => Math.sin(1.5 * a) + 2 * a * x2[i]!);
-  return { inputs: ["x1", "x2"], targets: ["y"], x: [x1, x2], y: [y], rows };
-}
-
-const csvText = (data: Dataset): string => {
-  const rows = Array.from({ length: data.rows }, (_, r) => `${data.x[0]![r]},${data.x[1]![r]},${data.y[0]![r]}`);
-  return `x1,x2,y\n${rows.join("\n")}\n`;
-};
+const problem = (rows: number, seed: number): Dataset =>
+  twoInputs(rows, seed, [-2, 2], (a, b) => Math.sin(1.5 * a) + 2 * a * b);
 
 /** The small budget the recovery is shown with. */
 const SMALL = { hidden: [2], epochs: 200, batch: 32, learningRate: 1e-2, l1: 1e-2, threshold: 0.1 };
@@ -152,7 +143,7 @@ describe("EQL", () => {
 
 describe("EQL through the pipeline and the CLI", () => {
   const data = problem(200, 1);
-  const table = parseCsv(csvText(data));
+  const table = parseCsv(datasetToCsv(data));
   const options = (seed: number, extra: Partial<PipelineOptions> = {}): PipelineOptions => ({
     seed,
     csv: { name: "problem.csv", table },
@@ -221,7 +212,7 @@ describe("EQL through the pipeline and the CLI", () => {
   test("fit --method eql writes its equation and model; reproduce re-trains it exactly (exit 0)", async () => {
     const csv = join(dir, "problem.csv");
     const out = join(dir, "eql.json");
-    writeFileSync(csv, csvText(problem(100, 4)));
+    writeFileSync(csv, datasetToCsv(problem(100, 4)));
     const flags = ["--method", "eql", "--hidden", "2", "--epochs", "20", "--quiet"];
     const fit = await cli(["fit", csv, "--target", "y", ...flags, "--out", out]);
     assert.equal(fit.code, 0, fit.stderr);

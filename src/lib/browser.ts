@@ -14,16 +14,7 @@
 import { BACKENDS, useBackend, type BackendName } from "./backend.js";
 import { createArgminSolver, type ArgminSolver } from "./search/argmin.js";
 
-export {
-  fit,
-  ARRAYS_DATA,
-  type FitArraysOptions,
-  type FitArraysResult,
-  type FittedEquation,
-  type Matrix,
-  type TypedMatrix,
-  type Targets,
-} from "./fitArrays.js";
+export * from "./fitArrays.js";
 export { resultToJson, type ResultJson } from "./result.js";
 
 export interface BackendChoice {

@@ -54,16 +54,21 @@ export {
   type EpisodeEvent,
 } from "./search/index.js";
 export { createArgminSolver, type ArgminSolver } from "./search/argmin.js";
+// The CMP of Algorithm 2 (states, layer bounds, transitions) and the ICNN type, for reports
+// that draw the search's own objects (the toy page's −Q slices).
 export {
-  fit,
-  ARRAYS_DATA,
-  type FitArraysOptions,
-  type FitArraysResult,
-  type FittedEquation,
-  type Matrix,
-  type TypedMatrix,
-  type Targets,
-} from "./fitArrays.js";
+  createSpace,
+  initialState,
+  layerBounds,
+  partialStructure,
+  transition,
+  type SearchSpace,
+} from "./search/cmp.js";
+export type { Icnn } from "./search/icnn.js";
+export { allowedNeurons } from "./search/index.js";
+// The browser helpers (no Node module in them): backend fallbacks and HiGHS from a URL.
+export { BACKEND_ORDER, backendOrder, selectBackend, browserArgmin, type BackendChoice } from "./browser.js";
+export * from "./fitArrays.js";
 export {
   resolvePipelineConfig,
   configFromManifest,

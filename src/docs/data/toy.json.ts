@@ -5,16 +5,27 @@
 //   q       — −Q over a 2-D slice of the relaxed layer-1 action at episodes 1, 5, 10 of a search.
 // Reproduce: `npx tsx src/docs/data/toy.json.ts > toy.json` (or `npx observable build`, which runs it).
 import { execSync } from "node:child_process";
-import { experimentData, experiments } from "../../lib/data/index.js";
-import { formOf, structureOfEquations } from "../../lib/equation/index.js";
-import { fitLocalSync } from "../../lib/local/fit.js";
-import { createRng } from "../../lib/rng.js";
-import { createArgminSolver } from "../../lib/search/argmin.js";
-import { createSpace, initialState, layerBounds, partialStructure, transition } from "../../lib/search/cmp.js";
-import type { Icnn } from "../../lib/search/icnn.js";
-import { allowedNeurons, search } from "../../lib/search/index.js";
-import { VERSION } from "../../lib/version.js";
-import { createConstraintRegistry, createRewardRegistry, createSymbolRegistry } from "../../plugins/index.js";
+import {
+  allowedNeurons,
+  createArgminSolver,
+  createConstraintRegistry,
+  createRewardRegistry,
+  createRng,
+  createSpace,
+  createSymbolRegistry,
+  experimentData,
+  experiments,
+  fitLocalSync,
+  formOf,
+  initialState,
+  layerBounds,
+  partialStructure,
+  search,
+  structureOfEquations,
+  transition,
+  VERSION,
+  type Icnn,
+} from "../../lib/index.js";
 
 const started = performance.now();
 const SEED = 0;
