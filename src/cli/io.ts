@@ -63,8 +63,12 @@ export function readBytes(path: string, what = "data"): Buffer {
 
 /** Reads a CSV file, with the SHA-256 of its bytes; a file that cannot be read is an InputError naming it. */
 export function readCsvFile(path: string): Table {
-  const bytes = readBytes(path, "CSV");
-  return { ...parseCsv(bytes.toString("utf8"), path), sha256: sha256(bytes) };
+  return csvTable(readBytes(path, "CSV"), path);
+}
+
+/** A CSV file's bytes as a table with their SHA-256 (given when the caller has it already). */
+export function csvTable(bytes: Buffer, path: string, digest = sha256(bytes)): Table {
+  return { ...parseCsv(bytes.toString("utf8"), path), sha256: digest };
 }
 
 /**

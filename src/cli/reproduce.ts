@@ -31,7 +31,7 @@ import {
 import type { EquationResult, ResultJson } from "../lib/result.js";
 import { runModule } from "../lib/runtime.js";
 import { VERSION } from "../lib/version.js";
-import { readBytes, readCsvFile, reporter, sha256, type Reporter } from "./io.js";
+import { csvTable, readBytes, reporter, sha256, type Reporter } from "./io.js";
 import { addPluginTimeoutFlag, collect, loadRegistries, TRUST_NOTE } from "./plugins.js";
 
 export interface ReproduceOptions {
@@ -89,8 +89,10 @@ function csvPath(file: string, recorded: string): string {
  * contents (a result file could point anywhere).
  */
 function readRecordedCsv(file: string, path: string, manifest: ResultJson["manifest"]): Table {
+  // One read: the digest is checked before the bytes are parsed.
+  const bytes = readBytes(path, "CSV");
+  const digest = sha256(bytes);
   if (manifest.data) {
-    const digest = sha256(readBytes(path, "CSV"));
     if (digest !== manifest.data.sha256) {
       throw new InputError(
         `${file}: data file ${path} is not the file this result was made from (SHA-256 ${digest.slice(0, 12)}…, ` +
@@ -100,7 +102,7 @@ function readRecordedCsv(file: string, path: string, manifest: ResultJson["manif
   }
   let table: Table;
   try {
-    table = readCsvFile(path);
+    table = csvTable(bytes, path, digest);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     throw new InputError(`${file}: data file ${path} cannot be read as the CSV this result was made from`);
