@@ -38,6 +38,7 @@ export interface SearchFlags {
   gamma?: number;
   proposal?: SearchSettings["proposal"];
   rank?: SearchSettings["rank"];
+  qNetwork?: SearchSettings["qNetwork"];
   hidden?: number[];
   epochs?: number;
   batch?: number;
@@ -101,7 +102,7 @@ export function addFitFlags(command: Command): Command {
       choiceOption(
         "--polish <kind>",
         "second-order polish after Adam: lm (default) | none | lsq (lm; a structure with no inner weight is solved " +
-          "exactly by QR least squares instead, no Adam: pow's default)",
+          "exactly by QR least squares instead, no Adam: pow's default) | bfgs (BFGS alone, no Adam: the ablation)",
         CHOICES.polish,
       ),
     )
@@ -169,6 +170,14 @@ export function addSearchFlags(command: Command): Command {
         "--rank <kind>",
         "rank proposals by the −R network (reward-net) or not at all (none: the ablation)",
         CHOICES.rank,
+      ),
+    )
+    .addOption(
+      choiceOption(
+        "--q-network <kind>",
+        "the −Q and −R networks: icnn (default: input-convex, LP argmin) | mlp (not convex, the best of 64 " +
+          "sampled actions: the paper's non-convex ablation)",
+        CHOICES.qNetwork,
       ),
     );
 }
@@ -253,6 +262,7 @@ export function searchOverrides(
     "gamma",
     "proposal",
     "rank",
+    "qNetwork",
     "hidden",
     "epochs",
     "batch",

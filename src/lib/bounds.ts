@@ -101,8 +101,9 @@ export const CHOICES = {
   rank: ["reward-net", "none"],
   shaping: ["raw", "log"],
   explore: ["uniform", "mutate"],
+  qNetwork: ["icnn", "mlp"],
   encoding: ["paper", "structure"],
-  polish: ["lm", "none", "lsq"],
+  polish: ["lm", "none", "lsq", "bfgs"],
   engine: ["tfjs", "js"],
 } as const;
 
@@ -141,6 +142,7 @@ export const searchSettingsSchema = z.looseObject({
   avoidRepeats: z.boolean({ error: "true or false" }),
   shaping: choice("shaping"),
   explore: choice("explore"),
+  qNetwork: choice("qNetwork"),
   proposal: choice("proposal"),
   candidates: BOUNDS.candidates.schema,
   rank: choice("rank"),

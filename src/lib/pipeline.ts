@@ -19,6 +19,7 @@ import { InputError } from "./errors.js";
 import { fitModels } from "./baselines/index.js";
 import { evaluateExperiment, evaluateModels } from "./evaluate.js";
 import { checkColumnDomain, checkDomains, fitForm, type FitFormOptions, type FitFormResult } from "./fitForm.js";
+import type { FitOptions } from "./local/fit.js";
 import { Registry, type ConstraintPlugin, type Registries, type RewardPlugin, type SymbolPlugin } from "./plugins.js";
 import type { ModelResult, ResultJson } from "./result.js";
 import { createRng } from "./rng.js";
@@ -43,7 +44,7 @@ import { quote } from "./syntax.js";
 export interface FitConfig {
   steps: number;
   learningRate: number;
-  polish: "lm" | "none" | "lsq";
+  polish: NonNullable<FitOptions["polish"]>;
   engine: "tfjs" | "js";
 }
 

@@ -46,7 +46,7 @@ export interface Experiment {
   /** Search settings the experiment runs with (products per output, symbols per product, proposals). */
   search?: { terms?: number; maxFactors?: number; proposal?: "linear" | "wide" | "operators" | "argmin" };
   /** Fit defaults the experiment runs with (a flag overrides them). */
-  fit?: { polish?: "lm" | "none" | "lsq" };
+  fit?: { polish?: "lm" | "none" | "lsq" | "bfgs" };
   /** The experiment's own data (train, then a noiseless test set) instead of the U(range) draw. */
   data?: (options: ExperimentDataOptions) => { train: Dataset; test: Dataset };
   /** Extra lines the CLI prints after the evaluation, from the learned (simplified) equations. */

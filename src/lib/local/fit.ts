@@ -11,7 +11,7 @@ import type { SymbolPlugin } from "../plugins.js";
 import { tf, type Tensor } from "../tf.js";
 import { nrmse, std } from "../metrics/nrmse.js";
 import { compileLocal, initialTheta, unpackWeights, type CompiledLocal, type LocalWeights } from "./compiled.js";
-import { float64Model, levenbergMarquardt, type Float64Model } from "./float64.js";
+import { bfgs, float64Model, levenbergMarquardt, type Float64Model } from "./float64.js";
 import type { LocalStructure } from "./structure.js";
 
 export interface FitData {
@@ -32,9 +32,10 @@ export interface FitOptions {
    * Second-order polish after Adam: "lm" (default), "none" (Adam only, as in the paper), or
    * "lsq": "lm", except that a structure with no inner weight (linear in its coefficients) is
    * solved exactly by QR least squares, without Adam (pow's default: its products are nearly
-   * collinear, and LM's normal equations lose the optimum there).
+   * collinear, and LM's normal equations lose the optimum there). "bfgs": no Adam and no LM, BFGS
+   * alone from the start (the paper's ablation of the coefficient fit, §5.4).
    */
-  polish?: "lm" | "none" | "lsq";
+  polish?: "lm" | "none" | "lsq" | "bfgs";
   /** "tfjs" (default; the active tfjs backend) or "js" (the same Adam in float64 JavaScript). */
   engine?: "tfjs" | "js";
   /** Initial value of every trainable weight (default 1). */
@@ -99,7 +100,8 @@ export function fitLocalSync(structure: LocalStructure, data: FitData, options: 
   const learningRate = options.learningRate ?? 1e-2;
   const tolerance = options.tolerance ?? 1e-12;
   const engine = options.engine ?? "tfjs";
-  const polish = (options.polish ?? "lm") !== "none";
+  const useBfgs = options.polish === "bfgs";
+  const polish = (options.polish ?? "lm") !== "none" && !useBfgs;
   const denominator = rows * data.y.length;
   const settings = { steps, learningRate, tolerance, signal: options.signal };
 
@@ -107,11 +109,16 @@ export function fitLocalSync(structure: LocalStructure, data: FitData, options: 
   const fitFrom = (start: Float64Array, adam: boolean): Start => {
     let theta = start;
     let curve: number[] = [];
-    if (adam && compiled.terms.length > 0 && steps > 0) {
+    if (adam && !useBfgs && compiled.terms.length > 0 && steps > 0) {
       ({ theta, curve } =
         engine === "js" ? adamFloat64(model, data, theta, settings) : adamTfjs(compiled, data, scale, theta, settings));
     }
     let polishIterations = 0;
+    if (useBfgs && compiled.terms.length > 0) {
+      const solved = bfgs(model, theta);
+      if (Number.isFinite(solved.loss)) theta = solved.theta;
+      polishIterations = solved.iterations;
+    }
     if (polish && compiled.terms.length > 0) {
       const polished = levenbergMarquardt(model, theta);
       // Keep Adam's answer if the polish could not start (e.g. Adam left the domain).

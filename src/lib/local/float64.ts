@@ -334,3 +334,79 @@ export function levenbergMarquardt(model: Float64Model, start: ArrayLike<number>
   }
   return { theta, loss, iterations };
 }
+
+/**
+ * BFGS on the model's loss (the inverse-Hessian update of Nocedal & Wright §6.1) with a
+ * backtracking Armijo line search, from `start`: the ablation's "BFGS instead of Adam + LM"
+ * (paper §5.4). A step that leaves a symbol's domain (NaN loss) is backtracked like any step that
+ * does not descend. Stops when the gradient or the step vanishes, or after `maxIterations`.
+ */
+export function bfgs(model: Float64Model, start: ArrayLike<number>, maxIterations = 200): PolishResult {
+  const p = model.parameters;
+  let theta = Float64Array.from(start);
+  let { loss, jtr } = model.normalEquations(theta, true);
+  if (!Number.isFinite(loss)) return { theta, loss, iterations: 0 };
+  // The gradient of the loss is −2·Jᵀr.
+  let g = jtr.map((v) => -2 * v);
+  const H = new Float64Array(p * p);
+  for (let u = 0; u < p; u++) H[u * p + u] = 1;
+  let iterations = 0;
+  while (iterations < maxIterations && loss > 1e-28) {
+    iterations++;
+    const d = new Float64Array(p);
+    for (let u = 0; u < p; u++) {
+      let s = 0;
+      for (let v = 0; v < p; v++) s -= H[u * p + v]! * g[v]!;
+      d[u] = s;
+    }
+    let slope = 0;
+    for (let u = 0; u < p; u++) slope += g[u]! * d[u]!;
+    if (!(slope < 0)) {
+      // Not a descent direction: restart from the gradient.
+      H.fill(0);
+      for (let u = 0; u < p; u++) {
+        H[u * p + u] = 1;
+        d[u] = -g[u]!;
+      }
+      slope = -g.reduce((s, v) => s + v * v, 0);
+      if (slope === 0) break;
+    }
+    let step = 1;
+    let next = theta;
+    let nextLoss = Number.NaN;
+    for (let tries = 0; tries < 60; tries++, step *= 0.5) {
+      next = theta.map((t, u) => t + step * d[u]!);
+      nextLoss = model.loss(next);
+      if (Number.isFinite(nextLoss) && nextLoss <= loss + 1e-4 * step * slope) break;
+    }
+    if (!(Number.isFinite(nextLoss) && nextLoss < loss)) break;
+    const improvement = (loss - nextLoss) / loss;
+    const nextEq = model.normalEquations(next, true);
+    const gNext = nextEq.jtr.map((v) => -2 * v);
+    const s = next.map((t, u) => t - theta[u]!);
+    const y = gNext.map((v, u) => v - g[u]!);
+    let sy = 0;
+    for (let u = 0; u < p; u++) sy += s[u]! * y[u]!;
+    if (sy > 1e-300) {
+      // H ← (I − ρ s yᵀ) H (I − ρ y sᵀ) + ρ s sᵀ, ρ = 1 / sᵀy.
+      const rho = 1 / sy;
+      const Hy = new Float64Array(p);
+      for (let u = 0; u < p; u++) {
+        let t = 0;
+        for (let v = 0; v < p; v++) t += H[u * p + v]! * y[v]!;
+        Hy[u] = t;
+      }
+      let yHy = 0;
+      for (let u = 0; u < p; u++) yHy += y[u]! * Hy[u]!;
+      for (let u = 0; u < p; u++)
+        for (let v = 0; v < p; v++)
+          H[u * p + v] =
+            H[u * p + v]! - rho * (Hy[u]! * s[v]! + s[u]! * Hy[v]!) + (rho * rho * yHy + rho) * s[u]! * s[v]!;
+    }
+    theta = next;
+    loss = nextLoss;
+    g = gNext;
+    if (improvement < 1e-14) break;
+  }
+  return { theta, loss, iterations };
+}

@@ -33,6 +33,12 @@ export interface IcnnShape {
   action: number;
   /** Hidden layer sizes, e.g. [32, 32]. May be empty (then f is affine). */
   hidden: number[];
+  /**
+   * false: the same dense network without the convexity constraint (z-path weights drawn with
+   * either sign and never projected), a plain non-convex MLP with input skip connections, for the
+   * paper's "non-convex deep Q-learning" ablation. Default true.
+   */
+  convex?: boolean;
 }
 
 /**
@@ -119,7 +125,12 @@ export class Icnn {
 
   constructor(shape: IcnnShape, rng: Rng) {
     checkShape(shape);
-    this.shape = { state: shape.state, action: shape.action, hidden: [...shape.hidden] };
+    this.shape = {
+      state: shape.state,
+      action: shape.action,
+      hidden: [...shape.hidden],
+      ...(shape.convex === false ? { convex: false } : {}),
+    };
     const n = shape.state + shape.action;
     const outs = [...shape.hidden, 1];
     this.n = n;
@@ -149,12 +160,16 @@ export class Icnn {
     // He-like init, layer by layer: Wx ~ N(0, 2/(n + in)), Wz ~ |N(0, 2/(n + in))| (non-negative),
     // biases 0.
     const th = this.theta;
+    const convex = shape.convex !== false;
     for (let k = 0; k < outs.length; k++) {
       const zin = k > 0 ? outs[k - 1]! : 0;
       const std = Math.sqrt(2 / (n + zin));
       for (let i = 0; i < outs[k]!; i++) {
         for (let j = 0; j < n; j++) th[j * H + offs[k]! + i] = std * rng.normal();
-        for (let j = 0; j < zin; j++) th[this.wzOff[k]! + i * zin + j] = std * Math.abs(rng.normal());
+        for (let j = 0; j < zin; j++) {
+          const w = std * rng.normal();
+          th[this.wzOff[k]! + i * zin + j] = convex ? Math.abs(w) : w;
+        }
       }
     }
   }
@@ -211,7 +226,8 @@ export class Icnn {
       a.state !== b.state ||
       a.action !== b.action ||
       a.hidden.length !== b.hidden.length ||
-      a.hidden.some((h, i) => h !== b.hidden[i])
+      a.hidden.some((h, i) => h !== b.hidden[i]) ||
+      (a.convex !== false) !== (b.convex !== false)
     ) {
       throw new RangeError("copyFrom: the two ICNNs have different shapes");
     }
@@ -346,7 +362,7 @@ export class Icnn {
       th[i]! -= (stepSize * mi) / (Math.sqrt(vi) / sqrtC2 + EPS);
     }
     // Projection of the z-path weights onto ≥ 0 keeps f convex.
-    for (let i = this.zStart; i < th.length; i++) if (th[i]! < 0) th[i] = 0;
+    if (this.shape.convex !== false) for (let i = this.zStart; i < th.length; i++) if (th[i]! < 0) th[i] = 0;
   }
 
   private checkInput(state: ArrayLike<number>, action: ArrayLike<number>, which = ""): void {

@@ -6,12 +6,17 @@
  */
 import type { Rng } from "../rng.js";
 import type { ArgminSolver } from "./argmin.js";
-import { LAYERS, type SearchSpace } from "./cmp.js";
+import { LAYERS, randomAction, type LayerBounds, type Limits, type SearchSpace } from "./cmp.js";
 import { Icnn } from "./icnn.js";
 import type { SearchSettings } from "./settings.js";
 import type { Policy, Trajectory } from "./trajectory.js";
 
+/** Actions the non-convex ablation ("mlp") scores per decision, in place of the exact LP argmin. */
+export const SAMPLED_ACTIONS = 64;
+
 interface Transition {
+  /** The layer the action belongs to. */
+  layer: number;
   state: Float64Array;
   action: Float64Array;
   next: Float64Array;
@@ -45,20 +50,64 @@ export class QLearner {
   readonly #settings: SearchSettings;
   readonly #argmin: ArgminSolver;
   readonly #rng: Rng;
+  readonly #space: SearchSpace;
+  readonly #limits: Limits;
+  /** The non-convex ablation: no convexity, the argmin over sampled actions. */
+  readonly #sampled: boolean;
 
-  /** `nets`: the −R and −Q networks' own streams. */
-  constructor(space: SearchSpace, settings: SearchSettings, argmin: ArgminSolver, nets: { r: Rng; q: Rng }, rng: Rng) {
-    const shape = { state: space.nS, action: space.nA, hidden: settings.hidden };
+  /**
+   * `nets`: the −R and −Q networks' own streams. `limits`: the search space's caps, which the
+   * sampled argmin of `qNetwork: "mlp"` draws its actions within (the LP does not need them).
+   */
+  constructor(
+    space: SearchSpace,
+    settings: SearchSettings,
+    argmin: ArgminSolver,
+    nets: { r: Rng; q: Rng },
+    rng: Rng,
+    limits?: Limits,
+  ) {
+    this.#sampled = settings.qNetwork === "mlp";
+    const shape = {
+      state: space.nS,
+      action: space.nA,
+      hidden: settings.hidden,
+      ...(this.#sampled ? { convex: false } : {}),
+    };
     this.r = new Icnn(shape, nets.r);
     this.q = new Icnn(shape, nets.q);
     this.#target = this.q.clone();
     this.#settings = settings;
     this.#argmin = argmin;
     this.#rng = rng;
+    this.#space = space;
+    this.#limits = limits ?? { maxFactors: space.n1, maxTerms: space.n2, pearson: 1 };
   }
 
-  /** The greedy policy: the relaxed LP argmin of −Q within a layer's bounds. */
-  readonly policy: Policy = (state, bounds) => this.#argmin.lp(this.q, state, bounds).action;
+  /**
+   * The greedy policy: the relaxed LP argmin of −Q within a layer's bounds; for the non-convex
+   * ablation, the best of SAMPLED_ACTIONS actions drawn within them.
+   */
+  readonly policy: Policy = (state, bounds, layer) =>
+    this.#sampled
+      ? this.#sampledArgmin(this.q, state, bounds, layer).action
+      : this.#argmin.lp(this.q, state, bounds).action;
+
+  /** min over SAMPLED_ACTIONS actions drawn within `bounds` (the first lowest wins). */
+  #sampledArgmin(
+    net: Icnn,
+    state: Float64Array,
+    bounds: LayerBounds,
+    layer: number,
+  ): { action: Float64Array; value: number } {
+    let best: { action: Float64Array; value: number } | undefined;
+    for (let i = 0; i < SAMPLED_ACTIONS; i++) {
+      const action = randomAction(this.#space, layer, bounds, this.#limits, this.#rng);
+      const value = net.value(state, action);
+      if (!best || value < best.value) best = { action, value };
+    }
+    return best!;
+  }
 
   /** −R summed over a trajectory's decisions: lower is a better predicted reward. */
   predicted(t: Trajectory): number {
@@ -87,14 +136,21 @@ export class QLearner {
     );
 
     for (let k = 0; k < LAYERS; k++) {
-      const base = { state: trajectory.states[k]!, next: trajectory.states[k + 1]!, terminal: k === LAYERS - 1 };
+      const base = {
+        layer: k,
+        state: trajectory.states[k]!,
+        next: trajectory.states[k + 1]!,
+        terminal: k === LAYERS - 1,
+      };
       this.#replay.push({ ...base, action: trajectory.actions[k]!, reward });
       const relaxed = trajectory.relaxed[k]!;
       if (relaxed !== trajectory.actions[k])
         this.#replay.push({ ...base, action: relaxed, reward: -this.r.value(base.state, relaxed) });
     }
     const batch = sample(this.#replay, s.batch, rng);
-    const targets = batch.map((m) => (m.terminal ? -m.reward : -(m.reward + s.gamma * -this.#bestNext(m.next))));
+    const targets = batch.map((m) =>
+      m.terminal ? -m.reward : -(m.reward + s.gamma * -this.#bestNext(m.next, m.layer + 1)),
+    );
     this.q.train(
       batch.map((m) => m.state),
       batch.map((m) => m.action),
@@ -107,15 +163,26 @@ export class QLearner {
     }
   }
 
-  /** min_a −Q′(s′, a) over the box: an LP per distinct next state, cached until the next refresh. */
-  #bestNext(next: Float64Array): number {
+  /**
+   * min_a −Q′(s′, a) over the box: an LP per distinct next state, cached until the next refresh
+   * (for the non-convex ablation, the best of the sampled actions of layer `layer` in the box).
+   */
+  #bestNext(next: Float64Array, layer: number): number {
     const key = stateKey(next);
     let value = this.#targetValues.get(key);
     if (value === undefined) {
-      value = this.#argmin.lp(this.#target, next).value;
+      value = this.#sampled
+        ? this.#sampledArgmin(this.#target, next, this.#box(), layer).value
+        : this.#argmin.lp(this.#target, next).value;
       this.#targetValues.set(key, value);
     }
     return value;
+  }
+
+  /** The whole action box, as the LP's TD target uses it. */
+  #box(): LayerBounds {
+    const nA = this.#space.nA;
+    return { lower: new Float64Array(nA), upper: new Float64Array(nA).fill(1), rows: [] };
   }
 }
 

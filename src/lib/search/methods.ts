@@ -59,6 +59,7 @@ const LEARNING = [
   "avoidRepeats",
   "shaping",
   "explore",
+  "qNetwork",
 ] as const;
 
 export const METHODS = {

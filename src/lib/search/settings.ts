@@ -58,6 +58,13 @@ export interface SearchSettings {
    * a uniformly drawn unfitted candidate, the ablation that shows what the learned ranking adds).
    */
   rank: "reward-net" | "none";
+  /**
+   * The −Q and −R networks: "icnn" (the paper's input-convex networks, greedy action by the exact
+   * LP argmin) or "mlp" (the same networks without the convexity constraint, the greedy action
+   * the best of SAMPLED_ACTIONS actions drawn within the layer's bounds): the paper's
+   * "non-convex deep Q-learning" ablation.
+   */
+  qNetwork: "icnn" | "mlp";
   /** Structures kept as parents for the "operators" proposals (the best by NRMSE). */
   parents: number;
   fit: Omit<FitOptions, "symbols">;
@@ -101,6 +108,7 @@ export const paperSettings: SearchSettings = {
   proposal: "argmin",
   candidates: 256,
   rank: "reward-net",
+  qNetwork: "icnn",
   parents: 8,
   fit: { engine: "js", steps: 50, polish: "lm" },
   learningRate: 3e-3,

@@ -40,8 +40,8 @@ export interface Trajectory {
   structure: LocalStructure;
 }
 
-/** The greedy action of a layer: the relaxed argmin of −Q at a state within the layer's bounds. */
-export type Policy = (state: Float64Array, bounds: LayerBounds) => Float64Array;
+/** The greedy action of layer `layer`: the relaxed argmin of −Q at a state within the layer's bounds. */
+export type Policy = (state: Float64Array, bounds: LayerBounds, layer: number) => Float64Array;
 
 export class Trajectories {
   readonly space: SearchSpace;
@@ -89,7 +89,7 @@ export class Trajectories {
       let chosen: Float64Array | null = null;
       let relax: Float64Array | null = null;
       if (!(rng.next() < epsilon) && policy) {
-        relax = policy(states[k]!, bounds);
+        relax = policy(states[k]!, bounds, k);
         const rounded = roundAction(relax);
         if (accept(rounded)) {
           chosen = rounded;

@@ -40,7 +40,7 @@ function screenLinear(run: SearchRun): LinearProposal[] {
 
 export function consolesrStrategy(run: SearchRun): ProposalStrategy {
   const { settings, trajectories, rng, evaluator } = run;
-  const learner = new QLearner(run.space, settings, run.ctx.argmin, run.nets, rng);
+  const learner = new QLearner(run.space, settings, run.ctx.argmin, run.nets, rng, trajectories.limits);
   /** The best fitted structures by NRMSE, best first: the parents of the edits. */
   const parents: { nrmse: number; products: Products }[] = [];
   const limits: ProductLimits = {

@@ -7,7 +7,7 @@ import type { ProposalStrategy, SearchRun } from "../strategy.js";
 
 export function paperStrategy(run: SearchRun): ProposalStrategy {
   const { settings, trajectories } = run;
-  const learner = new QLearner(run.space, settings, run.ctx.argmin, run.nets, run.rng);
+  const learner = new QLearner(run.space, settings, run.ctx.argmin, run.nets, run.rng, trajectories.limits);
   return {
     propose: (keep) => trajectories.rollout(settings.epsilon, keep, learner.policy),
     // Two ε-greedy retries, then fully random ones.
