@@ -74,6 +74,8 @@ export default {
     { name: "Mas (§5.1)", path: "/docs/mas" },
     { name: "Playground", path: "/docs/playground" },
     { name: "Search benchmark", path: "/docs/search-benchmark" },
+    { name: "Ablation (§5.4)", path: "/docs/ablation" },
+    { name: "Sensitivity (§5.5)", path: "/docs/sensitivity" },
   ],
   // The default footer links observablehq.com; keep the site free of external hosts.
   footer: "consolesr — CoNSoLe symbolic regression in TypeScript.",
