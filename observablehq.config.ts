@@ -74,6 +74,7 @@ export default {
     { name: "Mas (§5.1)", path: "/docs/mas" },
     { name: "Playground", path: "/docs/playground" },
     { name: "Search benchmark", path: "/docs/search-benchmark" },
+    { name: "Comparison (Table 1, Fig. 3)", path: "/docs/comparison" },
     { name: "Ablation (§5.4)", path: "/docs/ablation" },
     { name: "Sensitivity (§5.5)", path: "/docs/sensitivity" },
   ],

@@ -17,7 +17,8 @@ export function groupCell(g) {
   const spread = g.ran > 1 ? html` <span style="color: #666;">[${ecText(g.ecMin)}–${ecText(g.ecMax)}]</span>` : "";
   const missing =
     g.ran < g.planned ? html`<br><span style="color: #888;">${g.planned - g.ran} of ${g.planned} missing</span>` : "";
-  const seconds = g.secondsMedian === null ? "" : html`<br><span style="color: #666;">${g.secondsMedian.toFixed(1)} s median</span>`;
+  const seconds =
+    g.secondsMedian === null ? "" : html`<br><span style="color: #666;">${g.secondsMedian.toFixed(1)} s median</span>`;
   return html`<b>${g.exact}/${g.ran}</b> exact · E_c ${ecText(g.ecMean)} %${spread}${seconds}${missing}`;
 }
 
@@ -59,3 +60,53 @@ export function ecDots(cells, { x, xLabel, width, domain }) {
 
 /** Wraps a wide element so that it scrolls inside its own box on narrow screens. */
 export const scrollBox = (content) => html`<div style="overflow-x: auto; max-width: 100%;">${content}</div>`;
+
+/** The comparison's methods, in the paper's order, with one fixed colour each. */
+export const COMPARISON_COLORS = {
+  domain: ["consolesr", "paper", "dsr", "vpg", "eql", "mlp"],
+  range: ["#4e79a7", "#e15759", "#59a14f", "#edc948", "#b07aa1", "#9c755f"],
+};
+
+/**
+ * One dot per run (seed) of `value` (E_c or test NRMSE) per method, facets per experiment, and
+ * each method's mean as a tick; runs with no value (not run, or no E_c for a model) are left out
+ * and listed under the chart.
+ */
+export function methodDots(cells, { value, label, width, log }) {
+  const ran = cells.filter((c) => c.present && c[value] !== null && c[value] !== undefined);
+  if (ran.length === 0) return html`<p style="color: #888;"><i>No run of this grid has a result yet.</i></p>`;
+  const methods = COMPARISON_COLORS.domain.filter((m) => cells.some((c) => c.method === m));
+  const format = (v) => (value === "ec" ? `${ecText(v)} %` : v.toExponential(2));
+  return Plot.plot({
+    width: Math.max(320, Math.min(width, 900)),
+    height: 300,
+    x: { label: null, domain: methods, type: "band", padding: 0.3 },
+    y: { label, type: log ? "log" : "symlog", grid: true },
+    color: COMPARISON_COLORS,
+    fx: { label: null },
+    marks: [
+      Plot.dot(ran, {
+        fx: "experiment",
+        x: "method",
+        y: (c) => (log ? Math.max(c[value], 1e-16) : c[value]),
+        stroke: "method",
+        r: 3.5,
+        title: (c) => `${c.experiment}, ${c.method}, seed ${c.seed}: ${label} ${format(c[value])}`,
+        tip: true,
+      }),
+      Plot.tickY(
+        ran,
+        Plot.groupX(
+          { y: "mean" },
+          {
+            fx: "experiment",
+            x: "method",
+            y: (c) => (log ? Math.max(c[value], 1e-16) : c[value]),
+            stroke: "method",
+            strokeWidth: 2,
+          },
+        ),
+      ),
+    ],
+  });
+}

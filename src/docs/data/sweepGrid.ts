@@ -35,6 +35,10 @@ export interface SweepCell {
   episodes: number | null;
   stopReasons: string[];
   equations: { target: string; text: string; latex: string }[];
+  /** Per output: exact, E_c (%) and test NRMSE, as the result's evaluation block has them. */
+  outputs: { target: string; exact: boolean; ec: number | null; testNrmse: number | null }[];
+  /** Model methods (EQL, DSR, VPG): each output's expression as learned, before any expansion. */
+  expressions: { target: string; text: string; latex: string; expanded: boolean }[];
   /** The manifest's commit and version. */
   git: string | null;
 }
@@ -97,6 +101,8 @@ export function sweepGrid(name: string) {
                 episodes: null,
                 stopReasons: [],
                 equations: [],
+                outputs: [],
+                expressions: [],
                 git: null,
               };
               if (existsSync(file)) {
@@ -114,19 +120,41 @@ export function sweepGrid(name: string) {
                 cell.exactTargets = evaluation.filter((e) => e.exact).length;
                 cell.exact = evaluation.length > 0 && evaluation.every((e) => e.exact);
                 const ecs = evaluation.map((e) => finite(e.coefficientError)).filter((v) => v !== null);
-                cell.ec = ecs.length === evaluation.length && ecs.length > 0 ? ecs.reduce((a, b) => a + b, 0) / ecs.length : null;
+                cell.ec =
+                  ecs.length === evaluation.length && ecs.length > 0
+                    ? ecs.reduce((a, b) => a + b, 0) / ecs.length
+                    : null;
                 const tests = evaluation.map((e) => finite(e.testNrmse)).filter((v) => v !== null);
                 cell.testNrmse = tests.length ? Math.max(...tests) : null;
                 cell.seconds = seconds.get(job) ?? null;
                 cell.episodes = finite(search.episodes);
                 cell.stopReasons = [
                   ...new Set(
-                    perTarget.map((t) => String(t.stopReason ?? "")).filter(Boolean).concat(
-                      typeof search.stopReason === "string" ? [search.stopReason] : [],
-                    ),
+                    perTarget
+                      .map((t) => String(t.stopReason ?? ""))
+                      .filter(Boolean)
+                      .concat(typeof search.stopReason === "string" ? [search.stopReason] : []),
                   ),
                 ];
                 cell.equations = result.equations.map((e) => ({ target: e.target, text: e.text, latex: e.latex }));
+                cell.outputs = evaluation.map((e) => ({
+                  target: e.target,
+                  exact: e.exact,
+                  ec: finite(e.coefficientError),
+                  testNrmse: finite(e.testNrmse),
+                }));
+                cell.expressions = (result.models ?? []).flatMap((m) =>
+                  m.expression
+                    ? [
+                        {
+                          target: m.target,
+                          text: m.expression.text,
+                          latex: m.expression.latex,
+                          expanded: m.expression.expanded,
+                        },
+                      ]
+                    : [],
+                );
                 const manifest = result.manifest as unknown as Record<string, unknown>;
                 cell.git = typeof manifest.git === "string" ? manifest.git : null;
               }
