@@ -19,7 +19,10 @@ export function groupCell(g) {
     g.ran < g.planned ? html`<br><span style="color: #888;">${g.planned - g.ran} of ${g.planned} missing</span>` : "";
   const seconds =
     g.secondsMedian === null ? "" : html`<br><span style="color: #666;">${g.secondsMedian.toFixed(1)} s median</span>`;
-  return html`<b>${g.exact}/${g.ran}</b> exact · E_c ${ecText(g.ecMean)} %${spread}${seconds}${missing}`;
+  const budget = g.outOfBudget
+    ? html`<br><span style="color: #b35c00;">${g.outOfBudget} of ${g.ran} used the whole budget</span>`
+    : "";
+  return html`<b>${g.exact}/${g.ran}</b> exact · E_c ${ecText(g.ecMean)} %${spread}${seconds}${budget}${missing}`;
 }
 
 /**

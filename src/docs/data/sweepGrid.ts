@@ -185,6 +185,8 @@ export function summarise(cells: readonly SweepCell[]) {
   return {
     planned: cells.length,
     ran: ran.length,
+    /** Runs where some output used its whole budget (episode or structure limit) without meeting the stop rule. */
+    outOfBudget: ran.filter((c) => c.stopReasons.some((r) => r === "episodes" || r === "budget")).length,
     exact: ran.filter((c) => c.exact).length,
     ecMean: mean,
     ecMin: ecs.length ? Math.min(...ecs) : null,
