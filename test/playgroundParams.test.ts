@@ -3,7 +3,13 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import type { PlaygroundConfig } from "../src/docs/components/playground.js";
-import { PARAMS, UrlParams, writeParams, type ParamLists } from "../src/docs/components/playgroundParams.js";
+import {
+  ControlState,
+  PARAMS,
+  UrlParams,
+  writeParams,
+  type ParamLists,
+} from "../src/docs/components/playgroundParams.js";
 
 const lists: ParamLists = {
   datasets: ["toy", "syn1", "syn2", "csv"],
@@ -116,4 +122,42 @@ test("numbers are whole where the control is, and 1e-6 style is read", () => {
   const url = new UrlParams("?seed=1.5&episodes=1e1&stop=0.000001&lr=5e-3&gamma=.25", lists);
   assert.deepEqual(url.values, { episodes: 10, stop: 1e-6, lr: 0.005, gamma: 0.25 });
   assert.deepEqual(url.notices, ["seed=1.5 (not a whole number)"]);
+});
+
+/** A stand-in for an Inputs control: what it was built with is its value until the "user" sets it. */
+const input = <T>(value: T) => ({ value });
+
+test("a rebuilt control keeps its value for the same dataset and takes the new dataset's default otherwise", () => {
+  const controls = new ControlState(new UrlParams("?rows=300&dataset=syn1", lists));
+  const defaults: Record<string, number> = { syn1: 2000, toy: 500 };
+  const rows = (dataset: string) => controls.make("rows", dataset, () => defaults[dataset]!, input);
+  assert.equal(rows("syn1").value, 300, "the URL's value");
+  const built = rows("syn1");
+  assert.equal(built.value, 300, "a rebuild for the same dataset went back to a default");
+  built.value = 1234; // the user types
+  assert.equal(rows("syn1").value, 1234, "a rebuild lost what the user typed");
+  assert.equal(rows("toy").value, 500, "another dataset kept the old dataset's rows");
+  assert.equal(rows("syn1").value, 2000, "the URL's value came back after the dataset changed");
+});
+
+test("a plugin's new options are switched on, and the user's choice is kept", () => {
+  const controls = new ControlState(new UrlParams("?symbols=x,cos&reward=parsimony", lists));
+  const symbols = (options: string[]) => controls.make("symbols", "csv", () => options, input, options);
+  const first = symbols(["x", "x^2", "cos"]);
+  assert.deepEqual(first.value, ["x", "cos"]);
+  first.value = ["x"];
+  assert.deepEqual(symbols(["x", "x^2", "cos", "tanh"]).value, ["x", "tanh"]);
+  const reward = (options: string[]) => controls.make("reward", "", () => "inv-nrmse", input, options);
+  assert.equal(reward(["inv-nrmse", "parsimony"]).value, "parsimony");
+  assert.equal(reward(["inv-nrmse", "parsimony", "strict"]).value, "strict", "a loaded reward is not selected");
+  assert.equal(reward(["inv-nrmse", "parsimony", "strict"]).value, "strict");
+});
+
+test("a CSV's targets from the URL wait for a file with those columns", () => {
+  const controls = new ControlState(new UrlParams("?dataset=csv&targets=y2", lists));
+  const targets = (columns: string[]) =>
+    controls.make("targets", columns.join(","), () => columns.slice(-1), input, columns);
+  assert.deepEqual(targets([]).value, []);
+  assert.deepEqual(targets(["x1", "y1", "y2", "y3"]).value, ["y2"]);
+  assert.deepEqual(targets(["a", "b"]).value, ["b"], "another file's columns took the URL's targets");
 });

@@ -111,33 +111,6 @@ export const rewardNames = (plugins: readonly Plugin[] = []): string[] => create
 export const experimentNames = Object.keys(experiments);
 export const experimentOf = (name: string) => experiments[name];
 
-/** A control as it was built: for what (the dataset), with which options, and the element (its value now). */
-export interface BuiltChoice {
-  scope: string;
-  options: readonly string[];
-  input: { value: string | string[] | null };
-}
-
-/**
- * The value a rebuilt checkbox or select starts with: the user's choice when the control was
- * last built for the same scope (dataset), with the options that are new since (a plugin just
- * loaded) added, since loading a plugin is asking to use it; otherwise `fallback` (a URL's
- * value, the dataset's default), kept to the options.
- */
-export function carryChoice(
-  previous: BuiltChoice | undefined,
-  scope: string,
-  options: readonly string[],
-  fallback: () => readonly string[],
-): string[] {
-  if (!previous || previous.scope !== scope) return fallback().filter((name) => options.includes(name));
-  const chosen = [previous.input.value ?? []].flat();
-  return [
-    ...chosen.filter((name) => options.includes(name)),
-    ...options.filter((name) => !previous.options.includes(name)),
-  ];
-}
-
 /** Columns of a CSV's header (for the page's target picker), or an InputError naming file, row, column. */
 export function csvColumns(text: string, name: string): string[] {
   return parseCsv(text, name).columns;

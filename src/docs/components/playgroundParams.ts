@@ -156,7 +156,7 @@ function parseParam(name: ParamName, text: string, lists: ParamLists): { value: 
   const unknown = names.filter((n) => !known.includes(n));
   if (unknown.length === 0) return { value: names };
   const what = spec.from === "symbols" ? "symbol" : "constraint";
-  const hint = spec.from === "symbols" ?  " (a plugin's? load its file)" : "";
+  const hint = spec.from === "symbols" ? " (a plugin's? load its file)" : "";
   const reason = `unknown ${what}${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}${hint}`;
   // The known names still count; a list left empty by the unknown ones falls back to the default.
   const kept = names.filter((n) => known.includes(n));
@@ -246,11 +246,74 @@ export function writeParams(config: PlaygroundConfig, backend: string): string {
   for (const name of Object.keys(PARAMS) as ParamName[]) {
     const value = values[name];
     if (value === undefined) continue;
-    query.set(
-      name,
-      Array.isArray(value) ? value.join(",") : choiceText(name, value as Choice),
-    );
+    query.set(name, Array.isArray(value) ? value.join(",") : choiceText(name, value as Choice));
   }
   // Symbol names keep their ^ (x^2) readable; URLSearchParams would write %5E.
   return `?${query.toString().replace(/%5E/g, "^").replace(/%2C/g, ",")}`;
+}
+
+/** A control as the page built it: for what (the dataset, for controls whose defaults depend on it), from which options. */
+interface Built {
+  scope: string;
+  options?: readonly string[];
+  input: { value: unknown };
+}
+
+/**
+ * The values the page's controls start with. Framework rebuilds a control when a cell it reads
+ * changes (another dataset, a CSV chosen, a plugin loaded); a rebuilt control keeps what it held
+ * when it is rebuilt for the same scope, and otherwise starts from the URL's value (the first
+ * time) or its default for the new scope. A choice among options keeps the user's choice, with
+ * the options new since the last build (a plugin just loaded) switched on: loading a plugin is
+ * asking to use it.
+ */
+export class ControlState {
+  readonly #built = new Map<ParamName, Built>();
+  constructor(readonly url: UrlParams) {}
+
+  /**
+   * Builds control `name` for `scope` with `make(value)`, and remembers it. `options`: the
+   * choices of a checkbox or select whose options can change (names), to keep its value to them.
+   */
+  make<K extends ParamName, I extends { value: unknown }>(
+    name: K,
+    scope: string,
+    fallback: () => ParamValues[K],
+    make: (value: ParamValues[K]) => I,
+    options?: readonly string[],
+  ): I {
+    const input = make(this.#initial(name, scope, fallback, options));
+    this.#built.set(name, { scope, options, input });
+    return input;
+  }
+
+  #initial<K extends ParamName>(
+    name: K,
+    scope: string,
+    fallback: () => ParamValues[K],
+    options?: readonly string[],
+  ): ParamValues[K] {
+    const previous = this.#built.get(name);
+    type V = ParamValues[K];
+    // A value kept to the options: a list loses the names that are not options, a single choice is kept or not.
+    const fit = (value: unknown): unknown =>
+      !options
+        ? value
+        : Array.isArray(value)
+          ? value.filter((v) => options.includes(v))
+          : options.includes(value as string)
+            ? value
+            : undefined;
+    if (previous && previous.scope === scope) {
+      if (!options) return previous.input.value as V;
+      const added = options.filter((o) => !previous.options?.includes(o));
+      const held = previous.input.value;
+      if (Array.isArray(held)) return [...(fit(held) as string[]), ...added] as V;
+      return (added.at(-1) ?? fit(held) ?? fallback()) as V;
+    }
+    // A list waits for its options (a CSV's targets, before the file is chosen) before it takes the URL's value.
+    const fromUrl = options && options.length === 0 ? undefined : fit(this.url.take(name));
+    const usable = Array.isArray(fromUrl) ? fromUrl.length > 0 : fromUrl !== undefined;
+    return (usable ? fromUrl : fit(fallback())) as V;
+  }
 }
