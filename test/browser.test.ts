@@ -17,7 +17,7 @@
 //   screenshot of every page of the site goes to artifacts/ (git-ignored).
 import test from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Page } from "playwright-core";
 import { parseResult } from "../src/lib/reproduce.js";
@@ -358,9 +358,9 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
   const pluginInput = page.getByLabel("plugin file", { exact: true });
   await pluginInput.setInputFiles({ name: "tanh.js", mimeType: "text/javascript", buffer: Buffer.from(tanhSource) });
   await page.locator(".pg-plugins[data-plugins='tanh']").waitFor({ timeout: 60_000 });
-  await page
-    .getByLabel("CSV file")
-    .setInputFiles({ name: "tanh.csv", mimeType: "text/csv", buffer: Buffer.from(tanhCsv()) });
+  const tanhData = join(artifacts, "tanh.csv");
+  writeFileSync(tanhData, tanhCsv());
+  await page.getByLabel("CSV file").setInputFiles(tanhData);
   await page.locator(".pg-data-note", { hasText: "tanh.csv: columns x1, x2, y" }).waitFor({ timeout: 30_000 });
   assert.equal(await selected(page, "dataset"), "CSV file", "choosing a file did not switch the dataset to it");
   await tick(page, "symbols", ["tanh", "x"]);
@@ -377,7 +377,7 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
   assert.ok(Math.abs(w - 1.5) / 1.5 <= 0.01, `inner weight ${w} is not within 1 % of 1.5`);
   const tanhPath = await download(page, "playground-tanh.json");
   const tanhResult = parseResult(readFileSync(tanhPath, "utf8"), tanhPath);
-  assert.deepEqual(tanhResult.manifest.config.symbols, ["tanh", "x"]);
+  assert.deepEqual(tanhResult.manifest.config.symbols, ["x", "tanh"]);
   const tanhCharts = await charts(page, 4);
   assert.equal(tanhCharts.rewards.length, 8);
   assert.ok(tanhCharts.front.length >= 2, `a front of ${tanhCharts.front.length} point(s) after 8 episodes`);
@@ -390,6 +390,7 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
   assert.equal(params.get("symbols"), "x,tanh");
   assert.equal(params.get("targets"), "y");
   t.diagnostic(`tanh plugin: y = ${c}·tanh(${w}·x1)·x2, front of ${tanhCharts.front.length} points`);
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(artifacts, "docs-playground-tanh.png"), fullPage: true });
 
   // 7. A broken plugin (the guide's wrong derivative) is one error line and changes nothing.
@@ -403,7 +404,10 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
   await pluginError.waitFor({ timeout: 30_000 });
   assert.match(
     ((await pluginError.textContent()) ?? "").trim(),
-    /^error: plugin file broken\.js: plugin tanh2: derivative: derivative\([-\d.]+\) = [-\d.e]+ but a central difference of evaluate gives [-\d.e]+$/,
+    new RegExp(
+      /^error: plugin file broken\.js: plugin tanh2: derivative: derivative\([-\d.]+\) = [-\d.e]+ /.source +
+        /but a central difference of evaluate gives [-\d.e]+$/.source,
+    ),
   );
   assert.equal(await pluginError.count(), 1);
   assert.deepEqual(await ticked(page, "symbols"), before, "a broken plugin changed the symbols");
@@ -466,4 +470,16 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
         /both runs on cpu, a float64 backend; backend cpu → cpu\)/.source,
     ),
   );
+
+  // 12. The tanh result re-runs in Node with the guide's plugin file and its CSV (beside it in artifacts/).
+  const tanhRerun = await cli(["reproduce", tanhPath, "--plugin", join(repo, "src/docs/plugins/tanh.js"), "--quiet"], {
+    timeoutMs: 300_000,
+  });
+  assert.equal(
+    tanhRerun.code,
+    0,
+    `consolesr reproduce failed on the tanh result:\n${tanhRerun.stdout}${tanhRerun.stderr}`,
+  );
+  assert.match(tanhRerun.stdout, /^y: same {2}2\*tanh\(1\.5\*x1\)\*x2$/m);
+  assert.match(tanhRerun.stdout, /reproduced exactly: all 1 equation and every stored field match/);
 });

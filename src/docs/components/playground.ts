@@ -280,7 +280,9 @@ export class Runner {
 
   /** Whether a run is waiting or running (the page's Stop button). */
   get active(): boolean {
-    return this.current !== null && (this.current.record.status === "waiting" || this.current.record.status === "running");
+    return (
+      this.current !== null && (this.current.record.status === "waiting" || this.current.record.status === "running")
+    );
   }
 
   /** Aborts the current run, if any (its record ends "cancelled"). */

@@ -252,7 +252,7 @@ export function writeParams(config: PlaygroundConfig, backend: string): string {
   return `?${query.toString().replace(/%5E/g, "^").replace(/%2C/g, ",")}`;
 }
 
-/** A control as the page built it: for what (the dataset, for controls whose defaults depend on it), from which options. */
+/** A control as the page built it: for what (the dataset, when its default depends on it), from which options. */
 interface Built {
   scope: string;
   options?: readonly string[];

@@ -70,7 +70,8 @@ export async function loadPluginSource(source: string, name: string, loaded: rea
   const reports = checkPlugins(candidates, { tf, seed: 0, origin: name, registered: names(createRegistries(loaded)) });
   const failures = reports.flatMap((report) => report.failures);
   if (failures.length > 0) {
-    const more = failures.length > 1 ? ` (and ${failures.length - 1} more failed check${failures.length > 2 ? "s" : ""})` : "";
+    const more =
+      failures.length > 1 ? ` (and ${failures.length - 1} more failed check${failures.length > 2 ? "s" : ""})` : "";
     throw fileError(name, `${formatFailure(failures[0]!)}${more}`);
   }
   // Registering is the last gate (checkPlugins already refused a taken name): it throws, and nothing is kept.

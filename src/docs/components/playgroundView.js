@@ -18,19 +18,23 @@ function overall(share, progress) {
 }
 
 /**
- * The Run and Stop buttons. `run()` starts a run of the controls as they are; Stop is enabled
- * while a run is going (the runner's subscribe says when). Returns the element and the
- * unsubscribe function.
+ * The Run and Stop buttons. `run()` starts a run of the controls as they are; Run is disabled
+ * until `enable()` (the controls have all been built), Stop while no run is going (the runner's
+ * subscribe says when). Returns the element, `enable` and the unsubscribe function.
  */
 export function runButtons(runner, run) {
-  const start = html`<button class="pg-run" type="button" title="Run the search with the controls below">Run</button>`;
+  const start = html`<button class="pg-run" type="button" disabled
+    title="Run the search with the controls below">Run</button>`;
   const stop = html`<button class="pg-stop" type="button" title="Stop at the end of the current episode">Stop</button>`;
   start.onclick = () => run();
   stop.onclick = () => runner.cancel();
   const unsubscribe = runner.subscribe(() => {
     stop.disabled = !runner.active;
   });
-  return { element: html`<span class="pg-actions">${start} ${stop}</span>`, unsubscribe };
+  const enable = () => {
+    start.disabled = false;
+  };
+  return { element: html`<span class="pg-actions">${start} ${stop}</span>`, enable, unsubscribe };
 }
 
 /** Whether the controls differ from the newest run's: a reminder that they apply at the next Run. */
