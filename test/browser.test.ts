@@ -411,6 +411,7 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
   );
   assert.equal(await pluginError.count(), 1);
   assert.deepEqual(await ticked(page, "symbols"), before, "a broken plugin changed the symbols");
+  assert.equal(await page.locator(".pg-plugins").getAttribute("data-plugins"), "tanh", "a broken plugin was loaded");
 
   // 8. A bad CSV: one readable line naming the file, row and column.
   await page.getByLabel("CSV file").setInputFiles({

@@ -51,15 +51,18 @@ export function urlNotice(text) {
   return text ? html`<p class="pg-url-notice" style="color: darkorange">${text}</p>` : html`<span></span>`;
 }
 
-/** The outcome of loading a plugin file: what it added, or its one error line. */
+/** The outcome of the last plugin file chosen (its one error line, if it failed), and the plugins loaded so far. */
 export function pluginNotice(load, plugins) {
-  if (load?.error) return html`<p class="pg-plugin-error" style="color: crimson">error: ${load.error}</p>`;
+  const error = load?.error ? html`<p class="pg-plugin-error" style="color: crimson">error: ${load.error}</p>` : "";
   const loaded = plugins.length
     ? html`Loaded: ${plugins.map((p, i) => html`${i ? ", " : ""}${p.kind} <code>${p.name}</code>`)}.`
     : "No plugin loaded.";
-  return html`<p class="pg-plugins" data-plugins=${plugins.map((p) => p.name).join(",")}><small>${loaded}${
-    load ? ` ${load.file}: ${load.plugins.length} plugin${load.plugins.length === 1 ? "" : "s"} passed the checks.` : ""
-  }</small></p>`;
+  const passed =
+    load && !load.error
+      ? ` ${load.file}: ${load.plugins.length} plugin${load.plugins.length === 1 ? "" : "s"} passed the checks.`
+      : "";
+  const names = plugins.map((p) => p.name).join(",");
+  return html`<div>${error}<p class="pg-plugins" data-plugins=${names}><small>${loaded}${passed}</small></p></div>`;
 }
 
 /** The live tfjs backend and, if the preferred one failed, why. */
