@@ -4,7 +4,8 @@
  * for reference the float64 js engine (no tfjs). Prints seconds of search as the page reports
  * them (its run log): per backend a fresh page, so that the first (cold) run includes the
  * backend's start-up (shader compilation on webgl), then seed 1 and seed 0 again (warm; seed 0
- * warm is the cold run's exact config).
+ * warm is the cold run's exact config). The page's address sets the engine and the backend; each
+ * run is started with the page's Run button.
  *
  * Figures, never assertions. Here WebGL is SwiftShader (software rendering on the CPU): a real
  * GPU would differ, and for models this small per-op overhead dominates either way.
@@ -83,24 +84,21 @@ async function main(): Promise<void> {
       ["float64 js (no tfjs)", "js (float64)", "webgl"],
     ] as const) {
       const page = await browser.context.newPage();
-      await page.goto(`${server.origin}/docs/playground`);
-      // The page starts the default (tfjs, webgl) at once; switching cancels it and starts ours.
-      let id = 1;
-      if (engine !== "tfjs") {
-        await page.getByLabel("fit engine", { exact: true }).selectOption({ label: engine });
-        id++;
-      }
-      if (backend !== "webgl") {
-        await page.getByLabel("tfjs backend", { exact: true }).selectOption({ label: backend });
-        id++;
-      }
-      const cold = await finished(page, id);
+      // The address sets the engine and backend (and then the page waits for Run); the toy is the default.
+      const query = new URLSearchParams({ engine: engine === "tfjs" ? "tfjs" : "js", backend });
+      await page.goto(`${server.origin}/docs/playground?${query}`);
+      await page.locator(".pg-data-note[data-dataset='toy']").waitFor({ timeout: 120_000 });
+      const run = async (id: number) => {
+        await page.locator(".pg-run").click();
+        return finished(page, id);
+      };
+      const cold = await run(1);
       if (engine === "tfjs" && cold.backend !== backend)
         throw new Error(`asked for ${backend}, the page ran on ${cold.backend}`);
       await page.getByLabel("seed", { exact: true }).fill("1");
-      const seed1 = await finished(page, ++id);
+      const seed1 = await run(2);
       await page.getByLabel("seed", { exact: true }).fill("0");
-      const warm = await finished(page, ++id);
+      const warm = await run(3);
       const episodes = (row: Row) => row.episodes.replace(/^y /, "");
       process.stdout.write(
         `| ${label} | ${cold.seconds.toFixed(1)} | ${seed1.seconds.toFixed(1)} | ${warm.seconds.toFixed(1)} ` +

@@ -2,21 +2,26 @@
 // served from the built site (test/helpers/site.ts: one build per `npm test`, shared with
 // site.test.ts) by a static server on 127.0.0.1:
 //
-// - the tfjs backend on the page is webgl (SwiftShader here), and the toy search (the page's
-//   default, y = 3·x1²·cos(2.5·x2)) runs to the end and shows the true form with both numbers
-//   within 1 %, read from the KaTeX the page rendered;
+// - the first visit runs the default once: the toy (y = 3·x1²·cos(2.5·x2)) on webgl (SwiftShader
+//   here), to the end, showing the true form with both numbers within 1 %, read from the KaTeX the
+//   page rendered; the live charts hold that run's rewards and its Pareto front;
 // - "Download JSON" gives a version-1 result that `consolesr reproduce` accepts and matches;
-// - a control changed mid-run stops the run (status cancelled, its episode count frozen) and a new
-//   run starts and finishes;
-// - a bad CSV is one readable error line;
-// - no page requests anything outside the site's origin or throws; a screenshot of every page of
-//   the site goes to artifacts/ (git-ignored).
+// - a changed control starts nothing: Run does, and writes the controls into the address; Stop ends
+//   a run (status cancelled, its episode count frozen), and the status bar stays on screen while
+//   the page scrolls;
+// - the address restores the controls without running, and a bad or unknown parameter is one notice;
+// - the plugin guide's tanh.js, loaded with the playground's plugin file input, recovers
+//   y = 2·tanh(1.5·x1)·x2 from a seeded CSV, and a broken plugin is one error line that changes
+//   nothing; a bad CSV is one error line;
+// - no page requests anything outside the site's origin, throws or logs a console error; a
+//   screenshot of every page of the site goes to artifacts/ (git-ignored).
 import test from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Page } from "playwright-core";
 import { parseResult } from "../src/lib/reproduce.js";
+import { createRng } from "../src/lib/rng.js";
 import { cli } from "./helpers/cli.js";
 import { buildSite, dist, ensureChromium, launchChromium, repo, serveStatic } from "./helpers/site.js";
 
@@ -89,7 +94,63 @@ function assertToy(shown: { tex: string; visible: string }): void {
     assert.ok(shown.visible.includes(part), `"${part}" not in the rendered text ${shown.visible}`);
 }
 
-test("the playground: toy search on webgl, cancellation, JSON for reproduce, screenshots of every page", {
+/** A checkbox group of the page (Inputs.checkbox) by its label. */
+const checkboxes = (page: Page, label: string) =>
+  page.locator("form", { has: page.locator(":scope > label", { hasText: new RegExp(`^${label}$`) }) });
+
+/** The options of a checkbox group and whether each is ticked, in order. */
+function ticked(page: Page, label: string): Promise<[string, boolean][]> {
+  return checkboxes(page, label).evaluate((form) =>
+    [...form.querySelectorAll("div > label")].map((option): [string, boolean] => [
+      option.textContent ?? "",
+      (option.querySelector("input") as HTMLInputElement).checked,
+    ]),
+  );
+}
+
+/** Ticks exactly `names` in a checkbox group. */
+async function tick(page: Page, label: string, names: string[]): Promise<void> {
+  for (const [name] of await ticked(page, label))
+    await checkboxes(page, label).getByLabel(name, { exact: true }).setChecked(names.includes(name));
+}
+
+/** The text of a select's chosen option. */
+const selected = (page: Page, label: string) =>
+  page
+    .getByLabel(label, { exact: true })
+    .evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent ?? "");
+
+/** The live charts of run `id`: its rewards per episode, and its Pareto front (complexity, NRMSE). */
+async function charts(page: Page, id: number): Promise<{ rewards: number[]; front: [number, number][] }> {
+  const rewards = page.locator(`.pg-rewards[data-run="${id}"]`);
+  const front = page.locator(`.pg-front[data-run="${id}"]`);
+  await rewards.waitFor({ timeout: 30_000 });
+  await front.waitFor({ timeout: 30_000 });
+  return {
+    rewards: JSON.parse((await rewards.getAttribute("data-rewards")) ?? "[]"),
+    front: JSON.parse((await front.getAttribute("data-front")) ?? "[]").map(
+      (f: { complexity: number; nrmse: number }) => [f.complexity, f.nrmse],
+    ),
+  };
+}
+
+/** Clicks "Download JSON" and saves the result as artifacts/`name`. */
+async function download(page: Page, name: string): Promise<string> {
+  const [file] = await Promise.all([page.waitForEvent("download"), page.locator(".pg-download").click()]);
+  const path = join(artifacts, name);
+  await file.saveAs(path);
+  return path;
+}
+
+/** y = 2·tanh(1.5·x1)·x2 on 200 rows of x1, x2 ~ U(1, 2) (seeded), as a CSV. */
+function tanhCsv(): string {
+  const rng = createRng(7);
+  const x1 = Array.from({ length: 200 }, () => rng.uniform(1, 2));
+  const x2 = Array.from({ length: 200 }, () => rng.uniform(1, 2));
+  return `x1,x2,y\n${x1.map((a, i) => `${a},${x2[i]},${2 * Math.tanh(1.5 * a) * x2[i]!}`).join("\n")}\n`;
+}
+
+test("the playground: Run and Stop, the address, live charts, plugin files, JSON for reproduce, every page", {
   timeout: 1_200_000,
 }, async (t) => {
   const install = ensureChromium();
@@ -114,12 +175,22 @@ test("the playground: toy search on webgl, cancellation, JSON for reproduce, scr
     const url = request.url();
     if (!url.startsWith(`${server.origin}/`) && !/^(data|blob):/.test(url)) outside.push(url);
   });
-  const page = await browser.context.newPage();
-  page.on("pageerror", (error) => errors.push(`playground: ${error.message}`));
+  /** A new tab whose thrown errors and console errors are collected (the site has no favicon: its 404 is not one). */
+  const open = async (name: string) => {
+    const tab = await browser.context.newPage();
+    tab.on("pageerror", (error) => errors.push(`${name}: ${error.message}`));
+    tab.on("console", (message) => {
+      if (message.type() !== "error" || message.location().url === `${server.origin}/favicon.ico`) return;
+      errors.push(`${name}: console: ${message.text()}`);
+    });
+    return tab;
+  };
+  const playground = `${server.origin}/docs/playground`;
+  const page = await open("playground");
 
-  // 1. The default run: the toy on webgl, to the end.
+  // 1. The first visit runs the default once: the toy on webgl, to the end.
   const started = performance.now();
-  await page.goto(`${server.origin}/docs/playground`);
+  await page.goto(playground);
   await page.locator(".pg-backend[data-backend]:not([data-backend=''])").waitFor({ timeout: 120_000 });
   assert.equal(
     await page.locator(".pg-backend").getAttribute("data-backend"),
@@ -136,12 +207,15 @@ test("the playground: toy search on webgl, cancellation, JSON for reproduce, scr
   );
   assertToy(await renderedEquation(page, "y"));
   assert.match((await page.locator(".pg-equation-meta").first().textContent()) ?? "", /exact/);
+  // Run wrote the controls into the address.
+  const address = new URL(page.url()).searchParams;
+  assert.equal(address.get("dataset"), "toy");
+  assert.equal(address.get("backend"), "webgl");
+  assert.equal(address.get("symbols"), "x^2,cos");
   await page.screenshot({ path: join(artifacts, "docs-playground.png"), fullPage: true });
 
-  // 2. The JSON download: the CLI's version-1 format, made on webgl.
-  const [download] = await Promise.all([page.waitForEvent("download"), page.locator(".pg-download").click()]);
-  const jsonPath = join(artifacts, "playground-toy.json");
-  await download.saveAs(jsonPath);
+  // 2. The JSON download: the CLI's version-1 format, made on webgl; the charts drew this run.
+  const jsonPath = await download(page, "playground-toy.json");
   const json = readFileSync(jsonPath, "utf8");
   const result = parseResult(json, jsonPath);
   assert.ok(json.endsWith("}\n") && json.startsWith('{\n  "version": 1,'), "not the CLI's two-space JSON");
@@ -152,85 +226,194 @@ test("the playground: toy search on webgl, cancellation, JSON for reproduce, scr
   assert.match(result.manifest.git, /^[0-9a-f]{40}$|^unknown$/);
   assert.equal(result.equations[0]!.text, "3*x1^2*cos(2.5*x2)");
   assert.equal(result.evaluation?.[0]?.exact, true);
+  const toyCharts = await charts(page, 1);
+  assert.equal(toyCharts.rewards.length, result.search.episodes, "the reward chart misses episodes");
+  assert.deepEqual(
+    toyCharts.front,
+    result.search.front!.map((f) => [f.complexity, f.nrmse]),
+    "the live Pareto front is not the result's",
+  );
 
-  // 2b. The same toy on the cpu backend (float64 in the browser; re-run in Node at 1e-9 in step 7),
-  // then back to webgl for the rest.
-  const log = await runLog(page);
-  const newest = Math.max(...log.map((row) => row.id));
+  // 3. A changed control starts nothing; Run does. The toy on the cpu backend (float64 in the
+  // browser; re-run in Node at 1e-9 in step 10).
   await page.getByLabel("tfjs backend", { exact: true }).selectOption({ label: "cpu" });
-  await waitForRun(page, "the toy run on cpu to finish", (row) => row.id > newest && row.status === "done");
+  await page.getByLabel("seed", { exact: true }).fill("1");
+  await page.getByLabel("seed", { exact: true }).fill("0");
+  await page.waitForTimeout(1500);
+  assert.deepEqual(
+    (await runLog(page)).map((row) => row.id),
+    [1],
+    "changing a control started a run",
+  );
+  assert.equal(await page.locator(".pg-pending").getAttribute("data-pending"), "true", "no reminder to press Run");
+  await page.locator(".pg-run").click();
+  await waitForRun(page, "the toy run on cpu to finish", (row) => row.id === 2 && row.status === "done");
   assert.equal(await page.locator(".pg-backend").getAttribute("data-backend"), "cpu");
-  const [cpuDownload] = await Promise.all([page.waitForEvent("download"), page.locator(".pg-download").click()]);
-  const cpuPath = join(artifacts, "playground-toy-cpu.json");
-  await cpuDownload.saveAs(cpuPath);
+  assert.equal(new URL(page.url()).searchParams.get("backend"), "cpu");
+  assert.equal(await page.locator(".pg-pending").getAttribute("data-pending"), "false");
+  const cpuPath = await download(page, "playground-toy-cpu.json");
   assert.equal(parseResult(readFileSync(cpuPath, "utf8"), cpuPath).manifest.backend, "cpu");
-  const cpuLast = Math.max(...(await runLog(page)).map((row) => row.id));
-  await page.getByLabel("tfjs backend", { exact: true }).selectOption({ label: "webgl" });
-  await waitForRun(page, "the toy run back on webgl to finish", (row) => row.id > cpuLast && row.status === "done");
-  assert.equal(await page.locator(".pg-backend").getAttribute("data-backend"), "webgl");
 
-  // 3. A control changed mid-run: syn1 (long on software WebGL) starts; changing the seed cancels
-  // it; the syn1 run for the new seed starts; going back to the toy cancels that one and the toy
-  // (seed 1) runs to the end. The stop rule is off meanwhile ("never"): the linear-algebra
-  // proposals find syn1 in one episode per output, too fast to change a control mid-run.
-  await page.getByLabel("stop NRMSE", { exact: true }).selectOption({ label: "never" });
+  // 4. Stop: syn1 with the stop rule off ("never": the linear-algebra proposals find syn1 in one
+  // episode per output, too fast to stop mid-run) and seed 2 runs; meanwhile the status bar stays
+  // on screen at the bottom of the page, and a control changed mid-run neither stops it nor starts
+  // another; Stop cancels it at the end of its episode.
   await page.getByLabel("dataset", { exact: true }).selectOption({ label: "syn1" });
+  await page.getByLabel("stop NRMSE", { exact: true }).selectOption({ label: "never" });
+  await page.getByLabel("seed", { exact: true }).fill("2");
+  await page.locator(".pg-run").click();
   const syn1 = await waitForRun(
     page,
     "a syn1 run past its second episode",
     (row) =>
+      row.id === 3 &&
       row.label.startsWith("syn1 (2000 rows)") &&
-      row.label.includes("seed 0,") &&
+      row.label.includes("seed 2,") &&
       row.status === "running" &&
       row.episodes >= 2,
   );
-  await page.getByLabel("seed", { exact: true }).fill("1");
+  const syn1Address = page.url();
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await page.waitForTimeout(300);
+  const bar = await page.locator(".pg-bar").evaluate((element) => {
+    const { top, bottom } = element.getBoundingClientRect();
+    return { top, bottom, height: window.innerHeight, scrolled: window.scrollY };
+  });
+  assert.ok(bar.scrolled > 1000, `the page did not scroll (${bar.scrolled} px)`);
+  assert.ok(bar.top >= 0 && bar.bottom <= bar.height, `the status bar left the screen: ${JSON.stringify(bar)}`);
+  assert.equal(await page.locator(".pg-bar .pg-status").getAttribute("data-status"), "running");
+  await page.screenshot({ path: join(artifacts, "docs-playground-running.png") });
+  await page.getByLabel("seed", { exact: true }).fill("3");
+  await page.waitForTimeout(1500);
+  const going = await runLog(page);
+  assert.deepEqual(
+    going.map((row) => [row.id, row.status]),
+    [
+      [3, "running"],
+      [2, "done"],
+      [1, "done"],
+    ],
+    "a control changed mid-run stopped the run or started another",
+  );
+  await page.locator(".pg-stop").click();
   const cancelled = await waitForRun(
     page,
-    `run #${syn1.id} to be cancelled`,
-    (row) => row.id === syn1.id && row.status === "cancelled",
-    120_000,
+    "run #3 to be cancelled",
+    (row) => row.id === 3 && row.status === "cancelled",
   );
   await page.waitForTimeout(1500);
-  const later = (await runLog(page)).find((row) => row.id === syn1.id)!;
-  assert.equal(later.status, "cancelled");
-  assert.equal(later.episodes, cancelled.episodes, `run #${syn1.id} kept advancing after it was cancelled`);
+  const later = await runLog(page);
+  assert.equal(later.length, 3, "Stop started a run");
+  assert.equal(later[0]!.episodes, cancelled.episodes, "run #3 kept advancing after it was cancelled");
   assert.ok(cancelled.episodes >= syn1.episodes, "the cancelled run lost progress");
-  const next = await waitForRun(
-    page,
-    "the syn1 run of seed 1 to start",
-    (row) =>
-      row.id > syn1.id &&
-      row.label.startsWith("syn1 (2000 rows)") &&
-      row.label.includes("seed 1,") &&
-      row.status === "running" &&
-      row.episodes >= 1,
-  );
-  await page.getByLabel("dataset", { exact: true }).selectOption({ label: "toy" });
-  await waitForRun(
-    page,
-    `run #${next.id} to be cancelled`,
-    (row) => row.id === next.id && row.status === "cancelled",
-    120_000,
-  );
-  await page.getByLabel("stop NRMSE", { exact: true }).selectOption({ label: "≤ 1e-6" });
-  const toy = await waitForRun(
-    page,
-    "the toy run of seed 1 to finish",
-    (row) =>
-      row.id > next.id &&
-      row.label.startsWith("toy (500 rows)") &&
-      row.label.includes("seed 1,") &&
-      row.status === "done",
-  );
-  assert.equal((await runLog(page)).filter((row) => row.status === "running").length, 0, "a run is still going");
-  assertToy(await renderedEquation(page, "y"));
-  t.diagnostic(
-    `mid-run change: syn1 run #${syn1.id} cancelled after ${cancelled.episodes} episodes (frozen), ` +
-      `#${next.id} started, cancelled in turn; toy run #${toy.id} finished`,
-  );
+  assert.equal(await page.locator(".pg-stop").isDisabled(), true, "Stop is enabled with no run going");
+  t.diagnostic(`Stop: syn1 run #3 cancelled after ${cancelled.episodes} episodes (frozen)`);
 
-  // 4. A bad CSV: one readable line naming the file, row and column.
+  // 5. The address restores the controls of the last Run (seed 2, not the 3 typed after it) and
+  // waits for Run; bad or unknown parameters are one notice, the rest still restored.
+  const restored = await open("playground (restored)");
+  await restored.goto(syn1Address);
+  await restored.locator(".pg-data-note[data-dataset='syn1']").waitFor({ timeout: 60_000 });
+  assert.equal(await selected(restored, "dataset"), "syn1");
+  assert.equal(await restored.getByLabel("seed", { exact: true }).inputValue(), "2");
+  assert.equal(await restored.getByLabel("rows", { exact: true }).inputValue(), "2000");
+  assert.equal(await selected(restored, "stop NRMSE"), "never");
+  assert.equal(await selected(restored, "tfjs backend"), "cpu");
+  assert.deepEqual(
+    (await ticked(restored, "symbols")).filter(([, on]) => on).map(([name]) => name),
+    ["x", "x^2", "cos"],
+  );
+  assert.equal(await restored.locator(".pg-url-notice").count(), 0, "a notice for a good address");
+  await restored.waitForTimeout(1500);
+  assert.deepEqual(await runLog(restored), [], "an address with parameters started a run");
+  const bad = new URL(syn1Address);
+  bad.searchParams.set("seed", "abc");
+  bad.searchParams.set("bogus", "1");
+  await restored.goto(bad.href);
+  await restored.locator(".pg-data-note[data-dataset='syn1']").waitFor({ timeout: 60_000 });
+  assert.equal(
+    ((await restored.locator(".pg-url-notice").textContent()) ?? "").trim(),
+    "Ignored in this URL: seed=abc (not a whole number); bogus=1 (unknown parameter).",
+  );
+  assert.equal(await restored.getByLabel("seed", { exact: true }).inputValue(), "0");
+  assert.equal(await selected(restored, "stop NRMSE"), "never");
+  await restored.close();
+
+  // 6. The plugin guide's tanh.js (its download link), loaded in the playground, recovers
+  // y = 2·tanh(1.5·x1)·x2 from a seeded 200-row CSV with the symbols tanh and x, one product of at
+  // most two factors, on the cpu backend (fast here), 8 episodes with the stop rule off (so that
+  // the Pareto chart gets several structures).
+  const guide = await open("plugins");
+  await guide.goto(`${server.origin}/docs/plugins`);
+  const href = await guide.locator("a.plugin-download").first().getAttribute("href");
+  assert.ok(href, "the plugin guide has no tanh.js link");
+  const tanhResponse = await guide.request.get(new URL(href, guide.url()).href);
+  assert.equal(tanhResponse.status(), 200, `the guide's tanh.js link ${href} is broken`);
+  const tanhSource = (await tanhResponse.body()).toString("utf8");
+  const guideCode = (await guide.locator("pre").first().textContent()) ?? "";
+  assert.equal(guideCode.trim(), tanhSource.trim(), "tanh.js is not the guide's example");
+  await guide.close();
+
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const pluginInput = page.getByLabel("plugin file", { exact: true });
+  await pluginInput.setInputFiles({ name: "tanh.js", mimeType: "text/javascript", buffer: Buffer.from(tanhSource) });
+  await page.locator(".pg-plugins[data-plugins='tanh']").waitFor({ timeout: 60_000 });
+  const tanhData = join(artifacts, "tanh.csv");
+  writeFileSync(tanhData, tanhCsv());
+  await page.getByLabel("CSV file").setInputFiles(tanhData);
+  await page.locator(".pg-data-note", { hasText: "tanh.csv: columns x1, x2, y" }).waitFor({ timeout: 30_000 });
+  assert.equal(await selected(page, "dataset"), "CSV file", "choosing a file did not switch the dataset to it");
+  await tick(page, "symbols", ["tanh", "x"]);
+  await page.getByLabel("terms", { exact: true }).fill("1");
+  await page.getByLabel("max factors", { exact: true }).fill("2");
+  await page.getByLabel("episodes", { exact: true }).fill("8");
+  await page.locator(".pg-run").click();
+  await waitForRun(page, "the tanh run to finish", (row) => row.id === 4 && row.status === "done", 120_000);
+  const tanhShown = await renderedEquation(page, "y");
+  const tanhForm = /^y=([\d.]+)\\tanh\\left\(([\d.]+)x_\{1\}\\right\)x_\{2\}$/.exec(tanhShown.tex.replace(/\s+/g, ""));
+  assert.ok(tanhForm, `the rendered equation is not of the form c·tanh(w·x1)·x2: ${tanhShown.tex}`);
+  const [c, w] = [Number(tanhForm[1]), Number(tanhForm[2])];
+  assert.ok(Math.abs(c - 2) / 2 <= 0.01, `coefficient ${c} is not within 1 % of 2`);
+  assert.ok(Math.abs(w - 1.5) / 1.5 <= 0.01, `inner weight ${w} is not within 1 % of 1.5`);
+  const tanhPath = await download(page, "playground-tanh.json");
+  const tanhResult = parseResult(readFileSync(tanhPath, "utf8"), tanhPath);
+  assert.deepEqual(tanhResult.manifest.config.symbols, ["x", "tanh"]);
+  const tanhCharts = await charts(page, 4);
+  assert.equal(tanhCharts.rewards.length, 8);
+  assert.ok(tanhCharts.front.length >= 2, `a front of ${tanhCharts.front.length} point(s) after 8 episodes`);
+  assert.deepEqual(
+    tanhCharts.front,
+    tanhResult.search.front!.map((f) => [f.complexity, f.nrmse]),
+    "the live Pareto front is not the result's",
+  );
+  const params = new URL(page.url()).searchParams;
+  assert.equal(params.get("symbols"), "x,tanh");
+  assert.equal(params.get("targets"), "y");
+  t.diagnostic(`tanh plugin: y = ${c}·tanh(${w}·x1)·x2, front of ${tanhCharts.front.length} points`);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(artifacts, "docs-playground-tanh.png"), fullPage: true });
+
+  // 7. A broken plugin (the guide's wrong derivative) is one error line and changes nothing.
+  const before = await ticked(page, "symbols");
+  await pluginInput.setInputFiles({
+    name: "broken.js",
+    mimeType: "text/javascript",
+    buffer: Buffer.from(tanhSource.replace('name: "tanh"', 'name: "tanh2"').replace("** 2", "")),
+  });
+  const pluginError = page.locator(".pg-plugin-error");
+  await pluginError.waitFor({ timeout: 30_000 });
+  assert.match(
+    ((await pluginError.textContent()) ?? "").trim(),
+    new RegExp(
+      /^error: plugin file broken\.js: plugin tanh2: derivative: derivative\([-\d.]+\) = [-\d.e]+ /.source +
+        /but a central difference of evaluate gives [-\d.e]+$/.source,
+    ),
+  );
+  assert.equal(await pluginError.count(), 1);
+  assert.deepEqual(await ticked(page, "symbols"), before, "a broken plugin changed the symbols");
+  assert.equal(await page.locator(".pg-plugins").getAttribute("data-plugins"), "tanh", "a broken plugin was loaded");
+
+  // 8. A bad CSV: one readable line naming the file, row and column.
   await page.getByLabel("CSV file").setInputFiles({
     name: "bad.csv",
     mimeType: "text/csv",
@@ -240,17 +423,12 @@ test("the playground: toy search on webgl, cancellation, JSON for reproduce, scr
   });
   const csvError = page.locator(".pg-csv-error");
   await csvError.waitFor({ timeout: 30_000 });
-  const line = ((await csvError.textContent()) ?? "").trim();
-  assert.equal(line, 'error: bad.csv: row 5 (line 6), column "y": "abc" is not a number');
   assert.equal(
-    await page
-      .getByLabel("dataset", { exact: true })
-      .evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent),
-    "CSV file",
-    "choosing a file did not switch the dataset to it",
+    ((await csvError.textContent()) ?? "").trim(),
+    'error: bad.csv: row 5 (line 6), column "y": "abc" is not a number',
   );
 
-  // 5. Every page of the site: no error, nothing from another origin, a screenshot.
+  // 9. Every page of the site: no error, nothing from another origin, a screenshot.
   const pages = readdirSync(dist, { recursive: true, encoding: "utf8" })
     .filter((file) => file.endsWith(".html") && !file.startsWith("_") && file !== "404.html")
     .map(
@@ -260,8 +438,7 @@ test("the playground: toy search on webgl, cancellation, JSON for reproduce, scr
           .replace(/(^|\/)index$/, "")}`,
     );
   for (const path of pages.filter((p) => p !== "/docs/playground")) {
-    const other = await browser.context.newPage();
-    other.on("pageerror", (error) => errors.push(`${path}: ${error.message}`));
+    const other = await open(path);
     await other.goto(`${server.origin}${path}`, { waitUntil: "networkidle" });
     await other.waitForTimeout(500);
     const name = path === "/" ? "index" : path.slice(1).replace(/\//g, "-");
@@ -269,11 +446,11 @@ test("the playground: toy search on webgl, cancellation, JSON for reproduce, scr
     await other.close();
   }
   t.diagnostic(`screenshots of ${pages.length} pages in ${relative(repo, artifacts)}/`);
-  assert.deepEqual(errors, [], "errors thrown in the pages");
+  assert.deepEqual(errors, [], "errors thrown or logged in the pages");
   assert.deepEqual(outside, [], "requests outside the site's origin");
   assert.deepEqual(missing, [], "requests for files the site does not have");
 
-  // 6. The downloaded JSON re-runs with the CLI and matches (float32 webgl → cpu: tolerance 1e-4).
+  // 10. The downloaded JSON re-runs with the CLI and matches (float32 webgl → cpu: tolerance 1e-4).
   const reproduced = await cli(["reproduce", jsonPath, "--quiet"], { timeoutMs: 300_000 });
   assert.equal(reproduced.code, 0, `consolesr reproduce failed:\n${reproduced.stdout}${reproduced.stderr}`);
   assert.match(
@@ -284,7 +461,7 @@ test("the playground: toy search on webgl, cancellation, JSON for reproduce, scr
     ),
   );
 
-  // 7. The cpu result re-runs in Node bit for bit (tolerance 1e-9).
+  // 11. The cpu result re-runs in Node bit for bit (tolerance 1e-9).
   const cpuRerun = await cli(["reproduce", cpuPath, "--quiet"], { timeoutMs: 300_000 });
   assert.equal(cpuRerun.code, 0, `consolesr reproduce failed on the cpu result:\n${cpuRerun.stdout}${cpuRerun.stderr}`);
   assert.match(
@@ -294,4 +471,16 @@ test("the playground: toy search on webgl, cancellation, JSON for reproduce, scr
         /both runs on cpu, a float64 backend; backend cpu → cpu\)/.source,
     ),
   );
+
+  // 12. The tanh result re-runs in Node with the guide's plugin file and its CSV (beside it in artifacts/).
+  const tanhRerun = await cli(["reproduce", tanhPath, "--plugin", join(repo, "src/docs/plugins/tanh.js"), "--quiet"], {
+    timeoutMs: 300_000,
+  });
+  assert.equal(
+    tanhRerun.code,
+    0,
+    `consolesr reproduce failed on the tanh result:\n${tanhRerun.stdout}${tanhRerun.stderr}`,
+  );
+  assert.match(tanhRerun.stdout, /^y: same {2}2\*tanh\(1\.5\*x1\)\*x2$/m);
+  assert.match(tanhRerun.stdout, /reproduced exactly: all 1 equation and every stored field match/);
 });

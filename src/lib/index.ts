@@ -66,6 +66,8 @@ export {
 } from "./search/cmp.js";
 export type { Icnn } from "./search/icnn.js";
 export { allowedNeurons } from "./search/index.js";
+// The hall of fame's Pareto rule, for a page that draws the front of a run while it goes (the playground).
+export { HallOfFame, type Candidate } from "./search/index.js";
 // The browser helpers (no Node module in them): backend fallbacks and HiGHS from a URL.
 export { BACKEND_ORDER, backendOrder, selectBackend, browserArgmin, type BackendChoice } from "./browser.js";
 export * from "./fitArrays.js";

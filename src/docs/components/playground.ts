@@ -1,10 +1,11 @@
 /**
  * The playground's runs, on the library's runtime module (src/lib/runtime.ts, the module
- * `consolesr reproduce` runs headless): a page control change becomes a new `config` (and
- * `backend`, `signal`, `hooks`) of one @observablehq/runtime module, whose `search` cell runs the
- * pipeline; the run before it is aborted through `signal` and stops at its next episode boundary,
- * and the new one starts once it has stopped. `progress` and `hooks.onEpisode` feed the progress
- * display; `search` gives the version-1 result the page downloads.
+ * `consolesr reproduce` runs headless): the page's Run button makes its controls a new `config`
+ * (and `backend`, `registries`, `signal`, `hooks`) of one @observablehq/runtime module, whose
+ * `search` cell runs the pipeline; a run still going is aborted through `signal` and stops at its
+ * next episode boundary, and the new one starts once it has stopped. `progress` and
+ * `hooks.onEpisode` feed the progress display and the live charts; `search` gives the version-1
+ * result the page downloads.
  */
 import { Runtime, RuntimeError, type Module } from "@observablehq/runtime";
 import {
@@ -12,15 +13,22 @@ import {
   defineExperimentModule as define,
   equationText,
   experiments,
+  HallOfFame,
   InputError,
+  Registry,
   SEARCH_METHOD_NAMES,
   parseCsv,
   resolvePipelineConfig,
   type ArgminSolver,
+  type Candidate,
   type PipelineOptions,
   type PipelineOutput,
+  type Plugin,
   type Progress,
+  type Registries,
   type ResultJson,
+  type RewardFit,
+  type RewardPlugin,
   type RuntimeConfig,
   type RuntimeHooks,
   type SearchMethod,
@@ -53,16 +61,26 @@ export interface PlaygroundConfig {
 export interface TargetProgress {
   target: string;
   episode: number;
-  /** Maximum episodes for this target. */
+  /** Maximum episodes for this target, and the structure budget (0: none). */
   episodes: number;
+  budget: number;
   structures: number;
   bestNrmse: number;
   bestText: string;
   stopReason?: string;
 }
 
+/** One fitted structure of a run: its complexity and train NRMSE (a point of the Pareto chart). */
+export interface FitPoint {
+  target: string;
+  complexity: number;
+  nrmse: number;
+}
+
 export interface RunRecord {
   id: number;
+  /** What was asked for (requestKey): the page compares it with its controls. */
+  key: string;
   label: string;
   status: "waiting" | "running" | "done" | "cancelled" | "error";
   backend: string;
@@ -71,18 +89,23 @@ export interface RunRecord {
   started: number;
   seconds: number;
   targets: TargetProgress[];
+  /** The reward of every episode, per target, in order. */
+  rewards: { target: string; episode: number; reward: number }[];
+  /** Every structure fitted (each once: a repeat is a cache hit), per target. */
+  fits: FitPoint[];
+  /** The Pareto front of `fits` per target (complexity ↑, NRMSE ↓), by the search's own hall of fame. */
+  front: FitPoint[];
   result?: ResultJson;
   error?: string;
 }
 
-const registries = () => createRegistries();
-
-/** Symbol names of the registry, for the page's checkboxes. */
-export const symbolNames = (): string[] => registries().symbols.names();
+/** Registry names, for the page's controls: the built-ins, then the loaded plugins'. */
+export const symbolNames = (plugins: readonly Plugin[] = []): string[] => createRegistries(plugins).symbols.names();
 /** The method table's structure searches (consolesr first; the MLP baseline has no equation to show). */
 export const methodNames = (): string[] => [...SEARCH_METHOD_NAMES];
-export const constraintNames = (): string[] => registries().constraints.names();
-export const rewardNames = (): string[] => registries().rewards.names();
+export const constraintNames = (plugins: readonly Plugin[] = []): string[] =>
+  createRegistries(plugins).constraints.names();
+export const rewardNames = (plugins: readonly Plugin[] = []): string[] => createRegistries(plugins).rewards.names();
 
 /** The paper experiments the page offers. */
 export const experimentNames = Object.keys(experiments);
@@ -99,7 +122,11 @@ export function csvColumns(text: string, name: string): string[] {
  * (pairs outside a symbol's domain are left out, as `consolesr fit` does without --symbols); a
  * narrower one is explicit, and a pair outside a domain is then an error naming the row.
  */
-export function pipelineOptions(config: PlaygroundConfig, table?: Table): PipelineOptions {
+export function pipelineOptions(
+  config: PlaygroundConfig,
+  table?: Table,
+  registries: Registries = createRegistries(),
+): PipelineOptions {
   const common = {
     seed: config.seed,
     method: config.method,
@@ -127,7 +154,7 @@ export function pipelineOptions(config: PlaygroundConfig, table?: Table): Pipeli
   if (config.dataset !== "csv")
     throw new InputError(`unknown dataset "${config.dataset}" (known: ${[...experimentNames, "csv"].join(", ")})`);
   if (!config.csv || !table) throw new InputError("drop a CSV file on the file input, or pick a paper dataset");
-  const everySymbol = symbolNames().every((name) => config.symbols.includes(name));
+  const everySymbol = registries.symbols.names().every((name) => config.symbols.includes(name));
   return {
     ...common,
     csv: { name: config.csv.name, table },
@@ -138,12 +165,13 @@ export function pipelineOptions(config: PlaygroundConfig, table?: Table): Pipeli
 }
 
 /** One-line summary of a config for the run log. */
-export function describeConfig(config: PlaygroundConfig): string {
+export function describeConfig(config: PlaygroundConfig, plugins: readonly Plugin[] = []): string {
   const data = experiments[config.dataset]
     ? `${config.dataset} (${config.rows} rows${config.snrDb === null ? "" : `, SNR ${config.snrDb} dB`})`
     : `${config.csv?.name ?? "CSV"}`;
   const engine = config.fit.engine === "js" ? "float64 js" : "tfjs";
-  return `${data}, ${config.method}, seed ${config.seed}, ${engine} fits of ${config.fit.steps} steps`;
+  const loaded = plugins.length ? `, plugins ${plugins.map((p) => p.name).join(", ")}` : "";
+  return `${data}, ${config.method}, seed ${config.seed}, ${engine} fits of ${config.fit.steps} steps${loaded}`;
 }
 
 /** Options of Runner.request. */
@@ -156,6 +184,31 @@ export interface RequestOptions {
   argmin?: ArgminSolver;
   /** Part of what makes two requests the same run (e.g. the preferred backend). */
   key?: string;
+  /** Plugins registered on top of the built-ins for this run (loaded from files in the page). */
+  plugins?: readonly Plugin[];
+}
+
+/** What makes two requests the same run: the config, the extra key, the plugins' names. */
+export const requestKey = (config: PlaygroundConfig, key = "", plugins: readonly Plugin[] = []): string =>
+  JSON.stringify([config, key, plugins.map((p) => `${p.kind}:${p.name}`)]);
+
+/**
+ * The registries with every reward wrapped to report each fit it scores (the same score,
+ * computed by the plugin itself): the search's episode events name only the best structure so
+ * far, and the Pareto chart wants every fitted one. The evaluator scores each structure once,
+ * right after its fit, and every fitted structure goes to the search's hall of fame.
+ */
+function tapRewards(registries: Registries, onScore: (fit: RewardFit) => void): Registries {
+  const tapped = registries.rewards.values().map((reward) => {
+    const score = (fit: RewardFit) => {
+      const value = reward.score.call(reward, fit);
+      onScore(fit);
+      return value;
+    };
+    // The plugin's own object stays the prototype: its other fields (and `this` in score) are its own.
+    return Object.assign(Object.create(reward) as RewardPlugin, { score });
+  });
+  return { ...registries, rewards: new Registry<RewardPlugin>("reward", tapped) };
 }
 
 const message = (error: unknown) =>
@@ -177,8 +230,10 @@ export class Runner {
   /** The first error of the cells `data` and `search` of the current computation (not the runtime's wrapper of it). */
   private failure: unknown;
   private last: Promise<unknown> = Promise.resolve();
-  private current: { key: string; controller: AbortController; promise: Promise<RunRecord> } | null = null;
+  private current: { key: string; record: RunRecord; controller: AbortController; promise: Promise<RunRecord> } | null =
+    null;
   private listeners = new Set<(runs: RunRecord[]) => void>();
+  private endListeners = new Set<(run: RunRecord | null) => void>();
 
   constructor() {
     this.main = this.runtime.module(define, (name) => {
@@ -207,8 +262,27 @@ export class Runner {
     return () => this.listeners.delete(listener);
   }
 
+  /** Calls `listener` with the newest run that has ended (null before any), now and whenever another ends. */
+  subscribeEnd(listener: (run: RunRecord | null) => void): () => void {
+    this.endListeners.add(listener);
+    listener(this.lastEnded());
+    return () => this.endListeners.delete(listener);
+  }
+
+  private lastEnded(): RunRecord | null {
+    const ended = this.runs.filter((r) => r.status !== "waiting" && r.status !== "running");
+    return ended[ended.length - 1] ?? null;
+  }
+
   private notify(): void {
     for (const listener of this.listeners) listener(this.runs);
+  }
+
+  /** Whether a run is waiting or running (the page's Stop button). */
+  get active(): boolean {
+    return (
+      this.current !== null && (this.current.record.status === "waiting" || this.current.record.status === "running")
+    );
   }
 
   /** Aborts the current run, if any (its record ends "cancelled"). */
@@ -223,29 +297,41 @@ export class Runner {
     void this.last.finally(() => this.runtime.dispose());
   }
 
-  /** The run of `config`: the current one if it is the same request, else a new one. Resolves when it ends. */
+  /**
+   * The run of `config`: the current one while it is going and the request is the same (Run
+   * pressed twice), else a new one, which first stops the current. Resolves when it ends.
+   */
   request(config: PlaygroundConfig, options: RequestOptions): Promise<RunRecord> {
-    const key = JSON.stringify([config, options.key ?? ""]);
-    if (this.current && this.current.key === key && !this.current.controller.signal.aborted)
-      return this.current.promise;
+    const key = requestKey(config, options.key, options.plugins);
+    if (this.active && this.current!.key === key && !this.current!.controller.signal.aborted)
+      return this.current!.promise;
     this.cancel();
     const controller = new AbortController();
-    const promise = this.start(config, controller.signal, options);
-    this.current = { key, controller, promise };
-    return promise;
-  }
-
-  private start(config: PlaygroundConfig, signal: AbortSignal, options: RequestOptions): Promise<RunRecord> {
     const record: RunRecord = {
       id: this.runs.length + 1,
-      label: describeConfig(config),
+      key,
+      label: describeConfig(config, options.plugins),
       status: "waiting",
       backend: "",
       failures: [],
       started: 0,
       seconds: 0,
       targets: [],
+      rewards: [],
+      fits: [],
+      front: [],
     };
+    const promise = this.start(record, config, controller.signal, options);
+    this.current = { key, record, controller, promise };
+    return promise;
+  }
+
+  private start(
+    record: RunRecord,
+    config: PlaygroundConfig,
+    signal: AbortSignal,
+    options: RequestOptions,
+  ): Promise<RunRecord> {
     this.runs.push(record);
     this.notify();
     const previous = this.last;
@@ -255,14 +341,17 @@ export class Runner {
         record.status = status;
         record.seconds = record.started ? (performance.now() - record.started) / 1000 : 0;
         this.notify();
+        for (const listener of this.endListeners) listener(record);
         return record;
       };
       if (signal.aborted) return ended("cancelled");
       try {
-        const registries = createRegistries();
+        // Fits scored since the last episode event: they belong to that event's target.
+        const scored: RewardFit[] = [];
+        const registries = tapRewards(createRegistries(options.plugins ?? []), (fit) => scored.push(fit));
         const table = config.dataset === "csv" && config.csv ? parseCsv(config.csv.text, config.csv.name) : undefined;
         const resolved: RuntimeConfig = {
-          ...resolvePipelineConfig(pipelineOptions(config, table), registries),
+          ...resolvePipelineConfig(pipelineOptions(config, table, registries), registries),
           table,
           file: config.csv?.name,
         };
@@ -276,12 +365,25 @@ export class Runner {
         this.notify();
         const lookup = (name: string) => registries.symbols.get(name);
         const progress = new Map<string, TargetProgress>();
+        const halls = new Map<string, HallOfFame>();
         const hooks: RuntimeHooks = {
           onEpisode: (e) => {
+            const hall = halls.get(e.target) ?? new HallOfFame();
+            halls.set(e.target, hall);
+            for (const { complexity, nrmse } of scored.splice(0)) {
+              record.fits.push({ target: e.target, complexity, nrmse });
+              // The hall of fame reads complexity and NRMSE only.
+              hall.add({ complexity, nrmse } as Candidate);
+            }
+            record.front = [...halls].flatMap(([target, h]) =>
+              h.front().map(({ complexity, nrmse }) => ({ target, complexity, nrmse })),
+            );
+            record.rewards.push({ target: e.target, episode: e.episode, reward: e.reward });
             progress.set(e.target, {
               target: e.target,
               episode: e.episode,
               episodes: config.episodes,
+              budget: config.budget,
               structures: e.structures,
               bestNrmse: e.best.nrmse,
               bestText: e.best.equation.terms.length ? equationText(e.best.equation, lookup) : "—",

@@ -1,6 +1,7 @@
-// DOM pieces of the playground page: the backend badge, the live progress of the current run, the
-// run log, the learned equations (KaTeX) and the JSON download. Every element that a test or a
-// reader needs to find carries a data-* attribute mirroring what it shows.
+// DOM pieces of the playground page: the Run and Stop buttons, the backend badge, the live progress
+// of the current run, the notices (URL, plugins), the run log, the learned equations (KaTeX) and
+// the JSON download. Every element that a test or a reader needs to find carries a data-*
+// attribute mirroring what it shows.
 import { html } from "htl";
 import { tex } from "./katex.js";
 
@@ -12,8 +13,56 @@ function overall(share, progress) {
   const outputs = progress?.targets > 1 ? ` ${progress.targets} outputs ×` : "";
   const episodes = progress?.episodes ?? "…";
   const note = `(at most${outputs} ${episodes} episodes; a search stops early once its equation fits)`;
-  return html`<div class="pg-overall"><small>run ${Math.round(share * 100)} % ${note}</small><br><progress
-    max="1" value=${share} style="width: 100%; max-width: 640px;"></progress></div>`;
+  return html`<div class="pg-overall"><progress max="1" value=${share} style="width: 40%; max-width: 320px;"></progress>
+    <small>run ${Math.round(share * 100)} % ${note}</small></div>`;
+}
+
+/**
+ * The Run and Stop buttons. `run()` starts a run of the controls as they are; Run is disabled
+ * until `enable()` (the controls have all been built), Stop while no run is going (the runner's
+ * subscribe says when). Returns the element, `enable` and the unsubscribe function.
+ */
+export function runButtons(runner, run) {
+  const start = html`<button class="pg-run" type="button" disabled
+    title="Run the search with the controls below">Run</button>`;
+  const stop = html`<button class="pg-stop" type="button" title="Stop at the end of the current episode">Stop</button>`;
+  start.onclick = () => run();
+  stop.onclick = () => runner.cancel();
+  const unsubscribe = runner.subscribe(() => {
+    stop.disabled = !runner.active;
+  });
+  const enable = () => {
+    start.disabled = false;
+  };
+  return { element: html`<span class="pg-actions">${start} ${stop}</span>`, enable, unsubscribe };
+}
+
+/** Whether the controls differ from the newest run's: a reminder that they apply at the next Run. */
+export function pendingNote(run, key) {
+  if (!run) return html`<span class="pg-pending" data-pending="true"><small>Press <b>Run</b> to search.</small></span>`;
+  if (run.key === key) return html`<span class="pg-pending" data-pending="false"></span>`;
+  return html`<span class="pg-pending" data-pending="true"><small>The controls have changed since run #${
+    run.id
+  }: press <b>Run</b> to search with them.</small></span>`;
+}
+
+/** One line, or nothing: the URL parameters that were ignored. */
+export function urlNotice(text) {
+  return text ? html`<p class="pg-url-notice" style="color: darkorange">${text}</p>` : html`<span></span>`;
+}
+
+/** The outcome of the last plugin file chosen (its one error line, if it failed), and the plugins loaded so far. */
+export function pluginNotice(load, plugins) {
+  const error = load?.error ? html`<p class="pg-plugin-error" style="color: crimson">error: ${load.error}</p>` : "";
+  const loaded = plugins.length
+    ? html`Loaded: ${plugins.map((p, i) => html`${i ? ", " : ""}${p.kind} <code>${p.name}</code>`)}.`
+    : "No plugin loaded.";
+  const passed =
+    load && !load.error
+      ? ` ${load.file}: ${load.plugins.length} plugin${load.plugins.length === 1 ? "" : "s"} passed the checks.`
+      : "";
+  const names = plugins.map((p) => p.name).join(",");
+  return html`<div>${error}<p class="pg-plugins" data-plugins=${names}><small>${loaded}${passed}</small></p></div>`;
 }
 
 /** The live tfjs backend and, if the preferred one failed, why. */
@@ -29,7 +78,8 @@ export function backendBadge(choice) {
 
 const statusColor = { waiting: "gray", running: "steelblue", done: "green", cancelled: "darkorange", error: "crimson" };
 
-function targetRow(t, budget) {
+function targetRow(t) {
+  const { budget } = t;
   const max = t.episodes;
   return html`<div class="pg-target" data-target=${t.target} data-episode=${t.episode}
     data-structures=${t.structures} data-nrmse=${t.bestNrmse}>
@@ -47,7 +97,7 @@ function targetRow(t, budget) {
  * Status and progress of the newest run: the share done from the runtime module's `progress`
  * cell, then one line per target.
  */
-export function runStatus(run, budget = 0, progress = null) {
+export function runStatus(run, progress = null) {
   if (!run) return html`<div class="pg-status" data-status="idle">No run yet.</div>`;
   const episodes = run.targets.reduce((s, t) => s + t.episode, 0);
   const share = run.status === "done" ? 1 : run.status === "running" && progress ? progress.fraction : null;
@@ -57,7 +107,7 @@ export function runStatus(run, budget = 0, progress = null) {
       ${run.backend ? `on tfjs ${run.backend}` : ""} · ${run.seconds.toFixed(1)} s · <small>${run.label}</small></p>
     ${run.error ? html`<p class="pg-error" style="color: crimson">error: ${run.error}</p>` : ""}
     ${share === null ? "" : overall(share, progress)}
-    ${run.targets.map((t) => targetRow(t, budget))}
+    ${run.targets.map((t) => targetRow(t))}
   </div>`;
 }
 

@@ -1,0 +1,163 @@
+// The playground's URL parameters (src/docs/components/playgroundParams.ts): what Run writes reads
+// back to the same controls, and a bad or unknown parameter is left out with a notice, never thrown.
+import test from "node:test";
+import assert from "node:assert/strict";
+import type { PlaygroundConfig } from "../src/docs/components/playground.js";
+import {
+  ControlState,
+  PARAMS,
+  UrlParams,
+  writeParams,
+  type ParamLists,
+} from "../src/docs/components/playgroundParams.js";
+
+const lists: ParamLists = {
+  datasets: ["toy", "syn1", "syn2", "csv"],
+  methods: ["consolesr", "paper", "random"],
+  symbols: ["x", "x^2", "x^-1", "cos", "sin"],
+  constraints: ["static", "dynamic"],
+  rewards: ["inv-nrmse", "parsimony"],
+};
+
+const config: PlaygroundConfig = {
+  dataset: "syn1",
+  rows: 300,
+  snrDb: 40,
+  symbols: ["x", "x^2", "x^-1", "cos"],
+  constraints: ["dynamic"],
+  reward: "parsimony",
+  method: "paper",
+  seed: 17,
+  episodes: 25,
+  budget: 40,
+  terms: 3,
+  maxFactors: 2,
+  gamma: 0.35,
+  epsilon: 0.15,
+  stopNrmse: 1e-4,
+  fit: { steps: 35, learningRate: 0.005, polish: "lsq", engine: "js" },
+};
+
+test("a URL written by Run gives every control back its value", () => {
+  const search = writeParams(config, "wasm");
+  const url = new UrlParams(search, lists);
+  assert.deepEqual(url.notices, []);
+  assert.deepEqual(url.values, {
+    dataset: "syn1",
+    rows: 300,
+    snr: 40,
+    symbols: ["x", "x^2", "x^-1", "cos"],
+    constraints: ["dynamic"],
+    reward: "parsimony",
+    method: "paper",
+    seed: 17,
+    episodes: 25,
+    budget: 40,
+    terms: 3,
+    maxFactors: 2,
+    gamma: 0.35,
+    epsilon: 0.15,
+    stop: 1e-4,
+    steps: 35,
+    engine: "js",
+    lr: 0.005,
+    polish: "lsq",
+    backend: "wasm",
+  });
+  // Every parameter of the table is written (targets only for a CSV).
+  assert.deepEqual(
+    Object.keys(url.values).sort(),
+    Object.keys(PARAMS)
+      .filter((name) => name !== "targets")
+      .sort(),
+  );
+  assert.match(search, /symbols=x,x\^2,x\^-1,cos&/, "symbol names are not kept readable");
+});
+
+test("the CSV's targets, no noise and the stop rule 'never' read back", () => {
+  const csv = {
+    ...config,
+    dataset: "csv",
+    snrDb: null,
+    stopNrmse: -1,
+    csv: { name: "d.csv", text: "", targets: ["y1", "y_2"] },
+  };
+  const url = new UrlParams(writeParams(csv, "cpu"), lists);
+  assert.deepEqual(url.notices, []);
+  assert.equal(url.values.snr, null);
+  assert.equal(url.values.stop, -1);
+  assert.deepEqual(url.values.targets, ["y1", "y_2"]);
+});
+
+test("unknown parameters and bad values are ignored with one notice each", () => {
+  const url = new UrlParams(
+    "?seed=abc&bogus=1&rows=5&gamma=0.5&stop=0.3&method=dsr&symbols=x,tanh,cos&constraints=nope&seed=4",
+    lists,
+  );
+  assert.deepEqual(url.values, { gamma: 0.5, symbols: ["x", "cos"] });
+  assert.deepEqual(url.notices, [
+    "seed=abc (not a whole number)",
+    "bogus=1 (unknown parameter)",
+    "rows=5 (not in [10, 100000])",
+    "stop=0.3 (not one of 1e-6, 1e-4, 1e-2, never)",
+    "method=dsr (not one of consolesr, paper, random)",
+    "symbols=x,tanh,cos (unknown symbol tanh (a plugin's? load its file))",
+    "constraints=nope (unknown constraint nope)",
+    "seed=4 (seed is given twice; only the first counts)",
+  ]);
+  assert.match(url.notice(), /^Ignored in this URL: seed=abc \(not a whole number\); bogus=1 /);
+});
+
+test("a value is handed to its control once", () => {
+  const url = new UrlParams("?seed=5", lists);
+  assert.equal(url.any, true);
+  assert.equal(url.take("seed"), 5);
+  assert.equal(url.take("seed"), undefined, "a rebuilt control got the URL's value again");
+  assert.equal(url.take("rows"), undefined);
+  assert.equal(new UrlParams("?unknown=1", lists).any, false);
+  assert.equal(new UrlParams("", lists).notice(), "");
+});
+
+test("numbers are whole where the control is, and 1e-6 style is read", () => {
+  const url = new UrlParams("?seed=1.5&episodes=1e1&stop=0.000001&lr=5e-3&gamma=.25", lists);
+  assert.deepEqual(url.values, { episodes: 10, stop: 1e-6, lr: 0.005, gamma: 0.25 });
+  assert.deepEqual(url.notices, ["seed=1.5 (not a whole number)"]);
+});
+
+/** A stand-in for an Inputs control: what it was built with is its value until the "user" sets it. */
+const input = <T>(value: T) => ({ value });
+
+test("a rebuilt control keeps its value for the same dataset and takes the new dataset's default otherwise", () => {
+  const controls = new ControlState(new UrlParams("?rows=300&dataset=syn1", lists));
+  const defaults: Record<string, number> = { syn1: 2000, toy: 500 };
+  const rows = (dataset: string) => controls.make("rows", dataset, () => defaults[dataset]!, input);
+  assert.equal(rows("syn1").value, 300, "the URL's value");
+  const built = rows("syn1");
+  assert.equal(built.value, 300, "a rebuild for the same dataset went back to a default");
+  built.value = 1234; // the user types
+  assert.equal(rows("syn1").value, 1234, "a rebuild lost what the user typed");
+  assert.equal(rows("toy").value, 500, "another dataset kept the old dataset's rows");
+  assert.equal(rows("syn1").value, 2000, "the URL's value came back after the dataset changed");
+});
+
+test("a plugin's new options are switched on, and the user's choice is kept", () => {
+  const controls = new ControlState(new UrlParams("?symbols=x,cos&reward=parsimony", lists));
+  const symbols = (options: string[]) => controls.make("symbols", "csv", () => options, input, options);
+  const first = symbols(["x", "x^2", "cos"]);
+  assert.deepEqual(first.value, ["x", "cos"]);
+  first.value = ["x"];
+  assert.deepEqual(symbols(["x", "x^2", "cos", "tanh"]).value, ["x", "tanh"]);
+  const reward = (options: string[]) => controls.make("reward", "", () => "inv-nrmse", input, options);
+  assert.equal(reward(["inv-nrmse", "parsimony"]).value, "parsimony");
+  assert.equal(reward(["inv-nrmse", "parsimony", "strict"]).value, "strict", "a loaded reward is not selected");
+  assert.equal(reward(["inv-nrmse", "parsimony", "strict"]).value, "strict");
+});
+
+test("a CSV's targets from the URL wait for a file with those columns", () => {
+  const controls = new ControlState(new UrlParams("?dataset=csv&targets=y2", lists));
+  const targets = (columns: string[]) =>
+    controls.make("targets", columns.join(","), () => columns.slice(-1), input, columns);
+  assert.deepEqual(targets([]).value, []);
+  assert.deepEqual(targets(["x1", "y1", "y2", "y3"]).value, ["y2"]);
+  assert.deepEqual(targets(["a", "b"]).value, ["b"], "another file's columns took the URL's targets");
+});
