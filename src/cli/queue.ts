@@ -133,7 +133,10 @@ export async function connectRedis(url: string, flag = "--queue"): Promise<{ ope
  * finds the jobs it queued before (and the results that finished meanwhile).
  */
 export function sweepId(out: string): string {
-  return createHash("sha256").update(`${hostname()}\n${resolve(out)}`).digest("hex").slice(0, 12);
+  return createHash("sha256")
+    .update(`${hostname()}\n${resolve(out)}`)
+    .digest("hex")
+    .slice(0, 12);
 }
 
 /**

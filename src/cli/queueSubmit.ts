@@ -74,12 +74,7 @@ export class SweepQueue {
   }
 
   /** Queues `items`, then writes each result as it comes back; resolves when all are in or `signal` aborts. */
-  async run(
-    items: QueuedJob[],
-    onRow: (row: SummaryRow) => void,
-    signal: AbortSignal,
-    log: Reporter,
-  ): Promise<void> {
+  async run(items: QueuedJob[], onRow: (row: SummaryRow) => void, signal: AbortSignal, log: Reporter): Promise<void> {
     const { Queue, QueueEvents } = await import("bullmq");
     const { name, out, csv } = this.#options;
     const queue = new Queue<QueueJobData, QueueJobResult>(name, {

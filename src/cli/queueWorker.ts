@@ -35,7 +35,7 @@ interface WorkerFlags {
   quiet?: boolean;
 }
 
-/** BullMQ's own defaults: a running job's lock lasts 30 s and is renewed halfway; stalled jobs are looked for as often. */
+/** BullMQ's defaults: a running job's lock lasts 30 s, renewed halfway; stalled jobs are looked for as often. */
 const STALLED_INTERVAL_MS = 30_000;
 
 async function worker(flags: WorkerFlags): Promise<void> {

@@ -483,7 +483,7 @@ function sweepProgress(total: number, quiet: boolean) {
   };
 }
 
-/** Runs `jobs` on a pool of `size` child processes; `onRow` after each. Resolves when all are done or `signal` aborts. */
+/** Runs `jobs` on `size` child processes; `onRow` after each. Resolves when all are done or `signal` aborts. */
 async function runPool(
   jobs: { job: SweepJob; file: string }[],
   size: number,
@@ -562,7 +562,12 @@ async function sweep(specFile: string, flags: SweepFlags): Promise<void> {
   const { registries } = await loadRegistries();
   let table: Table | undefined;
   let csvBytes: Buffer | undefined;
-  const read = () => (table ??= csvTable((csvBytes = readBytes(spec.csv!, "CSV")), spec.csv!));
+  const read = (): Table => {
+    if (table) return table;
+    csvBytes = readBytes(spec.csv!, "CSV");
+    table = csvTable(csvBytes, spec.csv!);
+    return table;
+  };
   const rows = new Map<string, SummaryRow>();
   const pending: QueuedJob[] = [];
   for (const job of jobs) {
