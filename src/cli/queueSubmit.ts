@@ -116,7 +116,7 @@ export class SweepQueue {
         `sweep: queued ${counts.added} jobs on ${this.where}` +
           (counts.queued ? `, ${counts.queued} still queued from before` : "") +
           (counts.collected ? `, collected ${counts.collected} finished meanwhile` : "") +
-          `; workers run them: ${this.workerCommand}`,
+          (outstanding.size ? `; workers run them: ${this.workerCommand}` : ""),
       );
       if (outstanding.size === 0) allIn();
       // Events can be missed (a dropped connection, a trimmed stream): now and then, ask for the states.
