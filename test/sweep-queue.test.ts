@@ -46,8 +46,8 @@ interface Running {
   exited: Promise<number | null>;
 }
 
-function start(command: string, args: string[], env?: Record<string, string>): Running {
-  const child = spawn(command, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+function start(command: string, args: string[], env?: Record<string, string>, cwd = dir): Running {
+  const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   processes.add(child);
   let text = "";
   const waiters = new Set<() => void>();
@@ -107,9 +107,9 @@ async function startRedis(): Promise<{ url: string; stop: () => void }> {
 async function startWorker(
   url: string,
   extra: string[] = [],
-  { nodeArgs = [], env }: { nodeArgs?: string[]; env?: Record<string, string> } = {},
+  { nodeArgs = [], env, cwd }: { nodeArgs?: string[]; env?: Record<string, string>; cwd?: string } = {},
 ): Promise<Running> {
-  const worker = start(process.execPath, [...nodeArgs, bin, "worker", "--queue", url, ...extra], env);
+  const worker = start(process.execPath, [...nodeArgs, bin, "worker", "--queue", url, ...extra], env, cwd);
   await worker.waitFor(/worker: serving queue/);
   return worker;
 }
@@ -258,6 +258,39 @@ describe("sweep on a queue", { skip: hasRedis ? false : NO_REDIS }, () => {
       assert.equal(bad.output().match(/: started/g)?.length, 1, bad.output());
       assert.match(bad.output(), /bad input, not run again/);
       await stopWorker(bad);
+    } finally {
+      redis.stop();
+    }
+  });
+
+  test("a CSV sweep's data goes through Redis: a worker without the file writes a local sweep's bytes", async () => {
+    const redis = await startRedis();
+    try {
+      const lines = ["x1,x2,y"];
+      for (let i = 0; i < 60; i++) {
+        const x1 = 1 + ((i * 7) % 60) / 60;
+        const x2 = 1 + ((i * 13) % 60) / 60;
+        lines.push(`${x1},${x2},${3 * x1 ** 2 * Math.cos(2.5 * x2)}`);
+      }
+      writeFileSync(join(dir, "data.csv"), `${lines.join("\n")}\n`);
+      const spec = write("csv.json", {
+        csv: "data.csv",
+        targets: ["y"],
+        seeds: [0, 1],
+        variants: [{ name: "given", settings: { form: "y = x1^2*cos(x2)", symbols: ["x^2", "cos"] } }],
+      });
+      const elsewhere = mkdtempSync(join(dir, "worker-"));
+      const worker = await startWorker(redis.url, ["--jobs", "2"], { cwd: elsewhere });
+      const run = await cli(["sweep", spec, "--out", "csv-queue", "--queue", redis.url, "--quiet"], { cwd: dir });
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /2 jobs: 2 ran, skipped 0, 0 failed/);
+      const local = await cli(["sweep", spec, "--out", "csv-local", "--quiet"], { cwd: dir });
+      assert.equal(local.code, 0, local.stderr);
+      assert.deepEqual(results("csv-queue"), results("csv-local"));
+      for (const file of results("csv-local"))
+        assert.equal(gitless(join(dir, "csv-queue", file)), gitless(join(dir, "csv-local", file)), file);
+      assert.deepEqual(readdirSync(elsewhere), [], "the worker wrote nothing where it runs");
+      await stopWorker(worker);
     } finally {
       redis.stop();
     }

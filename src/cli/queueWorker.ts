@@ -89,7 +89,16 @@ async function worker(flags: WorkerFlags): Promise<void> {
     // A job whose worker died runs again; one that stalled twice (it kills its workers?) fails.
     maxStalledCount: 1,
   });
-  bull.on("error", (error) => log.warn(`warning: worker: ${error.message.split("\n")[0]}`));
+  // BullMQ repeats a connection error at every retry: say each one once.
+  let lastError = "";
+  bull.on("error", (error) => {
+    const line = error.message.split("\n")[0]!;
+    if (line !== lastError) log.warn(`warning: worker: ${line}`);
+    lastError = line;
+  });
+  bull.on("active", () => {
+    lastError = "";
+  });
   await bull.waitUntilReady();
   log.info(
     `worker: serving queue ${flags.queueName} at ${shownUrl(url)} with ${size} job process${size === 1 ? "" : "es"} ` +
