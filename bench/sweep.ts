@@ -22,7 +22,7 @@ writeFileSync(
     experiments: ["syn1"],
     seeds: "0..7",
     rows: [500],
-    variants: [{ name: "form", settings: { givenForm: true, fit: { steps: 600 } } }],
+    variants: [{ name: "form", settings: { givenForm: true, fit: { steps: 1500 } } }],
   }),
 );
 
@@ -72,7 +72,7 @@ const freePort = (): Promise<number> =>
   });
 
 console.log(
-  `# sweep: 8 jobs (syn1, known forms, 600 Adam steps, 500 rows), wall seconds; ${availableParallelism()} cores`,
+  `# sweep: 8 jobs (syn1, known forms, 1500 Adam steps, 500 rows), wall seconds; ${availableParallelism()} cores`,
 );
 const rows: [string, number][] = [];
 rows.push(["local, 1 worker", await timed(["sweep", spec, "--out", "one", "--jobs", "1"])]);

@@ -60,7 +60,7 @@ export const queueUrlOption = (description: string): Option =>
   new Option("--queue <url>", description).argParser((text: string) => parseQueueUrl(text));
 
 export const queueNameOption = (): Option =>
-  new Option("--queue-name <name>", `the BullMQ queue (letters, digits, _ . -; default ${DEFAULT_QUEUE})`)
+  new Option("--queue-name <name>", "the BullMQ queue: the same on the sweep and its workers (letters, digits, _ . -)")
     .argParser((text: string) => {
       if (!QUEUE_NAME.test(text))
         throw new InputError(`--queue-name ${JSON.stringify(text)}: use 1 to 100 letters, digits, _ . -`);

@@ -651,7 +651,7 @@ export function registerSweep(program: Command): void {
     )
     .argument("<spec.json>", "the grid: sources × methods × seeds × snr × rows × variants (see the README)")
     .option("--out <dir>", "folder of the results and the summary", "sweep-out")
-    .addOption(numberOption("--jobs <n>", "worker processes (default: the number of cores)", BOUNDS.jobs))
+    .addOption(numberOption("--jobs <n>", "local worker processes (default: the number of cores)", BOUNDS.jobs))
     .addOption(queueUrlOption("run the jobs on `consolesr worker` processes through Redis at redis://HOST:PORT"))
     .addOption(queueNameOption())
     .option("--quiet", "no progress on stderr")
