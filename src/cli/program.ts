@@ -13,6 +13,7 @@ import { Command, CommanderError } from "commander";
 import { isInputError } from "../lib/errors.js";
 import { VERSION } from "../lib/version.js";
 import { interrupted, registerCommands } from "./commands.js";
+import { registerWorker } from "./queueWorker.js";
 
 /**
  * Runs `args` (e.g. ["fit", "data.csv", …]); the exit code to
@@ -27,6 +28,7 @@ export async function runCli(args: readonly string[]): Promise<number | undefine
     // help still reaches stderr, e.g. for `consolesr` without a command.
     .configureOutput({ outputError: () => {} });
   registerCommands(program);
+  registerWorker(program);
   for (const command of program.commands) command.exitOverride().configureOutput({ outputError: () => {} });
 
   try {

@@ -11,11 +11,9 @@
  * error, the others ran); 2 a bad spec or flag (one `error: …` line, nothing run); 130 / 143
  * after Ctrl-C / SIGTERM (finished results are kept; run the same command again to continue).
  */
-import { fork, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, extname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import cliProgress from "cli-progress";
 import type { Command } from "commander";
 import { z } from "zod";
@@ -40,8 +38,11 @@ import { resultToJson, type ResultJson } from "../lib/result.js";
 import { isMethod, METHOD_NAMES, resolveSettings, type SearchMethod } from "../lib/search/index.js";
 import { tf } from "../lib/tf.js";
 import { numberOption } from "./fitOptions.js";
-import { gitSha, readBytes, readCsvFile, reporter, writeText } from "./io.js";
+import { csvTable, gitSha, readBytes, readCsvFile, reporter, writeText } from "./io.js";
+import { JobProcesses, type JobRequest } from "./jobProcesses.js";
 import { loadRegistries } from "./plugins.js";
+import { queueNameOption, queueUrlOption } from "./queue.js";
+import type { QueuedJob } from "./queueSubmit.js";
 import { showsBar } from "./progress.js";
 
 /** The search settings a variant may override (every key of the settings but the method and the fit). */
@@ -351,7 +352,7 @@ function rowHead(
   };
 }
 
-const failedRow = (job: SweepJob, error: string, seconds: number | null): SummaryRow => ({
+export const failedRow = (job: SweepJob, error: string, seconds: number | null): SummaryRow => ({
   ...rowHead(job),
   exact: null,
   recovered: null,
@@ -395,24 +396,43 @@ export function summaryCsv(rows: SummaryRow[]): string {
 }
 
 /** One line of an error, for the summary and the log. */
-const oneLine = (error: unknown): string =>
+export const oneLine = (error: unknown): string =>
   (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 500);
 
 /**
- * Runs one job in this process: resolves its config, runs the pipeline, writes the result
- * atomically to `file` (the bytes `consolesr run`/`fit --out` writes for the same config).
+ * Runs one job in this process: resolves its config and runs the pipeline; the result's text is
+ * the bytes `consolesr run`/`fit --out` writes for the same config. `table` is the job's CSV when
+ * the caller has it (a queue worker is sent it); else a CSV job reads its file.
  */
-export async function runJob(job: SweepJob, file: string, registries: Registries): Promise<SummaryRow> {
+export async function computeJob(
+  job: SweepJob,
+  registries: Registries,
+  table?: Table,
+): Promise<{ text: string; row: SummaryRow }> {
   const started = performance.now();
-  let table: Table | undefined;
   const read = () => (table ??= readCsvFile(job.source));
   const config = resolveJob(job, registries, read);
   await useBackend("cpu");
   const data = pipelineData(config, { registries, table: job.csv ? read() : undefined });
   const { result, search } = await runPipeline({ data, config, registries, git: gitSha(), backend: tf.getBackend() });
   if (search?.error) throw search.error;
-  writeText(file, resultToJson(result));
-  return summaryRow(job, result, (performance.now() - started) / 1000, false);
+  return { text: resultToJson(result), row: summaryRow(job, result, (performance.now() - started) / 1000, false) };
+}
+
+/** Runs one job in this process and writes its result atomically to `file`. */
+export async function runJob(job: SweepJob, file: string, registries: Registries): Promise<SummaryRow> {
+  const { text, row } = await computeJob(job, registries);
+  writeText(file, text);
+  return row;
+}
+
+/** Whether `result` is a version-1 result of this very config (and, for a CSV, of the same data). */
+export function resultOfJob(result: ResultJson, config: PipelineConfig, sha256: string | undefined): boolean {
+  return (
+    result.manifest.seed === config.seed &&
+    JSON.stringify(result.manifest.config) === JSON.stringify(manifestConfig(config)) &&
+    (sha256 === undefined || result.manifest.data?.sha256 === sha256)
+  );
 }
 
 /** A finished job's result in `file`, if it is a version-1 result of this very config; else undefined. */
@@ -420,11 +440,7 @@ function finished(file: string, config: PipelineConfig, sha256: string | undefin
   if (!existsSync(file)) return undefined;
   try {
     const result = parseResult(readFileSync(file, "utf8"), file);
-    const same =
-      result.manifest.seed === config.seed &&
-      JSON.stringify(result.manifest.config) === JSON.stringify(manifestConfig(config)) &&
-      (sha256 === undefined || result.manifest.data?.sha256 === sha256);
-    return same ? result : undefined;
+    return resultOfJob(result, config, sha256) ? result : undefined;
   } catch {
     return undefined;
   }
@@ -467,93 +483,63 @@ function sweepProgress(total: number, quiet: boolean) {
   };
 }
 
-interface WorkerReply {
-  name: string;
-  row?: SummaryRow;
-  error?: string;
-}
-
-/** The command that runs consolesr: bin/consolesr.js (tsx in a checkout, build/ in a package). */
-const BIN = fileURLToPath(new URL("../../bin/consolesr.js", import.meta.url));
-
-/** Runs `jobs` in `size` child processes; `onRow` after each. Resolves when all are done or `signal` aborts. */
-function runPool(
+/** Runs `jobs` on `size` child processes; `onRow` after each. Resolves when all are done or `signal` aborts. */
+async function runPool(
   jobs: { job: SweepJob; file: string }[],
   size: number,
   onRow: (row: SummaryRow) => void,
   signal: AbortSignal,
 ): Promise<void> {
-  const queue = [...jobs];
-  const children = new Set<ChildProcess>();
-  return new Promise((resolve) => {
-    let running = 0;
-    const finish = () => {
-      if (running === 0 && (queue.length === 0 || signal.aborted)) resolve();
-    };
-    signal.addEventListener("abort", () => {
-      for (const child of children) child.kill("SIGTERM");
-    });
-    const startWorker = () => {
-      running++;
-      const child = fork(BIN, ["sweep-worker"], { stdio: ["ignore", "ignore", "inherit", "ipc"] });
-      children.add(child);
-      let current: { job: SweepJob; file: string; started: number } | undefined;
-      const next = () => {
-        const item = signal.aborted ? undefined : queue.shift();
-        if (!item) {
-          current = undefined;
-          child.disconnect();
-          return;
-        }
-        current = { ...item, started: performance.now() };
-        child.send(item);
-      };
-      child.on("message", (reply: WorkerReply & { ready?: boolean }) => {
-        if (reply.ready) return next();
-        if (current) {
-          const seconds = (performance.now() - current.started) / 1000;
-          onRow(reply.row ?? failedRow(current.job, reply.error ?? "unknown error", seconds));
-        }
-        next();
-      });
-      child.on("exit", (code, sig) => {
-        children.delete(child);
-        running--;
-        if (current && !signal.aborted) {
-          // The worker died under a job (out of memory, killed): the job failed; a fresh worker takes the rest.
-          const seconds = (performance.now() - current.started) / 1000;
-          onRow(failedRow(current.job, `the worker process ended (${sig ?? `exit code ${code}`})`, seconds));
-          current = undefined;
-          if (queue.length) startWorker();
-        }
-        finish();
-      });
-    };
-    for (let i = 0; i < Math.min(size, queue.length); i++) startWorker();
-    finish();
-  });
+  const pool = new JobProcesses(size);
+  const stop = () => pool.stop();
+  signal.addEventListener("abort", stop);
+  try {
+    await Promise.all(
+      jobs.map(async (item) => {
+        const outcome = await pool.run(item);
+        if (!outcome || signal.aborted) return;
+        const { reply, seconds } = outcome;
+        onRow(reply.row ?? failedRow(item.job, reply.error ?? "unknown error", seconds));
+      }),
+    );
+  } finally {
+    signal.removeEventListener("abort", stop);
+    pool.close();
+  }
 }
 
-/** The hidden `sweep-worker` command: runs the jobs its parent sends over IPC, one at a time. */
+/**
+ * The hidden `sweep-worker` command (a child of JobProcesses): runs the jobs its parent sends over
+ * IPC, one at a time; writes each result to the request's file, or sends its text back. Ends when
+ * its parent goes (the channel closes), even under a job, whose result nobody would receive.
+ */
 async function workerLoop(): Promise<void> {
   if (!process.send) throw new InputError("sweep-worker is started by `consolesr sweep`, not by hand");
+  process.on("disconnect", () => process.exit(0));
+  const send = (message: object) => {
+    if (process.connected) process.send!(message);
+  };
   const { registries } = await loadRegistries();
-  const send = (message: object) => process.send!(message);
-  await new Promise<void>((resolve) => {
-    process.on("disconnect", () => resolve());
-    process.on("message", (item: { job: SweepJob; file: string }) => {
-      runJob(item.job, item.file, registries).then(
-        (row) => send({ name: item.job.name, row }),
-        (error: unknown) => send({ name: item.job.name, error: oneLine(error) }),
-      );
-    });
-    send({ ready: true });
+  process.on("message", (request: JobRequest) => {
+    const { job, file, csv } = request;
+    const table = csv ? csvTable(Buffer.from(csv.base64, "base64"), job.source, csv.sha256) : undefined;
+    computeJob(job, registries, table)
+      .then(({ text, row }) => {
+        if (file === undefined) return send({ name: job.name, row, text });
+        writeText(file, text);
+        send({ name: job.name, row });
+      })
+      .catch((error: unknown) => send({ name: job.name, error: oneLine(error), input: isInputError(error) }));
   });
+  send({ ready: true });
+  await new Promise<never>(() => {});
 }
 
 interface SweepFlags {
   out: string;
   jobs?: number;
+  queue?: string;
+  queueName: string;
   quiet?: boolean;
 }
 
@@ -570,25 +556,44 @@ async function sweep(specFile: string, flags: SweepFlags): Promise<void> {
   const jobs = expandSpec(spec, specFile);
   const out = flags.out;
   if (existsSync(out) && !statSync(out).isDirectory()) throw new InputError(`--out ${out}: is a file; name a folder`);
+  if (flags.queue && flags.jobs !== undefined)
+    throw new InputError("--jobs sets the local pool; with --queue, give --jobs to each `consolesr worker`");
   // Every job's config first: a bad variant or column stops the sweep before anything runs.
   const { registries } = await loadRegistries();
   let table: Table | undefined;
-  const read = () => (table ??= readCsvFile(spec.csv!));
+  let csvBytes: Buffer | undefined;
+  const read = (): Table => {
+    if (table) return table;
+    csvBytes = readBytes(spec.csv!, "CSV");
+    table = csvTable(csvBytes, spec.csv!);
+    return table;
+  };
   const rows = new Map<string, SummaryRow>();
-  const pending: { job: SweepJob; file: string }[] = [];
+  const pending: QueuedJob[] = [];
   for (const job of jobs) {
     const config = resolveJob(job, registries, read, `${specFile}: `);
     const file = join(out, `${job.name}.json`);
-    const result = finished(file, config, job.csv ? read().sha256 : undefined);
+    const sha256 = job.csv ? read().sha256 : undefined;
+    const result = finished(file, config, sha256);
     if (result) rows.set(job.name, summaryRow(job, result, null, true));
-    else pending.push({ job, file });
+    else pending.push({ job, file, config, ...(sha256 ? { sha256 } : {}) });
   }
+  // With --queue, Redis is reached (or the one error line printed) before anything is written.
+  const queue =
+    flags.queue && pending.length
+      ? await (await import("./queueSubmit.js")).openSweepQueue({
+          url: flags.queue,
+          name: flags.queueName,
+          out,
+          ...(csvBytes && table?.sha256 ? { csv: { bytes: csvBytes, sha256: table.sha256 } } : {}),
+        })
+      : undefined;
   mkdirSync(out, { recursive: true });
   const skipped = rows.size;
   const size = Math.max(1, Math.min(flags.jobs ?? availableParallelism(), pending.length || 1));
   log.info(
-    `sweep: ${jobs.length} jobs; skipped ${skipped} already finished in ${out}; ` +
-      `running ${pending.length} on ${size} worker${size === 1 ? "" : "s"}`,
+    `sweep: ${jobs.length} jobs; skipped ${skipped} already finished in ${out}; running ${pending.length} ` +
+      (queue ? `on ${queue.where}` : `on ${size} worker${size === 1 ? "" : "s"}`),
   );
   const progress = sweepProgress(pending.length, Boolean(flags.quiet));
   const controller = new AbortController();
@@ -599,17 +604,13 @@ async function sweep(specFile: string, flags: SweepFlags): Promise<void> {
   };
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
+  const onRow = (row: SummaryRow) => {
+    rows.set(row.job, row);
+    progress.job(row);
+  };
   try {
-    if (pending.length)
-      await runPool(
-        pending,
-        size,
-        (row) => {
-          rows.set(row.job, row);
-          progress.job(row);
-        },
-        controller.signal,
-      );
+    if (queue) await queue.run(pending, onRow, controller.signal, log);
+    else if (pending.length) await runPool(pending, size, onRow, controller.signal);
   } finally {
     progress.stop();
     process.removeListener("SIGINT", onSignal);
@@ -626,7 +627,8 @@ async function sweep(specFile: string, flags: SweepFlags): Promise<void> {
   if (stoppedBy) {
     process.stderr.write(
       `${stoppedBy === "SIGINT" ? "interrupted" : `stopped by ${stoppedBy}`}: ${ordered.length} of ${jobs.length} ` +
-        `jobs finished; run the same command again to continue\n`,
+        `jobs finished; run the same command again to continue` +
+        `${queue ? " (the queued jobs stay on the queue; it collects what the workers finish meanwhile)" : ""}\n`,
     );
     process.exitCode = stoppedBy === "SIGINT" ? 130 : 143;
     return;
@@ -644,10 +646,14 @@ async function sweep(specFile: string, flags: SweepFlags): Promise<void> {
 export function registerSweep(program: Command): void {
   program
     .command("sweep")
-    .description("run a grid of experiments, CSV fits and settings (a JSON spec) on a local pool of processes")
+    .description(
+      "run a grid of experiments, CSV fits and settings (a JSON spec) on a local pool of processes or a Redis queue",
+    )
     .argument("<spec.json>", "the grid: sources × methods × seeds × snr × rows × variants (see the README)")
     .option("--out <dir>", "folder of the results and the summary", "sweep-out")
-    .addOption(numberOption("--jobs <n>", "worker processes (default: the number of cores)", BOUNDS.jobs))
+    .addOption(numberOption("--jobs <n>", "local worker processes (default: the number of cores)", BOUNDS.jobs))
+    .addOption(queueUrlOption("run the jobs on `consolesr worker` processes through Redis at redis://HOST:PORT"))
+    .addOption(queueNameOption())
     .option("--quiet", "no progress on stderr")
     .action(sweep);
   program.command("sweep-worker", { hidden: true }).action(workerLoop);
