@@ -69,6 +69,13 @@ describe("sweep", () => {
     assert.match(again.stderr, /skipped 4 already finished/);
     assert.match(again.stdout, /4 jobs: 0 ran, skipped 4, 0 failed/);
     assert.equal(statSync(join(out, `${JOBS[0]}.json`)).mtimeMs, before);
+    // The skipped jobs keep the seconds the first run measured (timings live only in the summary).
+    const resumed = JSON.parse(readFileSync(join(out, "summary.json"), "utf8"));
+    assert.deepEqual(
+      resumed.jobs.map((r: { seconds: number | null; skipped: boolean }) => [r.seconds, r.skipped]),
+      summary.jobs.map((r: { seconds: number | null }) => [r.seconds, true]),
+    );
+    for (const row of resumed.jobs) assert.ok(typeof row.seconds === "number" && row.seconds > 0, String(row.seconds));
   });
 
   test("a deleted result re-runs alone, to the same bytes", async () => {

@@ -114,6 +114,23 @@ export interface SweepJob {
   rows: number | null;
 }
 
+/**
+ * Each job's seconds in the summary.json an earlier run of the sweep wrote (empty when there is
+ * none or it does not parse): timings live only there, outside the byte-identical results.
+ */
+function earlierSeconds(file: string): Map<string, number> {
+  const seconds = new Map<string, number>();
+  try {
+    const summary = JSON.parse(readFileSync(file, "utf8")) as { jobs?: { job?: unknown; seconds?: unknown }[] };
+    for (const row of summary.jobs ?? [])
+      if (typeof row.job === "string" && typeof row.seconds === "number" && Number.isFinite(row.seconds))
+        seconds.set(row.job, row.seconds);
+  } catch {
+    // No earlier summary (a first run), or an unreadable one: no timings to keep.
+  }
+  return seconds;
+}
+
 /** One row of summary.json and summary.csv. */
 export interface SummaryRow {
   job: string;
@@ -132,7 +149,10 @@ export interface SummaryRow {
   testNrmse: number | null;
   trainNrmse: number | null;
   stopReason: string | null;
-  /** Wall-clock seconds of the job in this run (null when skipped or failed before it ran). */
+  /**
+   * Wall-clock seconds of the job when it ran: a skipped job keeps the seconds of the summary.json
+   * an earlier run left in --out (null where it has none, or the job failed before it ran).
+   */
   seconds: number | null;
   skipped: boolean;
   error: string | null;
@@ -570,12 +590,13 @@ async function sweep(specFile: string, flags: SweepFlags): Promise<void> {
   };
   const rows = new Map<string, SummaryRow>();
   const pending: QueuedJob[] = [];
+  const earlier = earlierSeconds(join(out, "summary.json"));
   for (const job of jobs) {
     const config = resolveJob(job, registries, read, `${specFile}: `);
     const file = join(out, `${job.name}.json`);
     const sha256 = job.csv ? read().sha256 : undefined;
     const result = finished(file, config, sha256);
-    if (result) rows.set(job.name, summaryRow(job, result, null, true));
+    if (result) rows.set(job.name, summaryRow(job, result, earlier.get(job.name) ?? null, true));
     else pending.push({ job, file, config, ...(sha256 ? { sha256 } : {}) });
   }
   // With --queue, Redis is reached (or the one error line printed) before anything is written.
