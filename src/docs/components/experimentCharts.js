@@ -144,10 +144,10 @@ export function nrmseChart(published, yours, { width = 420 } = {}) {
   const targets = [...new Set(points.map((p) => p.target))];
   return Plot.plot({
     width,
-    height: 70 + 22 * Math.max(1, targets.length) * 2,
+    height: 70 + 26 * Math.max(1, targets.length) * 2,
     marginLeft: 44,
-    marginRight: 16,
-    title: "NRMSE per output, published and yours",
+    marginRight: 44,
+    caption: "NRMSE per output: the published run (circles) and yours (diamonds), on the training and the test set.",
     x: {
       type: "log",
       label: "NRMSE (exact fits at the floor) →",
@@ -162,7 +162,15 @@ export function nrmseChart(published, yours, { width = 420 } = {}) {
     symbol: { domain: ["published", "yours"], range: ["circle", "diamond2"] },
     marks: [
       Plot.frame({ stroke: "currentColor", strokeOpacity: 0.1 }),
-      Plot.dot(points, { x: "y", y: "target", fy: "set", stroke: "run", symbol: "run", r: 5, strokeWidth: 1.8 }),
+      // Published a little above, yours a little below the output's line: equal values stay visible.
+      Plot.dot(
+        points.filter((p) => p.run === "published"),
+        { x: "y", y: "target", fy: "set", stroke: "run", symbol: "run", r: 5, strokeWidth: 1.8, dy: -4 },
+      ),
+      Plot.dot(
+        points.filter((p) => p.run === "yours"),
+        { x: "y", y: "target", fy: "set", stroke: "run", symbol: "run", r: 5, strokeWidth: 1.8, dy: 4 },
+      ),
       Plot.tip(
         points,
         Plot.pointer({
@@ -186,7 +194,7 @@ export function convergenceChart(progress, { width = 420 } = {}) {
     height: 240,
     marginLeft: 50,
     marginRight: 16,
-    title: "Your run: best train NRMSE per episode",
+    caption: "Your run: the best train NRMSE after each episode, per output (drawn as the search goes).",
     x: { label: "episode →", domain: [1, Math.max(2, last)], tickFormat: "d", ticks: Math.min(6, last) },
     y: {
       type: "log",

@@ -131,9 +131,9 @@ ${equation(
   "yours",
   t,
 )}
-<td>${pair((o) => yesNo(o.exact), t)}</td><td>${pair((o) => percent(o.coefficientError), t)}</td>
-<td>${pair((o) => sci(o.testNrmse), t)}</td><td>${pair((o) => sci(o.trainNrmse), t)}</td>
-<td>${pair((o) => (o.episodes === undefined ? "—" : `${o.episodes} · ${o.structures}`), t)}</td></tr>`,
+<td class="pair">${pair((o) => yesNo(o.exact), t)}</td><td class="pair">${pair((o) => percent(o.coefficientError), t)}</td>
+<td class="pair">${pair((o) => sci(o.testNrmse), t)}</td><td class="pair">${pair((o) => sci(o.trainNrmse), t)}</td>
+<td class="pair">${pair((o) => (o.episodes === undefined ? "—" : `${o.episodes} · ${o.structures}`), t)}</td></tr>`,
   )}</tbody></table>`;
 }
 
