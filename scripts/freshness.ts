@@ -98,9 +98,7 @@ function sampleOf(length: number, count: number): number[] {
 let runJob: Awaited<ReturnType<typeof createJobRunner>> | undefined;
 
 /** A benchmark file: a sample of its runs re-run with the benchmark's job runner and compared. */
-async function checkBenchmark(
-  file: string,
-): Promise<Pick<FreshnessEntry, "reproduced" | "detail" | "sample">> {
+async function checkBenchmark(file: string): Promise<Pick<FreshnessEntry, "reproduced" | "detail" | "sample">> {
   const { runs, manifest } = JSON.parse(readFileSync(join(repoRoot, file), "utf8")) as {
     runs: RunRecord[];
     manifest: { episodes: number };
@@ -135,7 +133,11 @@ async function checkBenchmark(
   const sample = { runs: picked.length, of: runs.length };
   return differ.length === 0
     ? { reproduced: true, detail: `all ${picked.length} sampled runs match (of ${runs.length})`, sample }
-    : { reproduced: false, detail: `${differ.length} of ${picked.length} sampled runs differ: ${differ.join("; ")}`, sample };
+    : {
+        reproduced: false,
+        detail: `${differ.length} of ${picked.length} sampled runs differ: ${differ.join("; ")}`,
+        sample,
+      };
 }
 
 const record = readFreshness();
@@ -145,8 +147,19 @@ for (const file of files) {
   const started = performance.now();
   const verdict = BENCHMARK_FILES.includes(file) ? await checkBenchmark(file) : await checkResult(file);
   const seconds = Number(((performance.now() - started) / 1000).toFixed(1));
-  entries.set(file, { file, sha, reproduced: verdict.reproduced, date: new Date().toISOString(), code, dirty, seconds, ...verdict });
-  process.stderr.write(`  ${verdict.reproduced ? "reproduced" : "NOT reproduced"} in ${seconds} s: ${verdict.detail}\n`);
+  entries.set(file, {
+    file,
+    sha,
+    reproduced: verdict.reproduced,
+    date: new Date().toISOString(),
+    code,
+    dirty,
+    seconds,
+    ...verdict,
+  });
+  process.stderr.write(
+    `  ${verdict.reproduced ? "reproduced" : "NOT reproduced"} in ${seconds} s: ${verdict.detail}\n`,
+  );
   // Written after every file, so that a long run stopped half-way keeps what it checked.
   const out = {
     description:

@@ -26,7 +26,12 @@ import { buildSite, dist, ensureChromium, launchChromium, serveStatic } from "./
 function sitePages(): string[] {
   return readdirSync(dist, { recursive: true, encoding: "utf8" })
     .filter((file) => file.endsWith(".html") && !file.startsWith("_") && file !== "404.html")
-    .map((file) => `/${relative(dist, join(dist, file)).replace(/\.html$/, "").replace(/(^|\/)index$/, "")}`)
+    .map(
+      (file) =>
+        `/${relative(dist, join(dist, file))
+          .replace(/\.html$/, "")
+          .replace(/(^|\/)index$/, "")}`,
+    )
     .sort();
 }
 
@@ -68,7 +73,8 @@ function overlapsToc(page: Page): Promise<string[]> {
       let contained = false;
       for (let p = element.parentElement; p && p.id !== "observablehq-main"; p = p.parentElement)
         if (getComputedStyle(p).overflowX !== "visible") contained = true;
-      if (!contained) found.push("<" + element.tagName.toLowerCase() + ' class="' + (element.getAttribute("class") ?? "") + '">');
+      const name = element.tagName.toLowerCase();
+      if (!contained) found.push("<" + name + ' class="' + (element.getAttribute("class") ?? "") + '">');
     }
     return found.slice(0, 5);
   })()`);
@@ -81,7 +87,9 @@ test("report pages: syn1 re-run matches Node, no errors or foreign requests, no 
   assert.equal(install, undefined, install);
   const build = await buildSite();
   assert.equal(build.status, 0, `the site build failed:\n${build.output}`);
-  t.diagnostic(build.reused ? "site build shared with another test file" : `site built in ${build.seconds.toFixed(1)} s`);
+  t.diagnostic(
+    build.reused ? "site build shared with another test file" : `site built in ${build.seconds.toFixed(1)} s`,
+  );
 
   const server = await serveStatic(dist);
   const browser = await launchChromium();
@@ -104,7 +112,9 @@ test("report pages: syn1 re-run matches Node, no errors or foreign requests, no 
   await page.goto(`${server.origin}/docs/syn1`, { waitUntil: "networkidle" });
   const section = page.locator('.rerun[data-experiment="syn1"]');
   const published = async (target: string) =>
-    section.locator(`.rerun-equation[data-which="published"][data-target="${target}"] .katex-mathml annotation`).textContent();
+    section
+      .locator(`.rerun-equation[data-which="published"][data-target="${target}"] .katex-mathml annotation`)
+      .textContent();
   const before = await published("y1");
   await section.getByLabel("seed").fill(String(SEED));
   await section.getByLabel("rows").fill(String(ROWS));
@@ -117,7 +127,9 @@ test("report pages: syn1 re-run matches Node, no errors or foreign requests, no 
   );
   const started = performance.now();
   await section.locator(".rerun-run").click();
-  await section.locator('.rerun-status[data-status="done"], .rerun-status[data-status="error"]').waitFor({ timeout: 300_000 });
+  await section
+    .locator('.rerun-status[data-status="done"], .rerun-status[data-status="error"]')
+    .waitFor({ timeout: 300_000 });
   const status = (await section.locator(".rerun-status").textContent()) ?? "";
   assert.equal(await section.locator(".rerun-status").getAttribute("data-status"), "done", status);
   t.diagnostic(
@@ -236,7 +248,8 @@ test("the search benchmark draws each method in one colour on every chart", { ti
     assert.ok(legend.length >= 3, `no method legend found: ${JSON.stringify(legend)}`);
     assert.ok(dots.length > 0, "no dots in the structures chart");
     const colour = new Map(legend as [string, string][]);
-    for (const [method, fill] of dots) assert.equal(fill, colour.get(method!), `${method}: another colour than the legend's`);
+    for (const [method, fill] of dots)
+      assert.equal(fill, colour.get(method!), `${method}: another colour than the legend's`);
     assert.equal(new Set(colour.values()).size, colour.size, "two methods share a colour");
   } finally {
     await browser.close();

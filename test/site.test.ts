@@ -244,8 +244,14 @@ test("freshness.json records a well-formed check of every committed result a pag
   assert.equal(new Set(files).size, files.length, "a file has two entries");
   const shown = resultsShown();
   // The loaders read the run results, the pages attach the benchmark files: both are found.
-  assert.ok(shown.some((f) => f.startsWith("data/results/")), "no loader reads a committed run result");
-  assert.ok(shown.some((f) => BENCHMARK_FILES.includes(f)), "no page attaches a benchmark file");
+  assert.ok(
+    shown.some((f) => f.startsWith("data/results/")),
+    "no loader reads a committed run result",
+  );
+  assert.ok(
+    shown.some((f) => BENCHMARK_FILES.includes(f)),
+    "no page attaches a benchmark file",
+  );
   for (const file of new Set([...shown, ...committedResults()]))
     assert.ok(files.includes(file), `${file} is shown or committed but has no entry: run npm run freshness`);
   for (const entry of entries as FreshnessEntry[]) {

@@ -24,8 +24,21 @@ const snrName = (v) => (v === null ? "none" : `${v} dB`);
 export const field = {
   seed: (value = 0) => ({ name: "seed", label: "seed", kind: "integer", min: 0, max: SEED_MAX, value }),
   rows: (value, max, min = 10) => ({ name: "rows", label: "rows", kind: "integer", min, max, value }),
-  snr: (value = null) => ({ name: "snr", label: "noise SNR", kind: "choice", choices: SNR_CHOICES, format: snrName, value }),
-  method: (methods, value = "consolesr") => ({ name: "method", label: "method", kind: "choice", choices: methods, value }),
+  snr: (value = null) => ({
+    name: "snr",
+    label: "noise SNR",
+    kind: "choice",
+    choices: SNR_CHOICES,
+    format: snrName,
+    value,
+  }),
+  method: (methods, value = "consolesr") => ({
+    name: "method",
+    label: "method",
+    kind: "choice",
+    choices: methods,
+    value,
+  }),
   episodes: (value, max) => ({ name: "episodes", label: "episodes per output", kind: "integer", min: 1, max, value }),
   budget: (value, max, min = 0) => ({
     name: "budget",
@@ -41,7 +54,13 @@ export const field = {
 const texTarget = (name) => name.replace(/^([A-Za-z]+)_?(\d+)$/, "$1_{$2}");
 const sci = (v) => (v === null || v === undefined || !Number.isFinite(v) ? "—" : v === 0 ? "0" : v.toExponential(2));
 const percent = (v) =>
-  v === null || v === undefined || !Number.isFinite(v) ? "—" : v === 0 ? "0" : v < 1e-3 ? v.toExponential(1) : v.toPrecision(3);
+  v === null || v === undefined || !Number.isFinite(v)
+    ? "—"
+    : v === 0
+      ? "0"
+      : v < 1e-3
+        ? v.toExponential(1)
+        : v.toPrecision(3);
 const yesNo = (v) => (v === undefined || v === null ? "—" : v ? "yes" : "no");
 
 /** Per output of a version-1 result: its equation, evaluation and search, the row the table shows. */
@@ -77,11 +96,15 @@ function download(text, filename) {
 /** A bounded input: a number with min, max and step 1, or a select. */
 function control(f) {
   if (f.kind === "integer") {
-    const input = html`<input type="number" name=${f.name} min=${f.min} max=${f.max} step="1" value=${f.value} required>`;
+    const input = html`<input type="number" name=${f.name} min=${f.min} max=${f.max} step="1"
+      value=${f.value} required>`;
     return { element: html`<label>${f.label}${input}</label>`, input };
   }
   const input = html`<select name=${f.name}>${f.choices.map(
-    (c, i) => html`<option value=${i} selected=${JSON.stringify(c) === JSON.stringify(f.value)}>${(f.format ?? String)(c)}</option>`,
+    (c, i) =>
+      html`<option value=${i} selected=${JSON.stringify(c) === JSON.stringify(f.value)}>${(f.format ?? String)(
+        c,
+      )}</option>`,
   )}</select>`;
   return { element: html`<label>${f.label}${input}</label>`, input };
 }
@@ -131,7 +154,8 @@ ${equation(
   "yours",
   t,
 )}
-<td class="pair">${pair((o) => yesNo(o.exact), t)}</td><td class="pair">${pair((o) => percent(o.coefficientError), t)}</td>
+<td class="pair">${pair((o) => yesNo(o.exact), t)}</td>
+<td class="pair">${pair((o) => percent(o.coefficientError), t)}</td>
 <td class="pair">${pair((o) => sci(o.testNrmse), t)}</td><td class="pair">${pair((o) => sci(o.trainNrmse), t)}</td>
 <td class="pair">${pair((o) => (o.episodes === undefined ? "—" : `${o.episodes} · ${o.structures}`), t)}</td></tr>`,
   )}</tbody></table>`;
@@ -149,11 +173,14 @@ export function rerun(spec) {
   const runButton = html`<button type="submit" class="rerun-run">Run</button>`;
   const stopButton = html`<button type="button" class="rerun-stop" disabled>Stop</button>`;
   const form = html`<form>${spec.fields.map((f) => controls[f.name].element)}${runButton}${stopButton}</form>`;
-  const status = html`<p class="rerun-status" data-status="idle" aria-live="polite">Not run yet: the table shows the published result.</p>`;
+  const status = html`<p class="rerun-status" data-status="idle" aria-live="polite">
+    Not run yet: the table shows the published result.</p>`;
   const command = html`<code class="rerun-command"></code>`;
   const playground = html`<a class="rerun-playground" href="./playground">open in playground</a>`;
-  const downloadPublished = html`<button type="button" class="rerun-download" data-which="published">download published JSON</button>`;
-  const downloadYours = html`<button type="button" class="rerun-download" data-which="yours" disabled>download your JSON</button>`;
+  const downloadPublished = html`<button type="button" class="rerun-download" data-which="published">
+    download published JSON</button>`;
+  const downloadYours = html`<button type="button" class="rerun-download" data-which="yours" disabled>
+    download your JSON</button>`;
   const table = html`<div class="scroll-x rerun-comparison"></div>`;
   const charts = html`<div class="rerun-charts"></div>`;
   const root = html`<section class="rerun" data-experiment=${spec.experiment}>
@@ -230,7 +257,8 @@ ${status}${table}${charts}</section>`;
           last = now;
           setStatus(
             "running",
-            `Running on tfjs ${backend}: ${e.target}, episode ${e.episode}, ${e.structures} structures, best train NRMSE ${sci(e.best.nrmse)} (${((now - started) / 1000).toFixed(1)} s)`,
+            `Running on tfjs ${backend}: ${e.target}, episode ${e.episode}, ${e.structures} structures, ` +
+              `best train NRMSE ${sci(e.best.nrmse)} (${((now - started) / 1000).toFixed(1)} s)`,
           );
           redraw();
         };
@@ -309,7 +337,8 @@ export function runCommand(experiment, v) {
  * The section for one of the paper's experiments (toy, syn1, syn2, pow, mas): seed, noise, rows,
  * method, episodes and budget (and, with `pools`, the symbol pool), defaulting to the published
  * run's settings; `caps` bound rows, episodes and budget ({rows, episodes, budget, minBudget}: a
- * slow experiment caps them lower than the CLI and demands a budget, and `note` says so). `published` is {label, text, filename} of the published run's
+ * slow experiment caps them lower than the CLI and demands a budget, and `note` says so).
+ * `published` is {label, text, filename} of the published run's
  * version-1 JSON (committed, or made at build time), or a function of the chosen pool giving one.
  */
 export function experimentRerun({ experiment, published, methods, git, caps, defaults = {}, pools, note }) {
@@ -387,7 +416,8 @@ export function benchmarkRerun({ suites, git }) {
   const recordOf = (v) =>
     suites
       .flatMap((s) => s.runs)
-      .find((r) => r.equation === v.equation && r.method === v.method && r.seed === v.seed && r.snrDb === v.snr) ?? null;
+      .find((r) => r.equation === v.equation && r.method === v.method && r.seed === v.seed && r.snrDb === v.snr) ??
+    null;
   // The stop rule of a noise level, as the benchmark ran it (every record carries its own).
   const stopOf = (snr) => suites.flatMap((s) => s.runs).find((r) => r.snrDb === snr)?.stopNrmse ?? 1e-6;
   const fields = [
@@ -423,7 +453,8 @@ export function benchmarkRerun({ suites, git }) {
     options,
     command: (v) =>
       `npx consolesr run ${v.equation} --seed ${v.seed} --rows ${m.rows}${v.snr === null ? "" : ` --snr ${v.snr}`} ` +
-      `--method ${v.method} --episodes ${m.episodes} --budget ${v.budget} --stop-nrmse ${stopOf(v.snr)} --out ${v.equation}.json`,
+      `--method ${v.method} --episodes ${m.episodes} --budget ${v.budget} --stop-nrmse ${stopOf(v.snr)} ` +
+      `--out ${v.equation}.json`,
     playground: (v) => ({
       experiment: v.equation,
       seed: v.seed,
@@ -440,7 +471,8 @@ export function benchmarkRerun({ suites, git }) {
             label: `${r.equation}, ${r.method}, seed ${r.seed}: ${r.recovered ? "recovered" : "not recovered"}`,
             result: recordAsResult(r),
             text: `${JSON.stringify(r, null, 1)}\n`,
-            filename: `benchmark-${r.equation}-${r.method}-seed${r.seed}${r.snrDb === null ? "" : `-snr${r.snrDb}`}.json`,
+            filename:
+              `benchmark-${r.equation}-${r.method}-seed${r.seed}` + `${r.snrDb === null ? "" : `-snr${r.snrDb}`}.json`,
           }
         : null;
     },

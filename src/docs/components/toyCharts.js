@@ -69,7 +69,11 @@ export function lossSurface(data, { width = 640 } = {}) {
       }),
       Plot.tip(
         cells,
-        Plot.pointer({ x: "w1", y: "w2", title: (d) => `w1 = ${fmt(d.w1, 3)}, w2 = ${fmt(d.w2, 3)}\nL = ${fmt(d.loss, 4)}` }),
+        Plot.pointer({
+          x: "w1",
+          y: "w2",
+          title: (d) => `w1 = ${fmt(d.w1, 3)}, w2 = ${fmt(d.w2, 3)}\nL = ${fmt(d.loss, 4)}`,
+        }),
       ),
     ],
   });
