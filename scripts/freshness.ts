@@ -58,9 +58,12 @@ const dirty = codeDirty();
 const quiet = reporter(true);
 
 /** A run result: `consolesr reproduce` on it, its verdict line kept. */
-async function checkResult(file: string): Promise<Pick<FreshnessEntry, "reproduced" | "detail">> {
+async function checkResult(file: string): Promise<Pick<FreshnessEntry, "reproduced" | "detail" | "differences">> {
   const { comparison, lines } = await reproduce(join(repoRoot, file), { log: quiet });
-  return { reproduced: comparison.match, detail: lines.at(-1) ?? "" };
+  const detail = lines.at(-1) ?? "";
+  if (comparison.match) return { reproduced: true, detail };
+  const differences = lines.filter((line) => /DIFFERENT/.test(line)).map((line) => line.trim());
+  return { reproduced: false, detail, differences: differences.slice(0, 12) };
 }
 
 /** The fields of a benchmark run that one seed fixes (not its seconds). */

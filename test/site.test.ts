@@ -277,6 +277,12 @@ test("freshness.json records a well-formed check of every committed result a pag
       // A run result's detail is `consolesr reproduce`'s verdict line, which agrees with the flag.
       assert.equal(entry.sample, undefined, `${where}: a run result has no sample`);
       assert.match(entry.detail, entry.reproduced ? /^reproduced/ : /^NOT reproduced/, `${where}: detail`);
+      // One that differs lists reproduce's DIFFERENT lines; one that matches lists none.
+      if (entry.reproduced) assert.equal(entry.differences, undefined, `${where}: differences of a match`);
+      else {
+        assert.ok(entry.differences?.length, `${where}: a result that differs says what differs`);
+        for (const line of entry.differences) assert.match(line, /DIFFERENT/, `${where}: ${line}`);
+      }
     }
   }
 });

@@ -32,8 +32,14 @@ export function freshnessNote(freshness, file) {
         last checked at ${short(entry.sha)} on ${day(entry.date)} (${entry.reproduced ? "reproduced" : "not reproduced"}
         then).`
           : html`<b>Not yet checked at this commit</b> (${short(freshness.git)}): no record of a check.`;
-  return html`<p class="freshness" data-file=${file} data-state=${state}>${file}: ${text} Checked by ${how}
-    (<code>scripts/freshness.ts</code>), which writes <code>data/results/freshness.json</code>.</p>`;
+  const differences = state === "differs" && entry.differences?.length ? entry.differences : null;
+  return html`<div class="freshness" data-file=${file} data-state=${state}><p>${file}: ${text} Checked by ${how}
+    (<code>scripts/freshness.ts</code>), which writes <code>data/results/freshness.json</code>.</p>${
+      differences
+        ? html`<details><summary>What the re-run made differently</summary>
+          <pre>${differences.join("\n")}</pre></details>`
+        : ""
+    }</div>`;
 }
 
 /** The line for a result made during the site build itself (toy, syn1): current by construction. */

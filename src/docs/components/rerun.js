@@ -124,6 +124,12 @@ function readValues(fields, controls) {
   return { values };
 }
 
+/** What a live run was: its seed, rows, noise, method and backend (from its manifest). */
+function yoursLabel({ seed, config, backend }) {
+  const noise = config.snrDb === null || config.snrDb === undefined ? "" : `, ${config.snrDb} dB`;
+  return `seed ${seed}, ${config.rows} rows${noise}, ${config.method}, tfjs ${backend}`;
+}
+
 /** The comparison table: per output, the published and your equation and numbers. */
 function comparisonTable(published, yours) {
   const pub = outputsOf(published?.result);
@@ -140,7 +146,7 @@ function comparisonTable(published, yours) {
     }</td>`;
   return html`<table class="rerun-table" style="font-size: 13px;">
 <thead><tr><th>output</th><th>published${published ? html`<br><small>${published.label}</small>` : ""}</th>
-<th>yours${yours ? html`<br><small>seed ${yours.manifest.seed}, ${yours.manifest.backend}</small>` : ""}</th>
+<th>yours${yours ? html`<br><small>${yoursLabel(yours.manifest)}</small>` : ""}</th>
 <th>exact</th><th>E_c (%)</th><th>test NRMSE</th><th>train NRMSE</th><th>episodes · structures</th></tr>
 <tr><th></th><th></th><th></th><th colspan="5"><small>published / yours</small></th></tr></thead>
 <tbody>${targets.map(
@@ -165,8 +171,9 @@ ${equation(
  * The section. `spec`: experiment (a name for data-experiment), fields (from `field`), options(values)
  * → the pipeline's options (resolvePipelineConfig), command(values) → the equivalent CLI line,
  * playground(values) → the playground's query parameters, published(values) → {label, result,
- * text, filename} or null (the committed or build-time result for those values), git (recorded in
- * the live run's manifest), note (what the live run caps, and why).
+ * text, filename} or null (the committed or build-time result for those values), filename(values)
+ * → the live result's download name, git (recorded in the live run's manifest), note (what the live
+ * run caps, and why).
  */
 export function rerun(spec) {
   const controls = Object.fromEntries(spec.fields.map((f) => [f.name, control(f)]));

@@ -44,6 +44,8 @@ export interface FreshnessEntry {
   seconds: number;
   /** reproduce's verdict line, or what differed in the sample. */
   detail: string;
+  /** Run results that differ: reproduce's lines that say what (at most 12). */
+  differences?: string[];
   /** Benchmark files: how many of its runs were re-run. */
   sample?: { runs: number; of: number };
 }
