@@ -64,6 +64,11 @@ export default {
   title: "consolesr",
   // The default theme's global stylesheet links a web-font server: keep it empty.
   globalStylesheets: [],
+  // Framework's default theme plus the rules the report pages share (wide tables and equations
+  // scroll in their own box; the re-run form); see the file.
+  style: "docs/site.css",
+  // A favicon from the site's own origin (without it the browser asks for /favicon.ico: a 404).
+  head: '<link rel="icon" href="/docs/favicon.svg" type="image/svg+xml" sizes="any">',
   // Pages live in src/docs/; the home is src/index.md and is always first.
   pages: [
     { name: "Writing a plugin", path: "/docs/plugins" },

@@ -9,7 +9,15 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, extname, join, posix, relative, resolve } from "node:path";
 import { build as esbuild, transform } from "esbuild";
 import katex from "katex";
-import { buildSite, dist } from "./helpers/site.js";
+import { execFileSync } from "node:child_process";
+import { buildSite, dist, repo } from "./helpers/site.js";
+import {
+  BENCHMARK_FILES,
+  committedResults,
+  FRESHNESS_FILE,
+  readFreshness,
+  type FreshnessEntry,
+} from "../src/docs/data/freshnessCode.js";
 
 // The only http(s) URLs allowed in the output: XML namespace names. They are identifiers passed to
 // createElementNS / written as xmlns attributes (KaTeX's SVG and MathML output, the theme's inline
@@ -193,5 +201,88 @@ test("the site builds offline and dist/ references no remote host", { timeout: 6
   );
   for (const source of texSources) {
     assert.doesNotThrow(() => katex.renderToString(source, { throwOnError: true }), `invalid TeX: ${source}`);
+  }
+});
+
+/** The committed results the pages show: the files their loaders read and the benchmark files they attach. */
+function resultsShown(): string[] {
+  const shown = new Set<string>();
+  const loaders = readdirSync(join(repo, "src/docs/data")).filter((f) => f.endsWith(".ts"));
+  for (const loader of loaders) {
+    const text = readFileSync(join(repo, "src/docs/data", loader), "utf8");
+    for (const [file] of text.matchAll(/data\/results\/[\w.-]+\.json/g)) if (file !== FRESHNESS_FILE) shown.add(file);
+  }
+  const pages = readdirSync(join(repo, "src/docs")).filter((f) => f.endsWith(".md"));
+  for (const page of pages) {
+    const text = readFileSync(join(repo, "src/docs", page), "utf8");
+    for (const [, file] of text.matchAll(/FileAttachment\("(data\/search-benchmark[\w.-]*\.json)"\)/g))
+      shown.add(`src/docs/${file}`);
+  }
+  return [...shown].sort();
+}
+
+/** Whether `sha` names a commit of this checkout (undefined where that cannot be told: no git, a shallow clone). */
+function commitExists(sha: string): boolean | undefined {
+  const git = (...args: string[]) =>
+    execFileSync("git", args, { cwd: repo, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  try {
+    if (git("rev-parse", "--is-shallow-repository") !== "false") return undefined;
+  } catch {
+    return undefined;
+  }
+  try {
+    git("cat-file", "-e", `${sha}^{commit}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test("freshness.json records a well-formed check of every committed result a page shows", () => {
+  const { entries } = readFreshness();
+  const files = entries.map((e) => e.file);
+  assert.equal(new Set(files).size, files.length, "a file has two entries");
+  const shown = resultsShown();
+  // The loaders read the run results, the pages attach the benchmark files: both are found.
+  assert.ok(
+    shown.some((f) => f.startsWith("data/results/")),
+    "no loader reads a committed run result",
+  );
+  assert.ok(
+    shown.some((f) => BENCHMARK_FILES.includes(f)),
+    "no page attaches a benchmark file",
+  );
+  for (const file of new Set([...shown, ...committedResults()]))
+    assert.ok(files.includes(file), `${file} is shown or committed but has no entry: run npm run freshness`);
+  for (const entry of entries as FreshnessEntry[]) {
+    const where = `${FRESHNESS_FILE}: ${entry.file}`;
+    assert.ok(existsSync(join(repo, entry.file)), `${where}: no such file`);
+    assert.match(entry.sha, /^[0-9a-f]{40}$/, `${where}: sha`);
+    assert.notEqual(commitExists(entry.sha), false, `${where}: ${entry.sha} is not a commit of this repository`);
+    assert.equal(typeof entry.reproduced, "boolean", `${where}: reproduced`);
+    const date = Date.parse(entry.date);
+    assert.ok(Number.isFinite(date) && date <= Date.now(), `${where}: date ${entry.date}`);
+    assert.match(entry.code, /^[0-9a-f]{64}$/, `${where}: code digest`);
+    assert.equal(typeof entry.dirty, "boolean", `${where}: dirty`);
+    assert.ok(Number.isFinite(entry.seconds) && entry.seconds >= 0, `${where}: seconds`);
+    assert.ok(typeof entry.detail === "string" && entry.detail.length > 0, `${where}: detail`);
+    if (BENCHMARK_FILES.includes(entry.file)) {
+      // A benchmark file is checked on a sample of its runs: the sample is of this file's runs.
+      const runs = (JSON.parse(readFileSync(join(repo, entry.file), "utf8")) as { runs: unknown[] }).runs.length;
+      assert.ok(entry.sample, `${where}: a benchmark entry says how many runs it re-ran`);
+      assert.equal(entry.sample.of, runs, `${where}: sample.of is not the file's number of runs`);
+      assert.ok(entry.sample.runs >= 1 && entry.sample.runs <= runs, `${where}: sample.runs`);
+      assert.equal(/differ/.test(entry.detail), !entry.reproduced, `${where}: detail contradicts reproduced`);
+    } else {
+      // A run result's detail is `consolesr reproduce`'s verdict line, which agrees with the flag.
+      assert.equal(entry.sample, undefined, `${where}: a run result has no sample`);
+      assert.match(entry.detail, entry.reproduced ? /^reproduced/ : /^NOT reproduced/, `${where}: detail`);
+      // One that differs lists reproduce's DIFFERENT lines; one that matches lists none.
+      if (entry.reproduced) assert.equal(entry.differences, undefined, `${where}: differences of a match`);
+      else {
+        assert.ok(entry.differences?.length, `${where}: a result that differs says what differs`);
+        for (const line of entry.differences) assert.match(line, /DIFFERENT/, `${where}: ${line}`);
+      }
+    }
   }
 });

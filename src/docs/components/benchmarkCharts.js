@@ -2,13 +2,26 @@
 // Explicit imports only: the implicit globals would be fetched from a CDN.
 import * as Plot from "@observablehq/plot";
 import { html } from "htl";
+import { scrollX } from "./layout.js";
 
 export const noiseName = (snrDb) => (snrDb === null ? "noiseless" : `${snrDb} dB`);
+
+/** Plot's default categorical palette (observable10), given explicitly so that it is one mapping for every chart. */
+const PALETTE = ["#4269d0", "#efb118", "#ff725c", "#6cc5b0", "#3ca951", "#ff8ab7", "#a463f2", "#97bbf5"];
+
+/**
+ * The colour of each method, the same on every chart of the page: the data's method list (in its
+ * order) mapped onto one palette. Without it each chart ordered its own domain (one by the data's
+ * order, one alphabetically) and random and enumerate swapped colours between sections.
+ */
+export function methodColors(data) {
+  return { type: "ordinal", domain: data.manifest.methods, range: PALETTE.slice(0, data.manifest.methods.length) };
+}
 const fixed = (v, digits = 1) => (v === null || v === undefined ? "—" : v.toFixed(digits));
 
 /** Per method and noise level: recovered runs, rate, median structures to recovery, median seconds. */
 export function methodTable(data) {
-  return html`<table style="max-width: 900px; font-size: 14px;">
+  return scrollX(html`<table style="max-width: 900px; font-size: 14px;">
 <thead><tr><th>noise</th><th>method</th><th>recovered / runs</th><th>rate</th><th>sums (2+ products)</th>
 <th>single products</th><th>exact at the end</th><th>median structures to recovery</th><th>median s (all runs)</th>
 <th>median s (recovered)</th></tr></thead>
@@ -21,7 +34,7 @@ export function methodTable(data) {
   <td>${fixed(s.medianSecondsRecovered, 2)}</td>
 </tr>`,
   )}</tbody>
-</table>`;
+</table>`);
 }
 
 /** Recovered / runs on sums or on single products ("—" for data files from before the split). */
@@ -34,14 +47,14 @@ function shapeCell(shape) {
 /** baseline/consolesr structures to recovery, per noise level. */
 export function ratioTable(data) {
   if (data.ratios.length === 0) return html`<p><i>consolesr was not run: no ratio.</i></p>`;
-  return html`<table style="max-width: 760px; font-size: 14px;">
+  return scrollX(html`<table style="max-width: 760px; font-size: 14px;">
 <thead><tr><th>noise</th><th>ratio</th><th>ratio of the medians</th><th>median of the paired ratios</th>
 <th>pairs (both recovered)</th></tr></thead>
 <tbody>${data.ratios.map(
     (r) => html`<tr><td>${noiseName(r.snrDb)}</td><td>${r.baseline} / consolesr</td>
 <td>${fixed(r.ratioOfMedians, 2)}</td><td>${fixed(r.medianPairedRatio, 2)}</td><td>${r.pairs}</td></tr>`,
   )}</tbody>
-</table>`;
+</table>`);
 }
 
 /** One cell per equation × method (faceted by noise): the share of seeds recovered. */
@@ -59,7 +72,8 @@ export function recoveryGrid(data, { width = 900 } = {}) {
   const equations = data.equations.map((e) => e.id);
   const noises = data.manifest.noise.map(noiseName);
   return Plot.plot({
-    width,
+    // Below this the 150-pixel margin leaves the facets negative widths; the page scrolls the chart in its box.
+    width: Math.max(width, 480),
     height: 90 + 20 * equations.length,
     marginLeft: 150,
     marginTop: 30,
@@ -104,13 +118,14 @@ export function recoveryGrid(data, { width = 900 } = {}) {
 export function structuresChart(data, { width = 760 } = {}) {
   const runs = data.runs.filter((r) => r.recovered).map((r) => ({ ...r, noise: noiseName(r.snrDb) }));
   return Plot.plot({
-    width,
+    width: Math.max(width, 400),
     height: 90 + 60 * data.manifest.methods.length * data.manifest.noise.length,
     marginLeft: 90,
     marginRight: 80,
     x: { type: "log", label: "distinct structures fitted until the recovered equation →", grid: true },
     y: { label: null, domain: data.manifest.methods },
     fy: { label: null, domain: data.manifest.noise.map(noiseName) },
+    color: methodColors(data),
     marks: [
       Plot.boxX(runs, { x: "structuresToRecovery", y: "method", fy: "noise", stroke: "gray", fill: "#ddd" }),
       Plot.dot(runs, {
@@ -140,19 +155,19 @@ export function structuresChart(data, { width = 760 } = {}) {
 export function unrecoveredTable(data) {
   if (data.unrecovered.length === 0)
     return html`<p>Every equation was recovered by at least one method at every noise level.</p>`;
-  return html`<table style="max-width: 1000px; font-size: 13px;">
+  return scrollX(html`<table style="max-width: 1000px; font-size: 13px;">
 <thead><tr><th>equation</th><th>noise</th><th>truth</th><th>reason</th></tr></thead>
 <tbody>${data.unrecovered.map(
     (u) => html`<tr><td>${u.equation}</td><td>${noiseName(u.snrDb)}</td>
 <td><code>${data.equations.find((e) => e.id === u.equation)?.truth ?? ""}</code></td>
 <td>${u.reason}</td></tr>`,
   )}</tbody>
-</table>`;
+</table>`);
 }
 
 /** The suite: one row per equation with its source formula, LoCaL truth, pool and block size. */
 export function equationTable(data) {
-  return html`<table style="max-width: 1100px; font-size: 12px;">
+  return scrollX(html`<table style="max-width: 1100px; font-size: 12px;">
 <thead><tr><th>id</th><th>as published</th><th>as one LoCaL block (truth)</th><th>inputs</th><th>pool</th>
 <th>terms × factors</th></tr></thead>
 <tbody>${data.equations.map(
@@ -167,18 +182,18 @@ export function equationTable(data) {
   <td>${e.terms} × ${e.maxFactors}</td>
 </tr>`,
   )}</tbody>
-</table>`;
+</table>`);
 }
 
 /** Literature equations left out, and why. */
 export function excludedTable(data) {
-  return html`<table style="max-width: 1000px; font-size: 12px;">
+  return scrollX(html`<table style="max-width: 1000px; font-size: 12px;">
 <thead><tr><th>equation</th><th>as published</th><th>one block?</th><th>why it is left out</th></tr></thead>
 <tbody>${data.excluded.map(
     (x) => html`<tr><td>${x.name}</td><td>${x.original}</td>
 <td>${x.expressible ? "yes" : "no"}</td><td>${x.reason}</td></tr>`,
   )}</tbody>
-</table>`;
+</table>`);
 }
 
 /** A small manifest line under a figure. */
@@ -228,11 +243,11 @@ export function recoveryCurve(data, { width = 760, snrDb = null } = {}) {
     return out;
   });
   return Plot.plot({
-    width,
+    width: Math.max(width, 320),
     height: 320,
     x: { type: "log", label: "structures fitted (equal budget for every method) →", domain: [1, budget], grid: true },
     y: { label: "↑ share of runs recovered", domain: [0, 1], grid: true, tickFormat: "%" },
-    color: { legend: true, domain: data.manifest.methods },
+    color: { ...methodColors(data), legend: true },
     marks: [
       Plot.line(points, { x: "k", y: "share", stroke: "method", curve: "step-after", strokeWidth: 2 }),
       Plot.ruleY([0]),
@@ -259,7 +274,7 @@ export function budgetTable(data, { snrDb = null, budgets = [25, 50, 100, 200] }
       within: shown.map((b) => runs.filter((r) => r.recovered && r.structuresToRecovery <= b).length),
     };
   });
-  return html`<table style="max-width: 860px; font-size: 14px;">
+  return scrollX(html`<table style="max-width: 860px; font-size: 14px;">
 <thead><tr><th>method</th>
 <th>median structures, misses counted as &gt; ${budget}</th>${shown.map(
     (b) => html`<th>recovered within ${b}</th>`,
@@ -270,5 +285,5 @@ export function budgetTable(data, { snrDb = null, budgets = [25, 50, 100, 200] }
       (n) => html`<td>${n} / ${r.runs} (${((100 * n) / Math.max(1, r.runs)).toFixed(0)} %)</td>`,
     )}</tr>`,
   )}</tbody>
-</table>`;
+</table>`);
 }

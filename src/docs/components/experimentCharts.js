@@ -6,6 +6,13 @@ import { html } from "htl";
 /** The floor under NRMSE on a log axis: an exact fit has NRMSE 0. */
 export const NRMSE_FLOOR = 1e-17;
 
+/** An NRMSE for a tooltip: 3 significant digits, 0 as "0" (an exact fit). */
+export const nrmseText = (v) =>
+  v === null || v === undefined || !Number.isFinite(v) ? "—" : v === 0 ? "0" : v.toExponential(2);
+
+/** Published and live series, in the same colours on every chart of the re-run section. */
+export const RUN_COLORS = { domain: ["published", "yours"], range: ["#8a8a8a", "#d6336c"] };
+
 /** Reward per episode, one line per output; the last point of each line is labelled. */
 export function rewardChart(data, { width = 640 } = {}) {
   const points = data.outputs.flatMap((o) =>
@@ -27,7 +34,9 @@ export function rewardChart(data, { width = 640 } = {}) {
     color: { legend: true, label: "output" },
     marks: [
       Plot.ruleY([0]),
-      Plot.line(points, { x: "episode", y: "reward", stroke: "target", strokeWidth: 1.5 }),
+      // z named explicitly: an output found in its first episode is a one-point series, and Plot
+      // warns about an implicit z with as many series as points.
+      Plot.line(points, { x: "episode", y: "reward", z: "target", stroke: "target", strokeWidth: 1.5 }),
       Plot.dot(points, { x: "episode", y: "reward", fill: "target", r: 2 }),
       Plot.text(ends, {
         x: "episode",
@@ -45,7 +54,7 @@ export function rewardChart(data, { width = 640 } = {}) {
         Plot.pointer({
           x: "episode",
           y: "reward",
-          title: (d) => `${d.target}, episode ${d.episode}\nreward ${d.reward}`,
+          title: (d) => `${d.target}, episode ${d.episode}\nreward ${d.reward === null ? "—" : d.reward.toFixed(6)}`,
         }),
       ),
     ],
@@ -87,7 +96,9 @@ export function frontChart(data, target, { width = 300 } = {}) {
         Plot.pointer({
           x: "complexity",
           y: "y",
-          title: (d) => `${d.text}\ncomplexity ${d.complexity}\nNRMSE ${d.nrmse}`,
+          title: (d) => `${d.text}\ncomplexity ${d.complexity}\nNRMSE ${nrmseText(d.nrmse)}`,
+          // Long equations are cut with an ellipsis at about the chart's width (the full text is in the table below).
+          lineWidth: Math.max(12, Math.floor(width / 11)),
         }),
       ),
     ],
@@ -112,4 +123,100 @@ export function manifestLine(data, extra = {}) {
     )
       .map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`)
       .join(" · ")}</p>`;
+}
+
+/**
+ * Train and test NRMSE per output, the published run beside yours (log scale, an exact fit drawn
+ * at the floor): `published` and `yours` are components/rerun.js outputsOf rows.
+ */
+export function nrmseChart(published, yours, { width = 420 } = {}) {
+  const points = [
+    ...published.map((o) => ({ ...o, run: "published" })),
+    ...yours.map((o) => ({ ...o, run: "yours" })),
+  ].flatMap((o) =>
+    [
+      { set: "train", value: o.trainNrmse },
+      { set: "test", value: o.testNrmse },
+    ]
+      .filter((p) => Number.isFinite(p.value))
+      .map((p) => ({ target: o.target, run: o.run, set: p.set, value: p.value, y: Math.max(p.value, NRMSE_FLOOR) })),
+  );
+  const targets = [...new Set(points.map((p) => p.target))];
+  return Plot.plot({
+    width,
+    height: 70 + 26 * Math.max(1, targets.length) * 2,
+    marginLeft: 44,
+    marginRight: 44,
+    caption: "NRMSE per output: the published run (circles) and yours (diamonds), on the training and the test set.",
+    x: {
+      type: "log",
+      label: "NRMSE (exact fits at the floor) →",
+      domain: [NRMSE_FLOOR / 10, 10],
+      ticks: 4,
+      tickFormat: (d) => `1e${Math.round(Math.log10(d))}`,
+      grid: true,
+    },
+    y: { label: null, domain: targets },
+    fy: { label: null, domain: ["train", "test"] },
+    color: { ...RUN_COLORS, legend: true },
+    symbol: { domain: ["published", "yours"], range: ["circle", "diamond2"] },
+    marks: [
+      Plot.frame({ stroke: "currentColor", strokeOpacity: 0.1 }),
+      // Published a little above, yours a little below the output's line: equal values stay visible.
+      Plot.dot(
+        points.filter((p) => p.run === "published"),
+        { x: "y", y: "target", fy: "set", stroke: "run", symbol: "run", r: 5, strokeWidth: 1.8, dy: -4 },
+      ),
+      Plot.dot(
+        points.filter((p) => p.run === "yours"),
+        { x: "y", y: "target", fy: "set", stroke: "run", symbol: "run", r: 5, strokeWidth: 1.8, dy: 4 },
+      ),
+      Plot.tip(
+        points,
+        Plot.pointer({
+          x: "y",
+          y: "target",
+          fy: "set",
+          title: (d) => `${d.target}, ${d.set} NRMSE (${d.run}): ${nrmseText(d.value)}`,
+          lineWidth: Math.max(12, Math.floor(width / 11)),
+        }),
+      ),
+    ],
+  });
+}
+
+/** Your run's best train NRMSE after each episode, one line per output (drawn as the run goes). */
+export function convergenceChart(progress, { width = 420 } = {}) {
+  const points = progress.map((p) => ({ ...p, y: Math.max(Number.isFinite(p.nrmse) ? p.nrmse : 10, NRMSE_FLOOR) }));
+  const last = Math.max(1, ...points.map((p) => p.episode));
+  return Plot.plot({
+    width,
+    height: 240,
+    marginLeft: 50,
+    marginRight: 16,
+    caption: "Your run: the best train NRMSE after each episode, per output (drawn as the search goes).",
+    x: { label: "episode →", domain: [1, Math.max(2, last)], tickFormat: "d", ticks: Math.min(6, last) },
+    y: {
+      type: "log",
+      label: "↑ best train NRMSE",
+      domain: [NRMSE_FLOOR / 10, 10],
+      ticks: 5,
+      tickFormat: (d) => `1e${Math.round(Math.log10(d))}`,
+      grid: true,
+    },
+    color: { legend: true, label: "output" },
+    marks: [
+      Plot.line(points, { x: "episode", y: "y", z: "target", stroke: "target", curve: "step-after" }),
+      Plot.dot(points, { x: "episode", y: "y", fill: "target", r: 2.5 }),
+      Plot.tip(
+        points,
+        Plot.pointer({
+          x: "episode",
+          y: "y",
+          title: (d) => `${d.target}, episode ${d.episode}: best ${nrmseText(d.nrmse)}`,
+          lineWidth: Math.max(12, Math.floor(width / 11)),
+        }),
+      ),
+    ],
+  });
 }

@@ -28,7 +28,7 @@ export function lossSurface(data, { width = 640 } = {}) {
       scheme: "viridis",
       label: "L(w1, w2) (log, floored at 1e-3)",
       legend: true,
-      width: 372,
+      width: Math.min(372, width - 24),
       marginLeft: 12,
       tickFormat: (d) => `1e${Math.round(Math.log10(d))}`,
       ticks: [1e-3, 1e-2, 1e-1, 1, 10],
@@ -69,7 +69,11 @@ export function lossSurface(data, { width = 640 } = {}) {
       }),
       Plot.tip(
         cells,
-        Plot.pointer({ x: "w1", y: "w2", title: (d) => `w1 = ${d.w1}, w2 = ${d.w2}\nL = ${fmt(d.loss, 4)}` }),
+        Plot.pointer({
+          x: "w1",
+          y: "w2",
+          title: (d) => `w1 = ${fmt(d.w1, 3)}, w2 = ${fmt(d.w2, 3)}\nL = ${fmt(d.loss, 4)}`,
+        }),
       ),
     ],
   });
@@ -180,7 +184,10 @@ export function qSlice(_data, episode, { width = 300 } = {}) {
       }),
       Plot.dot([lpArgmin], { x: "u", y: "v", r: 7, stroke: "cyan", strokeWidth: 2.5, fill: "none" }),
       Plot.dot([gridArgmin], { x: "u", y: "v", r: 3, fill: "cyan" }),
-      Plot.tip(cells, Plot.pointer({ x: "u", y: "v", title: (d) => `u = ${d.u}, v = ${d.v}\n−Q = ${d.q}` })),
+      Plot.tip(
+        cells,
+        Plot.pointer({ x: "u", y: "v", title: (d) => `u = ${fmt(d.u, 3)}, v = ${fmt(d.v, 3)}\n−Q = ${fmt(d.q, 4)}` }),
+      ),
     ],
   });
 }

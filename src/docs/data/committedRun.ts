@@ -22,8 +22,8 @@ export const round = (v: number, digits = 6): number | null =>
   Number.isFinite(v) ? Number(v.toPrecision(digits)) : null;
 
 /**
- * The committed result `file` (from the repository root) of the experiment `name`: the result,
- * its data regenerated from the manifest, the learned equations, the evaluation recomputed on
+ * The committed result `file` (from the repository root) of the experiment `name`: the result and
+ * the file's text, its data regenerated from the manifest, the learned equations, the evaluation recomputed on
  * that data, whether it equals the file's evaluation (it should: the data are the run's), and the
  * truth in LaTeX per target.
  */
@@ -32,8 +32,9 @@ export function committedRun(name: string, file: string) {
   const lookup = (symbol: string) => registries.symbols.get(symbol);
   const experiment = experiments[name]!;
   let result: ReturnType<typeof parseResult>;
+  const text = readFileSync(resolve(repoRoot, file), "utf8");
   try {
-    result = parseResult(readFileSync(resolve(repoRoot, file), "utf8"), file);
+    result = parseResult(text, file);
   } catch (error) {
     throw isInputError(error) ? new Error(error.message) : error;
   }
@@ -52,5 +53,5 @@ export function committedRun(name: string, file: string) {
     );
   });
   const truthLatex = Object.fromEntries(experiment.truth.map((e) => [e.target, equationLatex(e, lookup)]));
-  return { result, data, learned, evaluation, evaluationReproduced, truthLatex };
+  return { result, text, data, learned, evaluation, evaluationReproduced, truthLatex };
 }

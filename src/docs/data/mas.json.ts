@@ -17,7 +17,7 @@ import { committedRun, round } from "./committedRun.js";
 
 const started = performance.now();
 const file = "data/results/mas-seed0.json";
-const { result, data, learned, evaluation, evaluationReproduced, truthLatex } = committedRun("mas", file);
+const { result, text, data, learned, evaluation, evaluationReproduced, truthLatex } = committedRun("mas", file);
 if (!data.test) throw new Error(`${file}: the regenerated data has no test set`);
 const matrix = learnedMatrix(learned);
 const outputs = result.search.targets ?? [];
@@ -65,6 +65,8 @@ process.stdout.write(
       unexplained: matrix.unexplained.length,
       worstRelative: matrix.worstRelative,
     },
+    // The committed file's bytes: the page's download and the "published" side of its re-run form.
+    resultText: text,
     loaderMs: Math.round(performance.now() - started),
   }),
 );

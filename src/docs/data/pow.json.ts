@@ -17,7 +17,7 @@ const RUNS = [
 ];
 
 const runs = RUNS.map(({ pool, file }) => {
-  const { result, data, learned, evaluation, evaluationReproduced: same, truthLatex } = committedRun("pow", file);
+  const { result, text, data, learned, evaluation, evaluationReproduced: same, truthLatex } = committedRun("pow", file);
   if (!data.test) throw new Error(`${file}: the regenerated data has no test set`);
   const topology = learnedTopology(POW_GRID, learned);
   const outputs = result.search.targets ?? [];
@@ -66,6 +66,8 @@ const runs = RUNS.map(({ pool, file }) => {
       bError: l.exists && l.learned ? round(Math.abs(l.b - l.bTrue) / Math.abs(l.bTrue), 3) : null,
     })),
     unexplained: topology.unexplained.length,
+    // The committed file's bytes: the page's download and the "published" side of its re-run form.
+    resultText: text,
   };
 });
 

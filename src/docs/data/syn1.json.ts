@@ -3,7 +3,14 @@
 // draw, rng streams and result), plus what the page plots: the reward per episode and the Pareto front per output.
 // Prints one JSON on stdout (nothing on stderr); the shape is experimentPage.ts's, shared with syn2.json.ts.
 // Reproduce: `npx tsx src/docs/data/syn1.json.ts > syn1.json` (or `npx observable build`, which runs it).
-import { createRegistries, experiments, pipelineData, resolvePipelineConfig, runPipeline } from "../../lib/index.js";
+import {
+  createRegistries,
+  experiments,
+  pipelineData,
+  resolvePipelineConfig,
+  resultToJson,
+  runPipeline,
+} from "../../lib/index.js";
 import { experimentPageJson, gitSha, round, truthLatexOf } from "./experimentPage.js";
 
 const started = performance.now();
@@ -21,8 +28,8 @@ const { result: json, search } = await runPipeline({ data, config, registries, g
 const searchMs = performance.now() - t0;
 
 process.stdout.write(
-  JSON.stringify(
-    experimentPageJson({
+  JSON.stringify({
+    ...experimentPageJson({
       experiment,
       result: json,
       evaluation: json.evaluation!,
@@ -39,5 +46,8 @@ process.stdout.write(
         rewards: o.rewards.map((r) => round(r, 8)),
       })),
     }),
-  ),
+    // The run's version-1 JSON, the bytes `run syn1 --seed 0 --out` writes: the page's download
+    // and the "published" side of its re-run form.
+    resultText: resultToJson(json),
+  }),
 );

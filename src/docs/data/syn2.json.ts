@@ -35,7 +35,8 @@ const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 // CONSOLESR_SYN2_RESULT (a path, absolute or from the repository root) reads another result file
 // instead: test/syn2page.test.ts uses it to check that the evaluation is recomputed, not copied.
 const file = process.env.CONSOLESR_SYN2_RESULT || RESULT_FILE;
-const result = parseResult(readFileSync(resolve(repoRoot, file), "utf8"), file);
+const resultText = readFileSync(resolve(repoRoot, file), "utf8");
+const result = parseResult(resultText, file);
 
 const config = configFromManifest(result, file);
 if (!isExperimentConfig(config) || config.experiment !== "syn2") throw new Error(`${file}: not a syn2 run`);
@@ -127,6 +128,8 @@ process.stdout.write(
       reproduce: `npx consolesr reproduce ${file}`,
     },
     checks: { train: trainCheck, evaluation: evaluationCheck },
+    // The committed file's bytes: the page's download and the "published" side of its re-run form.
+    resultText,
     paper: paperEvaluation.map((e) => ({
       ...e,
       text: PAPER_TEXT.find((t) => t.startsWith(`${e.target} =`)),

@@ -2,13 +2,16 @@
 // 2000 rows, x ~ U(1,2). Prints one JSON on stdout (nothing on stderr):
 //   surface — the LoCaL loss L(w1, w2) = mean((y − w1·x1²·cos(w2·x2))²)/var(y) on a grid;
 //   init    — final loss vs the initial weight w0 (Adam only, float64 js engine);
-//   q       — −Q over a 2-D slice of the relaxed layer-1 action at episodes 1, 5, 10 of a search.
+//   q       — −Q over a 2-D slice of the relaxed layer-1 action at episodes 1, 5, 10 of a search;
+//   run     — `consolesr run toy --seed 0` through the pipeline: its version-1 JSON (the page's
+//             published search, beside which its re-run form shows a live one).
 // Reproduce: `npx tsx src/docs/data/toy.json.ts > toy.json` (or `npx observable build`, which runs it).
 import { execSync } from "node:child_process";
 import {
   allowedNeurons,
   createArgminSolver,
   createConstraintRegistry,
+  createRegistries,
   createRewardRegistry,
   createRng,
   createSpace,
@@ -20,6 +23,10 @@ import {
   initialState,
   layerBounds,
   partialStructure,
+  pipelineData,
+  resolvePipelineConfig,
+  resultToJson,
+  runPipeline,
   search,
   structureOfEquations,
   transition,
@@ -197,6 +204,19 @@ const episodes = SNAPSHOTS.filter((k) => snaps.has(k)).map((episode) => {
 });
 const qMs = performance.now() - t0;
 
+// 4. The search as `npx consolesr run toy --seed 0 --out toy.json` runs it (same pipeline, same bytes).
+t0 = performance.now();
+const registries = createRegistries();
+const runConfig = resolvePipelineConfig({ experiment: experiment.name, seed: SEED }, registries);
+const { result: runResult } = await runPipeline({
+  data: pipelineData(runConfig, { registries }),
+  config: runConfig,
+  registries,
+  git: sha,
+  backend: "js",
+});
+const runMs = performance.now() - t0;
+
 const out = {
   manifest: { ...manifest, totalMs: 0 },
   truth: { w1: 3, w2: 2.5, equation: "y = 3·x1²·cos(2.5·x2)" },
@@ -234,6 +254,7 @@ const out = {
     ms: Math.round(qMs),
     episodes,
   },
+  run: { ms: Math.round(runMs), resultText: resultToJson(runResult) },
 };
 out.manifest.totalMs = Math.round(performance.now() - started);
 process.stdout.write(JSON.stringify(out));
