@@ -3,6 +3,7 @@
 // Explicit imports only: the implicit globals would be fetched from a CDN.
 import * as Plot from "@observablehq/plot";
 import { html } from "htl";
+import { field, rerun } from "./rerun.js";
 
 /** One fixed colour per method, shared by every chart of these pages. */
 export const METHOD_COLORS = { domain: ["paper", "consolesr"], range: ["#e15759", "#4e79a7"] };
@@ -111,5 +112,101 @@ export function methodDots(cells, { value, label, width, log }) {
         ),
       ),
     ],
+  });
+}
+
+/** `--flag value` for a sweep variant's settings (the CLI's names: the same run in a terminal). */
+function variantFlags(settings) {
+  const kebab = (key) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  const flags = [];
+  for (const [key, value] of Object.entries(settings ?? {})) {
+    if (key === "fit") for (const [k, v] of Object.entries(value)) flags.push(`--${kebab(k)} ${v}`);
+    else if (Array.isArray(value)) flags.push(`--${kebab(key)} ${value.join(",")}`);
+    else flags.push(`--${kebab(key)} ${value}`);
+  }
+  return flags;
+}
+
+/**
+ * A live re-run of one cell of a committed sweep's grid ("Re-run with…", components/rerun.js):
+ * the reader picks the experiment, method, variant, seed and (where the grid sweeps them) SNR
+ * and rows; the committed result of that cell, where there is one, is shown beside the live run.
+ * `grid`: the loader's sweep (spec, variants, cells with their result `text`).
+ */
+export function sweepRerun(grid, { git, note, name }) {
+  const spec = grid.spec;
+  const values = (key) => [...new Set(grid.cells.map((c) => c[key]))].sort((a, b) => (a ?? -1) - (b ?? -1));
+  const fields = [
+    field.choice("experiment", "experiment", spec.experiments, spec.experiments[0]),
+    field.choice("method", "method", spec.methods ?? ["consolesr"], (spec.methods ?? ["consolesr"])[0]),
+    ...(grid.variants.length > 1
+      ? [
+          field.choice(
+            "variant",
+            "case",
+            grid.variants.map((v) => v.name),
+            grid.variants[0].name,
+          ),
+        ]
+      : []),
+    field.seed(0),
+    ...(spec.snr && spec.snr.some((s) => s !== null)
+      ? [field.choice("snr", "noise SNR", values("snr"), values("snr")[0], (v) => (v === null ? "none" : `${v} dB`))]
+      : []),
+    ...(spec.rows && spec.rows.some((r) => r !== null)
+      ? [field.choice("rows", "rows", values("rows"), values("rows")[0], (v) => (v === null ? "default" : String(v)))]
+      : []),
+  ];
+  const variantOf = (v) => grid.variants.find((x) => x.name === (v.variant ?? grid.variants[0].name));
+  const cellOf = (v) =>
+    grid.cells.find(
+      (c) =>
+        c.experiment === v.experiment &&
+        c.method === v.method &&
+        c.variant === (v.variant ?? grid.variants[0].name) &&
+        c.seed === v.seed &&
+        c.snr === (v.snr ?? null) &&
+        c.rows === (v.rows ?? null),
+    );
+  return rerun({
+    experiment: name,
+    fields,
+    git,
+    note,
+    options: (v) => {
+      const { constraints, fit, ...search } = variantOf(v).settings;
+      return {
+        experiment: v.experiment,
+        seed: v.seed,
+        method: v.method,
+        ...(v.snr === null || v.snr === undefined ? {} : { snrDb: v.snr }),
+        ...(v.rows === null || v.rows === undefined ? {} : { rows: v.rows }),
+        ...(constraints ? { constraints } : {}),
+        ...(fit ? { fit } : {}),
+        search,
+      };
+    },
+    command: (v) =>
+      [
+        `npx consolesr run ${v.experiment} --method ${v.method} --seed ${v.seed}`,
+        v.snr === null || v.snr === undefined ? "" : `--snr ${v.snr}`,
+        v.rows === null || v.rows === undefined ? "" : `--rows ${v.rows}`,
+        ...variantFlags(variantOf(v).settings),
+      ]
+        .filter(Boolean)
+        .join(" "),
+    playground: (v) => ({ experiment: v.experiment, seed: v.seed, method: v.method, snr: v.snr, rows: v.rows }),
+    published: (v) => {
+      const cell = cellOf(v);
+      return cell?.present && cell.text
+        ? {
+            label: `committed: ${cell.job}`,
+            text: cell.text,
+            result: JSON.parse(cell.text),
+            filename: `${cell.job}.json`,
+          }
+        : null;
+    },
+    filename: (v) => `${name}-${v.experiment}-${v.method}-s${v.seed}-live.json`,
   });
 }

@@ -41,6 +41,8 @@ export interface SweepCell {
   expressions: { target: string; text: string; latex: string; expanded: boolean }[];
   /** The manifest's commit and version. */
   git: string | null;
+  /** The result file's text (for the page's download and its live re-run's comparison), null when missing. */
+  text: string | null;
 }
 
 interface Spec {
@@ -104,11 +106,14 @@ export function sweepGrid(name: string) {
                 outputs: [],
                 expressions: [],
                 git: null,
+                text: null,
               };
               if (existsSync(file)) {
                 let result: ReturnType<typeof parseResult>;
+                const text = readFileSync(file, "utf8");
+                cell.text = text;
                 try {
-                  result = parseResult(readFileSync(file, "utf8"), `${outDir}/${job}.json`);
+                  result = parseResult(text, `${outDir}/${job}.json`);
                 } catch (error) {
                   throw isInputError(error) ? new Error(error.message) : error;
                 }
