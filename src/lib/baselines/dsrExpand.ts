@@ -127,6 +127,8 @@ export function expandExpression(
     }
   };
   const applySymbol = (symbol: SymbolPlugin, arg: Monomial[]): Monomial[] => {
+    // A symbol of a constant (left by pruning, dsrPrune.ts) is a constant.
+    if (arg.length === 1 && isConstant(arg[0]!)) return [constant(symbol.evaluate(arg[0]!.coefficient))];
     const p = powerOf(symbol);
     if (p !== undefined) {
       if (p > 0) {

@@ -147,7 +147,8 @@ const LM_ITERATIONS = 30;
 
 /**
  * Fits the expression's constants to `y` by Levenberg–Marquardt on the normalised residual
- * (y − ŷ)/spread (spread: std(y)) from all-ones; an expression without constants is only evaluated.
+ * (y − ŷ)/spread (spread: std(y)) from `start` (default all-ones), at most `iterations` steps
+ * (0: the constants are only evaluated); an expression without constants is only evaluated.
  */
 export function fitExpression(
   library: TokenLibrary,
@@ -156,6 +157,8 @@ export function fitExpression(
   y: ArrayLike<number>,
   rows: number,
   spread: number,
+  start?: ArrayLike<number>,
+  iterations = LM_ITERATIONS,
 ): FittedExpression {
   const compiled = new CompiledExpression(library, tokens, columns, rows);
   const p = compiled.parameters;
@@ -167,8 +170,8 @@ export function fitExpression(
     return sum;
   };
   const nrmseOf = (sum: number) => (Number.isFinite(sum) ? Math.sqrt(sum / rows) : Number.NaN);
-  const ones = new Float64Array(p).fill(1);
-  if (p === 0) return { constants: ones, nrmse: nrmseOf(loss(ones)) };
+  const initial = start ? Float64Array.from(start) : new Float64Array(p).fill(1);
+  if (p === 0 || iterations === 0) return { constants: initial, nrmse: nrmseOf(loss(initial)) };
   // levenbergMarquardt reads only the parameter count, the loss and the normal equations.
   const model: Pick<Float64Model, "parameters" | "loss" | "normalEquations"> = {
     parameters: p,
@@ -193,7 +196,7 @@ export function fitExpression(
       return { loss: sum, jtj, jtr };
     },
   };
-  const fitted = levenbergMarquardt(model as Float64Model, ones, LM_ITERATIONS);
+  const fitted = levenbergMarquardt(model as Float64Model, initial, iterations);
   return { constants: fitted.theta, nrmse: nrmseOf(fitted.loss) };
 }
 
