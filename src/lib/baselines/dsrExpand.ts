@@ -4,7 +4,9 @@
  *
  * - a constant is a term with no factors, an input x a term with the factor x;
  * - sums concatenate, products multiply out, powers of one input add up
- *   (x·x·x is one factor x^3, x/x^2 is x^-1);
+ *   (x·x·x is one factor x^3, x/x^2 is x^-1); like terms merge, and a merged coefficient below
+ *   1e-9 of the sum's largest is a fitted zero and dropped (cos(2.5·x1 − 2.5·(x1 + x2)) is
+ *   cos(−2.5·x2));
  * - a quotient needs a divisor of one term made of powers only (x, x^2, x^-1, …);
  * - an integer power symbol (x^2, x^3, x^-1, … recognised by its values, as the token library
  *   recognises the identity) raises its argument: a sum to a positive power multiplies out;
@@ -31,6 +33,12 @@ interface Monomial {
 
 /** Beyond this many terms an expansion is not an answer anyone reads. */
 const MAX_TERMS = 64;
+
+/**
+ * Within a sum, a merged coefficient this small relative to the sum's largest is a fitted zero
+ * (2.5·x1 − 2.5000000000001·x1 inside cos(2.5·x1 − 2.5·(x1 + x2))).
+ */
+const CANCELLED = 1e-9;
 
 class NotExpandable extends Error {}
 
@@ -84,7 +92,7 @@ export function expandExpression(
   });
   const product = (a: Monomial[], b: Monomial[]): Monomial[] => {
     if (a.length * b.length > MAX_TERMS) throw new NotExpandable(`more than ${MAX_TERMS} terms`);
-    return a.flatMap((u) => b.map((v) => times(u, v)));
+    return collect(a.flatMap((u) => b.map((v) => times(u, v))));
   };
   const pure = (m: Monomial) => m.factors.length === 0;
   /** The argument c·x of one input, as [input, c], or undefined. */
@@ -94,6 +102,20 @@ export function expandExpression(
     return used.length === 1 && used[0]![1] === 1 ? [used[0]![0]!, m.coefficient] : undefined;
   };
   const isConstant = (m: Monomial) => pure(m) && m.powers.every((p) => p === 0);
+  const key = (m: Monomial) =>
+    `${m.powers.join(",")}|${m.factors.map((f) => `${f.symbol}(${f.weight ?? 1}·${f.input})`).join("·")}`;
+  /** A sum with like monomials merged and the cancelled ones dropped. */
+  const collect = (terms: Monomial[]): Monomial[] => {
+    const merged = new Map<string, Monomial>();
+    for (const m of terms) {
+      const twin = merged.get(key(m));
+      if (twin) twin.coefficient += m.coefficient;
+      else merged.set(key(m), { ...m });
+    }
+    const largest = Math.max(0, ...terms.map((m) => Math.abs(m.coefficient)));
+    const kept = [...merged.values()].filter((m) => Math.abs(m.coefficient) > CANCELLED * largest);
+    return kept.length > 0 ? kept : [constant(0)];
+  };
 
   let position = 0;
   let constantIndex = 0;
@@ -110,8 +132,8 @@ export function expandExpression(
       case "binary": {
         const a = walk();
         const b = walk();
-        if (token.name === "+") return [...a, ...b];
-        if (token.name === "-") return [...a, ...b.map((m) => ({ ...m, coefficient: -m.coefficient }))];
+        if (token.name === "+") return collect([...a, ...b]);
+        if (token.name === "-") return collect([...a, ...b.map((m) => ({ ...m, coefficient: -m.coefficient }))]);
         if (token.name === "*") return product(a, b);
         if (b.length !== 1 || !pure(b[0]!) || b[0]!.coefficient === 0)
           throw new NotExpandable("a division by a sum or by a symbol is no product of unary factors");
