@@ -76,7 +76,13 @@ function treeOf(library: TokenLibrary, tokens: readonly number[]): { tree: Tree;
 const hasInput = (t: Tree): boolean => t.name === "a" || t.name === "b" || t.children.some(hasInput);
 const TRIG = new Set(["sin", "cos"]);
 /** Parent → children it undoes, written out by hand (the library finds them from the symbols' values). */
-const UNDOES: Record<string, string[]> = { exp: ["log"], log: ["exp"], sqrt: ["x^2"], "x^2": ["sqrt"], "x^-1": ["x^-1"] };
+const UNDOES: Record<string, string[]> = {
+  exp: ["log"],
+  log: ["exp"],
+  sqrt: ["x^2"],
+  "x^2": ["sqrt"],
+  "x^-1": ["x^-1"],
+};
 
 /** Every violation of the constraints in a tree. */
 function violations(t: Tree, trigAbove = false, parent?: string): string[] {
@@ -99,10 +105,7 @@ describe("DSR's pieces", () => {
     assert.equal(METHODS.dsr.kind, "model");
     assert.equal(METHODS.vpg.kind, "model");
     assert.deepEqual([...METHODS.dsr.uses].sort(), [...dsrUses, "stopNrmse"].sort());
-    assert.deepEqual(
-      [...METHODS.vpg.uses].sort(),
-      [...dsrUses.filter((k) => k !== "epsilon"), "stopNrmse"].sort(),
-    );
+    assert.deepEqual([...METHODS.vpg.uses].sort(), [...dsrUses.filter((k) => k !== "epsilon"), "stopNrmse"].sort());
   });
 
   test("the library: the identity is no token, trig and inverse pairs come from the symbols' values", () => {
@@ -166,7 +169,9 @@ describe("DSR's pieces", () => {
     try {
       const weights = {
         kernel: Float64Array.from(policy.kernel.dataSync()),
-        bias: Float64Array.from([0.1, -0.2, 0.3, 0, 0.05, 0.2, -0.1, 0.4, 0, 0.1, -0.3, 0.2, 0.1, 0, 0.2, -0.2, 0.3, 0.1, 0, 0.1]),
+        bias: Float64Array.from([
+          0.1, -0.2, 0.3, 0, 0.05, 0.2, -0.1, 0.4, 0, 0.1, -0.3, 0.2, 0.1, 0, 0.2, -0.2, 0.3, 0.1, 0, 0.1,
+        ]),
         outWeights: Float64Array.from(policy.outWeights.dataSync()),
         outBias: Float64Array.from({ length: tokens }, (_, k) => 0.1 * k),
       };
@@ -191,7 +196,8 @@ describe("DSR's pieces", () => {
       });
       const logits = new Float64Array(tokens);
       cellStep(weights, units, tokens, parent, sibling, c, h, new Float64Array(4 * units), logits);
-      for (let k = 0; k < tokens; k++) assert.ok(Math.abs(logits[k]! - expected[k]!) < 1e-5, `${logits[k]} ${expected[k]}`);
+      for (let k = 0; k < tokens; k++)
+        assert.ok(Math.abs(logits[k]! - expected[k]!) < 1e-5, `${logits[k]} ${expected[k]}`);
     } finally {
       disposePolicy(policy);
     }
@@ -202,7 +208,14 @@ describe("DSR's pieces", () => {
     const token = (name: string) => library.tokens.findIndex((t) => t.name === name);
     const a = Float64Array.from({ length: 40 }, (_, i) => -2 + 0.1 * i);
     const linear = ["+", "*", "const", "a", "const"].map(token);
-    const fitted = fitExpression(library, linear, [a], a.map((v) => 3 * v + 0.5), a.length, 1);
+    const fitted = fitExpression(
+      library,
+      linear,
+      [a],
+      a.map((v) => 3 * v + 0.5),
+      a.length,
+      1,
+    );
     assert.ok(Math.abs(fitted.constants[0]! - 3) < 1e-9 && Math.abs(fitted.constants[1]! - 0.5) < 1e-9);
     assert.ok(fitted.nrmse < 1e-12);
     const sine = ["*", "const", "sin", "*", "const", "a"].map(token);
@@ -225,7 +238,10 @@ describe("DSR's pieces", () => {
     const reasons = new Set<string>();
     let expanded = 0;
     for (const tokens of batch.expressions) {
-      const constants = Float64Array.from(tokens.filter((k) => k === library.constant), () => rng.uniform(-2, 2));
+      const constants = Float64Array.from(
+        tokens.filter((k) => k === library.constant),
+        () => rng.uniform(-2, 2),
+      );
       const values = evaluateExpression(library, tokens, constants, [a, b], rows);
       if (!values.every((v) => Number.isFinite(v) && Math.abs(v) < 1e6)) continue;
       const expansion = expandExpression(library, tokens, constants, allSymbols());
@@ -276,7 +292,15 @@ describe("DSR's pieces", () => {
     const a = Float64Array.from({ length: 30 }, (_, i) => -1 + i / 15);
     const y = a.map((v) => v * v);
     // a·a + 1e-9·exp(a), and a·a·exp(1e-9·sin(a)) (a factor of e^0 = 1).
-    const added = pruneExpression(library, "+ * a a * const exp a".split(" ").map(token), Float64Array.of(1e-9), [a], y, 30, 1);
+    const added = pruneExpression(
+      library,
+      "+ * a a * const exp a".split(" ").map(token),
+      Float64Array.of(1e-9),
+      [a],
+      y,
+      30,
+      1,
+    );
     assert.deepEqual(names(library, added.tokens), ["*", "a", "a"]);
     const factor = pruneExpression(
       library,
@@ -290,7 +314,15 @@ describe("DSR's pieces", () => {
     assert.deepEqual(names(library, factor.tokens), ["*", "*", "a", "a", "const"]);
     assert.ok(factor.nrmse < 1e-12);
     // A term that matters stays.
-    const kept = pruneExpression(library, "+ * a a * const exp a".split(" ").map(token), Float64Array.of(0.1), [a], y, 30, 1);
+    const kept = pruneExpression(
+      library,
+      "+ * a a * const exp a".split(" ").map(token),
+      Float64Array.of(0.1),
+      [a],
+      y,
+      30,
+      1,
+    );
     assert.deepEqual(names(library, kept.tokens), ["+", "*", "a", "a", "*", "const", "exp", "a"]);
   });
 
@@ -350,7 +382,7 @@ describe("DSR and VPG through the pipeline and the CLI", () => {
     return (await runPipeline({ config, data: pipeline, registries, backend: tf.getBackend() })).result;
   };
 
-  test("one seed gives byte-identical JSON, another seed another; tensors stay flat; the manifest holds the settings", async () => {
+  test("one seed: byte-identical JSON, another seed: another; tensors flat; manifest settings", async () => {
     for (const method of ["dsr", "vpg"] as const) {
       const tensors = tf.memory().numTensors;
       const result = await run(3, method);
@@ -388,12 +420,15 @@ describe("DSR and VPG through the pipeline and the CLI", () => {
     assert.throws(() => resolveSettings("dsr", { hidden: [8, 8] }), /hidden must be one width for dsr/);
     assert.throws(() => resolveSettings("vpg", { budget: 0 }), /budget must be at least 1 for vpg/);
     assert.throws(() => resolveSettings("dsr", { epsilon: 0 }), /epsilon must be above 0 for dsr/);
-    assert.throws(() => resolveSettings("dsr", { minLength: 20, maxLength: 21 }), /minLength must be at most maxLength/);
+    assert.throws(
+      () => resolveSettings("dsr", { minLength: 20, maxLength: 21 }),
+      /minLength must be at most maxLength/,
+    );
     assert.throws(() => resolveSettings("dsr", { entropy: 2 }), /entropy must be a number from 0 to 1 \(got 2\)/);
     assert.throws(() => resolveSettings("dsr", { maxLength: 100 }), /maxLength must be an integer from 3 to 64/);
   });
 
-  test("fit --method dsr writes its model; reproduce re-runs it exactly (exit 0); a bad flag is one error line", async () => {
+  test("fit --method dsr writes its model; reproduce re-runs it (exit 0); a bad flag: one error line", async () => {
     const csv = join(dir, "problem.csv");
     const out = join(dir, "dsr.json");
     writeFileSync(csv, datasetToCsv(data));

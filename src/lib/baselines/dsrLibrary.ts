@@ -67,9 +67,7 @@ export function tokenLibrary(inputs: readonly string[], symbols: readonly Symbol
   const arity = Int8Array.from(tokens, (t) => (t.kind === "binary" ? 2 : t.kind === "unary" ? 1 : 0));
   const periodic = Uint8Array.from(tokens, (t) => (t.kind === "unary" && t.symbol.period !== undefined ? 1 : 0));
   const inverse = tokens.map((t) =>
-    t.kind !== "unary"
-      ? []
-      : tokens.flatMap((u, k) => (u.kind === "unary" && undoes(t.symbol, u.symbol) ? [k] : [])),
+    t.kind !== "unary" ? [] : tokens.flatMap((u, k) => (u.kind === "unary" && undoes(t.symbol, u.symbol) ? [k] : [])),
   );
   return { tokens, arity, constant: tokens.length - 1, periodic, inverse };
 }

@@ -58,12 +58,7 @@ export function fitDsrTarget(
   const answer = pruneExpression(library, found.best.tokens, found.best.constants, train.x, y, train.rows, std(y));
   const text = expressionText(library, answer.tokens, answer.constants);
   const latex = expressionLatex(library, answer.tokens, answer.constants);
-  const expansion = expandExpression(
-    library,
-    answer.tokens,
-    answer.constants,
-    symbols.names().map(lookup),
-  );
+  const expansion = expandExpression(library, answer.tokens, answer.constants, symbols.names().map(lookup));
   let equation: DsrTarget["equation"];
   if (expansion.terms) {
     const simplified = simplifyEquation(

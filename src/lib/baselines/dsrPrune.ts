@@ -51,7 +51,9 @@ function* edits(
   const names = tokens.map((k) => library.tokens[k]!.name);
   const slice = (from: number, to: number) => ({
     tokens: tokens.slice(from, to),
-    constants: Array.from(constants.slice(constantsBefore(library, tokens, from), constantsBefore(library, tokens, to))),
+    constants: Array.from(
+      constants.slice(constantsBefore(library, tokens, from), constantsBefore(library, tokens, to)),
+    ),
   });
   /** The expression with prefix positions [from, to) replaced by `middle`. */
   const splice = (from: number, to: number, middle: { tokens: number[]; constants: number[] }) => ({

@@ -100,11 +100,13 @@ function checkDsr(settings: SearchSettings): void {
   const method = settings.method;
   if (settings.hidden.length !== 1)
     throw new InputError(
-      `search option hidden must be one width for ${method}, its LSTM cell's units (got ${JSON.stringify(settings.hidden)})`,
+      `search option hidden must be one width for ${method}, its LSTM cell's units ` +
+        `(got ${JSON.stringify(settings.hidden)})`,
     );
   if (settings.budget < 1)
     throw new InputError(
-      `search option budget must be at least 1 for ${method}, the expressions it samples per target (got ${settings.budget})`,
+      `search option budget must be at least 1 for ${method}, the expressions it samples per target ` +
+        `(got ${settings.budget})`,
     );
   if (settings.minLength > settings.maxLength - 2)
     throw new InputError(
