@@ -284,6 +284,9 @@ describe("DSR's pieces", () => {
     assert.equal(cancelled.terms![0]!.factors[0]!.weight, -2.5);
     assert.match(expand("sin + a b").reason!, /^sin of anything but c·x of one input/);
     assert.match(expand("/ a + a b").reason!, /division by a sum/);
+    // a/(c/(cos(1.5·b)·a)) = a²·cos(1.5·b)/c; a/sin(a) keeps a divided symbol.
+    assert.deepEqual(factors(expand("/ a / const * cos * const b a", [2, 1.5])), [[0.5, "x^2(a)·cos(b)"]]);
+    assert.match(expand("/ a sin a").reason!, /^a division by sin\(a\)/);
   });
 
   test("the answer's negligible addends and subtrees constant on the data are dropped", () => {

@@ -7,7 +7,8 @@
  *   (x·x·x is one factor x^3, x/x^2 is x^-1); like terms merge, and a merged coefficient below
  *   1e-9 of the sum's largest is a fitted zero and dropped (cos(2.5·x1 − 2.5·(x1 + x2)) is
  *   cos(−2.5·x2));
- * - a quotient needs a divisor of one term made of powers only (x, x^2, x^-1, …);
+ * - a quotient needs a divisor of one term; a symbol divided by must cancel against the same
+ *   factor elsewhere in its term (x/(c/(cos(x)·x)) is c⁻¹·x²·cos(x)), powers go negative (x^-1);
  * - an integer power symbol (x^2, x^3, x^-1, … recognised by its values, as the token library
  *   recognises the identity) raises its argument: a sum to a positive power multiplies out;
  * - another symbol f needs an argument c·x of one input: the factor f(c·x) (inner weight c,
@@ -23,12 +24,14 @@ import type { Factor, Term } from "../equation/types.js";
 import type { SymbolPlugin } from "../plugins.js";
 import type { TokenLibrary } from "./dsrLibrary.js";
 
-/** A term while expanding: coefficient · Π inputᵢ^powerᵢ · Π other factors. */
+/** A term while expanding: coefficient · Π inputᵢ^powerᵢ · Π other factors / Π divided factors. */
 interface Monomial {
   coefficient: number;
   /** Integer power of each input (library input order). */
   powers: number[];
   factors: Factor[];
+  /** Factors divided by (x/(c/(cos(x)·x)) on the way to c⁻¹·x²·cos(x)); none may be left at the end. */
+  divided: Factor[];
 }
 
 /** Beyond this many terms an expansion is not an answer anyone reads. */
@@ -84,17 +87,30 @@ export function expandExpression(
   const sine = symbols.find((s) => matches(s, Math.sin));
   const cosine = symbols.find((s) => matches(s, Math.cos));
   const zero = (): number[] => inputs.map(() => 0);
-  const constant = (c: number): Monomial => ({ coefficient: c, powers: zero(), factors: [] });
+  const constant = (c: number): Monomial => ({ coefficient: c, powers: zero(), factors: [], divided: [] });
+  const same = (f: Factor, g: Factor) =>
+    f.symbol === g.symbol && f.input === g.input && (f.weight ?? 1) === (g.weight ?? 1);
+  /** The factors over the divided ones, equal ones cancelled. */
+  const cancel = (factors: Factor[], divided: Factor[]) => {
+    const over = [...factors];
+    const under = divided.filter((g) => {
+      const at = over.findIndex((f) => same(f, g));
+      if (at < 0) return true;
+      over.splice(at, 1);
+      return false;
+    });
+    return { factors: over, divided: under };
+  };
   const times = (a: Monomial, b: Monomial): Monomial => ({
     coefficient: a.coefficient * b.coefficient,
     powers: a.powers.map((p, i) => p + b.powers[i]!),
-    factors: [...a.factors, ...b.factors],
+    ...cancel([...a.factors, ...b.factors], [...a.divided, ...b.divided]),
   });
   const product = (a: Monomial[], b: Monomial[]): Monomial[] => {
     if (a.length * b.length > MAX_TERMS) throw new NotExpandable(`more than ${MAX_TERMS} terms`);
     return collect(a.flatMap((u) => b.map((v) => times(u, v))));
   };
-  const pure = (m: Monomial) => m.factors.length === 0;
+  const pure = (m: Monomial) => m.factors.length === 0 && m.divided.length === 0;
   /** The argument c·x of one input, as [input, c], or undefined. */
   const linear = (m: Monomial): [number, number] | undefined => {
     if (!pure(m)) return undefined;
@@ -102,8 +118,9 @@ export function expandExpression(
     return used.length === 1 && used[0]![1] === 1 ? [used[0]![0]!, m.coefficient] : undefined;
   };
   const isConstant = (m: Monomial) => pure(m) && m.powers.every((p) => p === 0);
+  const label = (f: Factor) => `${f.symbol}(${f.weight ?? 1}·${f.input})`;
   const key = (m: Monomial) =>
-    `${m.powers.join(",")}|${m.factors.map((f) => `${f.symbol}(${f.weight ?? 1}·${f.input})`).join("·")}`;
+    `${m.powers.join(",")}|${m.factors.map(label).join("·")}|${m.divided.map(label).join("·")}`;
   /** A sum with like monomials merged and the cancelled ones dropped. */
   const collect = (terms: Monomial[]): Monomial[] => {
     const merged = new Map<string, Monomial>();
@@ -135,14 +152,16 @@ export function expandExpression(
         if (token.name === "+") return collect([...a, ...b]);
         if (token.name === "-") return collect([...a, ...b.map((m) => ({ ...m, coefficient: -m.coefficient }))]);
         if (token.name === "*") return product(a, b);
-        if (b.length !== 1 || !pure(b[0]!) || b[0]!.coefficient === 0)
-          throw new NotExpandable("a division by a sum or by a symbol is no product of unary factors");
+        if (b.length !== 1 || b[0]!.coefficient === 0)
+          throw new NotExpandable("a division by a sum is no product of unary factors");
         const d = b[0]!;
-        return a.map((m) => ({
-          coefficient: m.coefficient / d.coefficient,
-          powers: m.powers.map((p, i) => p - d.powers[i]!),
-          factors: m.factors,
-        }));
+        const inverse: Monomial = {
+          coefficient: 1 / d.coefficient,
+          powers: d.powers.map((p) => -p),
+          factors: d.divided,
+          divided: d.factors,
+        };
+        return collect(a.map((m) => times(m, inverse)));
       }
       case "unary":
         return applySymbol(token.symbol, walk());
@@ -161,7 +180,7 @@ export function expandExpression(
       if (arg.length !== 1 || !pure(arg[0]!))
         throw new NotExpandable(`${symbol.name} of a sum or of a symbol is no product of unary factors`);
       const m = arg[0]!;
-      return [{ coefficient: m.coefficient ** p, powers: m.powers.map((q) => q * p), factors: [] }];
+      return [constant(m.coefficient ** p)].map((c) => ({ ...c, powers: m.powers.map((q) => q * p) }));
     }
     const factor = (input: number, weight: number): Factor => ({
       symbol: symbol.name,
@@ -170,21 +189,19 @@ export function expandExpression(
     });
     const single = arg.length === 1 ? linear(arg[0]!) : undefined;
     const withoutWeight = (weight: number) => !symbol.innerWeight && weight !== 1;
-    if (single && !withoutWeight(single[1]))
-      return [{ coefficient: 1, powers: zero(), factors: [factor(single[0], single[1])] }];
+    if (single && !withoutWeight(single[1])) return [{ ...constant(1), factors: [factor(single[0], single[1])] }];
     // f(c·x + b): the identities of sin, cos and exponentials.
     const bias = arg.length === 2 ? arg.findIndex(isConstant) : -1;
     const inner = bias >= 0 ? linear(arg[1 - bias]!) : undefined;
     if (inner && symbol.innerWeight) {
       const b = arg[bias]!.coefficient;
       const [input, c] = inner;
-      const own: Monomial = { coefficient: 1, powers: zero(), factors: [factor(input, c)] };
+      const own: Monomial = { ...constant(1), factors: [factor(input, c)] };
       if (multiplicative(symbol)) return [{ ...own, coefficient: symbol.evaluate(b) }];
       const partner = symbol === sine ? cosine : symbol === cosine ? sine : undefined;
       if (partner?.innerWeight) {
         const other: Monomial = {
-          coefficient: symbol === sine ? Math.sin(b) : -Math.sin(b),
-          powers: zero(),
+          ...constant(symbol === sine ? Math.sin(b) : -Math.sin(b)),
           factors: [{ symbol: partner.name, input: inputs[input]!, weight: c }],
         };
         return [{ ...own, coefficient: Math.cos(b) }, other];
@@ -193,6 +210,8 @@ export function expandExpression(
     throw new NotExpandable(`${symbol.name} of anything but c·x of one input is no product of unary factors`);
   };
   const written = (m: Monomial): Term => {
+    if (m.divided.length > 0)
+      throw new NotExpandable(`a division by ${m.divided[0]!.symbol}(${m.divided[0]!.input}) is no product of factors`);
     const factors: Factor[] = [];
     m.powers.forEach((p, i) => {
       let left = p;
