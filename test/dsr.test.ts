@@ -39,6 +39,7 @@ import { type DsrTrainingRecord, resultToJson } from "../src/lib/result.js";
 import { createRng } from "../src/lib/rng.js";
 import { METHODS, resolveSettings } from "../src/lib/search/index.js";
 import { tf } from "../src/lib/tf.js";
+import type { SymbolPlugin } from "../src/lib/plugins.js";
 import { createRegistries } from "../src/plugins/index.js";
 import { assertInputError, cli } from "./helpers/cli.js";
 import { twoInputs } from "./helpers/data.js";
@@ -130,6 +131,29 @@ describe("DSR's pieces", () => {
       ),
       ["sin", "cos"],
     );
+  });
+
+  test("plugin symbols take part by their values: abs is a token, a symbol with a period is trigonometric", () => {
+    const plugin = (name: string, evaluate: (x: number) => number, period?: number): SymbolPlugin => ({
+      kind: "symbol",
+      name,
+      complexity: 2,
+      innerWeight: false,
+      text: (a) => `${name}(${a})`,
+      latex: (a) => `\\operatorname{${name}}(${a})`,
+      evaluate,
+      apply: (x) => x,
+      ...(period ? { period } : {}),
+    });
+    const library = tokenLibrary(["a"], [plugin("abs", Math.abs), plugin("wave", (x) => Math.sin(3 * x), 2 * Math.PI)]);
+    assert.deepEqual(
+      names(
+        library,
+        library.tokens.map((_, k) => k),
+      ),
+      ["+", "-", "*", "/", "abs", "wave", "a", "const"],
+    );
+    assert.deepEqual(Array.from(library.periodic), [0, 0, 0, 0, 0, 1, 0, 0]);
   });
 
   test("every sampled expression keeps the constraints: lengths, no constant-only subtree, no nested trig", () => {

@@ -5,7 +5,7 @@
  * from a list of names: a symbol with a `period` is trigonometric (no trig below trig), a unary
  * child u is the inverse of its parent f when f(u(v)) = v at a few positive probe points
  * (exp∘log, log∘exp, x^-1∘x^-1, x^2∘sqrt, sqrt∘x^2), and a symbol that is v itself at those points
- * (the identity "x") is left out as a no-op. So plugin symbols take part like the built-ins.
+ * and their negatives (the identity "x") is left out as a no-op. So plugin symbols take part like the built-ins.
  */
 import type { SymbolPlugin } from "../plugins.js";
 
@@ -36,8 +36,9 @@ const PROBES = [0.37, 0.81, 1.43, 2.9];
 
 const near = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
 
-/** f(v) = v at every probe: the identity, a no-op as a token. */
-const isIdentity = (symbol: SymbolPlugin) => PROBES.every((v) => near(symbol.evaluate(v), v));
+/** f(v) = v at every probe and their negatives (so that abs is no identity): a no-op as a token. */
+const isIdentity = (symbol: SymbolPlugin) =>
+  PROBES.every((v) => near(symbol.evaluate(v), v) && near(symbol.evaluate(-v), -v));
 
 /** f(u(v)) = v at every probe where u(v) is defined (and at least two of them). */
 function undoes(f: SymbolPlugin, u: SymbolPlugin): boolean {
