@@ -65,11 +65,37 @@ export interface DsrTraining {
 /** VPG's moving-average baseline: b ← DECAY·b + (1 − DECAY)·mean(R). */
 const BASELINE_DECAY = 0.5;
 
-/** The (1 − ε) quantile of `values`: the smallest value with at most ⌊ε·n⌋ values above it. */
+/**
+ * The (1 − ε) quantile of `values`, the higher of the two values around it (numpy's "higher"):
+ * sorted[⌈(1 − ε)·(n − 1)⌉].
+ */
 export function upperQuantile(values: readonly number[], epsilon: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   const index = Math.min(sorted.length - 1, Math.ceil((1 - epsilon) * (sorted.length - 1)));
   return sorted[index]!;
+}
+
+/** Which samples of a batch train the policy, and their advantages R − b. */
+type Learner = (rewards: readonly number[]) => { selected: number[]; advantages: number[] };
+
+/** DSR: the samples at or above the (1 − ε) quantile, the quantile as the baseline. */
+const riskSeeking =
+  (epsilon: number): Learner =>
+  (rewards) => {
+    const quantile = upperQuantile(rewards, epsilon);
+    const selected = rewards.flatMap((r, i) => (r >= quantile ? [i] : []));
+    return { selected, advantages: selected.map((i) => rewards[i]! - quantile) };
+  };
+
+/** VPG: every sample, an exponential moving average of the batches' mean rewards as the baseline. */
+function movingAverage(): Learner {
+  let baseline: number | undefined;
+  return (rewards) => {
+    const mean = rewards.reduce((sum, r) => sum + r, 0) / rewards.length;
+    const b = baseline === undefined ? mean : BASELINE_DECAY * baseline + (1 - BASELINE_DECAY) * mean;
+    baseline = b;
+    return { selected: rewards.map((_, i) => i), advantages: rewards.map((r) => r - b) };
+  };
 }
 
 /**
@@ -93,7 +119,7 @@ export function trainDsr(
   let best: DsrBest | undefined;
   let bestAt = 0;
   let samples = 0;
-  let baseline: number | undefined;
+  const learner = variant === "dsr" ? riskSeeking(settings.epsilon) : movingAverage();
   const batchBest: number[] = [];
   let stopReason: DsrTraining["stopReason"] = "budget";
   try {
@@ -121,30 +147,8 @@ export function trainDsr(
         break;
       }
       if (samples >= settings.budget) break;
-      if (variant === "dsr") {
-        const quantile = upperQuantile(rewards, settings.epsilon);
-        const selected = rewards.flatMap((r, i) => (r >= quantile ? [i] : []));
-        policyGradientStep(
-          policy,
-          optimizer,
-          batch,
-          selected,
-          selected.map((i) => rewards[i]! - quantile),
-          settings.entropy,
-        );
-      } else {
-        const mean = rewards.reduce((sum, r) => sum + r, 0) / rewards.length;
-        baseline = baseline === undefined ? mean : BASELINE_DECAY * baseline + (1 - BASELINE_DECAY) * mean;
-        const b = baseline;
-        policyGradientStep(
-          policy,
-          optimizer,
-          batch,
-          rewards.map((_, i) => i),
-          rewards.map((r) => r - b),
-          settings.entropy,
-        );
-      }
+      const { selected, advantages } = learner(rewards);
+      policyGradientStep(policy, optimizer, batch, selected, advantages, settings.entropy);
     }
   } finally {
     optimizer.dispose();
