@@ -148,6 +148,13 @@ async function runWithProgress(
           );
           return;
         }
+        if ("samples" in t) {
+          log.info(
+            `${m.target}: ${m.model} sampled ${t.samples} expressions (${t.distinct} distinct) in ${t.iterations} ` +
+              `iterations (${t.stopReason}), best reward ${t.reward.toFixed(6)}: ${m.expression?.text ?? ""}`,
+          );
+          return;
+        }
         log.info(
           `${m.target}: ${m.model} trained ${t.epochs} epochs (${t.stopReason}; kept epoch ${t.bestEpoch}), ` +
             `validation NRMSE ${t.validationNrmse.toExponential(2)} on ${t.validationRows} rows`,

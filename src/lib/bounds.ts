@@ -44,6 +44,8 @@ function sentinel(b: Bound, value: number, rule: string): Bound {
 export const SEED_MAX = 0xffffffff;
 /** Most rows an experiment draws (train and test each). */
 export const ROWS_CAP = 1_000_000;
+/** Most tokens of a DSR expression (its batch keeps a mask per token and step). */
+export const LENGTH_CAP = 64;
 
 export const BOUNDS = {
   seed: bound(true, 0, SEED_MAX),
@@ -75,6 +77,10 @@ export const BOUNDS = {
   // The EQL baseline.
   l1: bound(false, 0, 1),
   threshold: bound(false, 0, 10),
+  // The DSR and VPG baselines: the entropy weight and the expressions' lengths in tokens.
+  entropy: bound(false, 0, 1),
+  minLength: bound(true, 1, LENGTH_CAP),
+  maxLength: bound(true, 3, LENGTH_CAP),
   // One fit.
   steps: bound(true, 0, 1_000_000),
   learningRate: bound(false, 0, 10, { openMin: true }),
@@ -152,6 +158,9 @@ export const searchSettingsSchema = z.looseObject({
   validation: BOUNDS.validation.schema,
   l1: BOUNDS.l1.schema,
   threshold: BOUNDS.threshold.schema,
+  entropy: BOUNDS.entropy.schema,
+  minLength: BOUNDS.minLength.schema,
+  maxLength: BOUNDS.maxLength.schema,
   fit: z.looseObject({
     steps: BOUNDS.steps.schema.optional(),
     learningRate: BOUNDS.learningRate.schema.optional(),

@@ -37,7 +37,7 @@ export interface ModelResult {
   layers: number[];
   activation: string;
   parameters: number;
-  training: MlpTrainingRecord | EqlTrainingRecord;
+  training: MlpTrainingRecord | EqlTrainingRecord | DsrTrainingRecord;
   /** NRMSE on every training row (its validation rows included). */
   trainNrmse: number;
   /** NRMSE on an experiment's test set (the extrapolation range); absent for a CSV. */
@@ -45,8 +45,9 @@ export interface ModelResult {
   /** A fingerprint of its predictions on the test set (an experiment) or the training set (a CSV). */
   predictions: { set: "test" | "train"; rows: number; mean: number; rms: number; head: number[] };
   /**
-   * EQL: the network's expression after training (text and LaTeX, unexpanded), and whether it
-   * expanded into a sum of products of the project's factors (then `equations` holds it).
+   * EQL: the network's expression after training; DSR and VPG: the best expression found, with
+   * its fitted constants (text and LaTeX, unexpanded). And whether it expanded into a sum of
+   * products of the project's factors (then `equations` holds it), or why not.
    */
   expression?: { text: string; latex: string; expanded: boolean; reason?: string };
 }
@@ -71,6 +72,25 @@ export interface EqlTrainingRecord {
   /** Weights (biases included) left after thresholding, of all of them. */
   active: number;
   weights: number;
+}
+
+/** How DSR or VPG searched: the token library, the expressions sampled, the rewards. */
+export interface DsrTrainingRecord {
+  rows: number;
+  /** The token library: the operators, the pool's unary symbols, the inputs and "const". */
+  tokens: string[];
+  /** Batches sampled (each but the last trained the policy). */
+  iterations: number;
+  /** Expressions sampled (the budget spent) and how many were distinct (each fitted once). */
+  samples: number;
+  distinct: number;
+  /** Samples drawn up to the best expression's first draw. */
+  bestAt: number;
+  /** The best reward 1/(1 + NRMSE) of each iteration's batch. */
+  batchBest: number[];
+  /** The best expression's reward as sampled (before its negligible addends were dropped). */
+  reward: number;
+  stopReason: "reward-threshold" | "budget";
 }
 
 export interface Manifest {

@@ -1,8 +1,8 @@
 /**
- * The pipeline's model path: the method table's rows of kind "model" (the MLP and EQL
- * baselines) fit a model per target instead of searching for equations. Their answer is the
- * result's `models` block, and for EQL the equations its expressions expand into; an
- * experiment's evaluation scores the models' predictions (or EQL's equations) on its test set.
+ * The pipeline's model path: the method table's rows of kind "model" (the MLP, EQL, DSR and
+ * VPG baselines) fit a model per target instead of searching for equations. Their answer is the
+ * result's `models` block, and for EQL, DSR and VPG the equations their expressions expand into;
+ * an experiment's evaluation scores the models' predictions (or those equations) on its test set.
  */
 import type { Dataset } from "../data/dataset.js";
 import { columnOf } from "../data/dataset.js";
@@ -18,10 +18,17 @@ import type { Rng } from "../rng.js";
 import type { SearchSettings } from "../search/settings.js";
 import { eqlWidths, predictEql, trainEql } from "./eql.js";
 import { extractEql } from "./eqlExtract.js";
+import { fitDsrTarget } from "./dsrModel.js";
 import { parameterCount, predictMlp, trainMlp } from "./mlp.js";
 
 export { eqlKinds, predictEql, trainEql, type EqlModel, type EqlSettings, type EqlTraining } from "./eql.js";
 export { extractEql, type EqlExtraction } from "./eqlExtract.js";
+export { trainDsr, upperQuantile, type DsrSettings, type DsrTraining, type DsrVariant } from "./dsr.js";
+export { expandExpression, type DsrExpansion } from "./dsrExpand.js";
+export { evaluateExpression, expressionLatex, expressionText, fitExpression } from "./dsrExpression.js";
+export { tokenLibrary, type Token, type TokenLibrary } from "./dsrLibrary.js";
+export { PrefixState, type LengthLimits } from "./dsrPrior.js";
+export { fitDsrTarget } from "./dsrModel.js";
 
 export { parameterCount, predictMlp, trainMlp, type MlpModel, type MlpSettings, type MlpTraining } from "./mlp.js";
 
@@ -48,10 +55,16 @@ export interface ModelsOutput {
   simplified?: Equation[];
 }
 
-/** What EQL needs besides the data: the symbols it writes its equations with, and the pool its units follow. */
+/**
+ * What EQL, DSR and VPG need besides the data: the symbols they write their equations with, and
+ * the pool their units (EQL) or unary tokens (DSR, VPG) follow.
+ */
 export interface ModelContext {
   symbols: Registry<SymbolPlugin>;
-  /** An experiment's symbol pool: EQL's sin and cos units only where it has them (all when absent). */
+  /**
+   * An experiment's symbol pool: EQL's sin and cos units only where it has them, DSR's unary
+   * tokens its symbols (all when absent).
+   */
   pool?: readonly string[];
 }
 
@@ -71,6 +84,10 @@ export function fitModels(
   if (settings.method === "eql") {
     if (!context) throw new InputError("eql needs the symbol registry to write its equations");
     return fitEql(train, test, settings, rng, context, onModel);
+  }
+  if (settings.method === "dsr" || settings.method === "vpg") {
+    if (!context) throw new InputError(`${settings.method} needs the symbol registry for its tokens`);
+    return fitDsr(train, test, settings, rng, context, onModel);
   }
   if (settings.method !== "mlp") throw new InputError(`unknown model method "${settings.method}"`);
   const testPredictions = test ? new Map<string, Float64Array>() : undefined;
@@ -199,6 +216,35 @@ function fitEql(
         ...(extraction.reason ? { reason: extraction.reason } : {}),
       },
     };
+    onModel?.(result);
+    return result;
+  });
+  return { models, testPredictions, equations, simplified };
+}
+
+/** DSR or VPG per target (dsrModel.ts): the best expression, its equation where it expands. */
+function fitDsr(
+  train: Dataset,
+  test: Dataset | undefined,
+  settings: SearchSettings,
+  rng: Rng,
+  context: ModelContext,
+  onModel?: (model: ModelResult) => void,
+): ModelsOutput {
+  const variant = settings.method === "vpg" ? "vpg" : "dsr";
+  const testPredictions = test ? new Map<string, Float64Array>() : undefined;
+  const equations: EquationResult[] = [];
+  const simplified: Equation[] = [];
+  const models = train.targets.map((target): ModelResult => {
+    const found = fitDsrTarget(train, test, target, settings, variant, rng.fork(), context.symbols, context.pool);
+    if (found.equation) {
+      equations.push(found.equation.result);
+      simplified.push(found.equation.simplified);
+    }
+    testPredictions?.set(target, found.predicted);
+    const { expression, ...model } = found.model;
+    const predictions = fingerprint(test ? "test" : "train", found.predicted);
+    const result: ModelResult = { ...model, predictions, ...(expression ? { expression } : {}) };
     onModel?.(result);
     return result;
   });

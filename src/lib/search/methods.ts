@@ -4,9 +4,9 @@
  * strategy file (strategies/) and one row here.
  *
  * `kind` says how a method runs: a "structure-search" is run by the episode loop over its
- * ProposalStrategy and answers with equations; a "model" (the paper's MLP and EQL baselines, src/lib/baselines/)
- * runs a loop of its own and answers with a fitted model per target and no equation (the result's
- * `models` block; EQL adds the equations it can expand). DSR and VPG will be rows of their own.
+ * ProposalStrategy and answers with equations; a "model" (the paper's MLP and EQL baselines, and
+ * DSR and VPG; src/lib/baselines/) runs a loop of its own and answers with a fitted model per
+ * target (the result's `models` block; EQL, DSR and VPG add the equations they can expand).
  */
 import { InputError } from "../errors.js";
 import { consolesrSettings, paperSettings, checkSettings, type SearchSettings } from "./settings.js";
@@ -61,6 +61,62 @@ const LEARNING = [
   "explore",
   "qNetwork",
 ] as const;
+
+/** What DSR and VPG read (their loop is baselines/dsr.ts). */
+const DSR_USES = [
+  "budget",
+  "stopNrmse",
+  "epsilon",
+  "batch",
+  "hidden",
+  "learningRate",
+  "entropy",
+  "minLength",
+  "maxLength",
+] as const;
+
+/**
+ * DSR's and VPG's defaults. The paper's batch is 1000 and its budget 2 million expressions (2000
+ * iterations) on a cluster; on a 2-core CPU a batch of 500 and a budget of 20 000 expressions per
+ * target (40 iterations) keep a run to a minute or so per target (README "Baselines"). In 40
+ * iterations the paper's learning rate 5e-4 hardly moves the policy (it recovered no more than a
+ * policy with learning rate ~0 on a problem outside the benchmark suite, README), so 5e-3.
+ * ε = 0.05 and the entropy weight 0.005 are the paper's, the lengths 4…30 tokens its Nguyen setting.
+ */
+const dsrDefaults = (method: "dsr" | "vpg"): SearchSettings => ({
+  ...consolesrSettings,
+  method,
+  budget: 20_000,
+  batch: 500,
+  learningRate: 5e-3,
+  epsilon: 0.05,
+  hidden: [32],
+  entropy: 0.005,
+  minLength: 4,
+  maxLength: 30,
+});
+
+/** DSR's and VPG's checks beyond the bounds. */
+function checkDsr(settings: SearchSettings): void {
+  const method = settings.method;
+  if (settings.hidden.length !== 1)
+    throw new InputError(
+      `search option hidden must be one width for ${method}, its LSTM cell's units ` +
+        `(got ${JSON.stringify(settings.hidden)})`,
+    );
+  if (settings.budget < 1)
+    throw new InputError(
+      `search option budget must be at least 1 for ${method}, the expressions it samples per target ` +
+        `(got ${settings.budget})`,
+    );
+  if (settings.minLength > settings.maxLength - 2)
+    throw new InputError(
+      `search option minLength must be at most maxLength − 2 for ${method} ` +
+        `(got minLength ${settings.minLength}, maxLength ${settings.maxLength})`,
+    );
+  if (method === "dsr" && settings.epsilon === 0)
+    throw new InputError("search option epsilon must be above 0 for dsr, the fraction of each batch it learns from");
+}
 
 export const METHODS = {
   consolesr: {
@@ -145,6 +201,25 @@ export const METHODS = {
             `(got ${JSON.stringify(settings.hidden)})`,
         );
     },
+  },
+  dsr: {
+    name: "dsr",
+    kind: "model",
+    description:
+      "deep symbolic regression (Petersen et al. 2021): an LSTM samples expressions under constraints, " +
+      "constants fitted by LM, risk-seeking policy gradient on the top ε of each batch; the best expression",
+    defaults: dsrDefaults("dsr"),
+    uses: DSR_USES,
+    check: checkDsr,
+  },
+  vpg: {
+    name: "vpg",
+    kind: "model",
+    description:
+      "DSR's policy trained by the standard policy gradient (REINFORCE, moving-average baseline) on every sample",
+    defaults: dsrDefaults("vpg"),
+    uses: DSR_USES.filter((key) => key !== "epsilon"),
+    check: checkDsr,
   },
 } satisfies Record<string, MethodRow>;
 

@@ -78,6 +78,11 @@ export interface SearchSettings {
   l1: number;
   /** The EQL baseline's L0 phase: weights with |w| below this are fixed at zero. */
   threshold: number;
+  /** The DSR and VPG baselines' entropy bonus weight (paper 0.005). */
+  entropy: number;
+  /** DSR and VPG: the fewest and most tokens of a sampled expression (paper 4 and 30). */
+  minLength: number;
+  maxLength: number;
 }
 
 /** Why the search of one output stopped. */
@@ -116,6 +121,9 @@ export const paperSettings: SearchSettings = {
   validation: 0.2,
   l1: 1e-2,
   threshold: 0.1,
+  entropy: 0.005,
+  minLength: 4,
+  maxLength: 30,
 };
 
 /** consolesr's defaults: where the measurements pointed away from the paper (README "Deviations"). */

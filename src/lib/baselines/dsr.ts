@@ -1,0 +1,166 @@
+/**
+ * The DSR and VPG baselines (Petersen et al. 2021, "Deep symbolic regression"): an RNN policy
+ * (dsrPolicy.ts) samples batches of expressions token by token under in-situ constraints
+ * (dsrPrior.ts); each expression's constants are fitted in float64 (dsrExpression.ts) and it is
+ * rewarded 1/(1 + NRMSE) on the training rows; the policy learns from the rewards:
+ *
+ * - "dsr", the risk-seeking policy gradient: only the samples at or above the batch's (1 − ε)
+ *   quantile of rewards train it, with that quantile as the baseline, plus the entropy bonus;
+ * - "vpg", the standard REINFORCE gradient over the whole batch with an exponential moving
+ *   average of the batch's mean reward as the baseline (decay 0.5), plus the same bonus.
+ *
+ * The budget counts sampled expressions (a repeat is scored from a cache, the same numbers its
+ * fit gave); the run stops when it is spent or when an expression's train NRMSE is at or below
+ * `stopNrmse`. The answer is the best expression found (highest reward; the first on a tie).
+ */
+import type { Dataset } from "../data/dataset.js";
+import { std } from "../metrics/nrmse.js";
+import type { Rng } from "../rng.js";
+import { tf } from "../tf.js";
+import { fitExpression, rewardOf } from "./dsrExpression.js";
+import type { TokenLibrary } from "./dsrLibrary.js";
+import { createPolicy, disposePolicy, policyGradientStep, sampleBatch } from "./dsrPolicy.js";
+
+export type DsrVariant = "dsr" | "vpg";
+
+export interface DsrSettings {
+  /** Sampled expressions per target. */
+  budget: number;
+  /** Expressions per iteration. */
+  batch: number;
+  /** The policy's Adam learning rate. */
+  learningRate: number;
+  /** DSR's risk level: the top ε of each batch trains the policy. */
+  epsilon: number;
+  /** Weight of the entropy bonus. */
+  entropy: number;
+  /** The LSTM cell's units: `[units]`. */
+  hidden: readonly number[];
+  minLength: number;
+  maxLength: number;
+  /** Stop at a train NRMSE at or below this (−1: never). */
+  stopNrmse: number;
+}
+
+export interface DsrBest {
+  tokens: number[];
+  constants: Float64Array;
+  nrmse: number;
+  reward: number;
+}
+
+export interface DsrTraining {
+  best: DsrBest;
+  iterations: number;
+  /** Expressions sampled (the budget spent), and how many of them were distinct (fitted). */
+  samples: number;
+  distinct: number;
+  /** The samples drawn up to and including the best expression's first draw. */
+  bestAt: number;
+  /** The best reward of each iteration's batch. */
+  batchBest: number[];
+  stopReason: "reward-threshold" | "budget";
+}
+
+/** VPG's moving-average baseline: b ← DECAY·b + (1 − DECAY)·mean(R). */
+const BASELINE_DECAY = 0.5;
+
+/**
+ * The (1 − ε) quantile of `values`, the higher of the two values around it (numpy's "higher"):
+ * sorted[⌈(1 − ε)·(n − 1)⌉].
+ */
+export function upperQuantile(values: readonly number[], epsilon: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.ceil((1 - epsilon) * (sorted.length - 1)));
+  return sorted[index]!;
+}
+
+/** Which samples of a batch train the policy, and their advantages R − b. */
+type Learner = (rewards: readonly number[]) => { selected: number[]; advantages: number[] };
+
+/** DSR: the samples at or above the (1 − ε) quantile, the quantile as the baseline. */
+const riskSeeking =
+  (epsilon: number): Learner =>
+  (rewards) => {
+    const quantile = upperQuantile(rewards, epsilon);
+    const selected = rewards.flatMap((r, i) => (r >= quantile ? [i] : []));
+    return { selected, advantages: selected.map((i) => rewards[i]! - quantile) };
+  };
+
+/** VPG: every sample, an exponential moving average of the batches' mean rewards as the baseline. */
+function movingAverage(): Learner {
+  let baseline: number | undefined;
+  return (rewards) => {
+    const mean = rewards.reduce((sum, r) => sum + r, 0) / rewards.length;
+    const b = baseline === undefined ? mean : BASELINE_DECAY * baseline + (1 - BASELINE_DECAY) * mean;
+    baseline = b;
+    return { selected: rewards.map((_, i) => i), advantages: rewards.map((r) => r - b) };
+  };
+}
+
+/**
+ * Runs DSR or VPG on one target of `data` with the token `library` (its inputs are the data's,
+ * in order). `rng` draws the policy's initial weights, then every token.
+ */
+export function trainDsr(
+  data: Dataset,
+  target: string,
+  library: TokenLibrary,
+  settings: DsrSettings,
+  variant: DsrVariant,
+  rng: Rng,
+): DsrTraining {
+  const y = data.y[data.targets.indexOf(target)]!;
+  const spread = std(y);
+  const limits = { minLength: settings.minLength, maxLength: settings.maxLength };
+  const cache = new Map<string, { constants: Float64Array; nrmse: number; reward: number }>();
+  const policy = createPolicy(library.tokens.length, settings.hidden[0]!, rng);
+  const optimizer = tf.train.adam(settings.learningRate);
+  let best: DsrBest | undefined;
+  let bestAt = 0;
+  let samples = 0;
+  const learner = variant === "dsr" ? riskSeeking(settings.epsilon) : movingAverage();
+  const batchBest: number[] = [];
+  let stopReason: DsrTraining["stopReason"] = "budget";
+  try {
+    while (samples < settings.budget) {
+      const size = Math.min(settings.batch, settings.budget - samples);
+      const batch = sampleBatch(policy, library, limits, size, rng);
+      const rewards = batch.expressions.map((tokens) => {
+        samples++;
+        const key = tokens.join(",");
+        let scored = cache.get(key);
+        if (!scored) {
+          const fitted = fitExpression(library, tokens, data.x, y, data.rows, spread);
+          scored = { ...fitted, reward: rewardOf(fitted.nrmse) };
+          cache.set(key, scored);
+        }
+        if (!best || scored.reward > best.reward) {
+          best = { tokens, ...scored };
+          bestAt = samples;
+        }
+        return scored.reward;
+      });
+      batchBest.push(Math.max(...rewards));
+      if (best && best.nrmse <= settings.stopNrmse) {
+        stopReason = "reward-threshold";
+        break;
+      }
+      if (samples >= settings.budget) break;
+      const { selected, advantages } = learner(rewards);
+      policyGradientStep(policy, optimizer, batch, selected, advantages, settings.entropy);
+    }
+  } finally {
+    optimizer.dispose();
+    disposePolicy(policy);
+  }
+  return {
+    best: best!,
+    iterations: batchBest.length,
+    samples,
+    distinct: cache.size,
+    bestAt,
+    batchBest,
+    stopReason,
+  };
+}

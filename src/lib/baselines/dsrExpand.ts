@@ -1,0 +1,236 @@
+/**
+ * DSR's answer as an equation: the expression tree expanded, where it can be, into the project's
+ * sum of products of unary factors (so that E_c and exact recovery apply, as for EQL):
+ *
+ * - a constant is a term with no factors, an input x a term with the factor x;
+ * - sums concatenate, products multiply out, powers of one input add up
+ *   (x·x·x is one factor x^3, x/x^2 is x^-1); like terms merge, and a merged coefficient below
+ *   1e-9 of the sum's largest is a fitted zero and dropped (cos(2.5·x1 − 2.5·(x1 + x2)) is
+ *   cos(−2.5·x2));
+ * - a quotient needs a divisor of one term; a symbol divided by must cancel against the same
+ *   factor elsewhere in its term (x/(c/(cos(x)·x)) is c⁻¹·x²·cos(x)), powers go negative (x^-1);
+ * - an integer power symbol (x^2, x^3, x^-1, … recognised by its values, as the token library
+ *   recognises the identity) raises its argument: a sum to a positive power multiplies out;
+ * - another symbol f needs an argument c·x of one input: the factor f(c·x) (inner weight c,
+ *   or c = 1 for a symbol without one). f(c·x + b) expands where an identity holds for f:
+ *   sin and cos by the angle-sum formulas (both symbols must be in the registry), an f with
+ *   f(u + b) = f(u)·f(b) (exp) into f(b)·f(c·x).
+ *
+ * A power of an input is written with the registry's power symbols (x^4 = x^3·x where there is
+ * no x^4 symbol). Anything else (a symbol of a sum of inputs, a division by a sum) does not
+ * expand: the reason says what, and the result keeps the expression only.
+ */
+import type { Factor, Term } from "../equation/types.js";
+import type { SymbolPlugin } from "../plugins.js";
+import type { TokenLibrary } from "./dsrLibrary.js";
+
+/** A term while expanding: coefficient · Π inputᵢ^powerᵢ · Π other factors / Π divided factors. */
+interface Monomial {
+  coefficient: number;
+  /** Integer power of each input (library input order). */
+  powers: number[];
+  factors: Factor[];
+  /** Factors divided by (x/(c/(cos(x)·x)) on the way to c⁻¹·x²·cos(x)); none may be left at the end. */
+  divided: Factor[];
+}
+
+/** Beyond this many terms an expansion is not an answer anyone reads. */
+const MAX_TERMS = 64;
+
+/**
+ * Within a sum, a merged coefficient this small relative to the sum's largest is a fitted zero
+ * (2.5·x1 − 2.5000000000001·x1 inside cos(2.5·x1 − 2.5·(x1 + x2))).
+ */
+const CANCELLED = 1e-9;
+
+class NotExpandable extends Error {}
+
+const PROBES = [-1.7, -0.6, 0.45, 1.3, 2.2];
+const near = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
+
+/** The integer power p with f(v) = v^p at every probe (p in −3…6, not 0), or undefined. */
+export function powerOf(symbol: SymbolPlugin): number | undefined {
+  for (let p = -3; p <= 6; p++) {
+    if (p === 0) continue;
+    if (PROBES.every((v) => near(symbol.evaluate(v), v ** p))) return p;
+  }
+  return undefined;
+}
+
+const matches = (symbol: SymbolPlugin, f: (v: number) => number) => PROBES.every((v) => near(symbol.evaluate(v), f(v)));
+
+/** f(u + b) = f(u)·f(b) at the probes (exp). */
+const multiplicative = (symbol: SymbolPlugin) =>
+  PROBES.every((u) => near(symbol.evaluate(u + 0.7), symbol.evaluate(u) * symbol.evaluate(0.7)));
+
+export interface DsrExpansion {
+  terms?: Term[];
+  reason?: string;
+}
+
+/**
+ * Expands the expression (prefix `tokens` with fitted `constants`) into terms of `library`'s
+ * inputs, writing powers and partner symbols with `symbols` (the registry's, name → plugin).
+ */
+export function expandExpression(
+  library: TokenLibrary,
+  tokens: readonly number[],
+  constants: ArrayLike<number>,
+  symbols: readonly SymbolPlugin[],
+): DsrExpansion {
+  const inputs = library.tokens.flatMap((t) => (t.kind === "input" ? [t.name] : []));
+  const powers = new Map<number, string>();
+  for (const s of symbols) {
+    const p = powerOf(s);
+    if (p !== undefined && !powers.has(p)) powers.set(p, s.name);
+  }
+  const sine = symbols.find((s) => matches(s, Math.sin));
+  const cosine = symbols.find((s) => matches(s, Math.cos));
+  const zero = (): number[] => inputs.map(() => 0);
+  const constant = (c: number): Monomial => ({ coefficient: c, powers: zero(), factors: [], divided: [] });
+  const same = (f: Factor, g: Factor) =>
+    f.symbol === g.symbol && f.input === g.input && (f.weight ?? 1) === (g.weight ?? 1);
+  /** The factors over the divided ones, equal ones cancelled. */
+  const cancel = (factors: Factor[], divided: Factor[]) => {
+    const over = [...factors];
+    const under = divided.filter((g) => {
+      const at = over.findIndex((f) => same(f, g));
+      if (at < 0) return true;
+      over.splice(at, 1);
+      return false;
+    });
+    return { factors: over, divided: under };
+  };
+  const times = (a: Monomial, b: Monomial): Monomial => ({
+    coefficient: a.coefficient * b.coefficient,
+    powers: a.powers.map((p, i) => p + b.powers[i]!),
+    ...cancel([...a.factors, ...b.factors], [...a.divided, ...b.divided]),
+  });
+  const product = (a: Monomial[], b: Monomial[]): Monomial[] => {
+    if (a.length * b.length > MAX_TERMS) throw new NotExpandable(`more than ${MAX_TERMS} terms`);
+    return collect(a.flatMap((u) => b.map((v) => times(u, v))));
+  };
+  const pure = (m: Monomial) => m.factors.length === 0 && m.divided.length === 0;
+  /** The argument c·x of one input, as [input, c], or undefined. */
+  const linear = (m: Monomial): [number, number] | undefined => {
+    if (!pure(m)) return undefined;
+    const used = m.powers.flatMap((p, i) => (p === 0 ? [] : [[i, p]]));
+    return used.length === 1 && used[0]![1] === 1 ? [used[0]![0]!, m.coefficient] : undefined;
+  };
+  const isConstant = (m: Monomial) => pure(m) && m.powers.every((p) => p === 0);
+  const label = (f: Factor) => `${f.symbol}(${f.weight ?? 1}·${f.input})`;
+  const key = (m: Monomial) =>
+    `${m.powers.join(",")}|${m.factors.map(label).join("·")}|${m.divided.map(label).join("·")}`;
+  /** A sum with like monomials merged and the cancelled ones dropped. */
+  const collect = (terms: Monomial[]): Monomial[] => {
+    const merged = new Map<string, Monomial>();
+    for (const m of terms) {
+      const twin = merged.get(key(m));
+      if (twin) twin.coefficient += m.coefficient;
+      else merged.set(key(m), { ...m });
+    }
+    const largest = Math.max(0, ...terms.map((m) => Math.abs(m.coefficient)));
+    const kept = [...merged.values()].filter((m) => Math.abs(m.coefficient) > CANCELLED * largest);
+    return kept.length > 0 ? kept : [constant(0)];
+  };
+
+  let position = 0;
+  let constantIndex = 0;
+  const walk = (): Monomial[] => {
+    const token = library.tokens[tokens[position++]!]!;
+    switch (token.kind) {
+      case "constant":
+        return [constant(constants[constantIndex++]!)];
+      case "input": {
+        const m = constant(1);
+        m.powers[token.input] = 1;
+        return [m];
+      }
+      case "binary": {
+        const a = walk();
+        const b = walk();
+        if (token.name === "+") return collect([...a, ...b]);
+        if (token.name === "-") return collect([...a, ...b.map((m) => ({ ...m, coefficient: -m.coefficient }))]);
+        if (token.name === "*") return product(a, b);
+        if (b.length !== 1 || b[0]!.coefficient === 0)
+          throw new NotExpandable("a division by a sum is no product of unary factors");
+        const d = b[0]!;
+        const inverse: Monomial = {
+          coefficient: 1 / d.coefficient,
+          powers: d.powers.map((p) => -p),
+          factors: d.divided,
+          divided: d.factors,
+        };
+        return collect(a.map((m) => times(m, inverse)));
+      }
+      case "unary":
+        return applySymbol(token.symbol, walk());
+    }
+  };
+  const applySymbol = (symbol: SymbolPlugin, arg: Monomial[]): Monomial[] => {
+    // A symbol of a constant (left by pruning, dsrPrune.ts) is a constant.
+    if (arg.length === 1 && isConstant(arg[0]!)) return [constant(symbol.evaluate(arg[0]!.coefficient))];
+    const p = powerOf(symbol);
+    if (p !== undefined) {
+      if (p > 0) {
+        let out = arg;
+        for (let k = 1; k < p; k++) out = product(out, arg);
+        return out;
+      }
+      if (arg.length !== 1 || !pure(arg[0]!))
+        throw new NotExpandable(`${symbol.name} of a sum or of a symbol is no product of unary factors`);
+      const m = arg[0]!;
+      return [constant(m.coefficient ** p)].map((c) => ({ ...c, powers: m.powers.map((q) => q * p) }));
+    }
+    const factor = (input: number, weight: number): Factor => ({
+      symbol: symbol.name,
+      input: inputs[input]!,
+      ...(symbol.innerWeight ? { weight } : {}),
+    });
+    const single = arg.length === 1 ? linear(arg[0]!) : undefined;
+    const withoutWeight = (weight: number) => !symbol.innerWeight && weight !== 1;
+    if (single && !withoutWeight(single[1])) return [{ ...constant(1), factors: [factor(single[0], single[1])] }];
+    // f(c·x + b): the identities of sin, cos and exponentials.
+    const bias = arg.length === 2 ? arg.findIndex(isConstant) : -1;
+    const inner = bias >= 0 ? linear(arg[1 - bias]!) : undefined;
+    if (inner && symbol.innerWeight) {
+      const b = arg[bias]!.coefficient;
+      const [input, c] = inner;
+      const own: Monomial = { ...constant(1), factors: [factor(input, c)] };
+      if (multiplicative(symbol)) return [{ ...own, coefficient: symbol.evaluate(b) }];
+      const partner = symbol === sine ? cosine : symbol === cosine ? sine : undefined;
+      if (partner?.innerWeight) {
+        const other: Monomial = {
+          ...constant(symbol === sine ? Math.sin(b) : -Math.sin(b)),
+          factors: [{ symbol: partner.name, input: inputs[input]!, weight: c }],
+        };
+        return [{ ...own, coefficient: Math.cos(b) }, other];
+      }
+    }
+    throw new NotExpandable(`${symbol.name} of anything but c·x of one input is no product of unary factors`);
+  };
+  const written = (m: Monomial): Term => {
+    if (m.divided.length > 0)
+      throw new NotExpandable(`a division by ${m.divided[0]!.symbol}(${m.divided[0]!.input}) is no product of factors`);
+    const factors: Factor[] = [];
+    m.powers.forEach((p, i) => {
+      let left = p;
+      while (left !== 0) {
+        // The largest power symbol towards 0 that fits what is left (x^4 = x^3·x).
+        const step = [...powers.keys()]
+          .filter((q) => Math.sign(q) === Math.sign(left) && Math.abs(q) <= Math.abs(left))
+          .sort((a, b) => Math.abs(b) - Math.abs(a))[0];
+        if (step === undefined) throw new NotExpandable(`${inputs[i]}^${p} has no power symbols to write it with`);
+        factors.push({ symbol: powers.get(step)!, input: inputs[i]! });
+        left -= step;
+      }
+    });
+    return { coefficient: m.coefficient, factors: [...factors, ...m.factors] };
+  };
+  try {
+    return { terms: walk().map(written) };
+  } catch (error) {
+    if (error instanceof NotExpandable) return { reason: error.message };
+    throw error;
+  }
+}
