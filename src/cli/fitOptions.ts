@@ -46,6 +46,9 @@ export interface SearchFlags {
   validation?: number;
   l1?: number;
   threshold?: number;
+  entropy?: number;
+  minLength?: number;
+  maxLength?: number;
 }
 
 /** `--flag <value>` parsed into a bounded number (an InputError naming the flag otherwise). */
@@ -231,6 +234,23 @@ export function addModelFlags(command: Command): Command {
         "EQL: weights with |w| below this are fixed at 0 in its last phase, 0…10 (default 0.1)",
         BOUNDS.threshold,
       ),
+    )
+    .addOption(
+      numberOption("--entropy <weight>", "DSR, VPG: weight of the entropy bonus, 0…1 (default 0.005)", BOUNDS.entropy),
+    )
+    .addOption(
+      numberOption(
+        "--min-length <tokens>",
+        "DSR, VPG: shortest expression sampled, in tokens (default 4)",
+        BOUNDS.minLength,
+      ),
+    )
+    .addOption(
+      numberOption(
+        "--max-length <tokens>",
+        "DSR, VPG: longest expression sampled, in tokens (default 30)",
+        BOUNDS.maxLength,
+      ),
     );
 }
 
@@ -270,6 +290,9 @@ export function searchOverrides(
     "validation",
     "l1",
     "threshold",
+    "entropy",
+    "minLength",
+    "maxLength",
   ] as const;
   for (const key of keys) if (flags[key] !== undefined) (settings as Record<string, unknown>)[key] = flags[key];
   return { method: flags.method, settings, constraints: flags.constraints };

@@ -166,11 +166,20 @@ const fitOf = (config: FitConfig): FitConfig => ({
 export const isModelConfig = (config: PipelineConfig): boolean =>
   !isFormConfig(config) && isModelMethod((config as { method: string }).method);
 
-/** A model method draws on no symbols: a pool given for one is an error rather than quietly ignored. */
+/**
+ * A model method takes no --symbols: the MLP uses no symbols, and EQL, DSR and VPG draw theirs
+ * from the experiment's pool (a CSV: every registered symbol). A pool given for one is an error
+ * rather than quietly ignored.
+ */
 function checkNoPool(options: PipelineOptions): void {
   const method = options.method ?? "consolesr";
   if (options.symbols && isModelMethod(method))
-    throw new InputError(`--symbols chooses a search's pool; --method ${method} fits a model with no symbols`);
+    throw new InputError(
+      method === "mlp"
+        ? `--symbols chooses a search's pool; --method mlp fits a network with no symbols`
+        : `--symbols is not taken by --method ${method}: it uses the experiment's pool ` +
+            `(a CSV: every registered symbol, plugin symbols included)`,
+    );
 }
 
 /** The search settings of a search config, validated and complete (the method's defaults under it). */
