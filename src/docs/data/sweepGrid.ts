@@ -63,14 +63,17 @@ const seedList = (seeds: Spec["seeds"]): number[] => {
 
 const finite = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
-/** The spec, the command that (re-)runs it, and every cell of its grid with its result where there is one. */
-export function sweepGrid(name: string) {
+/**
+ * The spec, the command that (re-)runs it, and every cell of its grid with its result where there
+ * is one. `root`: the repository root (the tests point it at a folder of their own).
+ */
+export function sweepGrid(name: string, root = repoRoot) {
   const specFile = `sweeps/${name}.json`;
   const outDir = `data/sweeps/${name}`;
-  const spec = JSON.parse(readFileSync(resolve(repoRoot, specFile), "utf8")) as Spec;
+  const spec = JSON.parse(readFileSync(resolve(root, specFile), "utf8")) as Spec;
   const variants = spec.variants ?? [{ name: "default", settings: {} }];
   // Seconds are timings, kept outside the byte-identical result: the summary has them.
-  const summaryFile = resolve(repoRoot, outDir, "summary.json");
+  const summaryFile = resolve(root, outDir, "summary.json");
   const seconds = new Map<string, number>();
   if (existsSync(summaryFile)) {
     const summary = JSON.parse(readFileSync(summaryFile, "utf8")) as { jobs?: { job: string; seconds: unknown }[] };
@@ -84,7 +87,7 @@ export function sweepGrid(name: string) {
           for (const snr of spec.snr ?? [null])
             for (const rows of spec.rows ?? [null]) {
               const job = `${experiment}-${method}-${variant.name}-s${seed}-snr${snr ?? "none"}-r${rows ?? "default"}`;
-              const file = resolve(repoRoot, outDir, `${job}.json`);
+              const file = resolve(root, outDir, `${job}.json`);
               const cell: SweepCell = {
                 job,
                 experiment,
