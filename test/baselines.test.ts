@@ -198,6 +198,25 @@ describe("MLP through the CLI", () => {
     assert.match(differs.stdout, /y: DIFFERENT model\n {2}models\[y\]\.trainNrmse: /);
   });
 
+  test("an MLP trained on cpu reproduces on wasm within the model tolerance; a 10 % edit does not", async () => {
+    writeFileSync(csv, datasetToCsv(problem(100, 4)));
+    const trained = join(dir, "mlp-cpu.json");
+    const fit = await cli(["fit", csv, "--target", "y", ...flags, "--backend", "cpu", "--out", trained]);
+    assert.equal(fit.code, 0, fit.stderr);
+    const wasm = await cli(["reproduce", trained, "--backend", "wasm", "--quiet"]);
+    assert.equal(wasm.code, 0, wasm.stdout + wasm.stderr);
+    assert.match(wasm.stdout, /y: same model within tolerance 0\.05/);
+    assert.match(wasm.stdout, /retrained on another backend \(cpu, wasm\)/);
+    // The tolerance is a bound, not a pass for anything: predictions 10 % off fail on wasm too.
+    const result = JSON.parse(readFileSync(trained, "utf8"));
+    result.models[0].predictions.rms *= 1.1;
+    const edited = join(dir, "mlp-cpu-edited.json");
+    writeFileSync(edited, JSON.stringify(result));
+    const differs = await cli(["reproduce", edited, "--backend", "wasm", "--data", csv, "--quiet"]);
+    assert.equal(differs.code, 1, differs.stdout + differs.stderr);
+    assert.match(differs.stdout, /y: DIFFERENT model\n {2}models\[y\]\.predictions\.rms: /);
+  });
+
   test("bad MLP flags and result files are one error line (exit 2)", async () => {
     writeFileSync(csv, datasetToCsv(problem(100, 4)));
     const fit = (...extra: string[]) => cli(["fit", csv, "--target", "y", ...flags, ...extra]);
