@@ -46,6 +46,25 @@ function fingerprint(set: "test" | "train", predicted: Float64Array): ModelResul
   return { set, rows, mean: sum / rows, rms: Math.sqrt(squares / rows), head: Array.from(predicted.slice(0, HEAD)) };
 }
 
+/**
+ * A model's predictions where its result reports them: on the test set (recorded in
+ * `testPredictions`, with the test NRMSE) when there is one, else on the training set.
+ */
+function scoreModel(
+  predict: (columns: ArrayLike<number>[], rows: number) => Float64Array,
+  inputs: readonly string[],
+  where: { train: Dataset; test: Dataset | undefined; target: string; testPredictions?: Map<string, Float64Array> },
+): { predicted: Float64Array; testNrmse?: number } {
+  const { train, test, target } = where;
+  if (!test) return { predicted: predict(train.x, train.rows) };
+  const predicted = predict(
+    inputs.map((name) => columnOf(test, name)),
+    test.rows,
+  );
+  where.testPredictions?.set(target, predicted);
+  return { predicted, testNrmse: nrmse(columnOf(test, target), predicted) };
+}
+
 export interface ModelsOutput {
   models: ModelResult[];
   /** Each target's predictions on the test set (an experiment's), for its evaluation. */
@@ -100,17 +119,12 @@ export function fitModels(
         `no MLP with a finite train NRMSE was found for target "${target}" (NRMSE ${trainNrmse}): ` +
           `scale the columns to magnitudes near 1`,
       );
-    let testNrmse: number | undefined;
-    let predicted: Float64Array;
-    if (test) {
-      predicted = predictMlp(
-        model,
-        model.inputs.map((name) => columnOf(test, name)),
-        test.rows,
-      );
-      testNrmse = nrmse(columnOf(test, target), predicted);
-      testPredictions!.set(target, predicted);
-    } else predicted = predictMlp(model, train.x, train.rows);
+    const { predicted, testNrmse } = scoreModel((columns, rows) => predictMlp(model, columns, rows), model.inputs, {
+      train,
+      test,
+      target,
+      testPredictions,
+    });
     const result: ModelResult = {
       target,
       model: settings.method,
@@ -186,17 +200,12 @@ function fitEql(
         trainNrmse: nrmse(y, predicted),
       });
     }
-    let testNrmse: number | undefined;
-    let predicted: Float64Array;
-    if (test) {
-      predicted = predictEql(
-        model,
-        model.inputs.map((name) => columnOf(test, name)),
-        test.rows,
-      );
-      testNrmse = nrmse(columnOf(test, target), predicted);
-      testPredictions!.set(target, predicted);
-    } else predicted = predictEql(model, train.x, train.rows);
+    const { predicted, testNrmse } = scoreModel((columns, rows) => predictEql(model, columns, rows), model.inputs, {
+      train,
+      test,
+      target,
+      testPredictions,
+    });
     const { hidden } = eqlWidths(model.kinds.length, model.units);
     const result: ModelResult = {
       target,
