@@ -2,6 +2,8 @@
  * A small seeded PRNG (sfc32 seeded through splitmix32). The library never calls Math.random:
  * every source of randomness is an Rng passed in explicitly, so one seed reproduces a run.
  */
+import { cos, log, sin } from "./math.js";
+
 export interface Rng {
   /** Uniform in [0, 1). */
   next(): number;
@@ -58,9 +60,9 @@ export function createRng(seed: number): Rng {
       let u = next();
       while (u === 0) u = next();
       const v = next();
-      const r = Math.sqrt(-2 * Math.log(u));
-      spare = r * Math.sin(2 * Math.PI * v);
-      return r * Math.cos(2 * Math.PI * v);
+      const r = Math.sqrt(-2 * log(u));
+      spare = r * sin(2 * Math.PI * v);
+      return r * cos(2 * Math.PI * v);
     },
     fork: () => createRng(Math.floor(next() * 4294967296)),
   };

@@ -23,6 +23,7 @@
 import type { Factor, Term } from "../equation/types.js";
 import type { SymbolPlugin } from "../plugins.js";
 import type { TokenLibrary } from "./dsrLibrary.js";
+import { cos, pow, sin } from "../math.js";
 
 /** A term while expanding: coefficient · Π inputᵢ^powerᵢ · Π other factors / Π divided factors. */
 interface Monomial {
@@ -52,7 +53,7 @@ const near = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Mat
 export function powerOf(symbol: SymbolPlugin): number | undefined {
   for (let p = -3; p <= 6; p++) {
     if (p === 0) continue;
-    if (PROBES.every((v) => near(symbol.evaluate(v), v ** p))) return p;
+    if (PROBES.every((v) => near(symbol.evaluate(v), pow(v, p)))) return p;
   }
   return undefined;
 }
@@ -84,8 +85,8 @@ export function expandExpression(
     const p = powerOf(s);
     if (p !== undefined && !powers.has(p)) powers.set(p, s.name);
   }
-  const sine = symbols.find((s) => matches(s, Math.sin));
-  const cosine = symbols.find((s) => matches(s, Math.cos));
+  const sine = symbols.find((s) => matches(s, sin));
+  const cosine = symbols.find((s) => matches(s, cos));
   const zero = (): number[] => inputs.map(() => 0);
   const constant = (c: number): Monomial => ({ coefficient: c, powers: zero(), factors: [], divided: [] });
   const same = (f: Factor, g: Factor) =>
@@ -180,7 +181,7 @@ export function expandExpression(
       if (arg.length !== 1 || !pure(arg[0]!))
         throw new NotExpandable(`${symbol.name} of a sum or of a symbol is no product of unary factors`);
       const m = arg[0]!;
-      return [constant(m.coefficient ** p)].map((c) => ({ ...c, powers: m.powers.map((q) => q * p) }));
+      return [constant(pow(m.coefficient, p))].map((c) => ({ ...c, powers: m.powers.map((q) => q * p) }));
     }
     const factor = (input: number, weight: number): Factor => ({
       symbol: symbol.name,
@@ -201,10 +202,10 @@ export function expandExpression(
       const partner = symbol === sine ? cosine : symbol === cosine ? sine : undefined;
       if (partner?.innerWeight) {
         const other: Monomial = {
-          ...constant(symbol === sine ? Math.sin(b) : -Math.sin(b)),
+          ...constant(symbol === sine ? sin(b) : -sin(b)),
           factors: [{ symbol: partner.name, input: inputs[input]!, weight: c }],
         };
-        return [{ ...own, coefficient: Math.cos(b) }, other];
+        return [{ ...own, coefficient: cos(b) }, other];
       }
     }
     throw new NotExpandable(`${symbol.name} of anything but c·x of one input is no product of unary factors`);

@@ -15,6 +15,7 @@ import { tf } from "../tf.js";
 import type { Rng } from "../rng.js";
 import type { TokenLibrary } from "./dsrLibrary.js";
 import { NONE, PrefixState, type LengthLimits } from "./dsrPrior.js";
+import { exp } from "../math.js";
 
 export interface Policy {
   units: number;
@@ -121,7 +122,7 @@ const readWeights = (policy: Policy): CellWeights => ({
   outBias: Float64Array.from(policy.outBias.dataSync()),
 });
 
-const sigmoid = (v: number) => 1 / (1 + Math.exp(-v));
+const sigmoid = (v: number) => 1 / (1 + exp(-v));
 
 /**
  * One step of tf.basicLSTMCell (forget bias 1; gates i, j, f, o in that order) and the output
@@ -201,7 +202,7 @@ export function sampleBatch(
       for (let k = 0; k < n; k++) if (mask[k]) top = Math.max(top, logits[k]!);
       let total = 0;
       for (let k = 0; k < n; k++) {
-        probabilities[k] = mask[k] ? Math.exp(logits[k]! - top) : 0;
+        probabilities[k] = mask[k] ? exp(logits[k]! - top) : 0;
         total += probabilities[k]!;
       }
       let u = rng.next() * total;

@@ -16,6 +16,7 @@
 import type { Dataset } from "../data/dataset.js";
 import { tf } from "../tf.js";
 import type { Rng } from "../rng.js";
+import { cos, sin } from "../math.js";
 
 export interface EqlSettings {
   /** Units of each kind in the one hidden layer: `[units]`. */
@@ -62,7 +63,7 @@ export function eqlKinds(pool: readonly string[] | undefined): UnaryKind[] {
   return ["identity", ...(["sin", "cos"] as const).filter(has)];
 }
 
-const unary = (kind: UnaryKind, z: number) => (kind === "sin" ? Math.sin(z) : kind === "cos" ? Math.cos(z) : z);
+const unary = (kind: UnaryKind, z: number) => (kind === "sin" ? sin(z) : kind === "cos" ? cos(z) : z);
 
 /** The network's predictions for the rows of `columns` (the model's inputs, in order), in float64. */
 export function predictEql(model: EqlModel, columns: readonly ArrayLike<number>[], rows: number): Float64Array {

@@ -18,6 +18,7 @@
 import { columnLatex, formatNumber } from "../equation/format.js";
 import type { Factor, Term } from "../equation/types.js";
 import { eqlWidths, type EqlModel } from "./eql.js";
+import { cos, sin } from "../math.js";
 
 export interface EqlExtraction {
   text: string;
@@ -65,7 +66,7 @@ function linearText(model: EqlModel, linear: Linear, latex: boolean): string {
     .join("");
 }
 
-const unaryOf = (kind: "sin" | "cos", z: number) => (kind === "sin" ? Math.sin(z) : Math.cos(z));
+const unaryOf = (kind: "sin" | "cos", z: number) => (kind === "sin" ? sin(z) : cos(z));
 
 const x = (input: string): Factor => ({ symbol: "x", input });
 
@@ -124,10 +125,10 @@ export function extractEql(model: EqlModel): EqlExtraction {
         const [i, a] = z.coefficients[0]!;
         const input = model.inputs[i]!;
         const b = z.bias;
-        terms.push({ coefficient: v * Math.cos(b), factors: [{ symbol: kind, input, weight: a }] });
+        terms.push({ coefficient: v * cos(b), factors: [{ symbol: kind, input, weight: a }] });
         if (b !== 0)
           terms.push({
-            coefficient: v * (kind === "sin" ? Math.sin(b) : -Math.sin(b)),
+            coefficient: v * (kind === "sin" ? sin(b) : -sin(b)),
             factors: [{ symbol: other, input, weight: a }],
           });
       }

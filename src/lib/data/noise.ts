@@ -1,9 +1,10 @@
 /** Gaussian noise on targets at a signal-to-noise ratio (shared by every experiment's data). */
 import { std } from "../metrics/nrmse.js";
 import type { Rng } from "../rng.js";
+import { pow } from "../math.js";
 
 /** Adds N(0, σ²) in place with σ = std(y)/10^(snr/20): signal power / noise power = 10^(snr/10). */
 export function addNoise(y: Float64Array, snrDb: number, rng: Rng): void {
-  const sigma = std(y) / 10 ** (snrDb / 20);
+  const sigma = std(y) / pow(10, snrDb / 20);
   for (let i = 0; i < y.length; i++) y[i] = y[i]! + sigma * rng.normal();
 }

@@ -34,6 +34,7 @@ import { simplifyEquation, type SimplifyOptions } from "./simplify.js";
 import type { Equation, Factor, Term } from "./types.js";
 import { nrmse as nrmseOf } from "../metrics/nrmse.js";
 import type { SymbolPlugin } from "../plugins.js";
+import { pow } from "../math.js";
 
 export interface FoldOptions extends SimplifyOptions {
   columns: ColumnLookup;
@@ -180,7 +181,7 @@ export function foldNearDegenerate(equation: Equation, options: FoldOptions): Fo
         const symbol = lookup(options.symbols, name);
         if (!symbol || symbol.innerWeight || name === IDENTITY) return false;
         for (let i = 0; i < rows; i++) {
-          const want = column[i]! ** k;
+          const want = pow(column[i]!, k);
           if (!(Math.abs(symbol.evaluate(column[i]!) - want) <= 1e-12 * Math.max(1, Math.abs(want)))) return false;
         }
         return true;

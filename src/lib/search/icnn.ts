@@ -25,6 +25,7 @@
  * copy).
  */
 import type { Rng } from "../rng.js";
+import { pow } from "../math.js";
 
 export interface IcnnShape {
   /** Length of the state part of the input (may be 0). */
@@ -349,8 +350,8 @@ export class Icnn {
       g = this.grad,
       m = this.m,
       v = this.v;
-    const c1 = 1 - BETA1 ** this.step;
-    const sqrtC2 = Math.sqrt(1 - BETA2 ** this.step);
+    const c1 = 1 - pow(BETA1, this.step);
+    const sqrtC2 = Math.sqrt(1 - pow(BETA2, this.step));
     const stepSize = lr / c1;
     for (let i = 0; i < th.length; i++) {
       const gi = g[i]!;

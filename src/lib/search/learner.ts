@@ -10,6 +10,7 @@ import { LAYERS, randomAction, type LayerBounds, type Limits, type SearchSpace }
 import { Icnn } from "./icnn.js";
 import type { SearchSettings } from "./settings.js";
 import type { Policy, Trajectory } from "./trajectory.js";
+import { log10 } from "../math.js";
 
 /** Actions the non-convex ablation ("mlp") scores per decision, in place of the exact LP argmin. */
 export const SAMPLED_ACTIONS = 64;
@@ -36,7 +37,7 @@ export function shapeReward(
 ): (reward: number) => number {
   const [lo, hi] = range;
   if (shaping === "raw") return (r) => r;
-  return (r) => -Math.log10(1 - Math.min(1, Math.max(0, (r - lo) / (hi - lo))) + 1e-12) / 12;
+  return (r) => -log10(1 - Math.min(1, Math.max(0, (r - lo) / (hi - lo))) + 1e-12) / 12;
 }
 
 export class QLearner {

@@ -1,4 +1,5 @@
 import { defineSymbol } from "../../lib/plugins.js";
+import { cos, sin } from "../../lib/math.js";
 
 /** cos(w·x); cos is even, so the printed weight is |w| (the toy's two optima ±2.5 are one). */
 export default defineSymbol({
@@ -8,8 +9,8 @@ export default defineSymbol({
   innerWeight: true,
   text: (a) => `cos(${a})`,
   latex: (a) => `\\cos\\left(${a}\\right)`,
-  evaluate: (x) => Math.cos(x),
-  derivative: (x) => -Math.sin(x),
+  evaluate: (x) => cos(x),
+  derivative: (x) => -sin(x),
   apply: (x, tf) => tf.cos(x),
   fold: (w) => ({ coefficient: 1, weight: Math.abs(w) }),
   period: 2 * Math.PI,

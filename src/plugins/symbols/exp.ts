@@ -1,4 +1,5 @@
 import { defineSymbol } from "../../lib/plugins.js";
+import { exp } from "../../lib/math.js";
 
 /** exp(w·x). */
 export default defineSymbol({
@@ -8,8 +9,8 @@ export default defineSymbol({
   innerWeight: true,
   text: (a) => `exp(${a})`,
   latex: (a) => `\\exp\\left(${a}\\right)`,
-  evaluate: (x) => Math.exp(x),
-  derivative: (x) => Math.exp(x),
+  evaluate: (x) => exp(x),
+  derivative: (x) => exp(x),
   apply: (x, tf) => tf.exp(x),
   description: "exponential",
 });

@@ -1,4 +1,5 @@
 import { defineSymbol } from "../../lib/plugins.js";
+import { log } from "../../lib/math.js";
 
 /**
  * log(w·x), natural logarithm. c·log(w·x) = c·log(w) + c·log(x): the weight is identifiable
@@ -11,7 +12,7 @@ export default defineSymbol({
   innerWeight: true,
   text: (a) => `log(${a})`,
   latex: (a) => `\\log\\left(${a}\\right)`,
-  evaluate: (x) => (x > 0 ? Math.log(x) : Number.NaN),
+  evaluate: (x) => (x > 0 ? log(x) : Number.NaN),
   derivative: (x) => (x > 0 ? 1 / x : Number.NaN),
   apply: (x, tf) => tf.log(x),
   domain: (x) => x > 0,

@@ -1,4 +1,5 @@
 import { defineSymbol } from "../../lib/plugins.js";
+import { cos, sin } from "../../lib/math.js";
 
 /** sin(w·x); sin(−w·x) = −sin(w·x), so the printed weight is positive. */
 export default defineSymbol({
@@ -8,8 +9,8 @@ export default defineSymbol({
   innerWeight: true,
   text: (a) => `sin(${a})`,
   latex: (a) => `\\sin\\left(${a}\\right)`,
-  evaluate: (x) => Math.sin(x),
-  derivative: (x) => Math.cos(x),
+  evaluate: (x) => sin(x),
+  derivative: (x) => cos(x),
   apply: (x, tf) => tf.sin(x),
   fold: (w) => (w < 0 ? { coefficient: -1, weight: -w } : { coefficient: 1, weight: w }),
   period: 2 * Math.PI,

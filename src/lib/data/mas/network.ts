@@ -12,6 +12,7 @@
  *   run; a run's seed draws only its initial momenta.
  */
 import { createRng } from "../../rng.js";
+import { log2 } from "../../math.js";
 
 export const MAS_NETWORK_SEED = 2022;
 export const MAS_MASS_RANGE: [number, number] = [1, 2];
@@ -115,7 +116,7 @@ export function matrixExponential(n: number, A: Float64Array, t: number): Float6
     for (let i = 0; i < n; i++) col += Math.abs(A[i * n + j]! * t);
     norm = Math.max(norm, col);
   }
-  const s = norm > 0.5 ? Math.ceil(Math.log2(norm / 0.5)) : 0;
+  const s = norm > 0.5 ? Math.ceil(log2(norm / 0.5)) : 0;
   const scaled = A.map((a) => (a * t) / 2 ** s);
   let E: Float64Array = new Float64Array(n * n);
   let term: Float64Array = new Float64Array(n * n);

@@ -5,6 +5,7 @@
  * polar coordinates with slack, PV and PQ buses. Plain float64; no randomness.
  */
 import { PQ, PV, SLACK, type BusType, type PowerCase } from "./case5.js";
+import { cos, sin } from "../../math.js";
 
 export interface Grid {
   power: PowerCase;
@@ -46,8 +47,8 @@ export function admittanceMatrix(power: PowerCase): { G: Float64Array; B: Float6
     const bs = -branch.x / d;
     const tap = branch.ratio === 0 ? 1 : branch.ratio;
     const shift = (branch.angle * Math.PI) / 180;
-    const tr = tap * Math.cos(shift);
-    const ti = tap * Math.sin(shift);
+    const tr = tap * cos(shift);
+    const ti = tap * sin(shift);
     // Y_tt = y_s + jb/2; Y_ff = Y_tt/|t|²
     add(t, t, gs, bs + branch.b / 2);
     add(f, f, gs / (tap * tap), (bs + branch.b / 2) / (tap * tap));
@@ -161,8 +162,8 @@ function polarInjections(grid: Grid, vm: Float64Array, va: Float64Array, p: Floa
       const b = B[i * n + k]!;
       if (g === 0 && b === 0) continue;
       const t = va[i]! - va[k]!;
-      const c = Math.cos(t);
-      const s = Math.sin(t);
+      const c = cos(t);
+      const s = sin(t);
       pi += vm[k]! * (g * c + b * s);
       qi += vm[k]! * (g * s - b * c);
     }
@@ -257,8 +258,8 @@ export function powerFlow(
         let value: number;
         if (i !== k) {
           const t = va[i]! - va[k]!;
-          const cs = Math.cos(t);
-          const sn = Math.sin(t);
+          const cs = cos(t);
+          const sn = sin(t);
           if (kind === "p") value = wrt === "t" ? vm[i]! * vm[k]! * (g * sn - b * cs) : vm[i]! * (g * cs + b * sn);
           else value = wrt === "t" ? -vm[i]! * vm[k]! * (g * cs + b * sn) : vm[i]! * (g * sn - b * cs);
         } else if (kind === "p") value = wrt === "t" ? -q[i]! - b * vm[i]! * vm[i]! : p[i]! / vm[i]! + g * vm[i]!;

@@ -24,6 +24,7 @@
 import type { Rng } from "../../rng.js";
 import { PQ, PV, SLACK, type PowerCase } from "./case5.js";
 import { busIndex, injections, makeGrid, powerFlow, powerFlowResidual, type Grid } from "./grid.js";
+import { cos, exp, sin } from "../../math.js";
 
 export const HOURS_PER_YEAR = 8760;
 
@@ -39,12 +40,12 @@ export interface LoadShape {
 /** A bump centred at `at` (hours, on the 24-hour circle) of half-width `width`. */
 const bump = (hour: number, at: number, width: number) => {
   const d = Math.abs(((hour - at + 36) % 24) - 12);
-  return Math.exp(-((d / width) ** 2));
+  return exp(-((d / width) ** 2));
 };
 /** A smooth step up at `on` and down at `off` (hours). */
 const plateau = (hour: number, on: number, off: number) =>
-  1 / (1 + Math.exp(-(hour - on) * 1.5)) - 1 / (1 + Math.exp(-(hour - off) * 1.5));
-const annual = (day: number, peakDay: number) => Math.cos((2 * Math.PI * (day - peakDay)) / 365);
+  1 / (1 + exp(-(hour - on) * 1.5)) - 1 / (1 + exp(-(hour - off) * 1.5));
+const annual = (day: number, peakDay: number) => cos((2 * Math.PI * (day - peakDay)) / 365);
 
 export const LOAD_SHAPES = {
   residential: {
@@ -177,8 +178,8 @@ export function operatingPoints(power: PowerCase, options: OperatingPointOptions
     const solution = powerFlow(grid, ps, qs, start);
     start = solution;
     for (let a = 0; a < n; a++) {
-      ut[a] = solution.vm[a]! * Math.cos(solution.va[a]!);
-      vt[a] = solution.vm[a]! * Math.sin(solution.va[a]!);
+      ut[a] = solution.vm[a]! * cos(solution.va[a]!);
+      vt[a] = solution.vm[a]! * sin(solution.va[a]!);
     }
     const s = injections(grid, ut, vt);
     for (let a = 0; a < n; a++) {

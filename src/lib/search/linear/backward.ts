@@ -18,6 +18,7 @@
  * {x, x²}, 0.05–0.15 s each on 400 rows and 137 columns). Ties at the rounding floor drop the
  * most complex column first. Cost O(K³) for K columns: the caller caps K.
  */
+import { hypot } from "../../math.js";
 
 export interface BackwardModel {
   /** Column indices (into the caller's list), ascending. */
@@ -138,7 +139,7 @@ export function backwardElimination(
     for (let c = drop; c < k - 1; c++) {
       const a = R[c]![c]!;
       const b = R[c + 1]![c]!;
-      const h = Math.hypot(a, b);
+      const h = hypot(a, b);
       if (h === 0) continue;
       const cs = a / h;
       const sn = b / h;

@@ -8,6 +8,7 @@
  */
 import type { SymbolPlugin } from "../../plugins.js";
 import { WEIGHT_GRID } from "./columns.js";
+import { log, log2, pow } from "../../math.js";
 
 export interface ProductProposal {
   /** CMP neurons, ascending. */
@@ -22,9 +23,9 @@ export interface ProductProposal {
 export function powerOf(symbol: SymbolPlugin): number | undefined {
   const f = (x: number) => symbol.evaluate(x);
   const [a, b] = [1.7, 2.3];
-  const p = Math.log(f(b) / f(a)) / Math.log(b / a);
+  const p = log(f(b) / f(a)) / log(b / a);
   if (!Number.isFinite(p)) return undefined;
-  return [0.6, 1, 3.1, 4.7].every((x) => Math.abs(f(x) - x ** p) <= 1e-9 * Math.max(1, Math.abs(x ** p)))
+  return [0.6, 1, 3.1, 4.7].every((x) => Math.abs(f(x) - pow(x, p)) <= 1e-9 * Math.max(1, Math.abs(pow(x, p))))
     ? Math.round(p * 1e6) / 1e6
     : undefined;
 }
@@ -108,7 +109,7 @@ function logSpace({ y, pool, lookup }: MonomialInput) {
   const top = y.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
   const keep = Array.from(y.keys()).filter((r) => Math.abs(y[r]!) > 1e-6 * top);
   if (!(top > 0) || keep.length < Math.max(8, 0.5 * y.length)) return null;
-  const t = Float64Array.from(keep, (r) => Math.log(Math.abs(y[r]!)));
+  const t = Float64Array.from(keep, (r) => log(Math.abs(y[r]!)));
   const powers = pool.flatMap((name, symbol) => {
     const p = powerOf(lookup(name));
     return p === undefined ? [] : [{ symbol, p }];
@@ -125,9 +126,7 @@ export function monomialProposals(input: MonomialInput): ProductProposal[] {
   // Inputs of one sign carry a log|x_i| column; every input may carry non-power factors.
   const signed = x.map((c) => c.every((v) => v > 0) || c.every((v) => v < 0));
   const base = x.flatMap((c, i) =>
-    signed[i] && powers.length > 0
-      ? [{ input: i, values: Float64Array.from(rows(c), (v) => Math.log(Math.abs(v))) }]
-      : [],
+    signed[i] && powers.length > 0 ? [{ input: i, values: Float64Array.from(rows(c), (v) => log(Math.abs(v))) }] : [],
   );
   /**
    * A non-power factor's log column; `exponential`: log|f(w·x)|
@@ -148,7 +147,7 @@ export function monomialProposals(input: MonomialInput): ProductProposal[] {
         let ok = true;
         for (let r = 0; r < c.length && ok; r++) {
           const f = symbol.evaluate(symbol.innerWeight ? w * c[r]! : c[r]!);
-          values[r] = Math.log(Math.abs(f));
+          values[r] = log(Math.abs(f));
           ok = Number.isFinite(values[r]!);
         }
         if (ok) extras.push({ neuron, weight: w, values, exponential });
@@ -213,7 +212,7 @@ export function monomialProposals(input: MonomialInput): ProductProposal[] {
     chosen = [...chosen, best.extra];
   }
   // Fits within a factor 2 of each other (or at rounding level) rank by size: no spurious factors.
-  const bucket = (r: number) => Math.floor(Math.log2(Math.max(r, 1e-9)));
+  const bucket = (r: number) => Math.floor(log2(Math.max(r, 1e-9)));
   return [...out.values()].sort(
     (p, q) => bucket(p.residual) - bucket(q.residual) || p.neurons.length - q.neurons.length || p.residual - q.residual,
   );
@@ -234,7 +233,7 @@ export function sharedFactors(input: MonomialInput): number[][] {
   const inputs = x.flatMap((c, i) => (c.every((v) => v > 0) || c.every((v) => v < 0) ? [i] : []));
   if (powers.length === 0 || inputs.length === 0) return [];
   const fit = leastSquares(
-    inputs.map((i) => Float64Array.from(keep, (r) => Math.log(Math.abs(x[i]![r]!)))),
+    inputs.map((i) => Float64Array.from(keep, (r) => log(Math.abs(x[i]![r]!)))),
     t,
   );
   if (!fit) return [];

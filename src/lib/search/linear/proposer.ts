@@ -9,6 +9,7 @@ import { neuronColumns, productColumns, type ProductColumn } from "./columns.js"
 import { monomialProposals, sharedFactors, type MonomialInput } from "./monomial.js";
 import { selectSubsets, type Subset } from "./select.js";
 import { backwardElimination } from "./backward.js";
+import { log2 } from "../../math.js";
 
 export interface LinearProposal {
   products: number[][];
@@ -159,7 +160,7 @@ export function linearProposals(input: LinearInput): LinearScreen {
   }
   scored.push(...wide);
   // Near-exact subsets first, the fewest terms among those within a factor 2 of each other.
-  const bucket = (nrmse: number) => Math.floor(Math.log2(Math.max(nrmse, 1e-10)));
+  const bucket = (nrmse: number) => Math.floor(log2(Math.max(nrmse, 1e-10)));
   scored.sort(
     (p, q) =>
       bucket(p.subset.nrmse) - bucket(q.subset.nrmse) ||
