@@ -1,4 +1,5 @@
 /** The CLI commands: fit, run, plugins, check-plugin (DESIGN "CLI contract"). */
+import { availableParallelism } from "node:os";
 import type { Command } from "commander";
 import { useBackend } from "../lib/backend.js";
 import type { Table } from "../lib/data/csv.js";
@@ -23,6 +24,7 @@ import {
   type PipelineOutput,
 } from "../lib/pipeline.js";
 import { resultToJson, type ModelResult, type ResultJson } from "../lib/result.js";
+import { runtimeFacts } from "../lib/runtimeFacts.js";
 import { isModelMethod, type EpisodeEvent, type OutputSearchResult, type SearchSettings } from "../lib/search/index.js";
 import { tf } from "../lib/tf.js";
 import { builtinConstraints, builtinRewards, builtinSymbols } from "../plugins/index.js";
@@ -99,7 +101,10 @@ function emit(result: ResultJson, flags: CommonFlags, seconds: number, log: Repo
     process.stdout.write(`${modelLine(m)}\n`);
   }
   log.info(`done in ${seconds.toFixed(2)} s`);
-  if (flags.timings) result.search.seconds = Number(seconds.toFixed(3));
+  if (flags.timings) {
+    result.search.seconds = Number(seconds.toFixed(3));
+    result.manifest.runtime = runtimeFacts(availableParallelism());
+  }
   if (flags.out) {
     writeText(flags.out, resultToJson(result));
     log.info(`wrote ${flags.out}`);

@@ -15,6 +15,7 @@ import { BACKENDS, useBackend, type BackendName } from "./backend.js";
 import { createArgminSolver, type ArgminSolver } from "./search/argmin.js";
 
 export * from "./fitArrays.js";
+export { calibrate, type Calibration, type CalibrationEntry } from "./calibrate.js";
 export { resultToJson, type ResultJson } from "./result.js";
 
 export interface BackendChoice {

@@ -3,6 +3,15 @@ export { VERSION } from "./version.js";
 export { InputError, isInputError } from "./errors.js";
 export { tf, type Tf, type Tensor } from "./tf.js";
 export { useBackend, BACKENDS, type BackendName } from "./backend.js";
+export {
+  calibrate,
+  type Calibration,
+  type CalibrationEntry,
+  type CalibrateOptions,
+  type FitEngine,
+} from "./calibrate.js";
+export { elementary } from "./math.js";
+export { runtimeFacts, type RuntimeFacts } from "./runtimeFacts.js";
 export { createRng, type Rng } from "./rng.js";
 export * from "./plugins.js";
 export * from "./equation/index.js";

@@ -4,6 +4,7 @@
  * byte-identical JSON (they go to stderr instead).
  */
 import type { Term } from "./equation/types.js";
+import type { RuntimeFacts } from "./runtimeFacts.js";
 
 export interface EquationResult {
   target: string;
@@ -104,6 +105,11 @@ export interface Manifest {
   version: string;
   git: string;
   backend: string;
+  /**
+   * What it ran on (JS engine, OS, cores): only beside wall-clock seconds (`--timings`, a page's
+   * download), outside the byte-identical part; never compared by `reproduce`.
+   */
+  runtime?: RuntimeFacts;
 }
 
 export interface ResultJson {
