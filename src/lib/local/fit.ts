@@ -7,6 +7,7 @@
  * periodic, a second start from a least-squares frequency scan (periodicStart); the lower loss wins.
  */
 import { InputError } from "../errors.js";
+import { pow } from "../math.js";
 import type { SymbolPlugin } from "../plugins.js";
 import { tf, type Tensor } from "../tf.js";
 import { nrmse, std } from "../metrics/nrmse.js";
@@ -287,8 +288,8 @@ export function adamFloat64(
     curve.push(value);
     if (value < settings.tolerance) break;
     last = Float64Array.from(theta);
-    const b1 = 1 - BETA1 ** t;
-    const b2 = 1 - BETA2 ** t;
+    const b1 = 1 - pow(BETA1, t);
+    const b2 = 1 - pow(BETA2, t);
     for (let u = 0; u < theta.length; u++) {
       const g = (-2 * jtr[u]!) / denominator;
       m[u] = BETA1 * m[u]! + (1 - BETA1) * g;
