@@ -36,7 +36,10 @@ function browserOf(nav: NavigatorLike): string {
   return `${name} ${version} (${engine})`;
 }
 
-/** The runtime this code runs in. `cores` overrides the reported core count (the CLI passes os.availableParallelism()). */
+/**
+ * The runtime this code runs in. `cores` overrides the reported core count (the CLI passes
+ * os.availableParallelism()).
+ */
 export function runtimeFacts(cores?: number): RuntimeFacts {
   const g = globalThis as { process?: { versions?: Record<string, string>; platform?: string; arch?: string } };
   const nav = (globalThis as { navigator?: NavigatorLike }).navigator;
