@@ -1,11 +1,13 @@
 /**
  * The playground's toy run (its default: y = 3·x1²·cos(2.5·x2), 500 rows, 20 Adam steps per
- * structure on tfjs, LM polish) in headless Chromium on each tfjs backend: webgl, wasm, cpu, and
- * for reference the float64 js engine (no tfjs). Prints seconds of search as the page reports
- * them (its run log): per backend a fresh page, so that the first (cold) run includes the
- * backend's start-up (shader compilation on webgl), then seed 1 and seed 0 again (warm; seed 0
- * warm is the cold run's exact config). The page's address sets the engine and the backend; each
- * run is started with the page's Run button.
+ * structure, LM polish) in headless Chromium on each tfjs backend (webgl, wasm, cpu), on the
+ * float64 js engine (no tfjs fits), and at the page's defaults (engine and backend auto: the
+ * calibration's choice). Prints seconds of search as the page reports them (its run log): per
+ * engine a fresh page, so that the first (cold) run includes the backend's start-up (shader
+ * compilation on webgl), then seed 1 and seed 0 again (warm; seed 0 warm is the cold run's exact
+ * config). The page's address sets the engine and the backend; each run is started with the
+ * page's Run button. Then the page's calibration (src/lib/calibrate.ts, measured before each
+ * page's first run) as the auto page showed it: each engine's median fit and warm-up, and the choice.
  *
  * Figures, never assertions. Here WebGL is SwiftShader (software rendering on the CPU): a real
  * GPU would differ, and for models this small per-op overhead dominates either way.
@@ -16,36 +18,13 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
+import { readCalibration, runLog, type PageCalibration, type RunRow } from "../test/helpers/playground.js";
 import { buildSite, dist, ensureChromium, launchChromium, serveStatic } from "../test/helpers/site.js";
 
-interface Row {
-  id: number;
-  status: string;
-  seconds: number;
-  episodes: string;
-  backend: string;
-}
-
-async function lastRun(page: Page): Promise<Row | undefined> {
-  const rows = await page.$$eval(".pg-log tbody tr", (trs) =>
-    trs.map((tr) => {
-      const cells = [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "");
-      return {
-        id: Number(tr.getAttribute("data-run")),
-        status: tr.getAttribute("data-status") ?? "",
-        seconds: Number(cells[3]),
-        episodes: cells[2] ?? "",
-        backend: cells[4] ?? "",
-      };
-    }),
-  );
-  return rows[0];
-}
-
-async function finished(page: Page, id: number): Promise<Row> {
+async function finished(page: Page, id: number): Promise<RunRow> {
   const deadline = Date.now() + 600_000;
   for (;;) {
-    const row = await lastRun(page);
+    const row = (await runLog(page))[0];
     if (row && row.id === id && ["done", "error", "cancelled"].includes(row.status)) {
       if (row.status !== "done")
         throw new Error(`run #${id} ended ${row.status}: ${await page.locator(".pg-status").textContent()}`);
@@ -76,16 +55,18 @@ async function main(): Promise<void> {
     "| engine / backend | seed 0 cold, s | seed 1 warm, s | seed 0 warm, s | episodes (seed 0 / 1) |\n" +
       "|---|---|---|---|---|\n",
   );
+  let calibration: PageCalibration | undefined;
   try {
     for (const [label, engine, backend] of [
       ["tfjs webgl", "tfjs", "webgl"],
       ["tfjs wasm", "tfjs", "wasm"],
       ["tfjs cpu", "tfjs", "cpu"],
-      ["float64 js (no tfjs)", "js (float64)", "webgl"],
+      ["float64 js (no tfjs fits)", "js", "auto"],
+      ["auto (the calibration's choice)", "auto", "auto"],
     ] as const) {
       const page = await browser.context.newPage();
       // The address sets the engine and backend (and then the page waits for Run); the toy is the default.
-      const query = new URLSearchParams({ engine: engine === "tfjs" ? "tfjs" : "js", backend });
+      const query = new URLSearchParams({ engine, backend });
       await page.goto(`${server.origin}/docs/playground?${query}`);
       await page.locator(".pg-data-note[data-dataset='toy']").waitFor({ timeout: 120_000 });
       const run = async (id: number) => {
@@ -93,18 +74,35 @@ async function main(): Promise<void> {
         return finished(page, id);
       };
       const cold = await run(1);
-      if (engine === "tfjs" && cold.backend !== backend)
-        throw new Error(`asked for ${backend}, the page ran on ${cold.backend}`);
+      if (engine === "tfjs" && (cold.engine !== "tfjs" || cold.backend !== backend))
+        throw new Error(`asked for tfjs ${backend}, the page ran on ${cold.engine} ${cold.backend}`);
+      if (engine === "js" && cold.engine !== "js") throw new Error(`asked for js, the page ran on ${cold.engine}`);
+      if (engine === "auto") calibration = await readCalibration(page);
       await page.getByLabel("seed", { exact: true }).fill("1");
       const seed1 = await run(2);
       await page.getByLabel("seed", { exact: true }).fill("0");
       const warm = await run(3);
-      const episodes = (row: Row) => row.episodes.replace(/^y /, "");
+      const episodes = (row: RunRow) => String(row.episodes);
+      const ran = engine === "auto" ? `: ${cold.engine === "js" ? "js" : `tfjs ${cold.backend}`}` : "";
       process.stdout.write(
-        `| ${label} | ${cold.seconds.toFixed(1)} | ${seed1.seconds.toFixed(1)} | ${warm.seconds.toFixed(1)} ` +
+        `| ${label}${ran} | ${cold.seconds.toFixed(1)} | ${seed1.seconds.toFixed(1)} | ${warm.seconds.toFixed(1)} ` +
           `| ${episodes(cold)} / ${episodes(seed1)} |\n`,
       );
       await page.close();
+    }
+    if (calibration) {
+      const { engine, backend } = calibration.choice;
+      process.stdout.write(
+        `\nThe playground's calibration (one fit of the search's kind timed per engine before the first run; ` +
+          `${calibration.seconds.toFixed(1)} s in all). Choice: ${engine === "js" ? "js" : `tfjs ${backend}`}.\n\n` +
+          "| engine | one fit (median), ms | warm-up, ms | note |\n|---|---|---|---|\n",
+      );
+      const ms = (s: number | null) => (s === null ? "—" : (s * 1000).toFixed(1));
+      for (const row of calibration.rows)
+        process.stdout.write(
+          `| ${row.engine === "js" ? "js (float64)" : `tfjs ${row.backend}`} | ${ms(row.seconds)} | ` +
+            `${ms(row.warmup)} | ${row.note} |\n`,
+        );
     }
   } finally {
     await browser.close();

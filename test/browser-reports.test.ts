@@ -167,6 +167,9 @@ test("report pages: syn1 re-run matches Node, no errors or foreign requests, no 
   assert.equal(live.manifest.seed, SEED);
   assert.equal(live.manifest.config.rows, ROWS);
   assert.equal(live.manifest.config.snrDb, SNR);
+  // With the run's seconds and this browser, as `--timings` writes them (reproduce compares neither).
+  assert.ok((live.search.seconds ?? -1) > 0, "the live run's JSON has no search.seconds");
+  assert.match(live.manifest.runtime?.engine ?? "", /Chrom/, "the live run's manifest.runtime does not name Chromium");
   assert.deepEqual(
     live.equations.map((e) => e.text),
     node.equations.map((e) => e.text),

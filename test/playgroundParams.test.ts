@@ -2,7 +2,7 @@
 // back to the same controls, and a bad or unknown parameter is left out with a notice, never thrown.
 import test from "node:test";
 import assert from "node:assert/strict";
-import type { PlaygroundConfig } from "../src/docs/components/playground.js";
+import { resolveEngine, resultWithTimings, type PlaygroundConfig } from "../src/docs/components/playground.js";
 import {
   ControlState,
   PARAMS,
@@ -84,6 +84,7 @@ test("the CSV's targets, no noise and the stop rule 'never' read back", () => {
   };
   const url = new UrlParams(writeParams(csv, "cpu"), lists);
   assert.deepEqual(url.notices, []);
+  assert.equal(url.values.backend, "cpu");
   assert.equal(url.values.snr, null);
   assert.equal(url.values.stop, -1);
   assert.deepEqual(url.values.targets, ["y1", "y_2"]);
@@ -160,4 +161,81 @@ test("a CSV's targets from the URL wait for a file with those columns", () => {
   assert.deepEqual(targets([]).value, []);
   assert.deepEqual(targets(["x1", "y1", "y2", "y3"]).value, ["y2"]);
   assert.deepEqual(targets(["a", "b"]).value, ["b"], "another file's columns took the URL's targets");
+});
+
+test("the address keeps the engine and backend as chosen, auto too; other values are refused", () => {
+  const auto = { ...config, fit: { ...config.fit, engine: "auto" as const } };
+  const search = writeParams(auto, "auto");
+  assert.match(search, /&engine=auto&/);
+  assert.match(search, /&backend=auto$/);
+  const url = new UrlParams(search, lists);
+  assert.deepEqual(url.notices, []);
+  assert.equal(url.values.engine, "auto");
+  assert.equal(url.values.backend, "auto");
+  for (const [engine, backend] of [
+    ["js", "webgl"],
+    ["tfjs", "wasm"],
+    ["tfjs", "cpu"],
+  ] as const) {
+    const values = new UrlParams(writeParams({ ...config, fit: { ...config.fit, engine } }, backend), lists).values;
+    assert.deepEqual([values.engine, values.backend], [engine, backend]);
+  }
+  const bad = new UrlParams("?engine=gpu&backend=webgpu", lists);
+  assert.deepEqual(bad.values, {});
+  assert.deepEqual(bad.notices, [
+    "engine=gpu (not one of auto, js, tfjs)",
+    "backend=webgpu (not one of auto, webgl, wasm, cpu)",
+  ]);
+});
+
+/** A calibration as calibrate() returns it (timings in seconds; webgl's warm-up over the limit here). */
+const calibration = (choice: { engine: "js" | "tfjs"; backend: string }) => ({
+  choice,
+  entries: [
+    { engine: "js" as const, backend: "js", seconds: 0.004, warmup: 0.02 },
+    { engine: "tfjs" as const, backend: "cpu", seconds: 0.09, warmup: 0.1 },
+    { engine: "tfjs" as const, backend: "wasm", seconds: 0.03, warmup: 0.2 },
+    { engine: "tfjs" as const, backend: "webgl", seconds: null, warmup: 6, error: "warm-up took 6.0 s (limit 5 s)" },
+  ],
+});
+
+test("auto takes the calibration's choice; an explicit engine or backend overrides it", () => {
+  const js = calibration({ engine: "js", backend: "cpu" });
+  const pick = (engine: "auto" | "js" | "tfjs", backend: "auto" | "webgl" | "wasm" | "cpu", c = js) => {
+    const resolved = resolveEngine(engine, backend, c);
+    return `${resolved.engine} ${resolved.backend}`;
+  };
+  // Engine auto: the calibration's engine and backend (js keeps tfjs on cpu, whatever the backend control says).
+  assert.equal(pick("auto", "auto"), "js cpu");
+  assert.equal(pick("auto", "webgl"), "js cpu");
+  const wasm = calibration({ engine: "tfjs", backend: "wasm" });
+  assert.equal(pick("auto", "auto", wasm), "tfjs wasm");
+  assert.equal(pick("auto", "webgl", wasm), "tfjs webgl", "an explicit backend did not override the calibration's");
+  // Engine js: float64 fits, tfjs on cpu.
+  assert.equal(pick("js", "auto"), "js cpu");
+  assert.equal(pick("js", "wasm"), "js cpu");
+  // Engine tfjs: the backend chosen, or the fastest tfjs backend measured (not js, not one that failed).
+  assert.equal(pick("tfjs", "webgl"), "tfjs webgl");
+  assert.equal(pick("tfjs", "auto"), "tfjs wasm");
+  // Nothing measured: js for auto; webgl first (then the fallbacks) for tfjs.
+  assert.equal(resolveEngine("auto", "auto", null).engine, "js");
+  assert.deepEqual(
+    [resolveEngine("tfjs", "auto", null).engine, resolveEngine("tfjs", "auto", null).backend],
+    ["tfjs", "webgl"],
+  );
+});
+
+test("a download carries the run's seconds and the runtime, after what reproduce compares", () => {
+  const result = {
+    version: 1 as const,
+    equations: [],
+    search: { method: "consolesr", episodes: 3, structures: 3, stopReason: "reward-threshold" },
+    manifest: { seed: 0, config: {}, version: "0.1.0", git: "unknown", backend: "js" },
+  };
+  const timed = resultWithTimings(result, 1.23456);
+  assert.equal(timed.search.seconds, 1.235);
+  assert.deepEqual(Object.keys(timed.search), ["method", "episodes", "structures", "stopReason", "seconds"]);
+  assert.deepEqual(Object.keys(timed.manifest), ["seed", "config", "version", "git", "backend", "runtime"]);
+  assert.match(timed.manifest.runtime!.engine, /^V8 .* \(Node \d/);
+  assert.equal("seconds" in result.search, false, "the run's own result was changed");
 });

@@ -6,9 +6,15 @@
  * next episode boundary, and the new one starts once it has stopped. `progress` and
  * `hooks.onEpisode` feed the progress display and the live charts; `search` gives the version-1
  * result the page downloads.
+ *
+ * The fit engine and tfjs backend are picked by measurement: before the page's first run, the
+ * library's `calibrate()` times the search's per-structure fit on the float64 js engine and on
+ * each tfjs backend that starts (once per visit, `Calibrator`), and `resolveEngine` turns the
+ * controls ("auto" or an explicit choice) and that measurement into what a run uses.
  */
 import { Runtime, RuntimeError, type Module } from "@observablehq/runtime";
 import {
+  calibrate,
   createRegistries,
   defineExperimentModule as define,
   equationText,
@@ -19,7 +25,10 @@ import {
   SEARCH_METHOD_NAMES,
   parseCsv,
   resolvePipelineConfig,
+  runtimeFacts,
   type ArgminSolver,
+  type Calibration,
+  type CalibrationEntry,
   type Candidate,
   type PipelineOptions,
   type PipelineOutput,
@@ -34,6 +43,7 @@ import {
   type SearchMethod,
   type Table,
 } from "../../lib/index.js";
+import type { BackendPreference, EngineChoice } from "./playgroundParams.js";
 
 export interface PlaygroundConfig {
   /** A paper experiment (toy, syn1, syn2) or "csv". */
@@ -83,6 +93,9 @@ export interface RunRecord {
   key: string;
   label: string;
   status: "waiting" | "running" | "done" | "cancelled" | "error";
+  /** The fit engine the run uses (resolved: never "auto"). */
+  engine: "js" | "tfjs";
+  /** The live tfjs backend (cpu when the js engine fits: tfjs then holds only data). */
   backend: string;
   /** Backends tried before the live one, and why each failed. */
   failures: { backend: string; reason: string }[];
@@ -174,6 +187,124 @@ export function describeConfig(config: PlaygroundConfig, plugins: readonly Plugi
   return `${data}, ${config.method}, seed ${config.seed}, ${engine} fits of ${config.fit.steps} steps${loaded}`;
 }
 
+/**
+ * What a run uses: the fit engine, the tfjs backend to make live first (selectBackend falls back
+ * through webgl → wasm → cpu from it), and why, in words.
+ */
+export interface EngineResolution {
+  engine: "js" | "tfjs";
+  backend: string;
+  why: string;
+}
+
+/** The fastest tfjs backend of a calibration (null when none ran). */
+export function fastestTfjs(calibration: Pick<Calibration, "entries"> | null): CalibrationEntry | null {
+  let best: CalibrationEntry | null = null;
+  for (const entry of calibration?.entries ?? [])
+    if (entry.engine === "tfjs" && entry.seconds !== null && (best === null || entry.seconds < best.seconds!))
+      best = entry;
+  return best;
+}
+
+/**
+ * The controls' fit engine and tfjs backend ("auto" or explicit) made what a run uses, from the
+ * page's calibration:
+ * - engine auto: the calibration's choice (its engine and backend; an explicit backend is used
+ *   when the choice is a tfjs engine);
+ * - engine js: float64 js fits, with tfjs on cpu for the little it holds;
+ * - engine tfjs: the backend chosen, or with backend auto the calibration's fastest tfjs backend
+ *   (webgl first when nothing was measured).
+ */
+export function resolveEngine(
+  engine: EngineChoice,
+  backend: BackendPreference,
+  calibration: Pick<Calibration, "entries" | "choice"> | null,
+): EngineResolution {
+  if (engine === "js") return { engine: "js", backend: "cpu", why: "js chosen" };
+  if (engine === "auto") {
+    if (!calibration) return { engine: "js", backend: "cpu", why: "auto, not calibrated: js" };
+    const choice = calibration.choice;
+    if (choice.engine === "js") return { engine: "js", backend: "cpu", why: "auto: js measured fastest" };
+    if (backend !== "auto") return { engine: "tfjs", backend, why: `auto: tfjs measured fastest; ${backend} chosen` };
+    return { engine: "tfjs", backend: choice.backend, why: `auto: tfjs ${choice.backend} measured fastest` };
+  }
+  if (backend !== "auto") return { engine: "tfjs", backend, why: `tfjs on ${backend} chosen` };
+  const fastest = fastestTfjs(calibration);
+  return fastest
+    ? { engine: "tfjs", backend: fastest.backend, why: `tfjs chosen; ${fastest.backend} measured fastest of tfjs` }
+    : { engine: "tfjs", backend: "webgl", why: "tfjs chosen; no tfjs backend measured" };
+}
+
+/** The page's calibration: its state for the display, as it goes. */
+export interface CalibrationState {
+  status: "idle" | "running" | "done" | "error";
+  /** The engines measured so far (all of them once done). */
+  entries: CalibrationEntry[];
+  calibration: Calibration | null;
+  /** Wall-clock seconds the whole calibration took (once done). */
+  seconds?: number;
+  error?: string;
+}
+
+/**
+ * The page's one calibration per visit: `get()` runs `calibrate()` the first time it is asked
+ * (before the first run: nothing else may switch tfjs's backend meanwhile) and hands every later
+ * caller the same result; `subscribe` follows it for the display.
+ */
+export class Calibrator {
+  state: CalibrationState = { status: "idle", entries: [], calibration: null };
+  private promise: Promise<Calibration | null> | null = null;
+  private listeners = new Set<(state: CalibrationState) => void>();
+
+  constructor(private readonly measure: typeof calibrate = calibrate) {}
+
+  subscribe(listener: (state: CalibrationState) => void): () => void {
+    this.listeners.add(listener);
+    listener(this.state);
+    return () => this.listeners.delete(listener);
+  }
+
+  private set(state: CalibrationState): void {
+    this.state = state;
+    for (const listener of this.listeners) listener(state);
+  }
+
+  /** The calibration (null if it failed: the page then fits on js), measured once. */
+  get(): Promise<Calibration | null> {
+    this.promise ??= (async () => {
+      this.set({ status: "running", entries: [], calibration: null });
+      // Let the page draw the "measuring" line before the measurement takes the main thread.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const started = performance.now();
+      try {
+        const calibration = await this.measure({
+          onEntry: (entry) => this.set({ ...this.state, entries: [...this.state.entries, entry] }),
+        });
+        const seconds = (performance.now() - started) / 1000;
+        this.set({ status: "done", entries: calibration.entries, calibration, seconds });
+        return calibration;
+      } catch (error) {
+        this.set({ ...this.state, status: "error", error: error instanceof Error ? error.message : String(error) });
+        return null;
+      }
+    })();
+    return this.promise;
+  }
+}
+
+/**
+ * A finished run's result as the page downloads it: the version-1 result with the run's
+ * wall-clock seconds (search.seconds) and what it ran on (manifest.runtime), as the CLI writes
+ * them with --timings; `consolesr reproduce` compares neither.
+ */
+export function resultWithTimings(result: ResultJson, seconds: number): ResultJson {
+  return {
+    ...result,
+    search: { ...result.search, seconds: Number(seconds.toFixed(3)) },
+    manifest: { ...result.manifest, runtime: runtimeFacts() },
+  };
+}
+
 /** Options of Runner.request. */
 export interface RequestOptions {
   /** The git sha recorded in the manifest. */
@@ -184,6 +315,11 @@ export interface RequestOptions {
   argmin?: ArgminSolver;
   /** Part of what makes two requests the same run (e.g. the preferred backend). */
   key?: string;
+  /**
+   * The key of the controls this request came from (the record's `key`, which the page compares
+   * with its controls' to say whether they changed since); default: the request's own key.
+   */
+  controls?: string;
   /** Plugins registered on top of the built-ins for this run (loaded from files in the page). */
   plugins?: readonly Plugin[];
 }
@@ -309,9 +445,10 @@ export class Runner {
     const controller = new AbortController();
     const record: RunRecord = {
       id: this.runs.length + 1,
-      key,
+      key: options.controls ?? key,
       label: describeConfig(config, options.plugins),
       status: "waiting",
+      engine: config.fit.engine,
       backend: "",
       failures: [],
       started: 0,

@@ -50,8 +50,20 @@ export const STOP_CHOICES = [1e-6, 1e-4, 1e-2, -1] as const;
 export const SNR_CHOICES = [null, 60, 40, 30, 20, 10] as const;
 export const LEARNING_RATES = [0.001, 0.005, 0.01, 0.05] as const;
 export const POLISHES = ["lm", "lsq", "none"] as const;
-export const ENGINES = ["tfjs", "js"] as const;
-export const BACKEND_CHOICES = ["webgl", "wasm", "cpu"] as const;
+/** The fit engine control: "auto" takes the calibration's choice (see resolveEngine). */
+export const ENGINES = ["auto", "js", "tfjs"] as const;
+/** The tfjs backend control: "auto" takes the calibration's fastest tfjs backend. */
+export const BACKEND_CHOICES = ["auto", "webgl", "wasm", "cpu"] as const;
+export type EngineChoice = (typeof ENGINES)[number];
+export type BackendPreference = (typeof BACKEND_CHOICES)[number];
+
+/**
+ * The config as the controls hold it: the fit engine as chosen ("auto" too), before
+ * resolveEngine makes it the engine a run uses (PlaygroundConfig's).
+ */
+export type ControlsConfig = Omit<PlaygroundConfig, "fit"> & {
+  fit: Omit<PlaygroundConfig["fit"], "engine"> & { engine: EngineChoice };
+};
 
 /** Every control of the page, by its name in the URL. */
 export const PARAMS = {
@@ -99,10 +111,10 @@ export interface ParamValues {
   epsilon: number;
   stop: number;
   steps: number;
-  engine: string;
+  engine: EngineChoice;
   lr: number;
   polish: string;
-  backend: string;
+  backend: BackendPreference;
 }
 
 /** [min, max] of a numeric control, for Inputs.number. */
@@ -217,8 +229,12 @@ export class UrlParams {
   }
 }
 
-/** The query string (with its "?") that restores `config` and the preferred tfjs backend. */
-export function writeParams(config: PlaygroundConfig, backend: string): string {
+/**
+ * The query string (with its "?") that restores the controls: `config` as the controls hold it
+ * (the fit engine as chosen, "auto" too) and the tfjs backend as chosen ("auto" too), not what
+ * they resolved to.
+ */
+export function writeParams(config: ControlsConfig, backend: BackendPreference): string {
   const values: { [K in ParamName]?: ParamValues[K] } = {
     dataset: config.dataset,
     rows: config.rows,

@@ -65,15 +65,76 @@ export function pluginNotice(load, plugins) {
   return html`<div>${error}<p class="pg-plugins" data-plugins=${names}><small>${loaded}${passed}</small></p></div>`;
 }
 
-/** The live tfjs backend and, if the preferred one failed, why. */
-export function backendBadge(choice) {
-  if (choice.error)
-    return html`<p class="pg-backend" data-backend="none" style="color: crimson">tfjs: ${choice.error}</p>`;
-  return html`<p class="pg-backend" data-backend=${choice.backend}>tfjs backend: <b>${choice.backend}</b>${
-    choice.failures.length
-      ? html` <small>(${choice.failures.map((f) => `${f.backend} failed: ${f.reason}`).join("; ")})</small>`
+/** What a run fits on, in words: "js (float64)" or "tfjs webgl". */
+export const engineName = (run) => (run.engine === "js" ? "js (float64)" : `tfjs ${run.backend}`);
+
+/**
+ * What the newest started run fits on (the js engine, or tfjs and its live backend) and, if the
+ * preferred backend failed, why. data-engine and data-backend name what ran.
+ */
+export function backendBadge(run) {
+  if (run.error) return html`<p class="pg-backend" data-backend="none" style="color: crimson">tfjs: ${run.error}</p>`;
+  const what =
+    run.engine === "js"
+      ? html`fit engine: <b>js</b> (float64) <small>· tfjs backend ${run.backend}, holding data only</small>`
+      : html`fit engine: <b>tfjs</b> · tfjs backend: <b>${run.backend}</b>`;
+  return html`<p class="pg-backend" data-engine=${run.engine} data-backend=${run.backend}>${what}${
+    run.failures.length
+      ? html` <small>(${run.failures.map((f) => `${f.backend} failed: ${f.reason}`).join("; ")})</small>`
       : ""
   }</p>`;
+}
+
+const ms = (seconds) => (seconds === null ? "—" : `${(seconds * 1000).toFixed(seconds < 0.01 ? 2 : 1)} ms`);
+const entryName = (e) => (e.engine === "js" ? "js (float64)" : `tfjs ${e.backend}`);
+
+/** In the status bar while the calibration runs (before the first run): what the wait is for. */
+export function calibratingNote(state) {
+  if (state.status !== "running") return html`<span class="pg-calibrating" data-status=${state.status}></span>`;
+  const done = state.entries.map((e) => entryName(e)).join(", ");
+  return html`<p class="pg-calibrating" data-status="running"><small>Calibrating before the first run: timing one
+    fit on js and each tfjs backend${done ? ` (done: ${done})` : ""}…</small></p>`;
+}
+
+/**
+ * The page's calibration (src/lib/calibrate.ts): one fit timed on each engine, the fastest
+ * chosen. One row per engine (data-engine, data-backend, data-seconds: the median fit, "" when it
+ * did not run); the table's data-choice is the chosen engine ("js" or "tfjs") and data-backend
+ * the backend it leaves live.
+ */
+export function calibrationView(state) {
+  if (state.status === "idle")
+    return html`<div class="pg-calibration" data-status="idle"><small>Calibration: measured before the first
+      run (a short fit timed on each engine).</small></div>`;
+  const choice = state.calibration?.choice;
+  const chosen = (e) =>
+    choice && e.engine === choice.engine && (e.engine === "js" || e.backend === choice.backend) && e.seconds !== null;
+  const rows = state.entries.map(
+    (e) => html`<tr data-engine=${e.engine} data-backend=${e.backend} data-seconds=${e.seconds ?? ""}
+      data-warmup=${e.warmup ?? ""} style=${chosen(e) ? "font-weight: 600" : ""}>
+      <td>${entryName(e)}</td><td>${ms(e.seconds)}</td><td>${ms(e.warmup)}</td>
+      <td>${e.error ? html`<small>${e.error}</small>` : chosen(e) ? "chosen" : ""}</td></tr>`,
+  );
+  const c = state.calibration;
+  const setup = c ? `${c.rows} rows, ${c.steps} Adam steps + LM, median of ${c.rounds}` : "";
+  const head =
+    state.status === "running"
+      ? html`<b>Calibrating</b>: timing one fit on js and each tfjs backend…`
+      : state.status === "error"
+        ? html`<span style="color: crimson">Calibration failed (${state.error}); the fits run on js.</span>`
+        : html`Calibration (${setup}; ${state.seconds.toFixed(1)} s in all): <b>${entryName(choice)}</b> is
+          fastest here.`;
+  return html`<div class="pg-calibration" data-status=${state.status} data-choice=${choice?.engine ?? ""}
+    data-backend=${choice?.backend ?? ""} data-seconds=${state.seconds?.toFixed(3) ?? ""}>
+    <p style="margin: 0.25rem 0;">${head}</p>
+    <table style="font-size: 13px; max-width: 640px;">
+      <thead><tr><th>engine</th><th>one fit (median)</th><th>warm-up</th><th></th></tr></thead>
+      <tbody>${rows}</tbody>
+    </table>
+    <p style="margin: 0.25rem 0;"><small>A result of the js engine reproduces bit for bit in Node
+      (<code>consolesr reproduce</code>, tolerance 10⁻⁹); one of a tfjs backend, which computes in float32,
+      only within float32 tolerance (10⁻⁴).</small></p>
+  </div>`;
 }
 
 const statusColor = { waiting: "gray", running: "steelblue", done: "green", cancelled: "darkorange", error: "crimson" };
@@ -104,7 +165,7 @@ export function runStatus(run, progress = null) {
   return html`<div class="pg-status" data-run=${run.id} data-status=${run.status} data-episodes=${episodes}
     data-seconds=${run.seconds.toFixed(3)}>
     <p><b>Run #${run.id}</b> <span style="color: ${statusColor[run.status]}; font-weight: 600;">${run.status}</span>
-      ${run.backend ? `on tfjs ${run.backend}` : ""} · ${run.seconds.toFixed(1)} s · <small>${run.label}</small></p>
+      ${run.backend ? `on ${engineName(run)}` : ""} · ${run.seconds.toFixed(1)} s · <small>${run.label}</small></p>
     ${run.error ? html`<p class="pg-error" style="color: crimson">error: ${run.error}</p>` : ""}
     ${share === null ? "" : overall(share, progress)}
     ${run.targets.map((t) => targetRow(t))}
@@ -114,16 +175,18 @@ export function runStatus(run, progress = null) {
 /** Every run of this page visit, newest first. */
 export function runLog(runs) {
   return html`<table class="pg-log" style="max-width: 900px; font-size: 13px;">
-    <thead><tr><th>run</th><th>status</th><th>episodes</th><th>seconds</th><th>backend</th><th>config</th></tr></thead>
+    <thead><tr><th>run</th><th>status</th><th>episodes</th><th>seconds</th><th>fit on</th><th>config</th></tr></thead>
     <tbody>${runs
       .slice()
       .reverse()
       .map(
         (r) => html`<tr data-run=${r.id} data-status=${r.status}
-          data-episodes=${r.targets.reduce((s, t) => s + t.episode, 0)}>
+          data-episodes=${r.targets.reduce((s, t) => s + t.episode, 0)} data-engine=${r.engine}
+          data-backend=${r.backend}>
       <td>#${r.id}</td><td style="color: ${statusColor[r.status]}">${r.status}</td>
       <td>${r.targets.map((t) => `${t.target} ${t.episode}`).join(", ") || "—"}</td>
-      <td>${r.status === "waiting" ? "" : r.seconds.toFixed(1)}</td><td>${r.backend}</td><td>${r.label}</td></tr>`,
+      <td>${r.status === "waiting" ? "" : r.seconds.toFixed(1)}</td>
+      <td>${r.backend ? (r.engine === "js" ? "js" : `tfjs ${r.backend}`) : ""}</td><td>${r.label}</td></tr>`,
       )}</tbody>
   </table>`;
 }

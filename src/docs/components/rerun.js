@@ -269,6 +269,7 @@ ${status}${table}${charts}</section>`;
           );
           redraw();
         };
+        const runStarted = performance.now();
         const result = await lib.runModule(config, {
           backend,
           registries,
@@ -282,7 +283,13 @@ ${status}${table}${charts}</section>`;
           return;
         }
         yours = result;
-        yoursText = lib.resultToJson(result);
+        // The download carries the run's seconds and this browser, as the CLI's --timings does
+        // (`consolesr reproduce` compares neither).
+        yoursText = lib.resultToJson({
+          ...result,
+          search: { ...result.search, seconds: Number(((performance.now() - runStarted) / 1000).toFixed(3)) },
+          manifest: { ...result.manifest, runtime: lib.runtimeFacts() },
+        });
         yoursValues = values;
         downloadYours.disabled = false;
         setStatus("done", `Done in ${seconds} s on tfjs ${backend}: ${spec.command(values)}`);
