@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { calibrate, runtimeFacts, tf } from "../src/lib/index.js";
 import { cli } from "./helpers/cli.js";
 
-test("calibrate: js and the tfjs backends timed, the fastest chosen, a failing backend listed, never chosen", async () => {
+test("calibrate: js and tfjs backends timed, the fastest chosen, a failing backend listed, never chosen", async () => {
   const before = tf.memory().numTensors;
   const seen: string[] = [];
   const calibration = await calibrate({
