@@ -20,7 +20,7 @@ import { join, relative } from "node:path";
 import type { Page } from "playwright-core";
 import { createRegistries, parseResult, resolvePipelineConfig, runModule, useBackend } from "../src/lib/index.js";
 import { codeDigest, readFreshness } from "../src/docs/data/freshnessCode.js";
-import { buildSite, dist, ensureChromium, launchChromium, serveStatic } from "./helpers/site.js";
+import { buildSite, dist, ensureChromium, launchChromium, openBuiltSite, serveStatic } from "./helpers/site.js";
 
 /** The site's pages as URL paths ("/", "/docs/syn1", …), from the built HTML files. */
 function sitePages(): string[] {
@@ -83,22 +83,9 @@ function overlapsToc(page: Page): Promise<string[]> {
 test("report pages: syn1 re-run matches Node, no errors or foreign requests, no sideways scroll at 390 px", {
   timeout: 900_000,
 }, async (t) => {
-  const install = ensureChromium();
-  assert.equal(install, undefined, install);
-  const build = await buildSite();
-  assert.equal(build.status, 0, `the site build failed:\n${build.output}`);
-  t.diagnostic(
-    build.reused ? "site build shared with another test file" : `site built in ${build.seconds.toFixed(1)} s`,
-  );
-
-  const server = await serveStatic(dist);
-  const browser = await launchChromium();
+  const { server, browser } = await openBuiltSite(t);
   const downloads = mkdtempSync(join(tmpdir(), "consolesr-reports-"));
-  t.after(async () => {
-    await browser.close();
-    await server.close();
-    rmSync(downloads, { recursive: true, force: true });
-  });
+  t.after(() => rmSync(downloads, { recursive: true, force: true }));
 
   // 1. syn1: another seed, 300 rows, noise at 20 dB and 2 episodes per output (quick, and the
   // coefficients depend on the seed's noise, so another seed's equations would not match), re-run

@@ -25,7 +25,7 @@ import {
   tick,
   waitForRun,
 } from "./helpers/playground.js";
-import { buildSite, dist, ensureChromium, launchChromium, serveStatic } from "./helpers/site.js";
+import { openBuiltSite } from "./helpers/site.js";
 
 /** `rows` rows of `inputs` columns ~ U(lo, hi) (seeded, column by column) and the targets `f` gives, as a CSV. */
 function seededCsv(
@@ -59,16 +59,7 @@ const CSVS = {
 test("a playground run at the defaults reproduces bit for bit in Node: two CSVs and syn1", {
   timeout: 900_000,
 }, async (t) => {
-  const install = ensureChromium();
-  assert.equal(install, undefined, install);
-  const build = await buildSite();
-  assert.equal(build.status, 0, `the site build failed:\n${build.output}`);
-  const server = await serveStatic(dist);
-  const browser = await launchChromium();
-  t.after(async () => {
-    await browser.close();
-    await server.close();
-  });
+  const { server, browser } = await openBuiltSite(t);
   mkdirSync(artifacts, { recursive: true });
   const page = await browser.context.newPage();
   const errors: string[] = [];

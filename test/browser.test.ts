@@ -37,7 +37,7 @@ import {
   ticked,
   waitForRun,
 } from "./helpers/playground.js";
-import { buildSite, dist, ensureChromium, launchChromium, repo, serveStatic } from "./helpers/site.js";
+import { dist, openBuiltSite, repo } from "./helpers/site.js";
 
 /** The learned equation of `target` as the page renders it: KaTeX's TeX annotation and visible text. */
 async function renderedEquation(page: Page, target: string): Promise<{ tex: string; visible: string }> {
@@ -86,20 +86,9 @@ function tanhCsv(): string {
 test("the playground: Run and Stop, the address, live charts, plugin files, JSON for reproduce, every page", {
   timeout: 1_200_000,
 }, async (t) => {
-  const install = ensureChromium();
-  assert.equal(install, undefined, install);
-  const build = await buildSite();
-  assert.equal(build.status, 0, `the site build failed:\n${build.output}`);
-  t.diagnostic(build.reused ? "site build shared with site.test.ts" : `site built in ${build.seconds.toFixed(1)} s`);
-
   const missing: string[] = [];
-  const server = await serveStatic(dist, (path) => {
+  const { server, browser } = await openBuiltSite(t, (path) => {
     if (path !== "/favicon.ico") missing.push(path);
-  });
-  const browser = await launchChromium();
-  t.after(async () => {
-    await browser.close();
-    await server.close();
   });
   mkdirSync(artifacts, { recursive: true });
   const outside: string[] = [];

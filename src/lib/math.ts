@@ -130,20 +130,35 @@ interface Reduced {
 }
 const reduced: Reduced = { k: 0, f: 0, hx: 0 };
 
-/** Fills `reduced` and returns undefined, or returns the answer for 0, negative, infinite or NaN x. */
-function reduceLog(x: number): number | undefined {
+/**
+ * The special cases every logarithm shares: returns the answer for 0, negative, infinite or NaN x;
+ * otherwise undefined, with x (a subnormal scaled by 2^54) and its high word in `scaled` and k = −54
+ * or 0.
+ */
+const scaled = { x: 0, hx: 0, k: 0 };
+function logSpecial(x: number): number | undefined {
   let hx = high(x);
-  const lx = low(x);
   let k = 0;
   if (hx < 0x00100000) {
     // x < 2^-1022: zero, negative or subnormal
-    if (((hx & 0x7fffffff) | lx) === 0) return Number.NEGATIVE_INFINITY;
+    if (((hx & 0x7fffffff) | low(x)) === 0) return Number.NEGATIVE_INFINITY;
     if (hx < 0) return Number.NaN;
     k -= 54;
     x *= TWO54;
     hx = high(x);
   }
   if (hx >= 0x7ff00000) return x + x;
+  scaled.x = x;
+  scaled.hx = hx;
+  scaled.k = k;
+  return undefined;
+}
+
+/** Fills `reduced` and returns undefined, or returns the answer for 0, negative, infinite or NaN x. */
+function reduceLog(x0: number): number | undefined {
+  const special = logSpecial(x0);
+  if (special !== undefined) return special;
+  let { x, hx, k } = scaled;
   k += (hx >> 20) - 1023;
   hx &= 0x000fffff;
   const i = (hx + 0x95f64) & 0x100000;
@@ -218,22 +233,14 @@ const LOG10_2HI = 0.30102999566361177;
 const LOG10_2LO = 3.694239077158931e-13;
 
 /** Base-10 logarithm (fdlibm's: log10(x) = k·log10(2) + log(x·2^-k)/ln 10, with 1 ≤ x·2^-k < 2 or ½ ≤ … < 1). */
-export function log10(x: number): number {
-  let hx = high(x);
-  let k = 0;
-  if (hx < 0x00100000) {
-    if (((hx & 0x7fffffff) | low(x)) === 0) return Number.NEGATIVE_INFINITY;
-    if (hx < 0) return Number.NaN;
-    k -= 54;
-    x *= TWO54;
-    hx = high(x);
-  }
-  if (hx >= 0x7ff00000) return x + x;
-  k += (hx >> 20) - 1023;
+export function log10(x0: number): number {
+  const special = logSpecial(x0);
+  if (special !== undefined) return special;
+  const { x, hx } = scaled;
+  const k = scaled.k + (hx >> 20) - 1023;
   const i = k < 0 ? 1 : 0;
   const y = k + i;
-  x = setHigh(x, (hx & 0x000fffff) | ((0x3ff - i) << 20));
-  const z = y * LOG10_2LO + IVLN10 * log(x);
+  const z = y * LOG10_2LO + IVLN10 * log(setHigh(x, (hx & 0x000fffff) | ((0x3ff - i) << 20)));
   return z + y * LOG10_2HI;
 }
 

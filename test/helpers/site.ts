@@ -8,6 +8,7 @@
  * build's output; later files of the same run reuse it. CONSOLESR_REUSE_DIST=1 reuses any finished
  * build (for working on one browser test).
  */
+import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
@@ -23,6 +24,7 @@ import {
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { delimiter, extname, join, normalize, resolve, sep } from "node:path";
+import type { TestContext } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { prepareBrowserVendor } from "../../scripts/browserVendor.js";
 
@@ -284,4 +286,29 @@ export async function launchChromium(options: { downloads?: boolean } = {}): Pro
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A browser test's start: Chromium present (installed if missing), the site built (once per
+ * `npm test`), dist/ served and Chromium launched, both closed when the test ends. `onMissing`
+ * hears each request for a file dist/ does not have.
+ */
+export async function openBuiltSite(
+  t: TestContext,
+  onMissing?: (path: string) => void,
+): Promise<{ server: StaticServer; browser: Browser }> {
+  const install = ensureChromium();
+  assert.equal(install, undefined, install);
+  const build = await buildSite();
+  assert.equal(build.status, 0, `the site build failed:\n${build.output}`);
+  t.diagnostic(
+    build.reused ? "site build shared with another test file" : `site built in ${build.seconds.toFixed(1)} s`,
+  );
+  const server = await serveStatic(dist, onMissing);
+  const browser = await launchChromium();
+  t.after(async () => {
+    await browser.close();
+    await server.close();
+  });
+  return { server, browser };
 }
