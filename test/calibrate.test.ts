@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { calibrate, runtimeFacts, tf } from "../src/lib/index.js";
+import { browserOf } from "../src/lib/runtimeFacts.js";
 import { cli } from "./helpers/cli.js";
 
 test("calibrate: js and tfjs backends timed, the fastest chosen, a failing backend listed, never chosen", async () => {
@@ -82,4 +83,24 @@ test("runtimeFacts in Node, and --timings writes manifest.runtime that reproduce
   const reproduced = await cli(["reproduce", timed, "--quiet"]);
   assert.equal(reproduced.code, 0, reproduced.stdout + reproduced.stderr);
   assert.match(reproduced.stdout, /reproduced exactly/);
+});
+
+test("browserOf names the browser and its JS engine from a navigator", () => {
+  const chrome =
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36";
+  assert.equal(browserOf({ userAgent: chrome }), "HeadlessChrome 156.0.0.0 (V8)");
+  assert.equal(
+    browserOf({ userAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0" }),
+    "Firefox 133.0 (SpiderMonkey)",
+  );
+  const safari =
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) " +
+    "Version/17.6 Safari/605.1.15";
+  assert.equal(browserOf({ userAgent: safari }), "Safari 17.6 (JavaScriptCore)");
+  const brands = [
+    { brand: "Not)A;Brand", version: "99" },
+    { brand: "Chromium", version: "156" },
+  ];
+  assert.equal(browserOf({ userAgentData: { brands } }), "Chromium 156 (V8)");
+  assert.equal(browserOf({}), "unknown");
 });

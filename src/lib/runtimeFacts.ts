@@ -13,27 +13,29 @@ export interface RuntimeFacts {
   cores: number | null;
 }
 
-interface NavigatorLike {
+export interface NavigatorLike {
   userAgent?: string;
   platform?: string;
   hardwareConcurrency?: number;
   userAgentData?: { brands?: { brand: string; version: string }[]; platform?: string };
 }
 
-/** The browser behind a user-agent string, e.g. "Chromium 131", "Firefox 133", "Safari 17.6". */
-function browserOf(nav: NavigatorLike): string {
+/**
+ * The browser behind a navigator, e.g. "Chromium 131 (V8)", "Firefox 133.0 (SpiderMonkey)",
+ * "Safari 17.6 (JavaScriptCore)".
+ */
+export function browserOf(nav: NavigatorLike): string {
   const brands = nav.userAgentData?.brands?.filter((b) => !/not.?a.?brand/i.test(b.brand)) ?? [];
   const named = brands.find((b) => b.brand !== "Chromium") ?? brands[0];
   if (named) return `${named.brand} ${named.version} (V8)`;
   const ua = nav.userAgent ?? "";
-  const match =
-    /(HeadlessChrome|Chromium|Edg|Chrome)\/([\d.]+)/.exec(ua) ??
-    /(Firefox)\/([\d.]+)/.exec(ua) ??
-    /Version\/([\d.]+).*(Safari)/.exec(ua)?.slice(0, 3).reverse().slice(0, 2).concat(["Safari"]);
-  if (!match) return ua || "unknown";
-  const [, name, version] = match as unknown as [string, string, string];
-  const engine = /Firefox/.test(name) ? "SpiderMonkey" : /Safari/.test(name) ? "JavaScriptCore" : "V8";
-  return `${name} ${version} (${engine})`;
+  const chromium = /(HeadlessChrome|Chromium|Edg|Chrome)\/([\d.]+)/.exec(ua);
+  if (chromium) return `${chromium[1]} ${chromium[2]} (V8)`;
+  const firefox = /Firefox\/([\d.]+)/.exec(ua);
+  if (firefox) return `Firefox ${firefox[1]} (SpiderMonkey)`;
+  const safari = /Version\/([\d.]+).*Safari/.exec(ua);
+  if (safari) return `Safari ${safari[1]} (JavaScriptCore)`;
+  return ua || "unknown";
 }
 
 /** The runtime this code runs in. `cores` overrides the reported core count (the CLI passes availableParallelism()). */
