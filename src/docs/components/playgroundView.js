@@ -209,16 +209,19 @@ export function equationsView(result) {
   })}</div>`;
 }
 
+/** Saves JSON `text` as `filename` through a temporary link (a browser download). */
+export function saveJson(text, filename) {
+  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const a = html`<a href=${url} download=${filename} style="display: none"></a>`;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 /** A button that saves `text` as `filename` (the version-1 result JSON). */
 export function downloadButton(text, filename) {
   const button = html`<button class="pg-download" type="button" data-filename=${filename}>Download JSON</button>`;
-  button.onclick = () => {
-    const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-    const a = html`<a href=${url} download=${filename} style="display: none"></a>`;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  };
+  button.onclick = () => saveJson(text, filename);
   return button;
 }

@@ -12,6 +12,7 @@ import { html } from "htl";
 import { convergenceChart, nrmseChart } from "./experimentCharts.js";
 import { tex } from "./katex.js";
 import { chartWidth, scrollX } from "./layout.js";
+import { saveJson } from "./playgroundView.js";
 
 /** The SNRs the forms offer (dB; null: noiseless, the published runs' setting). */
 export const SNR_CHOICES = [null, 60, 40, 20];
@@ -82,15 +83,6 @@ export function outputsOf(result) {
       stopReason: search?.stopReason,
     };
   });
-}
-
-function download(text, filename) {
-  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-  const a = html`<a href=${url} download=${filename} style="display: none"></a>`;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 /** A bounded input: a number with min, max and step 1, or a select. */
@@ -321,10 +313,10 @@ ${status}${table}${charts}</section>`;
   stopButton.addEventListener("click", () => current?.controller.abort());
   downloadPublished.addEventListener("click", () => {
     const published = publishedNow();
-    if (published?.text) download(published.text, published.filename);
+    if (published?.text) saveJson(published.text, published.filename);
   });
   downloadYours.addEventListener("click", () => {
-    if (yoursText) download(yoursText, spec.filename(yoursValues));
+    if (yoursText) saveJson(yoursText, spec.filename(yoursValues));
   });
   describeInputs();
   redraw();
