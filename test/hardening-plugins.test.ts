@@ -9,13 +9,12 @@
  * Every run has a time limit, so a regression fails instead of hanging the test run; the hanging
  * plugins use `--plugin-timeout 2`.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { assertInputError, bin, cli, root, type Run } from "./helpers/cli.js";
+import { assertInputError, cli, cliSignalled } from "./helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "consolesr-hardening-plugins-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -81,41 +80,6 @@ const plugins = {
 
 const FORM = ["fit", base, "--target", "y", "--form", "y = myfn(x1)*x2"];
 const HANG = { timeoutMs: 30_000 };
-
-/** The CLI, sent `signal` once stderr matches `when` (then `delayMs` later); killed and failed after `timeoutMs`. */
-function cliSignalled(
-  args: string[],
-  when: RegExp,
-  signal: NodeJS.Signals,
-  { delayMs = 0, timeoutMs = 60_000 } = {},
-): Promise<Run & { signal: NodeJS.Signals | null; afterSignalMs: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    let sent = 0;
-    child.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
-    child.stderr.setEncoding("utf8").on("data", (s: string) => {
-      stderr += s;
-      if (!sent && when.test(stderr)) {
-        sent = -1;
-        setTimeout(() => {
-          sent = performance.now();
-          child.kill(signal);
-        }, delayMs);
-      }
-    });
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`consolesr ${args.join(" ")} did not finish in ${timeoutMs} ms (a hang); stderr: ${stderr}`));
-    }, timeoutMs);
-    child.on("error", reject);
-    child.on("close", (code, killed) => {
-      clearTimeout(timer);
-      resolve({ code, signal: killed, stdout, stderr, afterSignalMs: sent > 0 ? performance.now() - sent : -1 });
-    });
-  });
-}
 
 describe("hardening: plugin code run by the CLI", () => {
   test(

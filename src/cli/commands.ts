@@ -200,11 +200,23 @@ async function runWithProgress(
       const missed = ["episodes", "budget", "exhausted"].includes(o.stopReason);
       if (missed) log.warn(stopAdvice(o, settings));
     }
+    if (output.search!.stopReason === "time-limit") log.warn(timeLimitWarning(output.search!.outputs, settings));
     return output;
   } finally {
     void progress.stop();
     stop();
   }
+}
+
+/** The one line a time-limited search prints (stderr, even with --quiet). */
+function timeLimitWarning(outputs: readonly OutputSearchResult[], settings: SearchSettings): string {
+  const stopped = outputs.filter((o) => o.stopReason === "time-limit");
+  const unreached = stopped.filter((o) => o.episodes === 0).map((o) => o.target);
+  return (
+    `warning: the time limit (--time-limit ${settings.timeLimit}) stopped the search of ` +
+    `${stopped.map((o) => o.target).join(", ")}; the best so far is printed` +
+    (unreached.length ? ` (${unreached.join(", ")}: a linear fit over the inputs, before any search)` : "")
+  );
 }
 
 /** What to raise when a search ended without meeting its stop rule (stderr, even with --quiet). */

@@ -29,6 +29,7 @@ export interface SearchFlags {
   method: SearchMethod;
   episodes?: number;
   budget?: number;
+  timeLimit?: number;
   terms?: number;
   maxFactors?: number;
   constraints: string[];
@@ -128,6 +129,13 @@ export function addSearchFlags(command: Command): Command {
     .addOption(numberOption("--episodes <n>", "maximum episodes per output (paper T = 600)", BOUNDS.episodes))
     .addOption(
       numberOption("--budget <n>", "maximum distinct structures fitted per output (0: no limit)", BOUNDS.budget),
+    )
+    .addOption(
+      numberOption(
+        "--time-limit <seconds>",
+        "wall-clock limit of the search; at it the best so far is printed and written (0: none, the default)",
+        BOUNDS.timeLimit,
+      ),
     )
     .addOption(
       numberOption(
@@ -275,6 +283,7 @@ export function searchOverrides(
   const keys = [
     "episodes",
     "budget",
+    "timeLimit",
     "terms",
     "maxFactors",
     "stopNrmse",

@@ -83,6 +83,8 @@ export const sweepSpecSchema = z.strictObject({
   seeds: seedsSchema.default([0]),
   snr: z.array(z.number().nullable()).min(1).default([null]),
   rows: z.array(z.number().nullable()).min(1).default([null]),
+  /** Seconds of wall clock per job's search (0: none); a variant's own timeLimit wins. */
+  timeLimit: z.number().optional(),
   variants: z
     .array(
       z.strictObject({
@@ -274,7 +276,10 @@ export function expandSpec(spec: SweepSpec, file: string): SweepJob[] {
                 ...(csv ? { targets: spec.targets, ...(spec.inputs ? { inputs: spec.inputs } : {}) } : {}),
                 method,
                 variant: variant.name,
-                settings: variant.settings,
+                settings:
+                  spec.timeLimit !== undefined && !("timeLimit" in variant.settings)
+                    ? ({ ...variant.settings, timeLimit: spec.timeLimit } as VariantSettings)
+                    : variant.settings,
                 seed,
                 snrDb,
                 rows,

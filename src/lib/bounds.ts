@@ -40,6 +40,8 @@ function sentinel(b: Bound, value: number, rule: string): Bound {
   };
 }
 
+/** Longest time limit in seconds: a week. */
+export const TIME_LIMIT_CAP = 604_800;
 /** Largest seed: seeds are 32-bit (rng.ts). */
 export const SEED_MAX = 0xffffffff;
 /** Most rows an experiment draws (train and test each). */
@@ -54,6 +56,8 @@ export const BOUNDS = {
   // The search.
   episodes: bound(true, 1, 1_000_000),
   budget: bound(true, 0, 10_000_000, { rule: "an integer from 0 (no limit) to 10000000" }),
+  // Seconds of wall clock; a week at most (a larger value is a typo, not a plan).
+  timeLimit: bound(false, 0, TIME_LIMIT_CAP, { rule: `a number of seconds from 0 (no limit) to ${TIME_LIMIT_CAP}` }),
   terms: bound(true, 0, TERMS_CAP, { rule: `an integer from 1 to ${TERMS_CAP}, or 0 for a size that grows by itself` }),
   maxFactors: bound(true, 0, FACTORS_CAP, {
     rule: `an integer from 1 to ${FACTORS_CAP}, or 0 for a size that grows by itself`,
@@ -129,6 +133,10 @@ export const searchSettingsSchema = z.looseObject({
   method: z.string({ error: "a string" }),
   episodes: BOUNDS.episodes.schema,
   budget: BOUNDS.budget.schema,
+  timeLimit: BOUNDS.timeLimit.schema,
+  replay: z
+    .record(z.string(), z.number().int().min(0), { error: "episodes per target (non-negative integers)" })
+    .optional(),
   gamma: BOUNDS.gamma.schema,
   epsilon: BOUNDS.epsilon.schema,
   lambda: BOUNDS.lambda.schema,

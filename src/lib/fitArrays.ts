@@ -73,7 +73,12 @@ export interface FitArraysOptions {
   backend?: BackendName;
   /** The search's LP solver (default: HiGHS loaded the default way; see browserArgmin). */
   argmin?: ArgminSolver;
-  /** Stops the search at its next episode; the result holds the best found so far, stopReason "aborted". */
+  /**
+   * Wall-clock limit of the search in seconds (0 or absent: none): at the limit the result holds
+   * the best found so far, stopReason "time-limit" (the same as `search.timeLimit`).
+   */
+  timeLimit?: number;
+  /** Stops the search within about 50 ms; the result holds the best found so far, stopReason "aborted". */
   signal?: AbortSignal;
   /** After every episode of the search: target, episode, best.nrmse, structures, … */
   onProgress?: (event: EpisodeEvent) => void;
@@ -110,6 +115,7 @@ const OPTION_KEYS = new Set([
   "registries",
   "backend",
   "argmin",
+  "timeLimit",
   "signal",
   "onProgress",
 ]);
@@ -339,7 +345,7 @@ export async function fit(options: FitArraysOptions): Promise<FitArraysResult> {
       method: options.method,
       constraints: options.constraints ? [...options.constraints] : undefined,
       reward: options.reward,
-      search: options.search,
+      search: options.timeLimit === undefined ? options.search : { ...options.search, timeLimit: options.timeLimit },
       fit: options.fit,
     },
     registries,

@@ -144,7 +144,8 @@ export const SEARCH_FIT: FitConfig = { steps: 50, learningRate: 0.01, polish: "l
 export const DEFAULT_CONSTRAINTS = ["static", "dynamic"];
 export const DEFAULT_REWARD = "inv-nrmse";
 
-const SEARCH_KEYS = Object.keys(resolveSettings()) as (keyof SearchSettings)[];
+/** Every search setting a config may carry (`replay` only where `reproduce` replays a time-limited run). */
+const SEARCH_KEYS = [...Object.keys(resolveSettings()), "replay"] as (keyof SearchSettings)[];
 
 function checkFit(fit: Record<string, unknown>, where: string): FitConfig {
   const { steps, learningRate, polish, engine } = checkWith(fitSchema, fit, where);
@@ -417,7 +418,10 @@ export function resolvePipelineConfig(options: PipelineOptions, registries: Regi
  * with the settings a search needs filled in from the method's defaults. Problems are
  * InputErrors prefixed with `file`. Plugin names are not looked up here (pipelinePlugins does).
  */
-export function configFromManifest(result: Pick<ResultJson, "manifest">, file = "result"): PipelineConfig {
+export function configFromManifest(
+  result: Pick<ResultJson, "manifest"> & { search?: ResultJson["search"] },
+  file = "result",
+): PipelineConfig {
   const { manifest } = result;
   const config = manifest.config;
   const bad = (key: string, what: string) =>
@@ -447,6 +451,9 @@ export function configFromManifest(result: Pick<ResultJson, "manifest">, file = 
     // A model method records no fit, symbols, constraints or reward: it uses none.
     if (model) delete overrides.fit;
     else overrides.fit = fit(config.fit as Record<string, unknown>, ".fit");
+    delete overrides.replay;
+    const replay = replayOf(result.search, file);
+    if (replay) overrides.replay = replay;
     try {
       return resolveSettings(method, overrides);
     } catch (error) {
@@ -488,6 +495,23 @@ export function configFromManifest(result: Pick<ResultJson, "manifest">, file = 
     return { ...head, constraints: strings("constraints"), reward: string("reward"), ...resolved };
   }
   throw new InputError(`${file}: manifest.config names neither an experiment nor a data file; cannot re-run it`);
+}
+
+/**
+ * A time-limited search's completed episodes per target (search.targets), for replaying it to
+ * the same point: the limit stopped it by the clock, which a re-run cannot repeat.
+ */
+function replayOf(search: ResultJson["search"] | undefined, file: string): Record<string, number> | undefined {
+  if (search?.stopReason !== "time-limit") return undefined;
+  const targets = search.targets;
+  const ok = (t: { target?: unknown; episodes?: unknown }) =>
+    typeof t?.target === "string" && Number.isInteger(t.episodes) && (t.episodes as number) >= 0;
+  if (!Array.isArray(targets) || !targets.every(ok))
+    throw new InputError(
+      `${file}: search.targets must list every target's episodes to replay a time-limited run ` +
+        `(stopReason "time-limit")`,
+    );
+  return Object.fromEntries(targets.map((t) => [t.target, t.episodes]));
 }
 
 /** The constraint and reward names a model config carries (unused, unrecorded: the defaults). */
@@ -605,7 +629,7 @@ function checkFinite(equations: ResultJson["equations"], found: SearchResult | u
   equations.forEach((equation, k) => {
     if (Number.isFinite(equation.trainNrmse)) return;
     const stop = found?.outputs[k]?.stopReason;
-    if (stop === "aborted" || stop === "error") return;
+    if (stop === "aborted" || stop === "error" || stop === "time-limit") return;
     throw new InputError(
       `${source}: no fit with a finite train NRMSE was found for target ${quote(equation.target)} ` +
         `(NRMSE ${equation.trainNrmse}): the fits overflow or the target's spread vanishes in float64; ` +

@@ -74,3 +74,38 @@ export function assertInputError(run: Run, ...names: (string | RegExp)[]): strin
   }
   return line;
 }
+
+/** The CLI, sent `signal` once stderr matches `when` (then `delayMs` later); killed and failed after `timeoutMs`. */
+export function cliSignalled(
+  args: string[],
+  when: RegExp,
+  signal: NodeJS.Signals,
+  { delayMs = 0, timeoutMs = 60_000 } = {},
+): Promise<Run & { signal: NodeJS.Signals | null; afterSignalMs: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let sent = 0;
+    child.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
+    child.stderr.setEncoding("utf8").on("data", (s: string) => {
+      stderr += s;
+      if (!sent && when.test(stderr)) {
+        sent = -1;
+        setTimeout(() => {
+          sent = performance.now();
+          child.kill(signal);
+        }, delayMs);
+      }
+    });
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`consolesr ${args.join(" ")} did not finish in ${timeoutMs} ms (a hang); stderr: ${stderr}`));
+    }, timeoutMs);
+    child.on("error", reject);
+    child.on("close", (code, killed) => {
+      clearTimeout(timer);
+      resolve({ code, signal: killed, stdout, stderr, afterSignalMs: sent > 0 ? performance.now() - sent : -1 });
+    });
+  });
+}

@@ -10,6 +10,7 @@ import type { ConstraintPlugin, Registry, RewardPlugin, SymbolPlugin } from "../
 import type { EquationResult } from "../result.js";
 import type { Rng } from "../rng.js";
 import { createArgminSolver, type ArgminSolver } from "./argmin.js";
+import { Clock } from "./clock.js";
 import { searchOutput } from "./loop.js";
 import { resolveSettings } from "./methods.js";
 import type { SearchSettings } from "./settings.js";
@@ -84,7 +85,11 @@ export interface SearchResult {
   front: FrontEntry[];
   episodes: number;
   structures: number;
-  stopReason: "reward-threshold" | "episodes" | "aborted" | "error";
+  /**
+   * "reward-threshold" or "noise-floor" when every output met one of them (noise-floor if any
+   * output stopped there); else the first of "error", "aborted", "time-limit" that applies, or "episodes".
+   */
+  stopReason: "reward-threshold" | "noise-floor" | "time-limit" | "episodes" | "aborted" | "error";
   /** The plugin failure that stopped the search, if one did. */
   error?: InputError;
   settings: SearchSettings;
@@ -95,6 +100,7 @@ export async function search(data: Dataset, options: SearchOptions): Promise<Sea
   const argmin = options.argmin ?? (await createArgminSolver());
   const lookup = (name: string) => options.symbols.get(name);
   const outputs: OutputSearchResult[] = [];
+  const clock = new Clock(settings.replay ? 0 : settings.timeLimit, options.signal);
   for (const target of data.targets) {
     if (options.signal?.aborted) break;
     const result = await searchOutput(
@@ -108,6 +114,7 @@ export async function search(data: Dataset, options: SearchOptions): Promise<Sea
         argmin,
         rng: options.rng.fork(),
         signal: options.signal,
+        clock,
         onEpisode: options.onEpisode,
       },
       settings,
@@ -136,9 +143,13 @@ export async function search(data: Dataset, options: SearchOptions): Promise<Sea
     ? "error"
     : outputs.some((o) => o.stopReason === "aborted") || outputs.length < data.targets.length
       ? "aborted"
-      : outputs.every((o) => o.stopReason === "reward-threshold")
-        ? "reward-threshold"
-        : "episodes";
+      : outputs.some((o) => o.stopReason === "time-limit")
+        ? "time-limit"
+        : outputs.every((o) => o.stopReason === "reward-threshold")
+          ? "reward-threshold"
+          : outputs.every((o) => o.stopReason === "reward-threshold" || o.stopReason === "noise-floor")
+            ? "noise-floor"
+            : "episodes";
   return {
     outputs,
     equations,

@@ -5,6 +5,7 @@
  * of fame and the constraints' evidence; each size gets a fresh space and strategy.
  */
 import { InputError } from "../errors.js";
+import { Clock, driveSteps, Interrupted } from "./clock.js";
 import { allowedNeurons, ConstraintGate, type Evidence } from "./constraints.js";
 import { createSpace, type Limits } from "./cmp.js";
 import { createEvaluator, type Candidate, type Evaluator } from "./evaluator.js";
@@ -58,8 +59,38 @@ function fitNext(strategy: ProposalStrategy, evaluator: Evaluator, keep: readonl
 /** Lets Ctrl-C and a page's cancel through once per episode. */
 const nextTick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/**
+ * The any-moment answer: every input once as a plain term (symbol x where the pool has it, else
+ * the pool's first symbol without an inner weight whose domain the input keeps), fitted before
+ * any screening. It is kept apart from the search's cache and hall of fame (it changes nothing
+ * the search decides) and is the answer only when the search was stopped before its first fit.
+ */
+function baselineCandidate(ctx: SearchContext, settings: SearchSettings): Candidate | undefined {
+  const allowed = allowedNeurons(ctx.data, ctx.pool, ctx.symbols);
+  const order = [ctx.pool.indexOf("x"), ...ctx.pool.map((name, s) => (ctx.symbols.get(name).innerWeight ? -1 : s))];
+  const products: number[][] = [];
+  ctx.data.inputs.forEach((_, i) => {
+    const symbol = order.find((s) => s >= 0 && allowed[i * ctx.pool.length + s]);
+    if (symbol !== undefined) products.push([i * ctx.pool.length + symbol]);
+  });
+  if (products.length === 0) return undefined;
+  const evaluator = createEvaluator(ctx.data, ctx.target, ctx.symbols, ctx.reward, settings.fit);
+  const structure = {
+    inputs: [...ctx.data.inputs],
+    symbols: [...ctx.pool],
+    outputs: [ctx.target],
+    products,
+    sums: [products.map((_, j) => j)],
+  };
+  return evaluator.evaluate(structure).candidate;
+}
+
 export async function searchOutput(ctx: SearchContext, settings: SearchSettings): Promise<OutputSearchResult> {
   const method = structureSearchRow(settings.method);
+  const clock = ctx.clock ?? new Clock(0, ctx.signal);
+  /** A time-limited run replayed (reproduce): its completed episodes of this target, and no clock of its own. */
+  const replay = settings.replay?.[ctx.target];
+  const baseline = baselineCandidate(ctx, settings);
   const evaluator = createEvaluator(ctx.data, ctx.target, ctx.symbols, ctx.reward, settings.fit);
   const evidence: Evidence[] = [];
   const hall = new HallOfFame();
@@ -74,79 +105,125 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
   const runs: SearchRun[] = [];
   let reached: Size = sizes[0]!;
   let strategy: ProposalStrategy | undefined;
-  stages: for (const [stage, size] of sizes.entries()) {
-    const last = stage === sizes.length - 1;
-    const run = createRun(ctx, { ...settings, ...size }, evaluator, evidence, !last);
-    runs.push(run);
-    const rules = stopRules(method.threshold, settings);
-    strategy = method.strategy(run);
-    reached = size;
-    // A size whose screening promises no real gain over the best so far is passed over.
-    if (!last && best && strategy.promise && !(strategy.promise() < 0.5 * best.nrmse)) continue;
-    let stalled = 0;
-    while (episode < settings.episodes) {
-      episode++;
-      await nextTick();
-      if (ctx.signal?.aborted) {
-        stopReason = "aborted";
-        break stages;
-      }
+  /** Where the clock is checked: outside a replay, the time limit and an abort; in a replay, an abort only. */
+  const expired = () => {
+    const reason = clock.expired();
+    return replay !== undefined && reason === "time-limit" ? undefined : reason;
+  };
+  const prepare = async (s: ProposalStrategy, need: "promise" | "propose") => {
+    if (!s.prepare) return;
+    const steps = s.prepare(need);
+    if (replay === undefined) await driveSteps(steps, clock);
+    else await driveSteps(steps, new Clock(0, ctx.signal));
+  };
+  /** What the result reports of a run stopped from outside: the state after its last completed episode. */
+  let mark = { reached, screened: 0 };
+  const screenedSoFar = () => runs.reduce((sum, run) => sum + run.screened, 0);
+  let interrupted = false;
+  const interrupt = (reason: StopReason) => {
+    stopReason = reason;
+    interrupted = true;
+  };
+  if (replay === 0) interrupt("time-limit");
+  else
+    stages: for (const [stage, size] of sizes.entries()) {
+      const last = stage === sizes.length - 1;
+      const run = createRun(ctx, { ...settings, ...size }, evaluator, evidence, !last);
+      runs.push(run);
+      const rules = stopRules(method.threshold, settings);
+      strategy = method.strategy(run);
+      reached = size;
       try {
-        // (The products the dynamic constraint keeps change only between episodes.)
-        const fitted = fitNext(strategy, evaluator, run.gate.kept(), settings.avoidRepeats);
-        if (!fitted) {
-          episode--;
-          if (!last) break;
-          stopReason = "exhausted";
-          break stages;
+        // A size whose screening promises no real gain over the best so far is passed over.
+        if (!last && best && strategy.promise) {
+          await prepare(strategy, "promise");
+          if (!(strategy.promise() < 0.5 * best.nrmse)) continue;
         }
-        const { trajectory, candidate, cached } = fitted;
-        for (const key of ["greedy", "random", "rejected"] as const) counts[key] += trajectory.tally[key];
-        hall.add(candidate);
-        if (!cached) {
-          run.gate.record(candidate);
-          run.trajectories.record(trajectory, candidate.nrmse);
-          stalled = best && !(candidate.nrmse < 0.99 * best.nrmse) ? stalled + 1 : 0;
-        }
-        if (
-          !best ||
-          candidate.nrmse < best.nrmse ||
-          (candidate.nrmse === best.nrmse && candidate.complexity < best.complexity)
-        )
-          best = candidate;
-        const reward = shape(candidate.reward);
-        rewards.push(candidate.reward);
-        strategy.observe?.({ episode, trajectory, candidate, cached, reward });
-        ctx.onEpisode?.({
-          target: ctx.target,
-          episode,
-          reward: candidate.reward,
-          structures: evaluator.size,
-          best,
-          ...trajectory.tally,
-          nets: strategy.nets,
-        });
-        const stop = rules.find((rule) => rule.check({ candidate, reward, cached, structures: evaluator.size }));
-        if (stop && (last || stop.reason !== "exhausted")) {
-          stopReason = stop.reason;
-          break stages;
-        }
-        // A used-up or stalled size widens (the last size runs to a stop rule).
-        if (!last && (stop || stalled >= STAGE_PATIENCE)) break;
       } catch (cause) {
-        if (!(cause instanceof InputError)) throw cause;
-        error = cause;
-        stopReason = "error";
-        break stages;
+        if (!(cause instanceof Interrupted)) throw cause;
+        interrupt(cause.reason);
+        break;
       }
+      let stalled = 0;
+      while (episode < settings.episodes) {
+        episode++;
+        await nextTick();
+        const why = expired();
+        if (why) {
+          episode--;
+          interrupt(why);
+          break stages;
+        }
+        try {
+          await prepare(strategy, "propose");
+          // (The products the dynamic constraint keeps change only between episodes.)
+          const fitted = fitNext(strategy, evaluator, run.gate.kept(), settings.avoidRepeats);
+          if (!fitted) {
+            episode--;
+            if (!last) break;
+            stopReason = "exhausted";
+            break stages;
+          }
+          const { trajectory, candidate, cached } = fitted;
+          for (const key of ["greedy", "random", "rejected"] as const) counts[key] += trajectory.tally[key];
+          hall.add(candidate);
+          if (!cached) {
+            run.gate.record(candidate);
+            run.trajectories.record(trajectory, candidate.nrmse);
+            stalled = best && !(candidate.nrmse < 0.99 * best.nrmse) ? stalled + 1 : 0;
+          }
+          if (
+            !best ||
+            candidate.nrmse < best.nrmse ||
+            (candidate.nrmse === best.nrmse && candidate.complexity < best.complexity)
+          )
+            best = candidate;
+          const reward = shape(candidate.reward);
+          rewards.push(candidate.reward);
+          strategy.observe?.({ episode, trajectory, candidate, cached, reward });
+          ctx.onEpisode?.({
+            target: ctx.target,
+            episode,
+            reward: candidate.reward,
+            structures: evaluator.size,
+            best,
+            ...trajectory.tally,
+            nets: strategy.nets,
+          });
+          mark = { reached, screened: screenedSoFar() };
+          const stop = rules.find((rule) => rule.check({ candidate, reward, cached, structures: evaluator.size }));
+          if (stop && (last || stop.reason !== "exhausted")) {
+            stopReason = stop.reason;
+            break stages;
+          }
+          // A replay stops where the time limit stopped the original: after the same episode.
+          if (replay !== undefined && rewards.length >= replay) {
+            interrupt("time-limit");
+            break stages;
+          }
+          // A used-up or stalled size widens (the last size runs to a stop rule).
+          if (!last && (stop || stalled >= STAGE_PATIENCE)) break;
+        } catch (cause) {
+          if (cause instanceof Interrupted) {
+            episode--;
+            interrupt(cause.reason);
+            break stages;
+          }
+          if (!(cause instanceof InputError)) throw cause;
+          error = cause;
+          stopReason = "error";
+          break stages;
+        }
+      }
+      if (episode >= settings.episodes) break;
     }
-    if (episode >= settings.episodes) break;
-  }
-  const screened = runs.reduce((sum, run) => sum + run.screened, 0);
-  const answer = method.answer === "best" ? best : (hall.choose() ?? best);
+  if (interrupted) reached = mark.reached;
+  const screened = interrupted ? mark.screened : screenedSoFar();
+  const chosen = method.answer === "best" ? best : (hall.choose() ?? best);
   return {
     target: ctx.target,
-    best: answer,
+    // Stopped before its first fit, a search answers with the baseline.
+    best: chosen ?? baseline,
     front: hall.front(),
     episodes: rewards.length,
     structures: evaluator.size,

@@ -46,7 +46,7 @@ export interface ModelRow extends MethodRowBase {
 
 export type MethodRow = StructureSearchRow | ModelRow;
 
-const SPACE = ["episodes", "budget", "terms", "maxFactors", "pearson", "fit"] as const;
+const SPACE = ["episodes", "budget", "timeLimit", "terms", "maxFactors", "pearson", "fit"] as const;
 const LEARNING = [
   "gamma",
   "epsilon",
@@ -253,14 +253,26 @@ export function methodRow(name: string, what = "search method"): MethodRow {
 export function resolveSettings(method: string = "consolesr", overrides: Partial<SearchSettings> = {}): SearchSettings {
   const base = methodRow(method).defaults;
   const settings: SearchSettings = { ...base, ...overrides, method, fit: { ...base.fit, ...overrides.fit } };
+  if (settings.replay === undefined) delete settings.replay;
   checkSettings(settings);
   const row = methodRow(method);
-  if (row.kind === "model") row.check?.(settings);
+  if (row.kind === "model") {
+    if (settings.timeLimit > 0)
+      throw new InputError(
+        `search option timeLimit is not taken by ${method}: it bounds the structure searches (consolesr, paper, ` +
+          `random, enumerate)`,
+      );
+    row.check?.(settings);
+  }
   return settings;
 }
 
 /** The settings a method's manifest config records: its method and the fields it uses, in the settings' order. */
 export function settingsRecord(settings: SearchSettings): Partial<SearchSettings> {
   const uses = new Set<string>(methodRow(settings.method).uses);
-  return Object.fromEntries(Object.entries(settings).filter(([key]) => key === "method" || uses.has(key)));
+  // No time limit is recorded as none (results made before the setting existed read the same).
+  const recorded = ([key, value]: [string, unknown]) => !(key === "timeLimit" && value === 0);
+  return Object.fromEntries(
+    Object.entries(settings).filter((entry) => (entry[0] === "method" || uses.has(entry[0])) && recorded(entry)),
+  );
 }

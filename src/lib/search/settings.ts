@@ -14,6 +14,17 @@ export interface SearchSettings {
   episodes: number;
   /** Maximum distinct structures fitted per output (0: no limit); the benchmark's equal budget. */
   budget: number;
+  /**
+   * Wall-clock limit of the whole search in seconds (0: none). At the limit every output answers
+   * with its best so far (stopReason "time-limit"); an output not reached answers with its
+   * baseline, a linear fit over single inputs.
+   */
+  timeLimit: number;
+  /**
+   * Internal, never recorded: the completed episodes per target of a time-limited run, so that
+   * `reproduce` replays it to the same point (the clock's limit is then ignored).
+   */
+  replay?: Record<string, number>;
   gamma: number;
   epsilon: number;
   /** Paper stop rule: |R − 1| ≤ λ. */
@@ -86,7 +97,16 @@ export interface SearchSettings {
 }
 
 /** Why the search of one output stopped. */
-export const STOP_REASONS = ["reward-threshold", "episodes", "budget", "exhausted", "aborted", "error"] as const;
+export const STOP_REASONS = [
+  "reward-threshold",
+  "noise-floor",
+  "time-limit",
+  "episodes",
+  "budget",
+  "exhausted",
+  "aborted",
+  "error",
+] as const;
 export type StopReason = (typeof STOP_REASONS)[number];
 
 /** Algorithm 2 as written: the base every method's defaults start from. */
@@ -94,6 +114,7 @@ export const paperSettings: SearchSettings = {
   method: "paper",
   episodes: 600,
   budget: 0,
+  timeLimit: 0,
   gamma: 0.2,
   epsilon: 0.4,
   lambda: 1e-2,

@@ -15,6 +15,7 @@ import type { Icnn } from "./icnn.js";
 import type { SearchSettings, StopReason } from "./settings.js";
 import type { Tally, Trajectories, Trajectory } from "./trajectory.js";
 import type { Size } from "./growth.js";
+import type { Clock, Steps } from "./clock.js";
 
 export interface SearchContext {
   data: Dataset;
@@ -27,6 +28,8 @@ export interface SearchContext {
   argmin: ArgminSolver;
   rng: Rng;
   signal?: AbortSignal;
+  /** The whole search's clock (its time limit and the signal); default: the signal alone. */
+  clock?: Clock;
   onEpisode?: (event: EpisodeEvent) => void;
 }
 
@@ -60,6 +63,11 @@ export interface Outcome {
 }
 
 export interface ProposalStrategy {
+  /**
+   * Long preparation (a size's screening), as interruptible steps (clock.ts) that the loop
+   * drives on the event loop before `promise` and before every `propose`; cheap once done.
+   */
+  prepare?(need: "promise" | "propose"): Steps<void>;
   /** The next trajectory to fit; undefined when the method has nothing left ("exhausted"). */
   propose(keep: readonly Product[]): Trajectory | undefined;
   /** Another trajectory after a proposal that was fitted already (with avoidRepeats); try = 0, 1, … */

@@ -10,6 +10,7 @@
  * simplest kept, up to a cap.
  */
 import type { SymbolPlugin } from "../../plugins.js";
+import { runSteps, type Steps } from "../clock.js";
 
 /** Inner weights tried for a symbol whose scale does not fold out. */
 export const WEIGHT_GRID = [0.5, 1, 1.5, 2, 3, 4, 6.2832] as const;
@@ -94,6 +95,16 @@ export function productColumns(
   cap: number,
   maxGridded = maxFactors,
 ): { columns: ProductColumn[]; truncated: boolean } {
+  return runSteps(productColumnsSteps(neurons, maxFactors, cap, maxGridded));
+}
+
+/** productColumns as interruptible steps (clock.ts): a yield every 64 products built. */
+export function* productColumnsSteps(
+  neurons: readonly NeuronColumn[],
+  maxFactors: number,
+  cap: number,
+  maxGridded = maxFactors,
+): Steps<{ columns: ProductColumn[]; truncated: boolean }> {
   const gridded = new Set(neurons.filter((n) => n.weight !== 1).map((n) => n.neuron));
   const seen = new Map<string, number>();
   const columns: ProductColumn[] = [];
@@ -111,9 +122,11 @@ export function productColumns(
     seen.set(key, columns.length);
     columns.push(product(picked, complexity, values));
   };
+  let built = 0;
   for (let size = 1; size <= maxFactors && !truncated; size++) {
-    const grow = (start: number, picked: NeuronColumn[], values: Float64Array): void => {
+    const grow = function* (start: number, picked: NeuronColumn[], values: Float64Array): Steps<void> {
       if (truncated) return;
+      if ((++built & 63) === 0) yield;
       if (picked.length === size) {
         if (columns.length >= cap) truncated = true;
         else add(picked, values);
@@ -125,10 +138,10 @@ export function productColumns(
         if (gridded.has(n.neuron) && picked.filter((p) => gridded.has(p.neuron)).length >= maxGridded) continue;
         const next = new Float64Array(rows);
         for (let r = 0; r < rows; r++) next[r] = values[r]! * n.values[r]!;
-        grow(i + 1, [...picked, n], next);
+        yield* grow(i + 1, [...picked, n], next);
       }
     };
-    grow(0, [], new Float64Array(rows).fill(1));
+    yield* grow(0, [], new Float64Array(rows).fill(1));
   }
   return { columns, truncated };
 }

@@ -5,11 +5,12 @@
  * strided rows; counts of what was screened are kept for the JSON.
  */
 import { std } from "../../metrics/nrmse.js";
-import { neuronColumns, productColumns, type ProductColumn } from "./columns.js";
+import { neuronColumns, productColumnsSteps, type ProductColumn } from "./columns.js";
 import { monomialProposals, sharedFactors, type MonomialInput } from "./monomial.js";
-import { selectSubsets, type Subset } from "./select.js";
+import { selectSubsetsSteps, type Subset } from "./select.js";
 import { backwardElimination } from "./backward.js";
 import { log2 } from "../../math.js";
+import { runSteps, type Steps } from "../clock.js";
 
 export interface LinearProposal {
   products: number[][];
@@ -73,6 +74,11 @@ function libraryPrefixes(columns: readonly ProductColumn[]): number[] {
 }
 
 export function linearProposals(input: LinearInput): LinearScreen {
+  return runSteps(linearProposalsSteps(input));
+}
+
+/** linearProposals as interruptible steps (clock.ts): the search drives them on the event loop. */
+export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
   const x = input.x.map((c) => strided(c, SCREEN_ROWS));
   const y = strided(input.y, SCREEN_ROWS);
   // A log-space residual r is a relative error of about r: an NRMSE of about r·rms(y)/std(y).
@@ -95,7 +101,7 @@ export function linearProposals(input: LinearInput): LinearScreen {
   const libraryFactors = Math.min(input.maxTerms === 1 ? 3 : SCREEN_FACTORS, input.maxFactors);
   const maxTerms = Math.min(input.maxTerms, SCREEN_TERMS);
   for (const level of levels) {
-    const built = productColumns(neurons, libraryFactors, COLUMN_CAP, level);
+    const built = yield* productColumnsSteps(neurons, libraryFactors, COLUMN_CAP, level);
     if (built.columns.length === 0) continue;
     count += built.columns.length;
     truncated ||= built.truncated;
@@ -104,7 +110,7 @@ export function linearProposals(input: LinearInput): LinearScreen {
     // over the whole library can miss when larger products correlate with it more greedily.
     for (const end of libraryPrefixes(built.columns)) {
       const prefix = built.columns.slice(0, end);
-      for (const subset of selectSubsets(
+      for (const subset of yield* selectSubsetsSteps(
         prefix.map((c) => c.values),
         y,
         { maxTerms, rows: SCREEN_ROWS },
@@ -124,7 +130,7 @@ export function linearProposals(input: LinearInput): LinearScreen {
     }
     if (!divisor.every((d) => Number.isFinite(d) && d !== 0)) continue;
     const rest = neurons.filter((n) => !shared.includes(n.neuron));
-    const built = productColumns(rest, quotientFactors - shared.length, COLUMN_CAP, 1);
+    const built = yield* productColumnsSteps(rest, quotientFactors - shared.length, COLUMN_CAP, 1);
     count += built.columns.length;
     const quotient = Float64Array.from(y, (v, r) => v / divisor[r]!);
     const prefixed = built.columns.map((c) => {
@@ -134,7 +140,7 @@ export function linearProposals(input: LinearInput): LinearScreen {
       ].sort((p, q) => p[0] - q[0]);
       return { ...c, neurons: pairs.map((p) => p[0]), weights: pairs.map((p) => p[1]) };
     });
-    for (const subset of selectSubsets(
+    for (const subset of yield* selectSubsetsSteps(
       built.columns.map((c) => c.values),
       quotient,
       { maxTerms, rows: SCREEN_ROWS },
@@ -144,7 +150,7 @@ export function linearProposals(input: LinearInput): LinearScreen {
   // The wide screen: every model on the backward-elimination path of the whole library.
   const wide: { columns: ProductColumn[]; subset: Subset }[] = [];
   if (input.wide) {
-    const built = productColumns(neurons, Math.min(SCREEN_FACTORS, input.maxFactors), WIDE_COLUMNS);
+    const built = yield* productColumnsSteps(neurons, Math.min(SCREEN_FACTORS, input.maxFactors), WIDE_COLUMNS);
     if (!built.truncated && built.columns.length > 0) {
       count += built.columns.length;
       const scale = std(y) * Math.sqrt(y.length) || 1;

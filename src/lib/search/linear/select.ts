@@ -3,8 +3,11 @@
  * least squares. Forward selection by exact residual reduction (orthogonal least squares) as a
  * beam, then an exchange pass (swap a member for any column while the residual drops), so that
  * an early impostor does not fix the rest (SEARCH-NOTES: greedy selection alone is not enough).
- * Decisions are made on float64 values, so a result is the same on every engine.
+ * Decisions are made on float64 values, so a result is the same on every engine. The work is
+ * written as steps (clock.ts) that yield every few dozen columns, so a search can be stopped
+ * inside it.
  */
+import { runSteps, type Steps } from "../clock.js";
 
 export interface Subset {
   /** Column indices, ascending. */
@@ -95,13 +98,13 @@ function nodeOf(members: readonly number[], a: readonly Float64Array[], y: Float
  * slot the other members' fit is computed once, and every column is scored by its exact RSS
  * drop against it.
  */
-function exchange(
+function* exchange(
   members: number[],
   rss: number,
   a: readonly Float64Array[],
   y: Float64Array,
   passes = 3,
-): { members: number[]; rss: number } {
+): Steps<{ members: number[]; rss: number }> {
   let best = { members: [...members], rss };
   for (let pass = 0; pass < passes; pass++) {
     let improved = false;
@@ -112,6 +115,7 @@ function exchange(
       let choice = -1;
       let value = best.rss * (1 - 1e-9);
       for (let j = 0; j < a.length; j++) {
+        if ((j & 63) === 63) yield;
         if (best.members.includes(j)) continue;
         let room = 1;
         for (const q of base.basis) room -= dot(q, a[j]!) ** 2;
@@ -134,14 +138,16 @@ function exchange(
 }
 
 /** Every k-subset by its exact RSS (depth-first, sharing each prefix's fit); the `keep` best. */
-function exhaustive(
+function* exhaustive(
   a: readonly Float64Array[],
   y: Float64Array,
   k: number,
   keep: number,
-): { members: number[]; rss: number }[] {
+): Steps<{ members: number[]; rss: number }[]> {
   const out: { members: number[]; rss: number }[] = [];
-  const walk = (start: number, node: Node) => {
+  let visited = 0;
+  const walk = function* (start: number, node: Node): Steps<void> {
+    if ((++visited & 31) === 0) yield;
     if (node.members.length === k) {
       out.push({ members: [...node.members].sort((x, z) => x - z), rss: node.rss });
       if (out.length > 4 * keep) {
@@ -152,10 +158,10 @@ function exhaustive(
     }
     for (let j = start; j < a.length; j++) {
       const child = extend(node, j, a, false);
-      if (child) walk(j + 1, child);
+      if (child) yield* walk(j + 1, child);
     }
   };
-  walk(0, { members: [], basis: [], residual: y, rss: dot(y, y), projected: new Float64Array(0) });
+  yield* walk(0, { members: [], basis: [], residual: y, rss: dot(y, y), projected: new Float64Array(0) });
   out.sort((p, q) => p.rss - q.rss);
   return out.slice(0, keep);
 }
@@ -175,6 +181,15 @@ function choose(n: number, k: number, cap: number): number {
  * depth, best first by NRMSE; duplicates removed.
  */
 export function selectSubsets(columns: readonly Float64Array[], y: Float64Array, options: SelectOptions): Subset[] {
+  return runSteps(selectSubsetsSteps(columns, y, options));
+}
+
+/** selectSubsets as interruptible steps. */
+export function* selectSubsetsSteps(
+  columns: readonly Float64Array[],
+  y: Float64Array,
+  options: SelectOptions,
+): Steps<Subset[]> {
   const beamWidth = options.beam ?? 12;
   const { a, y: ys, scale } = screening(columns, y, options.rows ?? 400);
   const nrmse = (rss: number) => Math.sqrt(Math.max(0, rss)) / scale;
@@ -193,6 +208,7 @@ export function selectSubsets(columns: readonly Float64Array[], y: Float64Array,
     const scored: { node: Node; j: number; rss: number }[] = [];
     for (const node of beam) {
       for (let j = 0; j < a.length; j++) {
+        if ((j & 255) === 255) yield;
         if (node.members.includes(j)) continue;
         const room = 1 - node.projected[j]!;
         if (!(room > 1e-12)) continue;
@@ -207,6 +223,7 @@ export function selectSubsets(columns: readonly Float64Array[], y: Float64Array,
       if (next.length >= beamWidth) break;
       const key = [...s.node.members, s.j].sort((x, z) => x - z).join(",");
       if (keys.has(key)) continue;
+      yield;
       const child = extend(s.node, s.j, a);
       if (!child) continue;
       keys.add(key);
@@ -215,11 +232,11 @@ export function selectSubsets(columns: readonly Float64Array[], y: Float64Array,
     beam = next;
     for (const node of beam) record(node.members, node.rss);
     for (const node of beam.slice(0, 3)) {
-      const swapped = exchange(node.members, node.rss, a, ys);
+      const swapped = yield* exchange(node.members, node.rss, a, ys);
       record(swapped.members, swapped.rss);
     }
     if (choose(a.length, depth, EXHAUSTIVE) <= EXHAUSTIVE)
-      for (const s of exhaustive(a, ys, depth, beamWidth)) record(s.members, s.rss);
+      for (const s of yield* exhaustive(a, ys, depth, beamWidth)) record(s.members, s.rss);
   }
   return [...out.values()].sort((p, q) => p.nrmse - q.nrmse || p.members.length - q.members.length);
 }

@@ -14,17 +14,18 @@ import { crossover, mutate, type Products, type ProductLimits } from "../operato
 import type { Product } from "../../plugins.js";
 import type { Outcome, ProposalStrategy, SearchRun } from "../strategy.js";
 import type { Trajectory } from "../trajectory.js";
-import { linearProposals, type LinearProposal } from "../linear/proposer.js";
+import { linearProposalsSteps, type LinearProposal } from "../linear/proposer.js";
 import { structureKey } from "../../local/structure.js";
+import type { Steps } from "../clock.js";
 
 /** Linear-algebra proposals fitted at a size the search widens through (all of them at the last). */
 const WIDENING_PROPOSALS = 16;
 
-/** The linear-algebra proposals of a run's output (its data, pool and size). */
-function screenLinear(run: SearchRun): LinearProposal[] {
+/** The linear-algebra proposals of a run's output (its data, pool and size), as interruptible steps. */
+function* screenLinear(run: SearchRun): Steps<LinearProposal[]> {
   const { ctx, settings, space } = run;
   const y = ctx.data.y[ctx.data.targets.indexOf(ctx.target)]!;
-  const screen = linearProposals({
+  const screen = yield* linearProposalsSteps({
     x: ctx.data.x,
     y,
     pool: ctx.pool,
@@ -93,14 +94,18 @@ export function consolesrStrategy(run: SearchRun): ProposalStrategy {
     return pick(pool) ?? trajectories.rollout(1, keep);
   };
 
-  /** The linear-algebra proposals, screened once per size (at its first episode or its promise), taken in order. */
+  /**
+   * The linear-algebra proposals, screened once per size (by `prepare`, which the loop drives
+   * before the size's promise and first proposal), taken in order.
+   */
   let linear: LinearProposal[] | undefined;
+  const screens = settings.proposal === "linear" || settings.proposal === "wide";
   let next = 0;
   let turn = 0;
   // A size the search widens through gets its best few proposals; the last size gets them all.
   const limit = () => (run.widening ? Math.min(linear!.length, WIDENING_PROPOSALS) : linear!.length);
   const proposeLinear = (): Trajectory | undefined => {
-    linear ??= screenLinear(run);
+    if (!linear) throw new Error("consolesr: the linear proposals were not prepared");
     while (next < limit()) {
       const t = trajectories.fromProducts(linear[next++]!.products);
       if (t && !evaluator.has(t.structure)) return t;
@@ -119,8 +124,11 @@ export function consolesrStrategy(run: SearchRun): ProposalStrategy {
   };
 
   return {
+    *prepare(need) {
+      if (screens || need === "promise") linear ??= yield* screenLinear(run);
+    },
     promise: () => {
-      linear ??= screenLinear(run);
+      if (!linear) throw new Error("consolesr: the linear proposals were not prepared");
       return linear.reduce((m, p) => Math.min(m, p.expected), Number.POSITIVE_INFINITY);
     },
     propose: (keep) => {
