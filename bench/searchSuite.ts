@@ -34,7 +34,9 @@ import { fitForm } from "../src/lib/fitForm.js";
 import { exactRecovery } from "../src/lib/metrics/recovery.js";
 import { nrmse } from "../src/lib/metrics/nrmse.js";
 import { createRng } from "../src/lib/rng.js";
-import { SEARCH_METHOD_NAMES, type SearchMethod, type SearchSettings } from "../src/lib/search/index.js";
+import { parametersOf, SEARCH_METHOD_NAMES, type SearchMethod, type SearchSettings } from "../src/lib/search/index.js";
+import { frontScoreOf } from "../src/lib/search/hallOfFame.js";
+import type { Dataset } from "../src/lib/data/dataset.js";
 import { VERSION } from "../src/lib/version.js";
 
 const METHODS: SearchMethod[] = SEARCH_METHOD_NAMES;
@@ -58,6 +60,14 @@ export interface Job {
    * symbol and a size that grows by itself (a new user's default flags).
    */
   mode?: "sized" | "unsized";
+  /**
+   * false: the noise level is not told to the search (no stopNrmse from the SNR: the default 1e-6
+   * and the noise floor it estimates itself, as a new user's `fit`); the record then also holds
+   * the oracle (bench/noiseSuite.ts). Default true: stopNrmse from the SNR, noise floor off.
+   */
+  announce?: boolean;
+  /** A wall-clock limit of the search in seconds (0 or absent: none). */
+  timeLimit?: number;
 }
 
 export interface RunRecord extends Job {
@@ -87,6 +97,16 @@ export interface RunRecord extends Job {
   reason: string;
   /** Train NRMSE of the true structure fitted with the search's fitter (for the reasons only). */
   truthFitNrmse: number;
+  /** The answer has the truth's terms (after simplification), whatever its coefficients. */
+  structureMatch?: boolean;
+  /** The search's noise estimate (NRMSE) and the floor it used (null: none). */
+  noiseEstimate?: number;
+  floor?: number | null;
+  /**
+   * Unannounced noise only: does the true structure, fitted with its form, beat its sub-structures
+   * (a term dropped) and super-structures (an input added as a term) by the answer rule's score?
+   */
+  oracle?: boolean;
   error?: string;
 }
 
@@ -124,7 +144,8 @@ export async function createJobRunner(): Promise<
   return async (job: Job, overrides: Partial<SearchSettings> = {}): Promise<RunRecord> => {
     const entry = benchmarkEntry(job.equation);
     const data = benchmarkData(entry, { symbols, rows: job.rows, seed: job.seed, snrDb: job.snrDb ?? undefined });
-    const stopNrmse = stopNrmseFor(job.snrDb);
+    const announced = job.announce !== false;
+    const stopNrmse = announced ? stopNrmseFor(job.snrDb) : 1e-6;
     const started = performance.now();
     const unsized = job.mode === "unsized";
     const result = await search(data.train, {
@@ -140,7 +161,9 @@ export async function createJobRunner(): Promise<
         maxFactors: unsized ? 0 : entry.maxFactors,
         budget: job.budget,
         episodes: job.episodes,
-        stopNrmse,
+        // Announced noise: the stop NRMSE from the SNR and no floor of the search's own (as before it existed).
+        ...(announced ? { stopNrmse, ...(job.snrDb === null ? {} : { noiseFloor: false }) } : {}),
+        ...(job.timeLimit ? { timeLimit: job.timeLimit } : {}),
         fit: FIT,
         ...overrides,
       },
@@ -161,6 +184,8 @@ export async function createJobRunner(): Promise<
     const recovered = check.exact && output.stopReason === "reward-threshold";
     const predicted = evaluateEquation(learned, lookup, (n) => columnOf(data.test, n), data.test.rows);
     const truthFit = fitForm(data.train, [formOf(data.truth)], { symbols, ...FIT });
+    const structureMatch = exactRecovery(truth, learned, lookup, Number.POSITIVE_INFINITY).exact;
+    const oracle = announced ? undefined : oracleWins(data.train, data.truth, truthFit.equations[0]!.trainNrmse);
     return {
       ...job,
       recovered,
@@ -182,8 +207,35 @@ export async function createJobRunner(): Promise<
       coefficientError: check.coefficientError,
       reason: check.reason,
       truthFitNrmse: truthFit.equations[0]!.trainNrmse,
+      structureMatch,
+      noiseEstimate: output.noise.nrmse,
+      floor: output.floor ?? null,
+      ...(oracle === undefined ? {} : { oracle }),
     };
   };
+
+  /** The oracle of a job (RunRecord.oracle): the truth's form against its neighbours, by score. */
+  function oracleWins(train: Dataset, truth: Equation, truthNrmse: number): boolean {
+    const score = (nrmse: number, equation: Equation) => frontScoreOf(nrmse, parametersOf(equation), train.rows);
+    const own = score(truthNrmse, truth);
+    const neighbours: Equation[] =
+      truth.terms.length > 1
+        ? truth.terms.map((_, j) => ({ ...truth, terms: truth.terms.filter((_, k) => k !== j) }))
+        : [];
+    for (const input of train.inputs) {
+      const term = { coefficient: 1, factors: [{ symbol: "x", input }] };
+      if (
+        !truth.terms.some(
+          (t) => t.factors.length === 1 && t.factors[0]!.symbol === "x" && t.factors[0]!.input === input,
+        )
+      )
+        neighbours.push({ ...truth, terms: [...truth.terms, term] });
+    }
+    return neighbours.every((n) => {
+      const fitted = fitForm(train, [formOf(n)], { symbols, ...FIT }).equations[0]!;
+      return !(score(fitted.trainNrmse, n) <= own);
+    });
+  }
 }
 
 async function worker(): Promise<void> {
@@ -318,7 +370,7 @@ function gitInfo(): { sha: string; dirty: boolean } {
 }
 
 /** Runs every job on `jobs` child processes; a crashed child fails its job and is replaced. */
-async function runPool(
+export async function runPool(
   jobs: Job[],
   parallel: number,
   onDone: (record: RunRecord, done: number) => void,

@@ -32,7 +32,7 @@ const data = sumOfProducts();
 const csv = join(dir, "sum.csv");
 writeFileSync(csv, data.csv);
 
-test("--time-limit stops a long search with its best so far, stopReason time-limit, and reproduce replays it", async () => {
+test("--time-limit stops a long search with its best so far (time-limit); reproduce replays it", async () => {
   const out = join(dir, "limited.json");
   const started = performance.now();
   const run = await cli(["fit", csv, "--target", "y", "--time-limit", "2", "--out", out], { timeoutMs: 60_000 });
@@ -55,7 +55,7 @@ test("--time-limit stops a long search with its best so far, stopReason time-lim
   assert.match(again.stdout, /reproduced exactly/);
 });
 
-test("SIGTERM inside the first episode's screening keeps an answer (the baseline), writes --out, exits 143", async () => {
+test("SIGTERM inside the first episode's screening keeps an answer, writes --out, exits 143", async () => {
   const out = join(dir, "signalled.json");
   // A 4-term size screens for tens of seconds; the signal arrives 1.5 s after the search starts.
   const run = await cliSignalled(
@@ -72,7 +72,7 @@ test("SIGTERM inside the first episode's screening keeps an answer (the baseline
   assert.match(run.stdout, /^y = .*x1/m);
 });
 
-test("fit({ timeLimit }) returns the best so far with stopReason time-limit; without it the same search runs on", async () => {
+test("fit({ timeLimit }) returns the best so far (time-limit); without it none is recorded", async () => {
   const limited = await fit({ X: data.X, y: data.y, timeLimit: 0.5, search: { terms: 4, maxFactors: 4 } });
   assert.equal(limited.search.stopReason, "time-limit");
   assert.equal(limited.manifest.config.timeLimit, 0.5);

@@ -95,6 +95,7 @@ function modelLine(m: ModelResult): string {
 
 function emit(result: ResultJson, flags: CommonFlags, seconds: number, log: Reporter): void {
   for (const e of result.equations) process.stdout.write(`${e.target} = ${e.text}\n`);
+  if (flags.front) process.stdout.write(frontTable(result));
   for (const m of result.models ?? []) {
     // EQL's expression where it did not expand into an equation (its equations are printed above).
     if (m.expression && !m.expression.expanded) process.stdout.write(`${m.target} = ${m.expression.text}\n`);
@@ -109,6 +110,30 @@ function emit(result: ResultJson, flags: CommonFlags, seconds: number, log: Repo
     writeText(flags.out, resultToJson(result));
     log.info(`wrote ${flags.out}`);
   }
+}
+
+/** `--front`: each target's Pareto front as a table, the answer marked `*` (empty for a form fit or a model). */
+export function frontTable(result: ResultJson): string {
+  const front = result.search.front ?? [];
+  const noise = result.search.noise;
+  const noiseOf = (target: string) =>
+    Array.isArray(noise) ? noise.find((n) => n.target === target) : result.equations.length === 1 ? noise : undefined;
+  let out = "";
+  for (const target of [...new Set(front.map((f) => f.target))]) {
+    const rows = front.filter((f) => f.target === target);
+    const estimate = noiseOf(target);
+    out +=
+      `\nPareto front of ${target}` +
+      (estimate ? ` (noise NRMSE estimated ${formatNumber(estimate.nrmse, 3)} by ${estimate.method})` : "") +
+      "\n  complexity  train NRMSE     score  equation\n";
+    for (const f of rows) {
+      const score = f.score === undefined ? "—" : f.score.toFixed(1);
+      out +=
+        `${f.chosen ? "*" : " "} ${String(f.complexity).padStart(10)}  ${f.nrmse.toExponential(3).padStart(11)}  ` +
+        `${score.padStart(8)}  ${target} = ${f.text}\n`;
+    }
+  }
+  return out;
 }
 
 /** The fit and search flags as pipeline options (flag problems are reported here, naming the flag). */

@@ -30,6 +30,8 @@ export interface SearchFlags {
   episodes?: number;
   budget?: number;
   timeLimit?: number;
+  /** Print each target's Pareto front (complexity, train NRMSE, score, equation; the answer marked). */
+  front?: boolean;
   terms?: number;
   maxFactors?: number;
   constraints: string[];
@@ -137,6 +139,11 @@ export function addSearchFlags(command: Command): Command {
         BOUNDS.timeLimit,
       ),
     )
+    .option(
+      "--front",
+      "print each target's Pareto front after the equations: complexity, train NRMSE, score (the answer " +
+        "rule's, lower is better) and equation, the answer marked *",
+    )
     .addOption(
       numberOption(
         "--terms <n>",
@@ -161,7 +168,8 @@ export function addSearchFlags(command: Command): Command {
     .addOption(
       numberOption(
         "--stop-nrmse <x>",
-        "consolesr stop rule: train NRMSE at or below this, 0…1 (default 1e-6)",
+        "stop rule: train NRMSE at or below this, 0…1 (default 1e-6, or the noise floor estimated from the " +
+          "data where it is higher; giving it turns the estimate off)",
         FLAG_BOUNDS.stopNrmse,
       ),
     )

@@ -141,6 +141,7 @@ export const searchSettingsSchema = z.looseObject({
   epsilon: BOUNDS.epsilon.schema,
   lambda: BOUNDS.lambda.schema,
   stopNrmse: BOUNDS.stopNrmse.schema,
+  noiseFloor: z.boolean({ error: "true or false" }),
   targetEvery: BOUNDS.targetEvery.schema,
   icnnLearningRate: BOUNDS.icnnLearningRate.schema,
   epochs: BOUNDS.epochs.schema,

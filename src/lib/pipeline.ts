@@ -156,6 +156,16 @@ function checkFit(fit: Record<string, unknown>, where: string): FitConfig {
 const defined = <T extends object>(o: T | undefined): Partial<T> =>
   Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
 
+/**
+ * The search overrides, with the noise floor off where a stop NRMSE is given explicitly (the
+ * caller announced how noisy the data are) and the floor is not asked for.
+ */
+function announced(search: PipelineOptions["search"]): Partial<SearchSettings> {
+  const given = defined(search);
+  if (given.stopNrmse !== undefined && given.noiseFloor === undefined) given.noiseFloor = false;
+  return given;
+}
+
 const fitOf = (config: FitConfig): FitConfig => ({
   steps: config.steps,
   learningRate: config.learningRate,
@@ -365,7 +375,7 @@ export function resolvePipelineConfig(options: PipelineOptions, registries: Regi
     const choice = searchChoice(options, registries);
     const settings = resolveSettings(options.method ?? "consolesr", {
       ...experiment.search,
-      ...defined(options.search),
+      ...announced(options.search),
       fit,
     });
     const config: ExperimentSearchConfig = {
@@ -410,7 +420,11 @@ export function resolvePipelineConfig(options: PipelineOptions, registries: Regi
   }
   const fit = checkFit({ ...SEARCH_FIT, ...defined(options.fit) }, "fit.");
   const choice = searchChoice(options, registries);
-  return { ...head, ...choice, ...resolveSettings(options.method ?? "consolesr", { ...defined(options.search), fit }) };
+  return {
+    ...head,
+    ...choice,
+    ...resolveSettings(options.method ?? "consolesr", { ...announced(options.search), fit }),
+  };
 }
 
 /**
@@ -452,6 +466,8 @@ export function configFromManifest(
     if (model) delete overrides.fit;
     else overrides.fit = fit(config.fit as Record<string, unknown>, ".fit");
     delete overrides.replay;
+    // A result made before the noise floor existed ran without it.
+    if (!("noiseFloor" in config)) overrides.noiseFloor = false;
     const replay = replayOf(result.search, file);
     if (replay) overrides.replay = replay;
     try {
@@ -562,6 +578,12 @@ export function recordedBackend(config: PipelineConfig, backend: string): string
   return engine === "js" ? "js" : backend;
 }
 
+/** The noise estimate as the JSON records it (NRMSE to 4 significant digits: it is a estimate). */
+const noiseRecord = (o: SearchResult["outputs"][number]) => ({
+  nrmse: Number(o.noise.nrmse.toPrecision(4)),
+  method: o.noise.method,
+});
+
 function searchBlock(found: SearchResult, method: string): ResultJson["search"] {
   return {
     method,
@@ -577,6 +599,10 @@ function searchBlock(found: SearchResult, method: string): ResultJson["search"] 
       maxFactors: o.size.maxFactors,
       stopReason: o.stopReason,
     })),
+    noise:
+      found.outputs.length === 1
+        ? noiseRecord(found.outputs[0]!)
+        : found.outputs.map((o) => ({ target: o.target, ...noiseRecord(o) })),
     front: found.front,
   };
 }

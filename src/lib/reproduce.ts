@@ -303,6 +303,12 @@ export function compareEquations(
 /** Paths never compared: wall-clock seconds, and the manifest (what ran where, not what it found). */
 const UNCOMPARED = new Set(["search.seconds"]);
 
+/**
+ * Keys added to the search block after version 1 was first written: an original without them is
+ * not compared on them.
+ */
+const ADDED_LATER = new Set(["noise", "score", "chosen"]);
+
 function compareValues(a: unknown, b: unknown, path: string, tolerance: number, out: FieldDifference[]): void {
   if (UNCOMPARED.has(path)) return;
   if (typeof a === "number" && typeof b === "number") {
@@ -314,8 +320,10 @@ function compareValues(a: unknown, b: unknown, path: string, tolerance: number, 
         compareValues(v, b[i], `${path}[${i}]`, tolerance, out);
       });
   } else if (isObject(a) && isObject(b)) {
-    for (const key of new Set([...Object.keys(a), ...Object.keys(b)]))
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      if (!(key in a) && ADDED_LATER.has(key)) continue;
       compareValues(a[key], b[key], `${path}.${key}`, tolerance, out);
+    }
   } else if (a !== b) {
     out.push({ path, old: a, new: b });
   }

@@ -112,6 +112,12 @@ export interface Manifest {
   runtime?: RuntimeFacts;
 }
 
+/** How noisy a target is: the estimated noise-only NRMSE and the estimator that gave it. */
+export interface NoiseRecord {
+  nrmse: number;
+  method: string;
+}
+
 export interface ResultJson {
   version: 1;
   equations: EquationResult[];
@@ -134,8 +140,16 @@ export interface ResultJson {
       maxFactors?: number;
       stopReason: string;
     }[];
-    /** The Pareto front of the hall of fame, per target. */
-    front?: { target: string; complexity: number; nrmse: number; text: string }[];
+    /**
+     * The noise estimate: the NRMSE noise alone leaves, and how it was made. One object for one
+     * target; per target ({target, nrmse, method}) for several. Absent: not estimated (older results).
+     */
+    noise?: NoiseRecord | (NoiseRecord & { target: string })[];
+    /**
+     * The Pareto front of the hall of fame, per target: `score` is the answer rule's (relative to
+     * the lowest, in nats; lower is better) and `chosen` marks the answer (both absent in older results).
+     */
+    front?: { target: string; complexity: number; nrmse: number; text: string; score?: number; chosen?: boolean }[];
   };
   /** A model method's answer, one per target (the MLP baseline); `equations` is then empty. */
   models?: ModelResult[];

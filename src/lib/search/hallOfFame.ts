@@ -1,7 +1,17 @@
 /**
- * The hall of fame: the best candidate per complexity, the Pareto front, and the answer rule
- * (the simplest candidate that fits about as well as the best).
+ * The hall of fame: the best candidate per complexity, the Pareto front, and the answer rules.
+ *
+ * Noiseless (no noise floor): the simplest front member whose NRMSE is within 5 % of the best
+ * (plus 1e-9 for fits at machine precision). Under noise (an estimated noise floor): the front
+ * member of the lowest score, a Bayesian information criterion in nats,
+ *   score = n·ln(NRMSE²) + k·ln(n),
+ * n the rows and k the fitted parameters (coefficients and inner weights); ties go to the
+ * simpler. An extra term fitted to noise lowers n·ln(NRMSE²) by about 1 (a χ²₁ draw) and costs
+ * ln(n) (6.2 at 500 rows), so it does not win; a missing real term raises it by far more.
+ * Scores are reported relative to the front's lowest (0 is the lowest; lower is better).
  */
+import type { Equation } from "../equation/types.js";
+import { log } from "../math.js";
 import type { Candidate } from "./evaluator.js";
 
 /** The best candidate per complexity; the front keeps those no simpler candidate beats. */
@@ -20,9 +30,8 @@ export class HallOfFame {
     return out;
   }
   /**
-   * The answer: the simplest candidate whose NRMSE is within `slack` of the best seen (plus
-   * `floor` for noiseless fits at machine precision). Extra terms fitted to noise lower the
-   * NRMSE a little; they should not win.
+   * The noiseless answer: the simplest candidate whose NRMSE is within `slack` of the best seen
+   * (plus `floor` for noiseless fits at machine precision).
    */
   choose(slack = 1.05, floor = 1e-9): Candidate | undefined {
     const front = this.front();
@@ -30,4 +39,32 @@ export class HallOfFame {
     const best = Math.min(...front.map((c) => c.nrmse));
     return front.find((c) => c.nrmse <= best * slack + floor);
   }
+  /** The answer under noise: the front member of the lowest score (frontScores). */
+  chooseByScore(rows: number): Candidate | undefined {
+    const front = this.front();
+    const scores = frontScores(front, rows);
+    let at = -1;
+    scores.forEach((s, i) => {
+      if (at < 0 || s < scores[at]!) at = i;
+    });
+    return front[at];
+  }
+}
+
+/** Fitted parameters of an equation: a coefficient per term and an inner weight per weighted factor. */
+export const parametersOf = (equation: Equation): number =>
+  equation.terms.reduce((sum, t) => sum + 1 + t.factors.filter((f) => f.weight !== undefined).length, 0);
+
+/** NRMSEs below this count as equal (float64 round-off of exact fits). */
+const NRMSE_FLOOR = 1e-9;
+
+/** The score of a fit (module comment), not yet relative to a front. */
+export const frontScoreOf = (nrmse: number, parameters: number, rows: number): number =>
+  2 * rows * log(Math.max(nrmse, NRMSE_FLOOR)) + parameters * log(Math.max(rows, 2));
+
+/** Each front member's score (module comment), relative to the lowest. */
+export function frontScores(front: readonly Candidate[], rows: number): number[] {
+  const raw = front.map((c) => frontScoreOf(c.nrmse, parametersOf(c.equation), rows));
+  const low = Math.min(...raw);
+  return raw.map((s) => s - low);
 }

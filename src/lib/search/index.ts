@@ -44,7 +44,9 @@ export type {
   Outcome,
 } from "./strategy.js";
 export { createEvaluator, complexityOf, type Candidate } from "./evaluator.js";
-export { HallOfFame } from "./hallOfFame.js";
+export { HallOfFame, frontScores, parametersOf } from "./hallOfFame.js";
+export { estimateNoise, type NoiseEstimate } from "./noise.js";
+export { Clock, Interrupted } from "./clock.js";
 export {
   PRODUCT_MOVES,
   mutate,
@@ -76,6 +78,10 @@ export interface FrontEntry {
   complexity: number;
   nrmse: number;
   text: string;
+  /** The answer rule's score (hallOfFame.ts): relative to the front's lowest, in nats; lower is better. */
+  score: number;
+  /** The member chosen as the answer. */
+  chosen: boolean;
 }
 
 export interface SearchResult {
@@ -131,11 +137,13 @@ export async function search(data: Dataset, options: SearchOptions): Promise<Sea
     trainNrmse: o.best?.nrmse ?? Number.NaN,
   }));
   const front = outputs.flatMap((o) =>
-    o.front.map((c) => ({
+    o.front.map((c, i) => ({
       target: o.target,
       complexity: c.complexity,
       nrmse: c.nrmse,
       text: equationText(c.equation, lookup),
+      score: o.scores[i]!,
+      chosen: c === o.best,
     })),
   );
   const error = outputs.find((o) => o.error)?.error;

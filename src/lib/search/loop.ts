@@ -10,13 +10,15 @@ import { allowedNeurons, ConstraintGate, type Evidence } from "./constraints.js"
 import { createSpace, type Limits } from "./cmp.js";
 import { createEvaluator, type Candidate, type Evaluator } from "./evaluator.js";
 import { sizesOf, STAGE_PATIENCE, type Size } from "./growth.js";
-import { HallOfFame } from "./hallOfFame.js";
+import { frontScores, HallOfFame } from "./hallOfFame.js";
+import { estimateNoise } from "./noise.js";
+import { columnOf } from "../data/dataset.js";
 import { shapeReward } from "./learner.js";
 import { structureSearchRow } from "./methods.js";
 import type { SearchSettings, StopReason } from "./settings.js";
 import { stopRules } from "./stop.js";
 import type { OutputSearchResult, ProposalStrategy, SearchContext, SearchRun } from "./strategy.js";
-import type { Product } from "../plugins.js";
+import type { Product, RewardPlugin } from "../plugins.js";
 import { Trajectories, type Tally } from "./trajectory.js";
 
 /** Creates what every strategy shares at one size. */
@@ -56,6 +58,12 @@ function fitNext(strategy: ProposalStrategy, evaluator: Evaluator, keep: readonl
   return { trajectory, ...fitted };
 }
 
+/**
+ * A fit "reaches" the noise floor at this many times the estimate (the estimate's own error at
+ * 500 rows is a few per cent; an exact law scores about the noise's NRMSE).
+ */
+export const FLOOR_REACH = 1.25;
+
 /** Lets Ctrl-C and a page's cancel through once per episode. */
 const nextTick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -65,6 +73,13 @@ const nextTick = () => new Promise((resolve) => setTimeout(resolve, 0));
  * any screening. It is kept apart from the search's cache and hall of fame (it changes nothing
  * the search decides) and is the answer only when the search was stopped before its first fit.
  */
+const BASELINE_REWARD: RewardPlugin = {
+  kind: "reward",
+  name: "baseline",
+  range: [0, 1],
+  score: ({ nrmse }) => 1 / (1 + nrmse),
+};
+
 function baselineCandidate(ctx: SearchContext, settings: SearchSettings): Candidate | undefined {
   const allowed = allowedNeurons(ctx.data, ctx.pool, ctx.symbols);
   const order = [ctx.pool.indexOf("x"), ...ctx.pool.map((name, s) => (ctx.symbols.get(name).innerWeight ? -1 : s))];
@@ -74,7 +89,8 @@ function baselineCandidate(ctx: SearchContext, settings: SearchSettings): Candid
     if (symbol !== undefined) products.push([i * ctx.pool.length + symbol]);
   });
   if (products.length === 0) return undefined;
-  const evaluator = createEvaluator(ctx.data, ctx.target, ctx.symbols, ctx.reward, settings.fit);
+  // Scored by 1/(1 + NRMSE), not the run's reward plugin: the baseline is no episode of the search.
+  const evaluator = createEvaluator(ctx.data, ctx.target, ctx.symbols, BASELINE_REWARD, settings.fit);
   const structure = {
     inputs: [...ctx.data.inputs],
     symbols: [...ctx.pool],
@@ -96,6 +112,14 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
   const hall = new HallOfFame();
   const shape = shapeReward(settings.shaping, ctx.reward.range);
   const sizes = sizesOf(settings);
+  // The noise floor: what NRMSE noise alone leaves, estimated from the data (noise.ts). Below the
+  // NRMSE stop rule (1e-6 by default) the data count as noiseless and that rule alone applies.
+  const noise = estimateNoise(ctx.data.x, columnOf(ctx.data, ctx.target));
+  const floor = settings.noiseFloor && noise.nrmse > settings.stopNrmse ? noise.nrmse : undefined;
+  /** The part of an NRMSE that noise does not explain (all of it without a floor): what a wider size must halve. */
+  const excess = (nrmse: number) => (floor === undefined ? nrmse : Math.sqrt(Math.max(0, nrmse ** 2 - floor ** 2)));
+  /** Set once the best fit reached the noise floor: from then on the search does not widen, and a stall stops it. */
+  let floorReached = false;
   const rewards: number[] = [];
   const counts: Tally = { greedy: 0, random: 0, rejected: 0 };
   let best: Candidate | undefined;
@@ -137,7 +161,7 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
         // A size whose screening promises no real gain over the best so far is passed over.
         if (!last && best && strategy.promise) {
           await prepare(strategy, "promise");
-          if (!(strategy.promise() < 0.5 * best.nrmse)) continue;
+          if (!(excess(strategy.promise()) < 0.5 * excess(best.nrmse))) continue;
         }
       } catch (cause) {
         if (!(cause instanceof Interrupted)) throw cause;
@@ -160,6 +184,10 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
           const fitted = fitNext(strategy, evaluator, run.gate.kept(), settings.avoidRepeats);
           if (!fitted) {
             episode--;
+            if (floorReached) {
+              stopReason = "noise-floor";
+              break stages;
+            }
             if (!last) break;
             stopReason = "exhausted";
             break stages;
@@ -192,8 +220,14 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
           });
           mark = { reached, screened: screenedSoFar() };
           const stop = rules.find((rule) => rule.check({ candidate, reward, cached, structures: evaluator.size }));
+          floorReached ||= floor !== undefined && best.nrmse <= FLOOR_REACH * floor;
           if (stop && (last || stop.reason !== "exhausted")) {
-            stopReason = stop.reason;
+            stopReason = floorReached && stop.reason === "exhausted" ? "noise-floor" : stop.reason;
+            break stages;
+          }
+          // At the noise floor, a stall or a used-up size ends the search: wider sizes could only fit the noise.
+          if (floorReached && (stop || stalled >= STAGE_PATIENCE)) {
+            stopReason = "noise-floor";
             break stages;
           }
           // A replay stops where the time limit stopped the original: after the same episode.
@@ -219,12 +253,19 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
     }
   if (interrupted) reached = mark.reached;
   const screened = interrupted ? mark.screened : screenedSoFar();
-  const chosen = method.answer === "best" ? best : (hall.choose() ?? best);
+  const chosen =
+    method.answer === "best"
+      ? best
+      : ((floor !== undefined ? hall.chooseByScore(ctx.data.rows) : hall.choose()) ?? best);
+  const front = hall.front();
   return {
     target: ctx.target,
     // Stopped before its first fit, a search answers with the baseline.
     best: chosen ?? baseline,
-    front: hall.front(),
+    front,
+    scores: frontScores(front, ctx.data.rows),
+    noise,
+    floor,
     episodes: rewards.length,
     structures: evaluator.size,
     stopReason,

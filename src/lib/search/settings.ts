@@ -34,6 +34,12 @@ export interface SearchSettings {
    * ≤ this (−1: no threshold; the run uses its whole budget).
    */
   stopNrmse: number;
+  /**
+   * Estimate the noise floor from the data (noise.ts) and, where it is above stopNrmse, stop once
+   * a fit reaches it and the search stalls (stopReason "noise-floor"), choosing the answer by its
+   * score (hallOfFame.ts). Off where stopNrmse is given explicitly (the caller announced the noise).
+   */
+  noiseFloor: boolean;
   targetEvery: number;
   icnnLearningRate: number;
   epochs: number;
@@ -119,6 +125,7 @@ export const paperSettings: SearchSettings = {
   epsilon: 0.4,
   lambda: 1e-2,
   stopNrmse: 0,
+  noiseFloor: false,
   targetEvery: 10,
   icnnLearningRate: 5e-3,
   epochs: 50,
@@ -153,6 +160,7 @@ export const consolesrSettings: SearchSettings = {
   method: "consolesr",
   lambda: 0,
   stopNrmse: 1e-6,
+  noiseFloor: true,
   terms: 0,
   maxFactors: 0,
   pearson: 0.9999,

@@ -16,6 +16,7 @@ import type { SearchSettings, StopReason } from "./settings.js";
 import type { Tally, Trajectories, Trajectory } from "./trajectory.js";
 import type { Size } from "./growth.js";
 import type { Clock, Steps } from "./clock.js";
+import type { NoiseEstimate } from "./noise.js";
 
 export interface SearchContext {
   data: Dataset;
@@ -99,6 +100,12 @@ export interface OutputSearchResult {
   target: string;
   best: Candidate | undefined;
   front: Candidate[];
+  /** Each front member's score (hallOfFame.ts): relative to the lowest, in nats; lower is better. */
+  scores: number[];
+  /** The noise estimate of the target (noise.ts). */
+  noise: NoiseEstimate;
+  /** The noise floor the search used (undefined: noiseless, or the noise floor turned off). */
+  floor?: number;
   episodes: number;
   structures: number;
   stopReason: StopReason;
