@@ -13,12 +13,15 @@
  *   --seeds 0..4  --noise 40,20  --equations <ids or families>  --methods consolesr
  *   --time-limit 0  --rows 500  --jobs N  --out src/docs/data/search-benchmark-noise.json
  *   --merge a.json,b.json   (report runs made separately as one)
+ *   --lines runs.jsonl      (also append each run as it ends: a run cut short keeps what it did;
+ *                            --merge takes such files too, wall time then from --wall SECONDS)
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { benchmarkEntries } from "../src/lib/data/benchmark.js";
 import { VERSION } from "../src/lib/version.js";
-import { runPool, type Job, type RunRecord } from "./searchSuite.js";
+import { fileURLToPath } from "node:url";
+import { runPool, worker, type Job, type RunRecord } from "./searchSuite.js";
 
 const OUT = "src/docs/data/search-benchmark-noise.json";
 
@@ -37,7 +40,19 @@ function flags(argv: string[]) {
     const [key, inline] = argv[i]!.replace(/^--/, "").split("=");
     out[key!] = inline ?? argv[++i]!;
   }
-  const known = ["seeds", "noise", "equations", "methods", "time-limit", "rows", "jobs", "out", "merge"];
+  const known = [
+    "seeds",
+    "noise",
+    "equations",
+    "methods",
+    "time-limit",
+    "rows",
+    "jobs",
+    "out",
+    "merge",
+    "lines",
+    "wall",
+  ];
   for (const key of Object.keys(out)) if (!known.includes(key)) throw new Error(`unknown flag --${key}`);
   const list = (v: string | undefined, d: string) => (v ?? d).split(",").filter(Boolean);
   const seedText = out.seeds ?? "0..4";
@@ -59,6 +74,8 @@ function flags(argv: string[]) {
     jobs: Number(out.jobs ?? availableParallelism()),
     out: out.out ?? OUT,
     merge: list(out.merge, ""),
+    lines: out.lines,
+    wall: Number(out.wall ?? 0),
   };
 }
 
@@ -76,11 +93,20 @@ async function main(): Promise<void> {
   let records: RunRecord[];
   let wallSeconds: number;
   if (o.merge.length) {
-    const files = o.merge.map(
-      (f) => JSON.parse(readFileSync(f, "utf8")) as { manifest: { wallSeconds: number }; runs: RunRecord[] },
-    );
+    const files = o.merge.map((f) => {
+      const text = readFileSync(f, "utf8");
+      if (f.endsWith(".jsonl"))
+        return {
+          manifest: { wallSeconds: 0 },
+          runs: text
+            .trim()
+            .split("\n")
+            .map((l) => JSON.parse(l) as RunRecord),
+        };
+      return JSON.parse(text) as { manifest: { wallSeconds: number }; runs: RunRecord[] };
+    });
     records = files.flatMap((f) => f.runs);
-    wallSeconds = files.reduce((s, f) => s + f.manifest.wallSeconds, 0);
+    wallSeconds = files.reduce((s, f) => s + f.manifest.wallSeconds, 0) + o.wall;
   } else {
     const jobs: Job[] = o.methods.flatMap((method) =>
       o.noise.flatMap((snrDb) =>
@@ -104,13 +130,19 @@ async function main(): Promise<void> {
     );
     process.stderr.write(`noise benchmark: ${jobs.length} jobs on ${Math.min(o.jobs, jobs.length)} processes\n`);
     const sampler = setInterval(() => load.push(loadavg()[0]!), 10_000);
-    records = await runPool(jobs, o.jobs, (r, done) => {
-      const ok = recoveredUnderNoise(r) ? "recovered" : r.structureMatch ? "structure" : "missed";
-      process.stderr.write(
-        `[${done}/${jobs.length}] ${r.method} ${r.equation} seed ${r.seed} ${r.snrDb} dB: ${ok} ` +
-          `(${r.stopReason}, ${r.seconds.toFixed(1)} s, oracle ${r.oracle}): ${r.learned}\n`,
-      );
-    });
+    records = await runPool(
+      jobs,
+      o.jobs,
+      (r, done) => {
+        if (o.lines) appendFileSync(o.lines, `${JSON.stringify(r)}\n`);
+        const ok = recoveredUnderNoise(r) ? "recovered" : r.structureMatch ? "structure" : "missed";
+        process.stderr.write(
+          `[${done}/${jobs.length}] ${r.method} ${r.equation} seed ${r.seed} ${r.snrDb} dB: ${ok} ` +
+            `(${r.stopReason}, ${r.seconds.toFixed(1)} s, oracle ${r.oracle}): ${r.learned}\n`,
+        );
+      },
+      fileURLToPath(import.meta.url),
+    );
     clearInterval(sampler);
     wallSeconds = (performance.now() - started) / 1000;
   }
@@ -172,4 +204,6 @@ async function main(): Promise<void> {
   console.log(`\nwrote ${o.out} (${wallSeconds.toFixed(0)} s wall)`);
 }
 
-await main();
+// A child of the pool runs jobs (--worker); the parent runs the suite.
+if (process.argv.includes("--worker")) await worker();
+else await main();

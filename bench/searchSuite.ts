@@ -238,7 +238,7 @@ export async function createJobRunner(): Promise<
   }
 }
 
-async function worker(): Promise<void> {
+export async function worker(): Promise<void> {
   const run = await createJobRunner();
   process.on("message", (job: Job) => {
     run(job).then(
@@ -374,8 +374,9 @@ export async function runPool(
   jobs: Job[],
   parallel: number,
   onDone: (record: RunRecord, done: number) => void,
+  /** The script its children run with --worker (default this file; a bundle passes its own). */
+  script = fileURLToPath(import.meta.url),
 ): Promise<RunRecord[]> {
-  const script = fileURLToPath(import.meta.url);
   const queue = [...jobs];
   const records: RunRecord[] = [];
   let done = 0;
@@ -783,7 +784,11 @@ async function main(): Promise<void> {
 }
 
 // Run only as a script (a child with --worker, or the parent), not when imported for its helpers.
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (
+  process.argv[1] &&
+  /searchSuite\.(ts|js|mjs)$/.test(process.argv[1]) &&
+  fileURLToPath(import.meta.url) === process.argv[1]
+) {
   if (process.argv.includes("--worker")) await worker();
   else
     await main().catch((error: unknown) => {

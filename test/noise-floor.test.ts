@@ -137,3 +137,19 @@ test("the score rule: a super-structure fitting noise a little better loses; one
   gain.add(better);
   assert.equal(gain.chooseByScore(500), better);
 });
+
+test("the score rule: within 2 nats of the lowest score the simpler member wins (weak evidence)", () => {
+  const hall = new HallOfFame();
+  const simple = candidate(2, 0.01, 4);
+  // Same parameters, fits the noise 0.1 % better: 1 nat lower, more complex: not chosen.
+  const imitation = candidate(2, 0.00999, 5);
+  hall.add(simple);
+  hall.add(imitation);
+  assert.equal(hall.chooseByScore(500), simple);
+  // 0.5 % better is 5 nats: then the better fit wins.
+  const better = new HallOfFame();
+  better.add(simple);
+  const fit = candidate(2, 0.00995, 5);
+  better.add(fit);
+  assert.equal(better.chooseByScore(500), fit);
+});

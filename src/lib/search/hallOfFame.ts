@@ -2,11 +2,13 @@
  * The hall of fame: the best candidate per complexity, the Pareto front, and the answer rules.
  *
  * Noiseless (no noise floor): the simplest front member whose NRMSE is within 5 % of the best
- * (plus 1e-9 for fits at machine precision). Under noise (an estimated noise floor): the front
- * member of the lowest score, a Bayesian information criterion in nats,
+ * (plus 1e-9 for fits at machine precision). Under noise (an estimated noise floor): the
+ * simplest front member whose score is within SCORE_SLACK (2 nats) of the lowest, the score a
+ * Bayesian information criterion in nats,
  *   score = n·ln(NRMSE²) + k·ln(n),
- * n the rows and k the fitted parameters (coefficients and inner weights); ties go to the
- * simpler. An extra term fitted to noise lowers n·ln(NRMSE²) by about 1 (a χ²₁ draw) and costs
+ * n the rows and k the fitted parameters (coefficients and inner weights). A difference below 2
+ * is weak evidence (Kass and Raftery), so within it the simpler form wins: x·cos(0.57·x) does not
+ * replace sin(x) by fitting the noise a hair better. An extra term fitted to noise lowers n·ln(NRMSE²) by about 1 (a χ²₁ draw) and costs
  * ln(n) (6.2 at 500 rows), so it does not win; a missing real term raises it by far more.
  * Scores are reported relative to the front's lowest (0 is the lowest; lower is better).
  */
@@ -39,21 +41,20 @@ export class HallOfFame {
     const best = Math.min(...front.map((c) => c.nrmse));
     return front.find((c) => c.nrmse <= best * slack + floor);
   }
-  /** The answer under noise: the front member of the lowest score (frontScores). */
+  /** The answer under noise: the simplest front member within SCORE_SLACK of the lowest score (frontScores). */
   chooseByScore(rows: number): Candidate | undefined {
     const front = this.front();
     const scores = frontScores(front, rows);
-    let at = -1;
-    scores.forEach((s, i) => {
-      if (at < 0 || s < scores[at]!) at = i;
-    });
-    return front[at];
+    return front.find((_, i) => scores[i]! <= SCORE_SLACK);
   }
 }
 
 /** Fitted parameters of an equation: a coefficient per term and an inner weight per weighted factor. */
 export const parametersOf = (equation: Equation): number =>
   equation.terms.reduce((sum, t) => sum + 1 + t.factors.filter((f) => f.weight !== undefined).length, 0);
+
+/** Scores within this many nats of the lowest count as equally supported (the simplest of them is chosen). */
+export const SCORE_SLACK = 2;
 
 /** NRMSEs below this count as equal (float64 round-off of exact fits). */
 const NRMSE_FLOOR = 1e-9;

@@ -10,7 +10,7 @@ import { allowedNeurons, ConstraintGate, type Evidence } from "./constraints.js"
 import { createSpace, type Limits } from "./cmp.js";
 import { createEvaluator, type Candidate, type Evaluator } from "./evaluator.js";
 import { sizesOf, STAGE_PATIENCE, type Size } from "./growth.js";
-import { frontScores, HallOfFame } from "./hallOfFame.js";
+import { frontScoreOf, frontScores, HallOfFame, parametersOf } from "./hallOfFame.js";
 import { estimateNoise } from "./noise.js";
 import { columnOf } from "../data/dataset.js";
 import { shapeReward } from "./learner.js";
@@ -120,6 +120,8 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
   const excess = (nrmse: number) => (floor === undefined ? nrmse : Math.sqrt(Math.max(0, nrmse ** 2 - floor ** 2)));
   /** Set once the best fit reached the noise floor: from then on the search does not widen, and a stall stops it. */
   let floorReached = false;
+  /** The answer's score when the search entered its last size past the noise floor. */
+  let pastFloorScore: number | undefined;
   const rewards: number[] = [];
   const counts: Tally = { greedy: 0, random: 0, rejected: 0 };
   let best: Candidate | undefined;
@@ -159,7 +161,20 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
       reached = size;
       try {
         // A size whose screening promises no real gain over the best so far is passed over.
-        if (!last && best && strategy.promise) {
+        if (floorReached) {
+          // Past the noise floor a wider size is worth its fits only where it promises a better
+          // score than the answer so far, and only while the sizes visited past it improved the
+          // answer (screening scores overfit the noise a little: a promise alone is not enough).
+          const answer = hall.chooseByScore(ctx.data.rows)!;
+          const score = frontScoreOf(answer.nrmse, parametersOf(answer.equation), ctx.data.rows);
+          const improved = pastFloorScore === undefined || score < pastFloorScore;
+          pastFloorScore = score;
+          if (improved && strategy.promisedScore) await prepare(strategy, "promise");
+          if (!improved || !strategy.promisedScore || !(strategy.promisedScore(ctx.data.rows) < score)) {
+            stopReason = "noise-floor";
+            break stages;
+          }
+        } else if (!last && best && strategy.promise) {
           await prepare(strategy, "promise");
           if (!(excess(strategy.promise()) < 0.5 * excess(best.nrmse))) continue;
         }
@@ -184,11 +199,11 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
           const fitted = fitNext(strategy, evaluator, run.gate.kept(), settings.avoidRepeats);
           if (!fitted) {
             episode--;
+            if (!last) break;
             if (floorReached) {
               stopReason = "noise-floor";
               break stages;
             }
-            if (!last) break;
             stopReason = "exhausted";
             break stages;
           }
@@ -225,8 +240,10 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
             stopReason = floorReached && stop.reason === "exhausted" ? "noise-floor" : stop.reason;
             break stages;
           }
-          // At the noise floor, a stall or a used-up size ends the search: wider sizes could only fit the noise.
+          // At the noise floor, a stall or a used-up size ends the size; the last size ends the search
+          // (a wider one is visited only where it promises a better score: above).
           if (floorReached && (stop || stalled >= STAGE_PATIENCE)) {
+            if (!last) break;
             stopReason = "noise-floor";
             break stages;
           }

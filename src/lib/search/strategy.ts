@@ -80,6 +80,12 @@ export interface ProposalStrategy {
    * a widening search skips a size that does not promise to halve its best NRMSE so far.
    */
   promise?(): number;
+  /**
+   * The lowest score (hallOfFame.ts, before making it relative) the strategy's screened proposals
+   * at this size promise on `rows` rows: past the noise floor, a wider size is visited only where
+   * it promises a better score than the answer so far.
+   */
+  promisedScore?(rows: number): number;
   /** The −Q and −R networks of a learning method (for inspection, figures and tests). */
   nets?: { q: Icnn; r: Icnn };
 }

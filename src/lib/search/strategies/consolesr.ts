@@ -17,6 +17,7 @@ import type { Trajectory } from "../trajectory.js";
 import { linearProposalsSteps, type LinearProposal } from "../linear/proposer.js";
 import { structureKey } from "../../local/structure.js";
 import type { Steps } from "../clock.js";
+import { frontScoreOf } from "../hallOfFame.js";
 
 /** Linear-algebra proposals fitted at a size the search widens through (all of them at the last). */
 const WIDENING_PROPOSALS = 16;
@@ -126,6 +127,26 @@ export function consolesrStrategy(run: SearchRun): ProposalStrategy {
   return {
     *prepare(need) {
       if (screens || need === "promise") linear ??= yield* screenLinear(run);
+    },
+    promisedScore: (rows) => {
+      if (!linear) throw new Error("consolesr: the linear proposals were not prepared");
+      const { pool, symbols } = run.ctx;
+      /** A coefficient per product and an inner weight per neuron whose scale does not fold out. */
+      const parameters = (products: number[][]) =>
+        products.reduce(
+          (sum, p) =>
+            sum +
+            1 +
+            p.filter((n) => {
+              const symbol = symbols.get(pool[n % pool.length]!);
+              return symbol.innerWeight && !symbol.fold;
+            }).length,
+          0,
+        );
+      return linear.reduce(
+        (m, p) => Math.min(m, frontScoreOf(p.expected, parameters(p.products), rows)),
+        Number.POSITIVE_INFINITY,
+      );
     },
     promise: () => {
       if (!linear) throw new Error("consolesr: the linear proposals were not prepared");
