@@ -8,8 +8,9 @@
  *   score = n·ln(NRMSE²) + k·ln(n),
  * n the rows and k the fitted parameters (coefficients and inner weights). A difference below 2
  * is weak evidence (Kass and Raftery), so within it the simpler form wins: x·cos(0.57·x) does not
- * replace sin(x) by fitting the noise a hair better. An extra term fitted to noise lowers n·ln(NRMSE²) by about 1 (a χ²₁ draw) and costs
- * ln(n) (6.2 at 500 rows), so it does not win; a missing real term raises it by far more.
+ * replace sin(x) by fitting the noise a hair better. An extra term fitted to noise lowers
+ * n·ln(NRMSE²) by about 1 (a χ²₁ draw) and costs ln(n) (6.2 at 500 rows), so it does not win; a
+ * missing real term raises it by far more.
  * Scores are reported relative to the front's lowest (0 is the lowest; lower is better).
  */
 import type { Equation } from "../equation/types.js";
