@@ -37,6 +37,30 @@ export function methodTable(data) {
 </table>`);
 }
 
+/**
+ * The unannounced-noise runs (npm run bench:noise): per method and SNR, how many ended by
+ * themselves, were recovered, were identifiable by the oracle and recovered among those, and the
+ * seconds per run.
+ */
+export function noiseTable(data) {
+  const share = (a, b) => `${a} / ${b} (${b ? ((100 * a) / b).toFixed(0) : "—"} %)`;
+  return scrollX(html`<table style="max-width: 1000px; font-size: 14px;">
+<thead><tr><th>noise</th><th>method</th><th>ended by itself</th><th>recovered</th><th>oracle-identifiable</th>
+<th>recovered of those</th><th>median s</th><th>max s</th><th>stop reasons</th></tr></thead>
+<tbody>${data.summary.map(
+    (s) => html`<tr>
+  <td>${noiseName(s.snrDb)}</td><td><b>${s.method}</b></td><td>${share(s.endedByItself, s.runs)}</td>
+  <td>${share(s.recovered, s.runs)}</td><td>${s.oracleIdentifiable}</td>
+  <td>${share(s.recoveredOfIdentifiable, s.oracleIdentifiable)}</td>
+  <td>${fixed(s.medianSeconds, 2)}</td><td>${fixed(s.maxSeconds, 1)}</td>
+  <td>${Object.entries(s.stopReasons)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ")}</td>
+</tr>`,
+  )}</tbody>
+</table>`);
+}
+
 /** Recovered / runs on sums or on single products ("—" for data files from before the split). */
 function shapeCell(shape) {
   if (!shape) return "—";

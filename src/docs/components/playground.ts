@@ -1,3 +1,6 @@
+/** The stop control's default: 1e-6, or the noise floor where the data are noisier (as the CLI's default). */
+export const NOISE_FLOOR_STOP = 1e-6;
+
 /**
  * The playground's runs, on the library's runtime module (src/lib/runtime.ts, the module
  * `consolesr reproduce` runs headless): the page's Run button makes its controls a new `config`
@@ -60,10 +63,13 @@ export interface PlaygroundConfig {
   seed: number;
   episodes: number;
   budget: number;
+  /** Wall-clock limit of the search in seconds (0: none): at it, the best so far is the result. */
+  timeLimit: number;
   terms: number;
   maxFactors: number;
   gamma: number;
   epsilon: number;
+  /** The stop NRMSE; the default 1e-6 also stops at the noise floor the search estimates (NOISE_FLOOR_STOP). */
   stopNrmse: number;
   fit: { steps: number; learningRate: number; polish: "lm" | "lsq" | "none"; engine: "tfjs" | "js" };
 }
@@ -148,11 +154,14 @@ export function pipelineOptions(
     search: {
       episodes: config.episodes,
       budget: config.budget,
+      timeLimit: config.timeLimit,
       terms: config.terms,
       maxFactors: config.maxFactors,
       gamma: config.gamma,
       epsilon: config.epsilon,
       stopNrmse: config.stopNrmse,
+      // The default stop is the CLI's: 1e-6, or the noise floor estimated from the data where it is higher.
+      noiseFloor: config.stopNrmse === NOISE_FLOOR_STOP,
     },
     fit: { ...config.fit },
   };

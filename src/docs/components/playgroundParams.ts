@@ -78,6 +78,7 @@ export const PARAMS = {
   seed: { kind: "int", min: 0, max: 2 ** 31 - 1 },
   episodes: { kind: "int", min: 1, max: 10000 },
   budget: { kind: "int", min: 0, max: 100000 },
+  timeLimit: { kind: "number", min: 0, max: 3600 },
   terms: { kind: "int", min: 0, max: 12 },
   maxFactors: { kind: "int", min: 0, max: 6 },
   gamma: { kind: "number", min: 0, max: 1 },
@@ -105,6 +106,7 @@ export interface ParamValues {
   seed: number;
   episodes: number;
   budget: number;
+  timeLimit: number;
   terms: number;
   maxFactors: number;
   gamma: number;
@@ -247,6 +249,7 @@ export function writeParams(config: ControlsConfig, backend: BackendPreference):
     seed: config.seed,
     episodes: config.episodes,
     budget: config.budget,
+    timeLimit: config.timeLimit,
     terms: config.terms,
     maxFactors: config.maxFactors,
     gamma: config.gamma,
