@@ -256,8 +256,12 @@ function stopAdvice(o: OutputSearchResult, settings: SearchSettings): string {
     if (o.stopReason === "episodes") flags.push(`--episodes (now ${settings.episodes})`);
     if (o.stopReason === "exhausted" && flags.length === 0) flags.push("--symbols (a wider pool)");
   }
+  const rule =
+    o.floor === undefined
+      ? `the stop rule (train NRMSE ≤ ${settings.stopNrmse})`
+      : `the noise floor (train NRMSE ≤ ${formatNumber(1.25 * o.floor, 3)}, 1.25× the estimated noise)`;
   return (
-    `warning: ${o.target}: the stop rule (train NRMSE ≤ ${settings.stopNrmse}) ` +
+    `warning: ${o.target}: ${rule} ` +
     `was not met (best ${nrmse}, ${o.stopReason} at ${o.size.terms} terms × ${o.size.maxFactors} factors); ` +
     `the equation may be wrong: raise ${flags.join(" or ")}`
   );
