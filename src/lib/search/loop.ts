@@ -64,6 +64,12 @@ function fitNext(strategy: ProposalStrategy, evaluator: Evaluator, keep: readonl
  */
 export const FLOOR_REACH = 1.25;
 
+/**
+ * Under a noise floor, new structures in a row without a 1 % better NRMSE after which the last
+ * size stops ("exhausted") although the floor was not reached.
+ */
+export const PLATEAU_PATIENCE = 50;
+
 /** Lets Ctrl-C and a page's cancel through once per episode. */
 const nextTick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -250,6 +256,12 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
           // A replay stops where the time limit stopped the original: after the same episode.
           if (replay !== undefined && rewards.length >= replay) {
             interrupt("time-limit");
+            break stages;
+          }
+          // Under noise, the last size ends on a long plateau even short of the floor: more structures
+          // there have stopped paying (the noiseless search runs on to its episodes).
+          if (last && floor !== undefined && stalled >= PLATEAU_PATIENCE) {
+            stopReason = "exhausted";
             break stages;
           }
           // A used-up or stalled size widens (the last size runs to a stop rule).
