@@ -188,6 +188,7 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
       command: `npm run bench:noise -- --seeds ${o.seeds.join(",")} --noise ${o.noise.join(",")} --rows ${o.rows}`,
       rows: o.rows,
+      episodes: 600,
       jobs: o.jobs,
       machine: { cpus: availableParallelism(), model: cpus()[0]?.model ?? "unknown", node: process.version },
       loadAverage: { start: load[0], max: Math.max(...load), mean: load.reduce((a, b) => a + b, 0) / load.length },

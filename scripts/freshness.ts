@@ -121,6 +121,9 @@ async function checkBenchmark(file: string): Promise<Pick<FreshnessEntry, "repro
       episodes: manifest.episodes,
       rows: recorded.rows,
       mode: recorded.mode,
+      // The unannounced-noise runs (bench:noise): the search is not told the noise level.
+      ...(recorded.announce === false ? { announce: false } : {}),
+      ...(recorded.timeLimit ? { timeLimit: recorded.timeLimit } : {}),
     };
     const now = await runJob(job);
     // Runs read back from a log (the unsized file's first equations) keep only some fields, and
