@@ -124,7 +124,10 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
   const floor = settings.noiseFloor && noise.nrmse > settings.stopNrmse ? noise.nrmse : undefined;
   /** The part of an NRMSE that noise does not explain (all of it without a floor): what a wider size must halve. */
   const excess = (nrmse: number) => (floor === undefined ? nrmse : Math.sqrt(Math.max(0, nrmse ** 2 - floor ** 2)));
-  /** Set once the best fit reached the noise floor: from then on the search does not widen, and a stall stops it. */
+  /**
+   * Set once the best fit reached the noise floor: from then on a stall ends the size, and a wider
+   * size is entered only where it promises a better score (below).
+   */
   let floorReached = false;
   /** The answer's score when the search entered its last size past the noise floor. */
   let pastFloorScore: number | undefined;
