@@ -578,7 +578,7 @@ export function recordedBackend(config: PipelineConfig, backend: string): string
   return engine === "js" ? "js" : backend;
 }
 
-/** The noise estimate as the JSON records it (NRMSE to 4 significant digits: it is a estimate). */
+/** The noise estimate as the JSON records it (NRMSE to 4 significant digits: it is an estimate). */
 const noiseRecord = (o: SearchResult["outputs"][number]) => ({
   nrmse: Number(o.noise.nrmse.toPrecision(4)),
   method: o.noise.method,

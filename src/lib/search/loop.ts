@@ -140,16 +140,10 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
   const runs: SearchRun[] = [];
   let reached: Size = sizes[0]!;
   let strategy: ProposalStrategy | undefined;
-  /** Where the clock is checked: outside a replay, the time limit and an abort; in a replay, an abort only. */
-  const expired = () => {
-    const reason = clock.expired();
-    return replay !== undefined && reason === "time-limit" ? undefined : reason;
-  };
+  // (A replay's clock has no time limit: search() gives it none.)
+  const expired = () => clock.expired();
   const prepare = async (s: ProposalStrategy, need: "promise" | "propose") => {
-    if (!s.prepare) return;
-    const steps = s.prepare(need);
-    if (replay === undefined) await driveSteps(steps, clock);
-    else await driveSteps(steps, new Clock(0, ctx.signal));
+    if (s.prepare) await driveSteps(s.prepare(need), clock);
   };
   /** What the result reports of a run stopped from outside: the state after its last completed episode. */
   let mark = { reached, screened: 0 };
