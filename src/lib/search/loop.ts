@@ -20,6 +20,9 @@ import { stopRules } from "./stop.js";
 import type { OutputSearchResult, ProposalStrategy, SearchContext, SearchRun } from "./strategy.js";
 import type { Product, RewardPlugin } from "../plugins.js";
 import { Trajectories, type Tally } from "./trajectory.js";
+import { PhaseTimer, type Phase } from "./phases.js";
+import type { Steps } from "./clock.js";
+import type { ArgminSolver } from "./argmin.js";
 
 /** Creates what every strategy shares at one size. */
 function createRun(
@@ -47,15 +50,39 @@ function createRun(
  * The strategy's next proposal fitted through the cache, a repeat redrawn (up to 20 times) when
  * avoidRepeats; undefined when the strategy has nothing left.
  */
-function fitNext(strategy: ProposalStrategy, evaluator: Evaluator, keep: readonly Product[], avoidRepeats: boolean) {
-  let trajectory = strategy.propose(keep);
+function fitNext(
+  strategy: ProposalStrategy,
+  evaluator: Evaluator,
+  keep: readonly Product[],
+  avoidRepeats: boolean,
+  timer: PhaseTimer,
+) {
+  let trajectory = timer.time("proposals", () => strategy.propose(keep));
   if (!trajectory) return undefined;
-  let fitted = evaluator.evaluate(trajectory.structure);
+  const evaluate = () => timer.time("fits", () => evaluator.evaluate(trajectory!.structure));
+  let fitted = evaluate();
   for (let attempt = 0; avoidRepeats && strategy.redraw && fitted.cached && attempt < 20; attempt++) {
-    trajectory = strategy.redraw(attempt, keep);
-    fitted = evaluator.evaluate(trajectory.structure);
+    trajectory = timer.time("proposals", () => strategy.redraw!(attempt, keep));
+    fitted = evaluate();
   }
   return { trajectory, ...fitted };
+}
+
+/** Steps whose every step counts to `phase`. */
+function* timedSteps<T>(steps: Steps<T>, timer: PhaseTimer, phase: Phase): Steps<T> {
+  for (;;) {
+    const next = timer.time(phase, () => steps.next());
+    if (next.done) return next.value;
+    yield;
+  }
+}
+
+/** The LP argmin, its time counted to the "argmin" phase. */
+function timedArgmin(argmin: ArgminSolver, timer: PhaseTimer): ArgminSolver {
+  return {
+    lp: (net, state, c) => timer.time("argmin", () => argmin.lp(net, state, c)),
+    memoryBytes: () => argmin.memoryBytes(),
+  };
 }
 
 /**
@@ -107,12 +134,15 @@ function baselineCandidate(ctx: SearchContext, settings: SearchSettings): Candid
   return evaluator.evaluate(structure).candidate;
 }
 
-export async function searchOutput(ctx: SearchContext, settings: SearchSettings): Promise<OutputSearchResult> {
+export async function searchOutput(outer: SearchContext, settings: SearchSettings): Promise<OutputSearchResult> {
   const method = structureSearchRow(settings.method);
+  /** Where the time goes (phases.ts): for the speed benchmark, never in the JSON. */
+  const timer = new PhaseTimer();
+  const ctx: SearchContext = { ...outer, argmin: timedArgmin(outer.argmin, timer) };
   const clock = ctx.clock ?? new Clock(0, ctx.signal);
   /** A time-limited run replayed (reproduce): its completed episodes of this target, and no clock of its own. */
   const replay = settings.replay?.[ctx.target];
-  const baseline = baselineCandidate(ctx, settings);
+  const baseline = timer.time("preparation", () => baselineCandidate(ctx, settings));
   const evaluator = createEvaluator(ctx.data, ctx.target, ctx.symbols, ctx.reward, settings.fit);
   const evidence: Evidence[] = [];
   const hall = new HallOfFame();
@@ -120,7 +150,7 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
   const sizes = sizesOf(settings);
   // The noise floor: what NRMSE noise alone leaves, estimated from the data (noise.ts). Below the
   // NRMSE stop rule (1e-6 by default) the data count as noiseless and that rule alone applies.
-  const noise = estimateNoise(ctx.data.x, columnOf(ctx.data, ctx.target));
+  const noise = timer.time("preparation", () => estimateNoise(ctx.data.x, columnOf(ctx.data, ctx.target)));
   const floor = settings.noiseFloor && noise.nrmse > settings.stopNrmse ? noise.nrmse : undefined;
   /** The part of an NRMSE that noise does not explain (all of it without a floor): what a wider size must halve. */
   const excess = (nrmse: number) => (floor === undefined ? nrmse : Math.sqrt(Math.max(0, nrmse ** 2 - floor ** 2)));
@@ -143,7 +173,7 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
   // (A replay's clock has no time limit: search() gives it none.)
   const expired = () => clock.expired();
   const prepare = async (s: ProposalStrategy, need: "promise" | "propose") => {
-    if (s.prepare) await driveSteps(s.prepare(need), clock);
+    if (s.prepare) await driveSteps(timedSteps(s.prepare(need), timer, "screening"), clock);
   };
   /** What the result reports of a run stopped from outside: the state after its last completed episode. */
   let mark = { reached, screened: 0 };
@@ -175,7 +205,7 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
           if (improved && strategy.promisedScore) await prepare(strategy, "promise");
           if (!improved || !strategy.promisedScore || !(strategy.promisedScore(ctx.data.rows) < score)) {
             stopReason = "noise-floor";
-            break stages;
+            break;
           }
         } else if (!last && best && strategy.promise) {
           await prepare(strategy, "promise");
@@ -199,7 +229,7 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
         try {
           await prepare(strategy, "propose");
           // (The products the dynamic constraint keeps change only between episodes.)
-          const fitted = fitNext(strategy, evaluator, run.gate.kept(), settings.avoidRepeats);
+          const fitted = fitNext(strategy, evaluator, run.gate.kept(), settings.avoidRepeats, timer);
           if (!fitted) {
             episode--;
             if (!last) break;
@@ -226,7 +256,7 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
             best = candidate;
           const reward = shape(candidate.reward);
           rewards.push(candidate.reward);
-          strategy.observe?.({ episode, trajectory, candidate, cached, reward });
+          timer.time("icnn", () => strategy!.observe?.({ episode, trajectory, candidate, cached, reward }));
           ctx.onEpisode?.({
             target: ctx.target,
             episode,
@@ -302,5 +332,6 @@ export async function searchOutput(ctx: SearchContext, settings: SearchSettings)
     screened,
     size: reached,
     nets: strategy?.nets,
+    phases: timer.seconds(),
   };
 }

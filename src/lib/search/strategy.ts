@@ -17,6 +17,7 @@ import type { Tally, Trajectories, Trajectory } from "./trajectory.js";
 import type { Size } from "./growth.js";
 import type { Clock, Steps } from "./clock.js";
 import type { NoiseEstimate } from "./noise.js";
+import type { PhaseSeconds } from "./phases.js";
 
 export interface SearchContext {
   data: Dataset;
@@ -128,4 +129,6 @@ export interface OutputSearchResult {
   size: Size;
   /** The trained −Q and −R networks of a learning method (not serialised). */
   nets?: { q: Icnn; r: Icnn };
+  /** Seconds per phase of the search (phases.ts; not serialised: timings vary from run to run). */
+  phases: PhaseSeconds;
 }

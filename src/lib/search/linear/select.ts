@@ -3,9 +3,10 @@
  * least squares. Forward selection by exact residual reduction (orthogonal least squares) as a
  * beam, then an exchange pass (swap a member for any column while the residual drops), so that
  * an early impostor does not fix the rest (SEARCH-NOTES: greedy selection alone is not enough).
- * Decisions are made on float64 values, so a result is the same on every engine. The work is
- * written as steps (clock.ts) that yield every few dozen columns, so a search can be stopped
- * inside it.
+ * Subsets are scored in coefficient space (Columns, below): rows are touched once per column
+ * that enters a subset, not once per subset scored. Decisions are made on float64 values, so a
+ * result is the same on every engine. The work is written as steps (clock.ts) that yield
+ * between subsets, so a search can be stopped inside it.
  */
 import { runSteps, type Steps } from "../clock.js";
 
@@ -22,16 +23,6 @@ export interface SelectOptions {
   beam?: number;
   /** Rows used for screening, evenly strided (default 400). */
   rows?: number;
-}
-
-interface Node {
-  members: number[];
-  /** Orthonormal basis of the members' columns. */
-  basis: Float64Array[];
-  residual: Float64Array;
-  rss: number;
-  /** Σ over the basis of (qᵀ a_j)² for every column j (columns are unit-norm). */
-  projected: Float64Array;
 }
 
 /** Subsets of one size are enumerated exhaustively when there are at most this many. */
@@ -64,64 +55,168 @@ function screening(columns: readonly Float64Array[], y: Float64Array, rows: numb
   return { a, y: ys, scale: Math.sqrt(variance) || 1 };
 }
 
-/** The child of a node with column j added (null when j is collinear with the members). */
-function extend(node: Node, j: number, a: readonly Float64Array[], project = true): Node | null {
-  const v = Float64Array.from(a[j]!);
-  for (const q of node.basis) {
-    const c = dot(q, v);
-    for (let r = 0; r < v.length; r++) v[r]! -= c * q[r]!;
+/**
+ * The screening columns as the selection sees them: unit-norm columns a_j, y, b = Aᵀy and the
+ * Gram columns Aᵀa_j, each computed once when a subset first takes column j. Every subset is
+ * then scored in coefficient space (K numbers per basis vector, not rows): the orthonormal basis
+ * q_i of a subset's columns is held as P_i = Aᵀq_i, and adding column j leaves the RSS
+ * rss − c_j²/room_j, with room_j = 1 − Σ_i P_i[j]² and c_j = a_jᵀr = b_j − Σ_i P_i[j]·(q_iᵀy).
+ * A subset's recorded NRMSE is recomputed from its columns' rows (recordedRss): the coefficient
+ * space ranks, the rows decide.
+ */
+class Columns {
+  readonly a: readonly Float64Array[];
+  readonly y: Float64Array;
+  readonly b: Float64Array;
+  readonly yy: number;
+  readonly #gram = new Map<number, Float64Array>();
+
+  constructor(a: readonly Float64Array[], y: Float64Array) {
+    this.a = a;
+    this.y = y;
+    this.b = Float64Array.from(a, (column) => dot(column, y));
+    this.yy = dot(y, y);
   }
-  const norm = Math.sqrt(dot(v, v));
-  if (!(norm > 1e-7)) return null;
-  for (let r = 0; r < v.length; r++) v[r]! /= norm;
-  const c = dot(v, node.residual);
-  const residual = Float64Array.from(node.residual, (x, r) => x - c * v[r]!);
-  const projected = project ? Float64Array.from(node.projected, (p, k) => p + dot(v, a[k]!) ** 2) : node.projected;
+
+  get size(): number {
+    return this.a.length;
+  }
+
+  /** Aᵀa_j (K inner products of n rows; kept). */
+  gram(j: number): Float64Array {
+    let g = this.#gram.get(j);
+    if (!g) {
+      const aj = this.a[j]!;
+      g = new Float64Array(this.a.length);
+      for (let k = 0; k < this.a.length; k++) g[k] = dot(this.a[k]!, aj);
+      this.#gram.set(j, g);
+    }
+    return g;
+  }
+
+  /** The subset without columns. */
+  root(): Node {
+    return {
+      members: [],
+      basis: [],
+      weights: [],
+      rss: this.yy,
+      projected: new Float64Array(this.a.length),
+      correlation: Float64Array.from(this.b),
+    };
+  }
+}
+
+interface Node {
+  /** Column indices, ascending. */
+  members: number[];
+  /** P_i = Aᵀq_i per orthonormal basis vector q_i of the members' columns. */
+  basis: Float64Array[];
+  /** q_iᵀy per basis vector. */
+  weights: number[];
+  /** The least-squares RSS of y on the members. */
+  rss: number;
+  /** Σ_i P_i[j]² for every column j (columns are unit-norm: 1 − this is what j adds). */
+  projected: Float64Array;
+  /** a_jᵀr for every column j, r the members' residual. */
+  correlation: Float64Array;
+}
+
+/** Below this share of a unit column outside a subset's span, the column counts as collinear with it. */
+const ROOM = 1e-12;
+
+/** The RSS of the node's members with column j added (NaN when j is collinear with them). */
+function trialRss(node: Node, j: number): number {
+  const room = 1 - node.projected[j]!;
+  if (!(room > ROOM)) return Number.NaN;
+  const c = node.correlation[j]!;
+  return node.rss - (c * c) / room;
+}
+
+/** The child of a node with column j added (null when j is collinear with the members). */
+function extend(node: Node, j: number, columns: Columns): Node | null {
+  const room = 1 - node.projected[j]!;
+  if (!(room > ROOM)) return null;
+  const norm = Math.sqrt(room);
+  const g = columns.gram(j);
+  const k = columns.size;
+  const p = Float64Array.from(g);
+  for (const q of node.basis) {
+    const c = q[j]!;
+    for (let i = 0; i < k; i++) p[i]! -= c * q[i]!;
+  }
+  for (let i = 0; i < k; i++) p[i]! /= norm;
+  const w = node.correlation[j]! / norm;
+  const projected = new Float64Array(k);
+  const correlation = new Float64Array(k);
+  for (let i = 0; i < k; i++) {
+    projected[i] = node.projected[i]! + p[i]! * p[i]!;
+    correlation[i] = node.correlation[i]! - w * p[i]!;
+  }
   return {
     members: [...node.members, j].sort((x, z) => x - z),
-    basis: [...node.basis, v],
-    residual,
-    rss: Math.max(0, node.rss - c * c),
+    basis: [...node.basis, p],
+    weights: [...node.weights, w],
+    rss: Math.max(0, node.rss - w * w),
     projected,
+    correlation,
   };
 }
 
-/** The node of a set of columns (null when they are collinear); `projected` is left as it was. */
-function nodeOf(members: readonly number[], a: readonly Float64Array[], y: Float64Array): Node | null {
-  let node: Node | null = { members: [], basis: [], residual: y, rss: dot(y, y), projected: new Float64Array(0) };
-  for (const j of members) node = node && extend(node, j, a, false);
+/** The node of a set of columns (null when they are collinear). */
+function nodeOf(members: readonly number[], columns: Columns): Node | null {
+  let node: Node | null = columns.root();
+  for (const j of members) node = node && extend(node, j, columns);
   return node;
 }
 
 /**
+ * The RSS of y on a set of columns from their rows: modified Gram–Schmidt with the residual
+ * carried as a vector, so an exact fit reads as exact (no yᵀy − Σ(qᵀy)² cancellation).
+ */
+function recordedRss(members: readonly number[], a: readonly Float64Array[], y: Float64Array): number {
+  const basis: Float64Array[] = [];
+  const residual = Float64Array.from(y);
+  for (const j of members) {
+    const v = Float64Array.from(a[j]!);
+    for (const q of basis) {
+      const c = dot(q, v);
+      for (let r = 0; r < v.length; r++) v[r]! -= c * q[r]!;
+    }
+    const norm = Math.sqrt(dot(v, v));
+    if (!(norm > 1e-7)) continue;
+    for (let r = 0; r < v.length; r++) v[r]! /= norm;
+    basis.push(v);
+    const c = dot(v, residual);
+    for (let r = 0; r < residual.length; r++) residual[r]! -= c * v[r]!;
+  }
+  return dot(residual, residual);
+}
+
+/**
  * Swaps one member at a time for the column that lowers the RSS most, while it drops: for each
- * slot the other members' fit is computed once, and every column is scored by its exact RSS
+ * slot the other members' subset is built once, and every column is scored by its exact RSS
  * drop against it.
  */
 function* exchange(
   members: number[],
   rss: number,
-  a: readonly Float64Array[],
-  y: Float64Array,
+  columns: Columns,
   passes = 3,
 ): Steps<{ members: number[]; rss: number }> {
   let best = { members: [...members], rss };
   for (let pass = 0; pass < passes; pass++) {
     let improved = false;
     for (let slot = 0; slot < best.members.length; slot++) {
+      yield;
       const others = best.members.filter((_, s) => s !== slot);
-      const base = nodeOf(others, a, y);
+      const base = nodeOf(others, columns);
       if (!base) continue;
       let choice = -1;
       let value = best.rss * (1 - 1e-9);
-      for (let j = 0; j < a.length; j++) {
-        if ((j & 63) === 63) yield;
+      for (let j = 0; j < columns.size; j++) {
         if (best.members.includes(j)) continue;
-        let room = 1;
-        for (const q of base.basis) room -= dot(q, a[j]!) ** 2;
-        if (!(room > 1e-12)) continue;
-        const c = dot(a[j]!, base.residual);
-        const trial = base.rss - (c * c) / room;
+        const trial = trialRss(base, j);
         if (trial < value) {
           value = trial;
           choice = j;
@@ -137,31 +232,33 @@ function* exchange(
   return { members: [...best.members].sort((x, z) => x - z), rss: best.rss };
 }
 
-/** Every k-subset by its exact RSS (depth-first, sharing each prefix's fit); the `keep` best. */
-function* exhaustive(
-  a: readonly Float64Array[],
-  y: Float64Array,
-  k: number,
-  keep: number,
-): Steps<{ members: number[]; rss: number }[]> {
+/**
+ * Every k-subset by its RSS (depth-first, sharing each prefix's basis; the last column scored
+ * without building its node); the `keep` best.
+ */
+function* exhaustive(columns: Columns, k: number, keep: number): Steps<{ members: number[]; rss: number }[]> {
   const out: { members: number[]; rss: number }[] = [];
   let visited = 0;
   const walk = function* (start: number, node: Node): Steps<void> {
-    if ((++visited & 31) === 0) yield;
-    if (node.members.length === k) {
-      out.push({ members: [...node.members].sort((x, z) => x - z), rss: node.rss });
+    if ((++visited & 15) === 0) yield;
+    if (node.members.length === k - 1) {
+      for (let j = start; j < columns.size; j++) {
+        const rss = trialRss(node, j);
+        if (Number.isNaN(rss)) continue;
+        out.push({ members: [...node.members, j], rss: Math.max(0, rss) });
+      }
       if (out.length > 4 * keep) {
         out.sort((p, q) => p.rss - q.rss);
         out.length = keep;
       }
       return;
     }
-    for (let j = start; j < a.length; j++) {
-      const child = extend(node, j, a, false);
+    for (let j = start; j < columns.size; j++) {
+      const child = extend(node, j, columns);
       if (child) yield* walk(j + 1, child);
     }
   };
-  yield* walk(0, { members: [], basis: [], residual: y, rss: dot(y, y), projected: new Float64Array(0) });
+  yield* walk(0, columns.root());
   out.sort((p, q) => p.rss - q.rss);
   return out.slice(0, keep);
 }
@@ -192,28 +289,24 @@ export function* selectSubsetsSteps(
 ): Steps<Subset[]> {
   const beamWidth = options.beam ?? 12;
   const { a, y: ys, scale } = screening(columns, y, options.rows ?? 400);
+  const library = new Columns(a, ys);
   const nrmse = (rss: number) => Math.sqrt(Math.max(0, rss)) / scale;
   const out = new Map<string, Subset>();
-  const record = (members: number[], rss: number) => {
+  const record = (members: number[]) => {
     const key = members.join(",");
-    const value = nrmse(rss);
-    const old = out.get(key);
-    if (!old || value < old.nrmse) out.set(key, { members, nrmse: value });
+    if (out.has(key)) return;
+    out.set(key, { members, nrmse: nrmse(recordedRss(members, a, ys)) });
   };
-  let beam: Node[] = [
-    { members: [], basis: [], residual: ys, rss: dot(ys, ys), projected: new Float64Array(a.length) },
-  ];
+  let beam: Node[] = [library.root()];
   for (let depth = 1; depth <= options.maxTerms && beam.length > 0; depth++) {
     // Score every (node, column) by its exact RSS drop, then build the best children only.
     const scored: { node: Node; j: number; rss: number }[] = [];
     for (const node of beam) {
+      yield;
       for (let j = 0; j < a.length; j++) {
-        if ((j & 255) === 255) yield;
         if (node.members.includes(j)) continue;
-        const room = 1 - node.projected[j]!;
-        if (!(room > 1e-12)) continue;
-        const c = dot(a[j]!, node.residual);
-        scored.push({ node, j, rss: node.rss - (c * c) / room });
+        const rss = trialRss(node, j);
+        if (!Number.isNaN(rss)) scored.push({ node, j, rss });
       }
     }
     scored.sort((p, q) => p.rss - q.rss);
@@ -224,19 +317,16 @@ export function* selectSubsetsSteps(
       const key = [...s.node.members, s.j].sort((x, z) => x - z).join(",");
       if (keys.has(key)) continue;
       yield;
-      const child = extend(s.node, s.j, a);
+      const child = extend(s.node, s.j, library);
       if (!child) continue;
       keys.add(key);
       next.push(child);
     }
     beam = next;
-    for (const node of beam) record(node.members, node.rss);
-    for (const node of beam.slice(0, 3)) {
-      const swapped = yield* exchange(node.members, node.rss, a, ys);
-      record(swapped.members, swapped.rss);
-    }
+    for (const node of beam) record(node.members);
+    for (const node of beam.slice(0, 3)) record((yield* exchange(node.members, node.rss, library)).members);
     if (choose(a.length, depth, EXHAUSTIVE) <= EXHAUSTIVE)
-      for (const s of yield* exhaustive(a, ys, depth, beamWidth)) record(s.members, s.rss);
+      for (const s of yield* exhaustive(library, depth, beamWidth)) record(s.members);
   }
   return [...out.values()].sort((p, q) => p.nrmse - q.nrmse || p.members.length - q.members.length);
 }
