@@ -38,7 +38,7 @@ const rows: [string, (x: number, y: number) => number, (x: number, y: number) =>
     ["log", (x) => log(x), (x) => Math.log(x), positive, positive],
     ["log2", (x) => log2(x), (x) => Math.log2(x), positive, positive],
     ["log10", (x) => log10(x), (x) => Math.log10(x), positive, positive],
-    ["pow", (x, y) => pow(x, y), (x, y) => Math.pow(x, y), positive, exponent],
+    ["pow", (x, y) => pow(x, y), (x, y) => x ** y, positive, exponent],
     ["hypot", (x, y) => hypot(x, y), (x, y) => Math.hypot(x, y), small, trig],
   ];
 console.log(`# Deterministic elementary functions (src/lib/math.ts) against Math.*, ns per call, ${N} arguments`);

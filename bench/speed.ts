@@ -70,11 +70,11 @@ const argmin = await createArgminSolver();
 const wanted = opts.cases.split(",");
 console.log(`# Search CPU by phase (seed ${seed}; seconds; phases are self times)`);
 console.log(
-  `${"case".padEnd(9)}${"exact".padEnd(8)}${"structures".padEnd(12)}${"cpu s".padEnd(8)}` +
-    PHASES.map((p) => p.padEnd(13)).join("") +
+  `${"case".padEnd(9)}${"exact".padEnd(8)}${"structures".padEnd(12)}${"cpu s".padEnd(8)}${"wall s".padEnd(8)}` +
+    PHASES.map((p) => p.padEnd(12)).join("") +
     "covered",
 );
-for (const c of CASES.filter((c) => wanted.includes(c.name))) {
+for (const c of wanted.map((name) => CASES.find((c) => c.name === name)!)) {
   const table = c.table?.();
   const options: PipelineOptions = table
     ? { ...c.options, csv: { name: `${c.name}.csv`, table }, targets: ["y"] }
@@ -83,6 +83,7 @@ for (const c of CASES.filter((c) => wanted.includes(c.name))) {
   const data = pipelineData(config, { registries, table });
   const plugins = pipelinePlugins(config, registries);
   const cpu = process.cpuUsage();
+  const wall = performance.now();
   const found = await search(data.train, {
     symbols: plugins.symbols,
     pool: plugins.pool,
@@ -94,6 +95,7 @@ for (const c of CASES.filter((c) => wanted.includes(c.name))) {
     argmin,
   });
   const used = process.cpuUsage(cpu);
+  const wallSeconds = (performance.now() - wall) / 1000;
   const seconds = (used.user + used.system) / 1e6;
   const phases = found.outputs.reduce((sum: PhaseSeconds, o) => addPhases(sum, o.phases), noPhases());
   const covered = PHASES.reduce((s, p) => s + phases[p], 0);
@@ -109,8 +111,8 @@ for (const c of CASES.filter((c) => wanted.includes(c.name))) {
   } else exact = found.simplified.map((e) => equationText(e, (n) => registries.symbols.get(n))).join("; ");
   console.log(
     `${c.name.padEnd(9)}${(exact.length > 7 ? "-" : exact).padEnd(8)}${String(found.structures).padEnd(12)}` +
-      `${seconds.toFixed(3).padEnd(8)}` +
-      PHASES.map((p) => phases[p].toFixed(3).padEnd(13)).join("") +
+      `${seconds.toFixed(3).padEnd(8)}${wallSeconds.toFixed(3).padEnd(8)}` +
+      PHASES.map((p) => phases[p].toFixed(3).padEnd(12)).join("") +
       `${((100 * covered) / seconds).toFixed(0)} %`,
   );
   if (exact.length > 7) console.log(`  ${c.what}: ${exact}`);

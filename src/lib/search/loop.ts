@@ -11,7 +11,7 @@ import { createSpace, type Limits } from "./cmp.js";
 import { createEvaluator, type Candidate, type Evaluator } from "./evaluator.js";
 import { sizesOf, STAGE_PATIENCE, type Size } from "./growth.js";
 import { frontScoreOf, frontScores, HallOfFame, parametersOf } from "./hallOfFame.js";
-import { estimateNoise } from "./noise.js";
+import { estimateNoise, type NoiseEstimate } from "./noise.js";
 import { columnOf } from "../data/dataset.js";
 import { shapeReward } from "./learner.js";
 import { structureSearchRow } from "./methods.js";
@@ -21,6 +21,7 @@ import type { OutputSearchResult, ProposalStrategy, SearchContext, SearchRun } f
 import type { Product, RewardPlugin } from "../plugins.js";
 import { Trajectories, type Tally } from "./trajectory.js";
 import { PhaseTimer, type Phase } from "./phases.js";
+import { cheapProposalsSteps, parametersOfProducts, ScreenCache, type LinearProposal } from "./linear/proposer.js";
 import type { Steps } from "./clock.js";
 import type { ArgminSolver } from "./argmin.js";
 
@@ -31,6 +32,7 @@ function createRun(
   evaluator: Evaluator,
   evidence: Evidence[],
   widening: boolean,
+  screens: ScreenCache,
 ): SearchRun {
   const space = createSpace(
     ctx.data.inputs,
@@ -43,7 +45,20 @@ function createRun(
   const gate = new ConstraintGate(ctx.constraints, space, limits, evidence);
   const nets = { r: ctx.rng.fork(), q: ctx.rng.fork() };
   const trajectories = new Trajectories(space, limits, gate, ctx.rng, ctx.target, settings.explore);
-  return { ctx, settings, space, limits, gate, evaluator, trajectories, rng: ctx.rng, nets, screened: 0, widening };
+  return {
+    ctx,
+    settings,
+    space,
+    limits,
+    gate,
+    evaluator,
+    trajectories,
+    rng: ctx.rng,
+    nets,
+    screened: 0,
+    widening,
+    screens,
+  };
 }
 
 /**
@@ -134,24 +149,103 @@ function baselineCandidate(ctx: SearchContext, settings: SearchSettings): Candid
   return evaluator.evaluate(structure).candidate;
 }
 
+/**
+ * Below this NRMSE, a linear fit of the cheap first screen is exact: its residual then stands
+ * for the noise estimate (noise at most that), and the data count as noiseless.
+ */
+const EXACT_SCREEN = 1e-6;
+
+/**
+ * Where a growing search starts (Speed I: the cheap questions first): the cheap first screen's
+ * best proposal that reaches `reach` (the stop rule noiseless: the fewest products, then the
+ * lowest NRMSE; the noise floor: the lowest score, hallOfFame.ts), and the first size that
+ * holds it. The search skips the sizes before it and fits that proposal first.
+ */
+function cheapStart(
+  proposals: readonly LinearProposal[],
+  sizes: readonly Size[],
+  reach: number,
+  score: ((p: LinearProposal) => number) | undefined,
+): { products: number[][]; stage: number } | undefined {
+  const hits = proposals.filter((p) => p.expected <= reach);
+  if (hits.length === 0) return undefined;
+  const rank = score ?? ((p: LinearProposal) => p.products.length + p.expected);
+  const chosen = hits.reduce((best, p) => (rank(p) < rank(best) ? p : best));
+  const factors = Math.max(...chosen.products.map((p) => p.length));
+  const stage = sizes.findIndex((s) => s.terms >= chosen.products.length && s.maxFactors >= factors);
+  return stage < 0 ? undefined : { products: chosen.products, stage };
+}
+
 export async function searchOutput(outer: SearchContext, settings: SearchSettings): Promise<OutputSearchResult> {
   const method = structureSearchRow(settings.method);
   /** Where the time goes (phases.ts): for the speed benchmark, never in the JSON. */
   const timer = new PhaseTimer();
+  const endLoop = timer.begin("loop");
   const ctx: SearchContext = { ...outer, argmin: timedArgmin(outer.argmin, timer) };
   const clock = ctx.clock ?? new Clock(0, ctx.signal);
   /** A time-limited run replayed (reproduce): its completed episodes of this target, and no clock of its own. */
   const replay = settings.replay?.[ctx.target];
-  const baseline = timer.time("preparation", () => baselineCandidate(ctx, settings));
   const evaluator = createEvaluator(ctx.data, ctx.target, ctx.symbols, ctx.reward, settings.fit);
   const evidence: Evidence[] = [];
   const hall = new HallOfFame();
   const shape = shapeReward(settings.shaping, ctx.reward.range);
   const sizes = sizesOf(settings);
-  // The noise floor: what NRMSE noise alone leaves, estimated from the data (noise.ts). Below the
+  /** The linear-algebra screens' libraries and selections, shared by the first screen and the sizes. */
+  const screens = new ScreenCache();
+  let interrupted = false;
+  let stopReason: StopReason = "episodes";
+  const interrupt = (reason: StopReason) => {
+    stopReason = reason;
+    interrupted = true;
+  };
+  // The cheap first screen (a growing size, a method that asks it): its proposals, before any size.
+  let cheapProposals: LinearProposal[] = [];
+  let cheapColumns = 0;
+  if (replay === 0) interrupt("time-limit");
+  else if (sizes.length > 1 && method.cheapFirst && (settings.proposal === "linear" || settings.proposal === "wide")) {
+    try {
+      const steps = cheapProposalsSteps({
+        x: ctx.data.x,
+        y: columnOf(ctx.data, ctx.target),
+        pool: ctx.pool,
+        allowed: allowedNeurons(ctx.data, ctx.pool, ctx.symbols),
+        lookup: (name) => ctx.symbols.get(name),
+        maxFactors: Math.max(...sizes.map((s) => s.maxFactors)),
+        maxTerms: Math.max(...sizes.map((s) => s.terms)),
+        cache: screens,
+      });
+      ({ proposals: cheapProposals, columns: cheapColumns } = await driveSteps(
+        timedSteps(steps, timer, "screening"),
+        clock,
+      ));
+    } catch (cause) {
+      if (!(cause instanceof Interrupted)) throw cause;
+      interrupt(cause.reason);
+    }
+  }
+  // The noise floor: what NRMSE noise alone leaves, estimated from the data (noise.ts); where the
+  // cheap first screen fitted the data exactly, its residual (noise is at most that). Below the
   // NRMSE stop rule (1e-6 by default) the data count as noiseless and that rule alone applies.
-  const noise = timer.time("preparation", () => estimateNoise(ctx.data.x, columnOf(ctx.data, ctx.target)));
+  const exact = cheapProposals
+    .filter((p) => p.expected <= EXACT_SCREEN)
+    .reduce<LinearProposal | undefined>((m, p) => (m && m.expected <= p.expected ? m : p), undefined);
+  const noise: NoiseEstimate = exact
+    ? {
+        nrmse: exact.expected,
+        method: `residual of an exact linear fit (${exact.products.length} terms, the first screen)`,
+      }
+    : timer.time("preparation", () => estimateNoise(ctx.data.x, columnOf(ctx.data, ctx.target)));
   const floor = settings.noiseFloor && noise.nrmse > settings.stopNrmse ? noise.nrmse : undefined;
+  /** The cheap first screen's start (cheapStart): skipped sizes, a proposal fitted first. */
+  const lookup = (name: string) => ctx.symbols.get(name);
+  const cheap = cheapStart(
+    cheapProposals,
+    sizes,
+    floor === undefined ? settings.stopNrmse : FLOOR_REACH * floor,
+    floor === undefined
+      ? undefined
+      : (p) => frontScoreOf(p.expected, parametersOfProducts(p.products, ctx.pool, lookup), ctx.data.rows),
+  );
   /** The part of an NRMSE that noise does not explain (all of it without a floor): what a wider size must halve. */
   const excess = (nrmse: number) => (floor === undefined ? nrmse : Math.sqrt(Math.max(0, nrmse ** 2 - floor ** 2)));
   /**
@@ -164,7 +258,6 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
   const rewards: number[] = [];
   const counts: Tally = { greedy: 0, random: 0, rejected: 0 };
   let best: Candidate | undefined;
-  let stopReason: StopReason = "episodes";
   let error: InputError | undefined;
   let episode = 0;
   const runs: SearchRun[] = [];
@@ -177,17 +270,13 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
   };
   /** What the result reports of a run stopped from outside: the state after its last completed episode. */
   let mark = { reached, screened: 0 };
-  const screenedSoFar = () => runs.reduce((sum, run) => sum + run.screened, 0);
-  let interrupted = false;
-  const interrupt = (reason: StopReason) => {
-    stopReason = reason;
-    interrupted = true;
-  };
-  if (replay === 0) interrupt("time-limit");
-  else
+  const screenedSoFar = () => runs.reduce((sum, run) => sum + run.screened, cheapColumns);
+  if (!interrupted)
     stages: for (const [stage, size] of sizes.entries()) {
+      // The sizes before the cheap first screen's start are skipped (cheapStart).
+      if (cheap && stage < cheap.stage) continue;
       const last = stage === sizes.length - 1;
-      const run = createRun(ctx, { ...settings, ...size }, evaluator, evidence, !last);
+      const run = createRun(ctx, { ...settings, ...size }, evaluator, evidence, !last, screens);
       runs.push(run);
       const rules = stopRules(method.threshold, settings);
       strategy = method.strategy(run);
@@ -217,6 +306,8 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
         break;
       }
       let stalled = 0;
+      /** The cheap first screen's proposal, fitted first at its size. */
+      let inject = cheap && stage === cheap.stage ? cheap.products : undefined;
       while (episode < settings.episodes) {
         episode++;
         await nextTick();
@@ -227,9 +318,14 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
           break stages;
         }
         try {
-          await prepare(strategy, "propose");
+          // The cheap start's proposal first (where the constraints accept it), before any screening.
+          const first = inject && timer.time("proposals", () => run.trajectories.fromProducts(inject!));
+          inject = undefined;
+          if (!first) await prepare(strategy, "propose");
           // (The products the dynamic constraint keeps change only between episodes.)
-          const fitted = fitNext(strategy, evaluator, run.gate.kept(), settings.avoidRepeats, timer);
+          const fitted = first
+            ? { trajectory: first, ...timer.time("fits", () => evaluator.evaluate(first.structure)) }
+            : fitNext(strategy, evaluator, run.gate.kept(), settings.avoidRepeats, timer);
           if (!fitted) {
             episode--;
             if (!last) break;
@@ -314,10 +410,13 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
       ? best
       : ((floor !== undefined ? hall.chooseByScore(ctx.data.rows) : hall.choose()) ?? best);
   const front = hall.front();
+  // Stopped before its first fit, a search answers with the baseline (fitted only then: it is the
+  // same answer whenever it is fitted).
+  const answer = chosen ?? timer.time("preparation", () => baselineCandidate(ctx, settings));
+  endLoop();
   return {
     target: ctx.target,
-    // Stopped before its first fit, a search answers with the baseline.
-    best: chosen ?? baseline,
+    best: answer,
     front,
     scores: frontScores(front, ctx.data.rows),
     noise,

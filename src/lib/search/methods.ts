@@ -35,6 +35,11 @@ export interface StructureSearchRow extends MethodRowBase {
   /** Its answer: the best fit ("best") or the simplest candidate within 5 % of it ("simplest"). */
   answer: "best" | "simplest";
   strategy: (run: SearchRun) => ProposalStrategy;
+  /**
+   * A search whose size grows asks the cheap first screen (linear/proposer.ts) before any size
+   * and starts at the size of what it found (with its linear-algebra proposals on).
+   */
+  cheapFirst?: boolean;
 }
 
 /** A baseline that fits a model of its own per target (no equation): the pipeline's model path. */
@@ -129,6 +134,7 @@ export const METHODS = {
     threshold: "nrmse",
     answer: "simplest",
     strategy: consolesrStrategy,
+    cheapFirst: true,
   },
   paper: {
     name: "paper",

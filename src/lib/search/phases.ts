@@ -8,6 +8,8 @@
  */
 
 export const PHASES = [
+  /** The episode loop's own work: sizes, constraints, the networks' set-up, the hall of fame. */
+  "loop",
   /** The noise estimate, the any-moment baseline and the cheap first screen. */
   "preparation",
   /** Library construction and sparse selection (the linear-algebra proposals). */
@@ -36,16 +38,24 @@ export class PhaseTimer {
 
   /** Runs fn, counting its time (less nested phases) to `phase`. */
   time<T>(phase: Phase, fn: () => T): T {
-    const started = performance.now();
-    this.#stack.push(0);
+    const end = this.begin(phase);
     try {
       return fn();
     } finally {
+      end();
+    }
+  }
+
+  /** Opens a phase (an async span: nothing else may time phases on this timer meanwhile); returns its end. */
+  begin(phase: Phase): () => void {
+    const started = performance.now();
+    this.#stack.push(0);
+    return () => {
       const nested = this.#stack.pop()!;
       const spent = performance.now() - started;
       this.#ms[phase] += spent - nested;
       if (this.#stack.length > 0) this.#stack[this.#stack.length - 1]! += spent;
-    }
+    };
   }
 
   /** Seconds per phase so far. */

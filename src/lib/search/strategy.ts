@@ -18,6 +18,7 @@ import type { Size } from "./growth.js";
 import type { Clock, Steps } from "./clock.js";
 import type { NoiseEstimate } from "./noise.js";
 import type { PhaseSeconds } from "./phases.js";
+import type { ScreenCache } from "./linear/proposer.js";
 
 export interface SearchContext {
   data: Dataset;
@@ -51,6 +52,8 @@ export interface SearchRun {
   screened: number;
   /** Whether this size is one of several the search widens through, and not the last. */
   widening: boolean;
+  /** The output's linear-algebra screens (libraries, selections), shared from size to size. */
+  screens: ScreenCache;
 }
 
 /** One fitted proposal, as a strategy sees it after the fit. */

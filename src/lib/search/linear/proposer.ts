@@ -5,9 +5,10 @@
  * strided rows; counts of what was screened are kept for the JSON.
  */
 import { std } from "../../metrics/nrmse.js";
-import { neuronColumns, productColumnsSteps, type ProductColumn } from "./columns.js";
+import type { SymbolPlugin } from "../../plugins.js";
+import { neuronColumns, productColumnsSteps, type NeuronColumn, type ProductColumn } from "./columns.js";
 import { monomialProposals, sharedFactors, type MonomialInput } from "./monomial.js";
-import { selectSubsetsSteps, type Subset } from "./select.js";
+import { Selection, type Subset } from "./select.js";
 import { backwardElimination } from "./backward.js";
 import { log2 } from "../../math.js";
 import { runSteps, type Steps } from "../clock.js";
@@ -30,6 +31,53 @@ export interface LinearInput extends MonomialInput {
    * "wide", for outputs that are sums of many products (pow).
    */
   wide?: boolean;
+  /**
+   * What one output's earlier screens built (libraries and selections), for a search whose size
+   * grows: a wider size reuses them and selects deeper only where it must (same proposals).
+   */
+  cache?: ScreenCache;
+}
+
+/** Libraries and selections of one output's screens, reused from size to size. */
+export class ScreenCache {
+  readonly #libraries = new Map<string, { columns: ProductColumn[]; truncated: boolean }>();
+  readonly #selections = new Map<string, { neurons: string[]; selection: Selection }>();
+  #neurons?: { key: string; columns: NeuronColumn[] };
+
+  /** The neuron columns of an allowed set (one per output: the data and pool do not change). */
+  neurons(allowed: readonly boolean[], make: () => NeuronColumn[]): NeuronColumn[] {
+    const key = allowed.map((a) => (a ? 1 : 0)).join("");
+    if (this.#neurons?.key !== key) this.#neurons = { key, columns: make() };
+    return this.#neurons.columns;
+  }
+
+  /** A product library by its making's arguments. */
+  *library(
+    key: string,
+    make: () => Steps<{ columns: ProductColumn[]; truncated: boolean }>,
+  ): Steps<{ columns: ProductColumn[]; truncated: boolean }> {
+    let built = this.#libraries.get(key);
+    if (!built) {
+      built = yield* make();
+      this.#libraries.set(key, built);
+    }
+    return built;
+  }
+
+  /**
+   * The selection over these columns against the target `tag` names (y, or a quotient of it):
+   * kept while the columns are the same products (a prefix of a wider library may equal a narrower one).
+   */
+  selection(tag: string, columns: readonly ProductColumn[], make: () => Selection): Selection {
+    const neurons = columns.map((c) => `${c.neurons.join(".")}@${c.weights.join(".")}`);
+    const key = `${tag}:${columns.length}`;
+    const kept = this.#selections.get(key);
+    if (kept && kept.neurons.length === neurons.length && kept.neurons.every((n, i) => n === neurons[i]))
+      return kept.selection;
+    const selection = make();
+    this.#selections.set(key, { neurons, selection });
+    return selection;
+  }
 }
 
 /**
@@ -88,7 +136,20 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
     .map((p) => ({ products: [p.neurons], score: p.residual, expected: p.residual * spread, source: "log-product" }));
   // An exact log-space fit says y is one product: no library is needed.
   if (products.some((p) => p.score < 1e-9)) return { proposals: products, columns: 0, truncated: false };
-  const neurons = neuronColumns(x, input.pool, input.allowed, input.lookup);
+  const cache = input.cache ?? new ScreenCache();
+  const neurons = cache.neurons(input.allowed, () => neuronColumns(x, input.pool, input.allowed, input.lookup));
+  /** The selection of up to maxTerms columns of a library, against y or a quotient of it (`tag`). */
+  const select = (tag: string, columns: ProductColumn[], target: Float64Array) =>
+    cache.selection(
+      tag,
+      columns,
+      () =>
+        new Selection(
+          columns.map((c) => c.values),
+          target,
+          { rows: SCREEN_ROWS },
+        ),
+    );
   // Libraries by how many gridded neurons (sin, exp … at grid weights) a product may hold: none
   // (powers, sqrt …: no impostors, small enough to search exhaustively), one, two. Gridded
   // columns imitate polynomial terms on a narrow range, and many of them crowd the selection.
@@ -101,7 +162,9 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
   const libraryFactors = Math.min(input.maxTerms === 1 ? 3 : SCREEN_FACTORS, input.maxFactors);
   const maxTerms = Math.min(input.maxTerms, SCREEN_TERMS);
   for (const level of levels) {
-    const built = yield* productColumnsSteps(neurons, libraryFactors, COLUMN_CAP, level);
+    const built = yield* cache.library(`${level}:${libraryFactors}`, () =>
+      productColumnsSteps(neurons, libraryFactors, COLUMN_CAP, level),
+    );
     if (built.columns.length === 0) continue;
     count += built.columns.length;
     truncated ||= built.truncated;
@@ -110,11 +173,7 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
     // over the whole library can miss when larger products correlate with it more greedily.
     for (const end of libraryPrefixes(built.columns)) {
       const prefix = built.columns.slice(0, end);
-      for (const subset of yield* selectSubsetsSteps(
-        prefix.map((c) => c.values),
-        y,
-        { maxTerms, rows: SCREEN_ROWS },
-      ))
+      for (const subset of yield* select("y", prefix, y).upTo(maxTerms))
         scored.push({ columns: built.columns, subset });
     }
   }
@@ -130,7 +189,9 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
     }
     if (!divisor.every((d) => Number.isFinite(d) && d !== 0)) continue;
     const rest = neurons.filter((n) => !shared.includes(n.neuron));
-    const built = yield* productColumnsSteps(rest, quotientFactors - shared.length, COLUMN_CAP, 1);
+    const built = yield* cache.library(`quotient ${shared.join(".")}:${quotientFactors - shared.length}`, () =>
+      productColumnsSteps(rest, quotientFactors - shared.length, COLUMN_CAP, 1),
+    );
     count += built.columns.length;
     const quotient = Float64Array.from(y, (v, r) => v / divisor[r]!);
     const prefixed = built.columns.map((c) => {
@@ -140,11 +201,7 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
       ].sort((p, q) => p[0] - q[0]);
       return { ...c, neurons: pairs.map((p) => p[0]), weights: pairs.map((p) => p[1]) };
     });
-    for (const subset of yield* selectSubsetsSteps(
-      built.columns.map((c) => c.values),
-      quotient,
-      { maxTerms, rows: SCREEN_ROWS },
-    ))
+    for (const subset of yield* select(`quotient ${shared.join(".")}`, built.columns, quotient).upTo(maxTerms))
       scored.push({ columns: prefixed, subset });
   }
   // The wide screen: every model on the backward-elimination path of the whole library.
@@ -194,6 +251,81 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
     });
   }
   return { proposals: merge(products, sums), columns: count, truncated };
+}
+
+/** Factors per product in the cheap first screen's library: every single neuron and every pair. */
+export const CHEAP_FACTORS = 2;
+
+/**
+ * The cheap first screen (Speed I: ask the cheap questions first): what a few solves answer
+ * before any size of the search is entered. Single products from one log-space solve, and sums
+ * of up to `maxTerms` (at most SCREEN_TERMS) products of one or two neurons without a weight
+ * grid (x, x², 1/x, sqrt … of every input, and their pairs) selected from one small library.
+ * The library and its selection go into the cache, where the search's sizes find them again.
+ */
+export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: LinearProposal[]; columns: number }> {
+  const x = input.x.map((c) => strided(c, SCREEN_ROWS));
+  const y = strided(input.y, SCREEN_ROWS);
+  const spread = rms(y) / (std(y) || 1);
+  const products: LinearProposal[] = monomialProposals({ ...input, x, y })
+    .slice(0, 8)
+    .map((p) => ({ products: [p.neurons], score: p.residual, expected: p.residual * spread, source: "log-product" }));
+  if (products.some((p) => p.score < 1e-9) || input.maxTerms < 2) return { proposals: products, columns: 0 };
+  const cache = input.cache ?? new ScreenCache();
+  const neurons = cache.neurons(input.allowed, () => neuronColumns(x, input.pool, input.allowed, input.lookup));
+  // The library the sizes build with no gridded neuron (level 0; for a pool without grids, the
+  // one level there is holds none either).
+  const gridded = neurons.some((n) => n.weight !== 1);
+  const factors = Math.min(CHEAP_FACTORS, input.maxFactors);
+  const level = gridded ? 0 : factors;
+  const built = yield* cache.library(`${level}:${factors}`, () =>
+    productColumnsSteps(neurons, factors, COLUMN_CAP, level),
+  );
+  if (built.columns.length === 0) return { proposals: products, columns: 0 };
+  // As the sizes do: every prefix of the library (singles, then singles and pairs) is selected from.
+  const sums: LinearProposal[] = [];
+  for (const end of libraryPrefixes(built.columns)) {
+    const prefix = built.columns.slice(0, end);
+    const selection = cache.selection(
+      "y",
+      prefix,
+      () =>
+        new Selection(
+          prefix.map((c) => c.values),
+          y,
+          { rows: SCREEN_ROWS },
+        ),
+    );
+    for (const subset of yield* selection.upTo(Math.min(input.maxTerms, SCREEN_TERMS)))
+      sums.push({
+        products: subset.members.map((m) => prefix[m]!.neurons),
+        score: subset.nrmse,
+        expected: subset.nrmse,
+        source: "sparse-sum",
+      });
+  }
+  return { proposals: [...products, ...sums], columns: built.columns.length };
+}
+
+/**
+ * The parameters a fit of these products has: a coefficient per product and an inner weight per
+ * neuron whose symbol has one that does not fold into the coefficient.
+ */
+export function parametersOfProducts(
+  products: readonly (readonly number[])[],
+  pool: readonly string[],
+  lookup: (name: string) => SymbolPlugin,
+): number {
+  return products.reduce(
+    (sum, p) =>
+      sum +
+      1 +
+      p.filter((n) => {
+        const symbol = lookup(pool[n % pool.length]!);
+        return symbol.innerWeight && !symbol.fold;
+      }).length,
+    0,
+  );
 }
 
 /** Near-exact screens first (either source), then the two sources alternately, sums first. */

@@ -38,8 +38,12 @@ const dot = (a: Float64Array, b: Float64Array) => {
 function screening(columns: readonly Float64Array[], y: Float64Array, rows: number) {
   const n = y.length;
   const step = Math.max(1, Math.floor(n / rows));
-  const pick = Array.from({ length: Math.ceil(n / step) }, (_, i) => i * step).filter((r) => r < n);
-  const take = (v: Float64Array) => Float64Array.from(pick, (r) => v[r]!);
+  const m = Math.ceil(n / step);
+  const take = (v: Float64Array) => {
+    const out = new Float64Array(m);
+    for (let i = 0; i < m; i++) out[i] = v[i * step]!;
+    return out;
+  };
   const a = columns.map((c) => {
     const v = take(c);
     const norm = Math.sqrt(dot(v, v));
@@ -287,46 +291,78 @@ export function* selectSubsetsSteps(
   y: Float64Array,
   options: SelectOptions,
 ): Steps<Subset[]> {
-  const beamWidth = options.beam ?? 12;
-  const { a, y: ys, scale } = screening(columns, y, options.rows ?? 400);
-  const library = new Columns(a, ys);
-  const nrmse = (rss: number) => Math.sqrt(Math.max(0, rss)) / scale;
-  const out = new Map<string, Subset>();
-  const record = (members: number[]) => {
-    const key = members.join(",");
-    if (out.has(key)) return;
-    out.set(key, { members, nrmse: nrmse(recordedRss(members, a, ys)) });
-  };
-  let beam: Node[] = [library.root()];
-  for (let depth = 1; depth <= options.maxTerms && beam.length > 0; depth++) {
-    // Score every (node, column) by its exact RSS drop, then build the best children only.
-    const scored: { node: Node; j: number; rss: number }[] = [];
-    for (const node of beam) {
-      yield;
-      for (let j = 0; j < a.length; j++) {
-        if (node.members.includes(j)) continue;
-        const rss = trialRss(node, j);
-        if (!Number.isNaN(rss)) scored.push({ node, j, rss });
-      }
-    }
-    scored.sort((p, q) => p.rss - q.rss);
-    const next: Node[] = [];
-    const keys = new Set<string>();
-    for (const s of scored) {
-      if (next.length >= beamWidth) break;
-      const key = [...s.node.members, s.j].sort((x, z) => x - z).join(",");
-      if (keys.has(key)) continue;
-      yield;
-      const child = extend(s.node, s.j, library);
-      if (!child) continue;
-      keys.add(key);
-      next.push(child);
-    }
-    beam = next;
-    for (const node of beam) record(node.members);
-    for (const node of beam.slice(0, 3)) record((yield* exchange(node.members, node.rss, library)).members);
-    if (choose(a.length, depth, EXHAUSTIVE) <= EXHAUSTIVE)
-      for (const s of yield* exhaustive(library, depth, beamWidth)) record(s.members);
+  return yield* new Selection(columns, y, options).upTo(options.maxTerms);
+}
+
+/**
+ * A selection that can go deeper later: the subsets of up to k columns do not depend on how deep
+ * the selection goes, so a search whose size grows asks the same library for more terms without
+ * redoing the smaller ones (upTo(3) after upTo(2) returns what upTo(3) alone would).
+ */
+export class Selection {
+  readonly #a: readonly Float64Array[];
+  readonly #y: Float64Array;
+  readonly #scale: number;
+  readonly #library: Columns;
+  readonly #beamWidth: number;
+  readonly #out = new Map<string, Subset>();
+  #beam: Node[];
+  #depth = 0;
+
+  constructor(columns: readonly Float64Array[], y: Float64Array, options: Omit<SelectOptions, "maxTerms">) {
+    this.#beamWidth = options.beam ?? 12;
+    const { a, y: ys, scale } = screening(columns, y, options.rows ?? 400);
+    this.#a = a;
+    this.#y = ys;
+    this.#scale = scale;
+    this.#library = new Columns(a, ys);
+    this.#beam = [this.#library.root()];
   }
-  return [...out.values()].sort((p, q) => p.nrmse - q.nrmse || p.members.length - q.members.length);
+
+  #record(members: number[]): void {
+    const key = members.join(",");
+    if (this.#out.has(key)) return;
+    const rss = recordedRss(members, this.#a, this.#y);
+    this.#out.set(key, { members, nrmse: Math.sqrt(Math.max(0, rss)) / this.#scale });
+  }
+
+  /** Subsets of 1…maxTerms columns, best first by NRMSE (then fewer columns). */
+  *upTo(maxTerms: number): Steps<Subset[]> {
+    const a = this.#a;
+    const library = this.#library;
+    for (let depth = this.#depth + 1; depth <= maxTerms && this.#beam.length > 0; depth++) {
+      // Score every (node, column) by its exact RSS drop, then build the best children only.
+      const scored: { node: Node; j: number; rss: number }[] = [];
+      for (const node of this.#beam) {
+        yield;
+        for (let j = 0; j < a.length; j++) {
+          if (node.members.includes(j)) continue;
+          const rss = trialRss(node, j);
+          if (!Number.isNaN(rss)) scored.push({ node, j, rss });
+        }
+      }
+      scored.sort((p, q) => p.rss - q.rss);
+      const next: Node[] = [];
+      const keys = new Set<string>();
+      for (const s of scored) {
+        if (next.length >= this.#beamWidth) break;
+        const key = [...s.node.members, s.j].sort((x, z) => x - z).join(",");
+        if (keys.has(key)) continue;
+        yield;
+        const child = extend(s.node, s.j, library);
+        if (!child) continue;
+        keys.add(key);
+        next.push(child);
+      }
+      this.#beam = next;
+      for (const node of next) this.#record(node.members);
+      for (const node of next.slice(0, 3)) this.#record((yield* exchange(node.members, node.rss, library)).members);
+      if (choose(a.length, depth, EXHAUSTIVE) <= EXHAUSTIVE)
+        for (const s of yield* exhaustive(library, depth, this.#beamWidth)) this.#record(s.members);
+      this.#depth = depth;
+    }
+    return [...this.#out.values()]
+      .filter((subset) => subset.members.length <= maxTerms)
+      .sort((p, q) => p.nrmse - q.nrmse || p.members.length - q.members.length);
+  }
 }

@@ -14,7 +14,7 @@ import { crossover, mutate, type Products, type ProductLimits } from "../operato
 import type { Product } from "../../plugins.js";
 import type { Outcome, ProposalStrategy, SearchRun } from "../strategy.js";
 import type { Trajectory } from "../trajectory.js";
-import { linearProposalsSteps, type LinearProposal } from "../linear/proposer.js";
+import { linearProposalsSteps, parametersOfProducts, type LinearProposal } from "../linear/proposer.js";
 import { structureKey } from "../../local/structure.js";
 import type { Steps } from "../clock.js";
 import { frontScoreOf } from "../hallOfFame.js";
@@ -35,6 +35,7 @@ function* screenLinear(run: SearchRun): Steps<LinearProposal[]> {
     maxFactors: settings.maxFactors,
     maxTerms: settings.terms,
     wide: settings.proposal === "wide",
+    cache: run.screens,
   });
   run.screened += screen.columns;
   return screen.proposals;
@@ -131,18 +132,7 @@ export function consolesrStrategy(run: SearchRun): ProposalStrategy {
     promisedScore: (rows) => {
       if (!linear) throw new Error("consolesr: the linear proposals were not prepared");
       const { pool, symbols } = run.ctx;
-      /** A coefficient per product and an inner weight per neuron whose scale does not fold out. */
-      const parameters = (products: number[][]) =>
-        products.reduce(
-          (sum, p) =>
-            sum +
-            1 +
-            p.filter((n) => {
-              const symbol = symbols.get(pool[n % pool.length]!);
-              return symbol.innerWeight && !symbol.fold;
-            }).length,
-          0,
-        );
+      const parameters = (products: number[][]) => parametersOfProducts(products, pool, (n) => symbols.get(n));
       return linear.reduce(
         (m, p) => Math.min(m, frontScoreOf(p.expected, parameters(p.products), rows)),
         Number.POSITIVE_INFINITY,
