@@ -103,6 +103,17 @@ export interface LinearScreen {
   truncated: boolean;
 }
 
+/** Whether a column holds one value on every row (up to rounding). */
+function constant(values: Float64Array): boolean {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const v of values) {
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return hi - lo <= 1e-12 * Math.max(Math.abs(lo), Math.abs(hi));
+}
+
 const rms = (v: Float64Array) => Math.sqrt(v.reduce((s, x) => s + x * x, 0) / Math.max(1, v.length));
 
 function strided(values: Float64Array, rows: number): Float64Array {
@@ -195,10 +206,9 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
     count += built.columns.length;
     const quotient = Float64Array.from(y, (v, r) => v / divisor[r]!);
     const prefixed = built.columns.map((c) => {
-      const pairs = [
-        ...shared.map((v) => [v, 1] as const),
-        ...c.neurons.map((v, k) => [v, c.weights[k]!] as const),
-      ].sort((p, q) => p[0] - q[0]);
+      // A column constant over the rows (α·α⁻¹) is the term of the shared factors alone.
+      const own = constant(c.values) ? [] : c.neurons.map((v, k) => [v, c.weights[k]!] as const);
+      const pairs = [...shared.map((v) => [v, 1] as const), ...own].sort((p, q) => p[0] - q[0]);
       return { ...c, neurons: pairs.map((p) => p[0]), weights: pairs.map((p) => p[1]) };
     });
     for (const subset of yield* select(`quotient ${shared.join(".")}`, built.columns, quotient).upTo(maxTerms))
