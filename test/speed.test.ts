@@ -17,7 +17,7 @@ const registries = createRegistries();
 const argmin = await createArgminSolver();
 const lookup = (name: string) => registries.symbols.get(name);
 
-/** A CSV-like table of `inputs` columns on U(1, 2) and y = f(row) (+ noise at `snrDb`), searched with the default flags. */
+/** A table: `inputs` columns on U(1, 2), y = f(row) (+ noise at `snrDb`); searched with the default flags. */
 async function searchDefault(
   inputs: number,
   f: (x: number[]) => number,
@@ -59,7 +59,7 @@ async function searchDefault(
   return { result, output: result.outputs[0]!, text: equationText(result.simplified[0]!, lookup), seconds };
 }
 
-test("a 4-term sum of single inputs among 8: one structure fitted, its exact screen standing for the noise", async () => {
+test("a 4-term sum of single inputs among 8: one structure, its exact screen standing for the noise", async () => {
   const { output, text } = await searchDefault(8, (x) => 0.9 * x[0]! - 0.4 * x[2]! + 0.25 * x[5]! + 1.5 * x[7]!);
   assert.equal(text, "0.9*x1 - 0.4*x3 + 0.25*x6 + 1.5*x8");
   assert.equal(output.structures, 1, "the first screen's exact proposal is the first and only fit");
@@ -78,7 +78,7 @@ test("a 3-term sum of products: one structure, no size before it visited", async
   assert.deepEqual(output.size, { terms: 3, maxFactors: 2 });
 });
 
-test("at 30 dB, not told: the first screen starts at the floor's size and the answer has the true structure", async () => {
+test("at 30 dB, not told: the search starts at the floor's size and answers with the true structure", async () => {
   const { output, text } = await searchDefault(3, (x) => 1.3 * x[0]! ** 2 * x[1]! - 0.7 * x[2]!, { snrDb: 30 });
   assert.match(text, /^y? ?1\.\d+\*x1\^2\*x2 - 0\.\d+\*x3$/);
   assert.equal(output.stopReason, "noise-floor");
