@@ -1,7 +1,7 @@
 /** The CLI commands: fit, run, plugins, check-plugin (DESIGN "CLI contract"). */
 import { availableParallelism } from "node:os";
 import type { Command } from "commander";
-import { useBackend } from "../lib/backend.js";
+import { checkBackendName } from "../lib/backendNames.js";
 import type { Table } from "../lib/data/csv.js";
 import { experiments } from "../lib/data/experiments.js";
 import { equationText, formatNumber } from "../lib/equation/format.js";
@@ -17,8 +17,10 @@ import {
   runPipeline,
   searchSettingsOf,
   SEARCH_FIT,
+  usesTfjs,
   type CsvFormConfig,
   type CsvSearchConfig,
+  type PipelineConfig,
   type PipelineInput,
   type PipelineOptions,
   type PipelineOutput,
@@ -26,7 +28,6 @@ import {
 import { resultToJson, type ModelResult, type ResultJson } from "../lib/result.js";
 import { runtimeFacts } from "../lib/runtimeFacts.js";
 import { isModelMethod, type EpisodeEvent, type OutputSearchResult, type SearchSettings } from "../lib/search/index.js";
-import { tf } from "../lib/tf.js";
 import { builtinConstraints, builtinRewards, builtinSymbols } from "../plugins/index.js";
 import { BOUNDS } from "../lib/bounds.js";
 import {
@@ -309,7 +310,7 @@ export function registerCommands(program: Command): void {
         },
         registries,
       ) as CsvFormConfig | CsvSearchConfig;
-      const backend = await useBackend(flags.backend);
+      const backend = await backendFor(config, flags.backend);
       const data = pipelineData(config, { registries, table });
       const started = performance.now();
       const { train } = data;
@@ -323,10 +324,10 @@ export function registerCommands(program: Command): void {
       else
         log.info(
           `searching ${train.targets.join(", ")} from ${train.rows} rows of ${file} with ` +
-            `symbols ${config.symbols.join(", ")} (tfjs ${backend})`,
+            `symbols ${config.symbols.join(", ")} (${engineText(config, backend)})`,
         );
       const { result, search: found } = await runWithProgress(
-        { data, config, registries, git: gitSha(), backend: tf.getBackend() },
+        { data, config, registries, git: gitSha(), backend },
         log,
         Boolean(flags.quiet),
       );
@@ -405,16 +406,17 @@ export function registerCommands(program: Command): void {
         },
         registries,
       );
-      const backend = await useBackend(flags.backend);
+      const backend = await backendFor(config, flags.backend);
       const data = pipelineData(config, { registries });
       const started = performance.now();
       const pool = "symbols" in config && config.symbols.length ? `, symbols ${config.symbols.join(", ")}` : "";
       log.info(
         `${experiment.name}: ${experiment.description}; ${data.train.rows} training rows, ${data.test?.rows ?? 0} ` +
-          `test rows, seed ${seed}${snrDb === undefined ? "" : `, SNR ${snrDb} dB`}${pool}, tfjs ${backend}`,
+          `test rows, seed ${seed}${snrDb === undefined ? "" : `, SNR ${snrDb} dB`}${pool}, ` +
+          engineText(config, backend),
       );
       const { result, search: found } = await runWithProgress(
-        { data, config, registries, git: gitSha(), backend: tf.getBackend() },
+        { data, config, registries, git: gitSha(), backend },
         log,
         Boolean(flags.quiet),
       );
@@ -471,7 +473,8 @@ export function registerCommands(program: Command): void {
     if (flags.builtins)
       groups.push({ origin: "built-in", candidates: [...builtinSymbols, ...builtinConstraints, ...builtinRewards] });
     for (const path of files) groups.push({ origin: path, candidates: await importPluginFile(path) });
-    await useBackend("cpu");
+    await (await import("../lib/backend.js")).useBackend("cpu");
+    const { tf } = await import("../lib/tf.js");
     // Loaded here only: KaTeX costs every other command ~60 ms of start-up.
     const { checkPlugins, formatFailure } = await import("../lib/checkPlugin.js");
     const registered = {
@@ -512,3 +515,21 @@ export function registerCommands(program: Command): void {
   registerReproduce(program);
   registerSweep(program);
 }
+
+/**
+ * The tfjs backend a run records: for a run that uses tfjs (usesTfjs), the flag's backend, loaded
+ * and initialised here (tfjs is loaded on first use); for one that does not (a search fitted on
+ * the float64 engine), the flag's name, checked, and tfjs is never loaded.
+ */
+async function backendFor(config: PipelineConfig, name: string): Promise<string> {
+  if (!usesTfjs(config)) {
+    checkBackendName(name);
+    return name;
+  }
+  const { useBackend } = await import("../lib/backend.js");
+  return useBackend(name);
+}
+
+/** What fits a run's equations, for its first log line. */
+const engineText = (config: PipelineConfig, backend: string) =>
+  usesTfjs(config) ? `tfjs ${backend}` : "float64 engine";

@@ -6,7 +6,6 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { Option, type Command } from "commander";
-import { useBackend } from "../lib/backend.js";
 import type { Table } from "../lib/data/csv.js";
 import { InputError } from "../lib/errors.js";
 import {
@@ -29,7 +28,6 @@ import {
   type Comparison,
 } from "../lib/reproduce.js";
 import type { EquationResult, ResultJson } from "../lib/result.js";
-import { runModule } from "../lib/runtime.js";
 import { VERSION } from "../lib/version.js";
 import { csvTable, readBytes, reporter, sha256, type Reporter } from "./io.js";
 import { addPluginTimeoutFlag, collect, loadRegistries, TRUST_NOTE } from "./plugins.js";
@@ -166,8 +164,10 @@ export async function reproduce(file: string, options: ReproduceOptions = {}): P
     if (isFormConfig(config)) formEquations(config, train, registries);
     csv = { path, rows: train.rows };
   }
+  const { useBackend } = await import("../lib/backend.js");
   const backend = await useBackend(options.backend ?? "cpu");
   log.info(describe(file, config, backend, csv));
+  const { runModule } = await import("../lib/runtime.js");
   const result = await runModule(config, { backend, registries, table, file: csv?.path });
   const equations = result.equations;
   // A model (the MLP) is retrained: its policy says why its numbers match exactly or within MODEL_TOLERANCE.

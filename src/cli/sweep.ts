@@ -17,7 +17,6 @@ import { basename, extname, join } from "node:path";
 import cliProgress from "cli-progress";
 import type { Command } from "commander";
 import { z } from "zod";
-import { useBackend } from "../lib/backend.js";
 import { BOUNDS, checkBound } from "../lib/bounds.js";
 import type { Table } from "../lib/data/csv.js";
 import { benchmarkEntries, benchmarkFamily } from "../lib/data/benchmark.js";
@@ -36,7 +35,6 @@ import type { Registries } from "../lib/plugins.js";
 import { parseResult } from "../lib/reproduce.js";
 import { resultToJson, type ResultJson } from "../lib/result.js";
 import { isMethod, METHOD_NAMES, resolveSettings, type SearchMethod } from "../lib/search/index.js";
-import { tf } from "../lib/tf.js";
 import { numberOption } from "./fitOptions.js";
 import { csvTable, gitSha, readBytes, readCsvFile, reporter, writeText } from "./io.js";
 import { JobProcesses, type JobRequest } from "./jobProcesses.js";
@@ -437,9 +435,10 @@ export async function computeJob(
   const started = performance.now();
   const read = () => (table ??= readCsvFile(job.source));
   const config = resolveJob(job, registries, read);
-  await useBackend("cpu");
+  const { useBackend } = await import("../lib/backend.js");
+  const backend = await useBackend("cpu");
   const data = pipelineData(config, { registries, table: job.csv ? read() : undefined });
-  const { result, search } = await runPipeline({ data, config, registries, git: gitSha(), backend: tf.getBackend() });
+  const { result, search } = await runPipeline({ data, config, registries, git: gitSha(), backend });
   if (search?.error) throw search.error;
   return { text: resultToJson(result), row: summaryRow(job, result, (performance.now() - started) / 1000, false) };
 }

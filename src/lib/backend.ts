@@ -5,16 +5,15 @@
  */
 import { InputError } from "./errors.js";
 import { tf } from "./tf.js";
+import { checkBackendName } from "./backendNames.js";
 
-export const BACKENDS = ["cpu", "wasm", "webgl"] as const;
-export type BackendName = (typeof BACKENDS)[number];
+export { BACKENDS, checkBackendName, type BackendName } from "./backendNames.js";
 
 export async function useBackend(
   name: string,
   loadWasm: () => Promise<unknown> = () => import("@tensorflow/tfjs-backend-wasm"),
 ): Promise<string> {
-  if (!(BACKENDS as readonly string[]).includes(name))
-    throw new InputError(`unknown backend "${name}" (known: ${BACKENDS.join(", ")})`);
+  checkBackendName(name);
   if (name === "wasm" && !tf.findBackendFactory("wasm")) await loadWasm();
   const ok = await tf.setBackend(name);
   if (!ok) throw new InputError(`the tfjs backend "${name}" could not be initialised here`);

@@ -20,6 +20,8 @@ import type { LocalStructure } from "./local/structure.js";
 import { cos } from "./math.js";
 import { createRng } from "./rng.js";
 import { createRegistries } from "../plugins/index.js";
+// Registers fitLocal's tfjs engine (local/fitTfjs.ts).
+import "./local/fitTfjs.js";
 
 export type FitEngine = "js" | "tfjs";
 

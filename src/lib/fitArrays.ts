@@ -20,6 +20,8 @@ import { resolveSettings, type EpisodeEvent, type SearchMethod } from "./search/
 import { COLUMN_NAME, oneLine, quote } from "./syntax.js";
 import { tf } from "./tf.js";
 import { createRegistries } from "../plugins/index.js";
+// Registers fitLocal's tfjs engine (local/fitTfjs.ts).
+import "./local/fitTfjs.js";
 
 /**
  * n rows of d numbers, in one of two layouts:

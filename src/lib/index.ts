@@ -1,4 +1,6 @@
 /** consolesr's public API. Browser-safe: nothing here imports a `node:` module. */
+// Registers fitLocal's tfjs engine (local/fitTfjs.ts): the library's users fit on tfjs by default.
+import "./local/fitTfjs.js";
 export { VERSION } from "./version.js";
 export { InputError, isInputError } from "./errors.js";
 export { tf, type Tf, type Tensor } from "./tf.js";

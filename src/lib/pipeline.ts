@@ -16,7 +16,6 @@ import { formOf } from "./equation/extract.js";
 import { parseForm } from "./equation/parse.js";
 import type { Equation } from "./equation/types.js";
 import { InputError } from "./errors.js";
-import { fitModels } from "./baselines/index.js";
 import { evaluateExperiment, evaluateModels } from "./evaluate.js";
 import { checkColumnDomain, checkDomains, fitForm, type FitFormOptions, type FitFormResult } from "./fitForm.js";
 import type { FitOptions } from "./local/fit.js";
@@ -572,6 +571,15 @@ export function manifestConfig(config: PipelineConfig): Record<string, unknown> 
  * The backend a manifest records: the tfjs backend for an experiment; for a CSV, "js" when every
  * fit ran on the float64 engine (the CLI's rule since 0.1.0). A model (the MLP) trains on tfjs: its backend.
  */
+/** Whether running a config loads tfjs: a model method, a given form or search fitted on a tfjs engine. */
+export function usesTfjs(config: PipelineConfig): boolean {
+  if (isModelConfig(config)) return true;
+  const engine = isFormConfig(config)
+    ? (config as ExperimentFormConfig | CsvFormConfig).engine
+    : searchSettingsOf(config as ExperimentSearchConfig | CsvSearchConfig).fit.engine;
+  return engine !== "js";
+}
+
 export function recordedBackend(config: PipelineConfig, backend: string): string {
   if (isExperimentConfig(config) || isModelConfig(config)) return backend;
   const engine = isFormConfig(config) ? config.engine : searchSettingsOf(config).fit.engine;
@@ -677,7 +685,11 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineOutput>
   let models: ModelResult[] | undefined;
   let evaluation: ResultJson["evaluation"];
   const experiment = isExperimentConfig(config) ? findExperiment(config.experiment) : undefined;
+  // tfjs is loaded only where this run uses it: a model method, or fits on a tfjs engine (a
+  // search on the float64 engine, the default, never touches it).
+  if (usesTfjs(config)) await import("./local/fitTfjs.js");
   if (isModelConfig(config)) {
+    const { fitModels } = await import("./baselines/index.js");
     // A model method: no equation, a model per target; its evaluation scores the predictions.
     const settings = plugins.settings!;
     // EQL's units follow an experiment's symbol pool (a CSV run has none: every unit kind).

@@ -103,6 +103,8 @@ export interface SearchResult {
 
 export async function search(data: Dataset, options: SearchOptions): Promise<SearchResult> {
   const settings = resolveSettings(options.method, options.settings);
+  // Structure fits on a tfjs engine need it loaded (the float64 engine, the default, does not).
+  if (settings.fit.engine !== undefined && settings.fit.engine !== "js") await import("../local/fitTfjs.js");
   const argmin = options.argmin ?? (await createArgminSolver());
   const lookup = (name: string) => options.symbols.get(name);
   const outputs: OutputSearchResult[] = [];

@@ -194,6 +194,16 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
   const screens = new ScreenCache();
   let interrupted = false;
   let stopReason: StopReason = "episodes";
+  /** A plugin failure that stopped the search (the best found before it is kept). */
+  let error: InputError | undefined;
+  /** Stops the search before its sizes on a stop from outside or a plugin failure; rethrows the rest. */
+  const stopEarly = (cause: unknown) => {
+    if (cause instanceof Interrupted) interrupt(cause.reason);
+    else if (cause instanceof InputError) {
+      error = cause;
+      stopReason = "error";
+    } else throw cause;
+  };
   const interrupt = (reason: StopReason) => {
     stopReason = reason;
     interrupted = true;
@@ -219,22 +229,51 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
         clock,
       ));
     } catch (cause) {
-      if (!(cause instanceof Interrupted)) throw cause;
-      interrupt(cause.reason);
+      stopEarly(cause);
     }
   }
-  // The noise floor: what NRMSE noise alone leaves, estimated from the data (noise.ts); where the
-  // cheap first screen fitted the data exactly, its residual (noise is at most that). Below the
-  // NRMSE stop rule (1e-6 by default) the data count as noiseless and that rule alone applies.
+  const prepare = async (s: ProposalStrategy, need: "promise" | "propose") => {
+    if (s.prepare) await driveSteps(timedSteps(s.prepare(need), timer, "screening"), clock);
+  };
+  // The noise floor: what NRMSE noise alone leaves, estimated from the data (noise.ts); where a
+  // first screen fitted the data exactly, its residual (noise is at most that). Below the NRMSE
+  // stop rule (1e-6 by default) the data count as noiseless and that rule alone applies.
   const exact = cheapProposals
     .filter((p) => p.expected <= EXACT_SCREEN)
-    .reduce<LinearProposal | undefined>((m, p) => (m && m.expected <= p.expected ? m : p), undefined);
-  const noise: NoiseEstimate = exact
-    ? {
-        nrmse: exact.expected,
-        method: `residual of an exact linear fit (${exact.products.length} terms, the first screen)`,
-      }
-    : timer.time("preparation", () => estimateNoise(ctx.data.x, columnOf(ctx.data, ctx.target)));
+    .reduce<LinearProposal | undefined>(
+      (m, p) =>
+        m &&
+        (m.products.length < p.products.length || (m.products.length === p.products.length && m.expected <= p.expected))
+          ? m
+          : p,
+      undefined,
+    );
+  let exactScreen: NoiseEstimate | undefined = exact && {
+    nrmse: exact.expected,
+    method: `residual of an exact linear fit (${exact.products.length} terms, the first screen)`,
+  };
+  /** A search of one size (given by the flags) screens that size first: its run and strategy, made early. */
+  let early: { run: SearchRun; strategy: ProposalStrategy } | undefined;
+  if (
+    !interrupted &&
+    !error &&
+    sizes.length === 1 &&
+    method.cheapFirst &&
+    (settings.proposal === "linear" || settings.proposal === "wide")
+  ) {
+    const run = createRun(ctx, { ...settings, ...sizes[0]! }, evaluator, evidence, false, screens);
+    early = { run, strategy: method.strategy(run) };
+    try {
+      await prepare(early.strategy, "promise");
+      const promised = early.strategy.promise?.();
+      if (promised !== undefined && promised <= EXACT_SCREEN)
+        exactScreen = { nrmse: promised, method: "residual of an exact linear fit (the size's screen)" };
+    } catch (cause) {
+      stopEarly(cause);
+    }
+  }
+  const noise: NoiseEstimate =
+    exactScreen ?? timer.time("preparation", () => estimateNoise(ctx.data.x, columnOf(ctx.data, ctx.target)));
   const floor = settings.noiseFloor && noise.nrmse > settings.stopNrmse ? noise.nrmse : undefined;
   /** The cheap first screen's start (cheapStart): skipped sizes, a proposal fitted first. */
   const lookup = (name: string) => ctx.symbols.get(name);
@@ -258,28 +297,27 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
   const rewards: number[] = [];
   const counts: Tally = { greedy: 0, random: 0, rejected: 0 };
   let best: Candidate | undefined;
-  let error: InputError | undefined;
   let episode = 0;
   const runs: SearchRun[] = [];
   let reached: Size = sizes[0]!;
   let strategy: ProposalStrategy | undefined;
   // (A replay's clock has no time limit: search() gives it none.)
   const expired = () => clock.expired();
-  const prepare = async (s: ProposalStrategy, need: "promise" | "propose") => {
-    if (s.prepare) await driveSteps(timedSteps(s.prepare(need), timer, "screening"), clock);
-  };
   /** What the result reports of a run stopped from outside: the state after its last completed episode. */
   let mark = { reached, screened: 0 };
   const screenedSoFar = () => runs.reduce((sum, run) => sum + run.screened, cheapColumns);
-  if (!interrupted)
+  if (!interrupted && !error)
     stages: for (const [stage, size] of sizes.entries()) {
       // The sizes before the cheap first screen's start are skipped (cheapStart).
       if (cheap && stage < cheap.stage) continue;
       const last = stage === sizes.length - 1;
-      const run = createRun(ctx, { ...settings, ...size }, evaluator, evidence, !last, screens);
+      const run =
+        early && stage === 0
+          ? early.run
+          : createRun(ctx, { ...settings, ...size }, evaluator, evidence, !last, screens);
       runs.push(run);
       const rules = stopRules(method.threshold, settings);
-      strategy = method.strategy(run);
+      strategy = early && stage === 0 ? early.strategy : method.strategy(run);
       reached = size;
       try {
         // A size whose screening promises no real gain over the best so far is passed over.
@@ -352,7 +390,17 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
             best = candidate;
           const reward = shape(candidate.reward);
           rewards.push(candidate.reward);
-          timer.time("icnn", () => strategy!.observe?.({ episode, trajectory, candidate, cached, reward }));
+          const stop = rules.find((rule) => rule.check({ candidate, reward, cached, structures: evaluator.size }));
+          floorReached ||= floor !== undefined && best.nrmse <= FLOOR_REACH * floor;
+          // Learning from the episode that ends the search changes nothing: it is skipped (the
+          // rules below end the search on exactly these conditions).
+          const ends =
+            (stop && (last || stop.reason !== "exhausted")) ||
+            (floorReached && last && (stop || stalled >= STAGE_PATIENCE)) ||
+            (replay !== undefined && rewards.length >= replay) ||
+            (last && floor !== undefined && stalled >= PLATEAU_PATIENCE) ||
+            episode >= settings.episodes;
+          if (!ends) timer.time("icnn", () => strategy!.observe?.({ episode, trajectory, candidate, cached, reward }));
           ctx.onEpisode?.({
             target: ctx.target,
             episode,
@@ -363,8 +411,6 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
             nets: strategy.nets,
           });
           mark = { reached, screened: screenedSoFar() };
-          const stop = rules.find((rule) => rule.check({ candidate, reward, cached, structures: evaluator.size }));
-          floorReached ||= floor !== undefined && best.nrmse <= FLOOR_REACH * floor;
           if (stop && (last || stop.reason !== "exhausted")) {
             stopReason = floorReached && stop.reason === "exhausted" ? "noise-floor" : stop.reason;
             break stages;
