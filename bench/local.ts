@@ -10,6 +10,8 @@ import { createRng } from "../src/lib/rng.js";
 import { columnOf, experimentData, experiments, type Dataset } from "../src/lib/data/index.js";
 import { structureOfEquations, simplifyEquation, equationsOfLocal, formOf } from "../src/lib/equation/index.js";
 import { fitLocalSync, type FitOptions } from "../src/lib/local/fit.js";
+// fitLocalSync on the tfjs engine needs it registered (the library's entry does that).
+import "../src/lib/local/fitTfjs.js";
 import { exactRecovery } from "../src/lib/metrics/index.js";
 import { createSymbolRegistry } from "../src/plugins/index.js";
 

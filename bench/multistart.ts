@@ -11,6 +11,8 @@ import { benchmarkData, benchmarkEntries } from "../src/lib/data/benchmark.js";
 import { formOf } from "../src/lib/equation/extract.js";
 import { fitForm } from "../src/lib/fitForm.js";
 import { fitLocalSync, type FitResult } from "../src/lib/local/fit.js";
+// fitLocalSync on the tfjs engine needs it registered (the library's entry does that).
+import "../src/lib/local/fitTfjs.js";
 import type { LocalStructure } from "../src/lib/local/structure.js";
 import { createRng } from "../src/lib/rng.js";
 import { createSymbolRegistry } from "../src/plugins/index.js";

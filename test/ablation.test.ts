@@ -11,6 +11,8 @@ import { useBackend } from "../src/lib/backend.js";
 import { columnOf, experimentData, experiments } from "../src/lib/data/index.js";
 import { parseForm, structureOfEquations } from "../src/lib/equation/index.js";
 import { fitLocalSync } from "../src/lib/local/fit.js";
+// fitLocalSync on the tfjs engine needs it registered (the library's entry does that).
+import "../src/lib/local/fitTfjs.js";
 import { createRng } from "../src/lib/rng.js";
 import { Icnn } from "../src/lib/search/icnn.js";
 import { resolvePipelineConfig, pipelineData, runPipeline } from "../src/lib/pipeline.js";

@@ -7,6 +7,8 @@ import { experimentData, experiments, columnOf, type Dataset } from "../src/lib/
 import { fitForm } from "../src/lib/fitForm.js";
 import { evaluateExperiment } from "../src/lib/evaluate.js";
 import { fitLocalSync } from "../src/lib/local/fit.js";
+// fitLocalSync on the tfjs engine needs it registered (the library's entry does that).
+import "../src/lib/local/fitTfjs.js";
 import { structureOfEquations, parseForm, formOf } from "../src/lib/equation/index.js";
 import { createSymbolRegistry } from "../src/plugins/index.js";
 

@@ -10,6 +10,8 @@ import { columnOf, experimentData, experiments } from "../src/lib/data/index.js"
 import { formOf, parseForm, structureOfEquations } from "../src/lib/equation/index.js";
 import { fitForm } from "../src/lib/fitForm.js";
 import { fitLocalSync, type FitOptions } from "../src/lib/local/fit.js";
+// fitLocalSync on the tfjs engine needs it registered (the library's entry does that).
+import "../src/lib/local/fitTfjs.js";
 import { createRng } from "../src/lib/rng.js";
 import { createSymbolRegistry } from "../src/plugins/index.js";
 

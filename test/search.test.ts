@@ -12,6 +12,8 @@ import {
   type SearchOptions,
 } from "../src/lib/search/index.js";
 import { fitLocalSync } from "../src/lib/local/fit.js";
+// fitLocalSync on the tfjs engine needs it registered (the library's entry does that).
+import "../src/lib/local/fitTfjs.js";
 import { equationsOfLocal } from "../src/lib/equation/extract.js";
 import { simplifyEquation } from "../src/lib/equation/simplify.js";
 import { equationText } from "../src/lib/equation/format.js";
