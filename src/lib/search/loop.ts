@@ -83,12 +83,21 @@ function fitNext(
   return { trajectory, ...fitted };
 }
 
-/** Steps whose every step counts to `phase`. */
+/**
+ * Steps counted to `phase` from their first step to their end, the pauses between them included
+ * (the loop only waits there: nothing else is timed meanwhile, and a clock read per step would
+ * cost more than the pauses).
+ */
 function* timedSteps<T>(steps: Steps<T>, timer: PhaseTimer, phase: Phase): Steps<T> {
-  for (;;) {
-    const next = timer.time(phase, () => steps.next());
-    if (next.done) return next.value;
-    yield;
+  const end = timer.begin(phase);
+  try {
+    for (;;) {
+      const next = steps.next();
+      if (next.done) return next.value;
+      yield;
+    }
+  } finally {
+    end();
   }
 }
 

@@ -198,9 +198,11 @@ export function monomialProposals(input: MonomialInput): ProductProposal[] {
     }
   };
   consider([]);
-  // One or two non-power factors, chosen greedily by the log-space residual.
+  // One or two non-power factors, chosen greedily by the log-space residual; none where powers
+  // alone fit log|y| to rounding (a product of powers: a factor more cannot be better).
+  const exact = [...out.values()].some((p) => p.residual < 1e-9);
   let chosen: Extra[] = [];
-  for (let round = 0; round < (input.extras ?? 2); round++) {
+  for (let round = 0; round < (exact ? 0 : (input.extras ?? 2)); round++) {
     let best: { extra: Extra; residual: number } | undefined;
     for (const e of extras) {
       if (chosen.some((c) => c.neuron === e.neuron)) continue;
