@@ -43,6 +43,17 @@ export class ScreenCache {
   readonly #libraries = new Map<string, { columns: ProductColumn[]; truncated: boolean }>();
   readonly #selections = new Map<string, { neurons: string[]; selection: Selection }>();
   #neurons?: { key: string; columns: NeuronColumn[] };
+  readonly #logProducts = new Map<number, LinearProposal[]>();
+
+  /** The log-space single products of up to `maxFactors` factors. */
+  logProducts(maxFactors: number, make: () => LinearProposal[]): LinearProposal[] {
+    let products = this.#logProducts.get(maxFactors);
+    if (!products) {
+      products = make();
+      this.#logProducts.set(maxFactors, products);
+    }
+    return products;
+  }
 
   /** The neuron columns of an allowed set (one per output: the data and pool do not change). */
   neurons(allowed: readonly boolean[], make: () => NeuronColumn[]): NeuronColumn[] {
@@ -65,16 +76,21 @@ export class ScreenCache {
   }
 
   /**
-   * The selection over these columns against the target `tag` names (y, or a quotient of it):
-   * kept while the columns are the same products (a prefix of a wider library may equal a narrower one).
+   * The selection over these columns (on SCREEN_ROWS rows) against `target`, which `tag` names
+   * (y, or a quotient of it): kept while the columns are the same products (a prefix of a wider
+   * library may equal a narrower one).
    */
-  selection(tag: string, columns: readonly ProductColumn[], make: () => Selection): Selection {
+  selection(tag: string, columns: readonly ProductColumn[], target: Float64Array): Selection {
     const neurons = columns.map((c) => `${c.neurons.join(".")}@${c.weights.join(".")}`);
     const key = `${tag}:${columns.length}`;
     const kept = this.#selections.get(key);
     if (kept && kept.neurons.length === neurons.length && kept.neurons.every((n, i) => n === neurons[i]))
       return kept.selection;
-    const selection = make();
+    const selection = new Selection(
+      columns.map((c) => c.values),
+      target,
+      { rows: SCREEN_ROWS },
+    );
     this.#selections.set(key, { neurons, selection });
     return selection;
   }
@@ -132,35 +148,42 @@ function libraryPrefixes(columns: readonly ProductColumn[]): number[] {
   return [...ends, columns.length];
 }
 
+/**
+ * The screening rows (at most SCREEN_ROWS, strided) and the best 8 single products of one
+ * log-space solve; the products are kept in the cache per maxFactors (the first screen and the
+ * first size ask the same).
+ */
+function logProducts(input: LinearInput, cache: ScreenCache) {
+  const x = input.x.map((c) => strided(c, SCREEN_ROWS));
+  const y = strided(input.y, SCREEN_ROWS);
+  // A log-space residual r is a relative error of about r: an NRMSE of about r·rms(y)/std(y).
+  const spread = rms(y) / (std(y) || 1);
+  const products = cache.logProducts(input.maxFactors, () =>
+    monomialProposals({ ...input, x, y })
+      .slice(0, 8)
+      .map(
+        (p): LinearProposal => ({
+          products: [p.neurons],
+          score: p.residual,
+          expected: p.residual * spread,
+          source: "log-product",
+        }),
+      ),
+  );
+  return { x, y, products };
+}
+
 export function linearProposals(input: LinearInput): LinearScreen {
   return runSteps(linearProposalsSteps(input));
 }
 
 /** linearProposals as interruptible steps (clock.ts): the search drives them on the event loop. */
 export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
-  const x = input.x.map((c) => strided(c, SCREEN_ROWS));
-  const y = strided(input.y, SCREEN_ROWS);
-  // A log-space residual r is a relative error of about r: an NRMSE of about r·rms(y)/std(y).
-  const spread = rms(y) / (std(y) || 1);
-  const products: LinearProposal[] = monomialProposals({ ...input, x, y })
-    .slice(0, 8)
-    .map((p) => ({ products: [p.neurons], score: p.residual, expected: p.residual * spread, source: "log-product" }));
+  const cache = input.cache ?? new ScreenCache();
+  const { x, y, products } = logProducts(input, cache);
   // An exact log-space fit says y is one product: no library is needed.
   if (products.some((p) => p.score < 1e-9)) return { proposals: products, columns: 0, truncated: false };
-  const cache = input.cache ?? new ScreenCache();
   const neurons = cache.neurons(input.allowed, () => neuronColumns(x, input.pool, input.allowed, input.lookup));
-  /** The selection of up to maxTerms columns of a library, against y or a quotient of it (`tag`). */
-  const select = (tag: string, columns: ProductColumn[], target: Float64Array) =>
-    cache.selection(
-      tag,
-      columns,
-      () =>
-        new Selection(
-          columns.map((c) => c.values),
-          target,
-          { rows: SCREEN_ROWS },
-        ),
-    );
   // Libraries by how many gridded neurons (sin, exp … at grid weights) a product may hold: none
   // (powers, sqrt …: no impostors, small enough to search exhaustively), one, two. Gridded
   // columns imitate polynomial terms on a narrow range, and many of them crowd the selection.
@@ -184,7 +207,7 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
     // over the whole library can miss when larger products correlate with it more greedily.
     for (const end of libraryPrefixes(built.columns)) {
       const prefix = built.columns.slice(0, end);
-      for (const subset of yield* select("y", prefix, y).upTo(maxTerms))
+      for (const subset of yield* cache.selection("y", prefix, y).upTo(maxTerms))
         scored.push({ columns: built.columns, subset });
     }
   }
@@ -211,7 +234,7 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
       const pairs = [...shared.map((v) => [v, 1] as const), ...own].sort((p, q) => p[0] - q[0]);
       return { ...c, neurons: pairs.map((p) => p[0]), weights: pairs.map((p) => p[1]) };
     });
-    for (const subset of yield* select(`quotient ${shared.join(".")}`, built.columns, quotient).upTo(maxTerms))
+    for (const subset of yield* cache.selection(`quotient ${shared.join(".")}`, built.columns, quotient).upTo(maxTerms))
       scored.push({ columns: prefixed, subset });
   }
   // The wide screen: every model on the backward-elimination path of the whole library.
@@ -274,14 +297,9 @@ export const CHEAP_FACTORS = 2;
  * The library and its selection go into the cache, where the search's sizes find them again.
  */
 export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: LinearProposal[]; columns: number }> {
-  const x = input.x.map((c) => strided(c, SCREEN_ROWS));
-  const y = strided(input.y, SCREEN_ROWS);
-  const spread = rms(y) / (std(y) || 1);
-  const products: LinearProposal[] = monomialProposals({ ...input, x, y })
-    .slice(0, 8)
-    .map((p) => ({ products: [p.neurons], score: p.residual, expected: p.residual * spread, source: "log-product" }));
-  if (products.some((p) => p.score < 1e-9) || input.maxTerms < 2) return { proposals: products, columns: 0 };
   const cache = input.cache ?? new ScreenCache();
+  const { x, y, products } = logProducts(input, cache);
+  if (products.some((p) => p.score < 1e-9) || input.maxTerms < 2) return { proposals: products, columns: 0 };
   const neurons = cache.neurons(input.allowed, () => neuronColumns(x, input.pool, input.allowed, input.lookup));
   // The library the sizes build with no gridded neuron (level 0; for a pool without grids, the
   // one level there is holds none either).
@@ -296,17 +314,7 @@ export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: Lin
   const sums: LinearProposal[] = [];
   for (const end of libraryPrefixes(built.columns)) {
     const prefix = built.columns.slice(0, end);
-    const selection = cache.selection(
-      "y",
-      prefix,
-      () =>
-        new Selection(
-          prefix.map((c) => c.values),
-          y,
-          { rows: SCREEN_ROWS },
-        ),
-    );
-    for (const subset of yield* selection.upTo(Math.min(input.maxTerms, SCREEN_TERMS)))
+    for (const subset of yield* cache.selection("y", prefix, y).upTo(Math.min(input.maxTerms, SCREEN_TERMS)))
       sums.push({
         products: subset.members.map((m) => prefix[m]!.neurons),
         score: subset.nrmse,
