@@ -10,7 +10,13 @@
  */
 import { Command } from "commander";
 import { createRegistries } from "../src/plugins/index.js";
-import { pipelineData, pipelinePlugins, resolvePipelineConfig, type PipelineOptions } from "../src/lib/pipeline.js";
+import {
+  pipelineData,
+  pipelinePlugins,
+  resolvePipelineConfig,
+  searchOptionsOf,
+  type PipelineOptions,
+} from "../src/lib/pipeline.js";
 import { search } from "../src/lib/search/index.js";
 import { createArgminSolver } from "../src/lib/search/argmin.js";
 import { createRng } from "../src/lib/rng.js";
@@ -84,16 +90,7 @@ for (const c of wanted.map((name) => CASES.find((c) => c.name === name)!)) {
   const plugins = pipelinePlugins(config, registries);
   const cpu = process.cpuUsage();
   const wall = performance.now();
-  const found = await search(data.train, {
-    symbols: plugins.symbols,
-    pool: plugins.pool,
-    constraints: plugins.constraints,
-    reward: plugins.reward!,
-    rng: createRng(data.searchSeed),
-    method: plugins.settings!.method,
-    settings: plugins.settings,
-    argmin,
-  });
+  const found = await search(data.train, { ...searchOptionsOf(plugins, data), argmin });
   const used = process.cpuUsage(cpu);
   const wallSeconds = (performance.now() - wall) / 1000;
   const seconds = (used.user + used.system) / 1e6;

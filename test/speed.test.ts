@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { createRng } from "../src/lib/rng.js";
 import { Selection } from "../src/lib/search/linear/select.js";
 import { createRegistries } from "../src/plugins/index.js";
-import { pipelineData, pipelinePlugins, resolvePipelineConfig } from "../src/lib/pipeline.js";
+import { pipelineData, pipelinePlugins, resolvePipelineConfig, searchOptionsOf } from "../src/lib/pipeline.js";
 import { search } from "../src/lib/search/index.js";
 import { createArgminSolver } from "../src/lib/search/argmin.js";
 import { PHASES } from "../src/lib/search/phases.js";
@@ -45,16 +45,7 @@ async function searchDefault(
   const data = pipelineData(config, { registries, table });
   const plugins = pipelinePlugins(config, registries);
   const cpu = process.cpuUsage();
-  const result = await search(data.train, {
-    symbols: plugins.symbols,
-    pool: plugins.pool,
-    constraints: plugins.constraints,
-    reward: plugins.reward!,
-    rng: createRng(data.searchSeed),
-    method: plugins.settings!.method,
-    settings: plugins.settings,
-    argmin,
-  });
+  const result = await search(data.train, { ...searchOptionsOf(plugins, data), argmin });
   const used = process.cpuUsage(cpu);
   /** The search's CPU seconds (every thread of the process). */
   const seconds = (used.user + used.system) / 1e6;

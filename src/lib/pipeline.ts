@@ -32,6 +32,7 @@ import {
   settingsRecord,
   type EpisodeEvent,
   type SearchMethod,
+  type SearchOptions,
   type SearchResult,
   type SearchSettings,
 } from "./search/index.js";
@@ -286,6 +287,22 @@ export function pipelinePlugins(config: PipelineConfig, registries: Registries):
  * one `rng.fork()` would give at that point), so a run is the same whether the data were drawn
  * here or by an earlier version of the CLI.
  */
+/** What a search config's run passes to search(): its plugins, settings and seeded generator. */
+export function searchOptionsOf(
+  plugins: PipelinePlugins,
+  data: PipelineData,
+): Pick<SearchOptions, "symbols" | "pool" | "constraints" | "reward" | "rng" | "method" | "settings"> {
+  return {
+    symbols: plugins.symbols,
+    pool: plugins.pool,
+    constraints: plugins.constraints,
+    reward: plugins.reward!,
+    rng: createRng(data.searchSeed),
+    method: plugins.settings!.method,
+    settings: plugins.settings,
+  };
+}
+
 export interface PipelineData {
   train: Dataset;
   /** An experiment's test set (its extrapolation range, noiseless), for the evaluation block. */
@@ -720,13 +737,7 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineOutput>
     block = formBlock(fitted);
   } else {
     found = await search(data.train, {
-      symbols: plugins.symbols,
-      pool: plugins.pool,
-      constraints: plugins.constraints,
-      reward: plugins.reward!,
-      rng: createRng(data.searchSeed),
-      method: plugins.settings!.method,
-      settings: plugins.settings,
+      ...searchOptionsOf(plugins, data),
       signal: input.signal,
       onEpisode: input.onEpisode,
       argmin: input.argmin,
