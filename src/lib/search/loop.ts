@@ -401,15 +401,25 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
           rewards.push(candidate.reward);
           const stop = rules.find((rule) => rule.check({ candidate, reward, cached, structures: evaluator.size }));
           floorReached ||= floor !== undefined && best.nrmse <= FLOOR_REACH * floor;
-          // Learning from the episode that ends the search changes nothing: it is skipped (the
-          // rules below end the search on exactly these conditions).
-          const ends =
-            (stop && (last || stop.reason !== "exhausted")) ||
-            (floorReached && last && (stop || stalled >= STAGE_PATIENCE)) ||
-            (replay !== undefined && rewards.length >= replay) ||
-            (last && floor !== undefined && stalled >= PLATEAU_PATIENCE) ||
-            episode >= settings.episodes;
-          if (!ends) timer.time("icnn", () => strategy!.observe?.({ episode, trajectory, candidate, cached, reward }));
+          /** What this episode ends: the search (with its stop reason), its size, or nothing. */
+          const verdict = ((): { search: StopReason; replayed?: true } | "size" | undefined => {
+            if (stop && (last || stop.reason !== "exhausted"))
+              return { search: floorReached && stop.reason === "exhausted" ? "noise-floor" : stop.reason };
+            // At the noise floor, a stall or a used-up size ends the size; the last size ends the
+            // search (a wider one is visited only where it promises a better score: above).
+            if (floorReached && (stop || stalled >= STAGE_PATIENCE)) return last ? { search: "noise-floor" } : "size";
+            // A replay stops where the time limit stopped the original: after the same episode.
+            if (replay !== undefined && rewards.length >= replay) return { search: "time-limit", replayed: true };
+            // Under noise, the last size ends on a long plateau even short of the floor: more
+            // structures there have stopped paying (the noiseless search runs on to its episodes).
+            if (last && floor !== undefined && stalled >= PLATEAU_PATIENCE) return { search: "exhausted" };
+            // A used-up or stalled size widens (the last size runs to a stop rule).
+            if (!last && (stop || stalled >= STAGE_PATIENCE)) return "size";
+            return undefined;
+          })();
+          // Learning from the episode that ends the search changes nothing: it is skipped.
+          if (typeof verdict !== "object" && episode < settings.episodes)
+            timer.time("icnn", () => strategy!.observe?.({ episode, trajectory, candidate, cached, reward }));
           ctx.onEpisode?.({
             target: ctx.target,
             episode,
@@ -420,30 +430,12 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
             nets: strategy.nets,
           });
           mark = { reached, screened: screenedSoFar() };
-          if (stop && (last || stop.reason !== "exhausted")) {
-            stopReason = floorReached && stop.reason === "exhausted" ? "noise-floor" : stop.reason;
+          if (typeof verdict === "object") {
+            if (verdict.replayed) interrupt(verdict.search);
+            else stopReason = verdict.search;
             break stages;
           }
-          // At the noise floor, a stall or a used-up size ends the size; the last size ends the search
-          // (a wider one is visited only where it promises a better score: above).
-          if (floorReached && (stop || stalled >= STAGE_PATIENCE)) {
-            if (!last) break;
-            stopReason = "noise-floor";
-            break stages;
-          }
-          // A replay stops where the time limit stopped the original: after the same episode.
-          if (replay !== undefined && rewards.length >= replay) {
-            interrupt("time-limit");
-            break stages;
-          }
-          // Under noise, the last size ends on a long plateau even short of the floor: more structures
-          // there have stopped paying (the noiseless search runs on to its episodes).
-          if (last && floor !== undefined && stalled >= PLATEAU_PATIENCE) {
-            stopReason = "exhausted";
-            break stages;
-          }
-          // A used-up or stalled size widens (the last size runs to a stop rule).
-          if (!last && (stop || stalled >= STAGE_PATIENCE)) break;
+          if (verdict === "size") break;
         } catch (cause) {
           if (cause instanceof Interrupted) {
             episode--;
