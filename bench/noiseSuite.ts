@@ -34,6 +34,14 @@ export const endsByItself = (r: RunRecord): boolean =>
 export const recoveredUnderNoise = (r: RunRecord): boolean =>
   endsByItself(r) && r.structureMatch === true && r.coefficientError <= ecTolerance(r.snrDb ?? 1000);
 
+/** What a merged part's manifest contributes. */
+interface MergedManifest {
+  wallSeconds: number;
+  jobs: number;
+  machine: { cpus: number; model: string; node: string };
+  loadAverage: { start: number; max: number; mean: number };
+}
+
 function flags(argv: string[]) {
   const out: Record<string, string> = {};
   for (let i = 0; i < argv.length; i++) {
@@ -92,6 +100,8 @@ async function main(): Promise<void> {
   const load = [loadavg()[0]!];
   let records: RunRecord[];
   let wallSeconds: number;
+  /** Merged parts: their machine, jobs and load average. */
+  let merged: Pick<MergedManifest, "jobs" | "machine" | "loadAverage"> | undefined;
   if (o.merge.length) {
     const files = o.merge.map((f) => {
       const text = readFileSync(f, "utf8");
@@ -103,10 +113,24 @@ async function main(): Promise<void> {
             .split("\n")
             .map((l) => JSON.parse(l) as RunRecord),
         };
-      return JSON.parse(text) as { manifest: { wallSeconds: number }; runs: RunRecord[] };
+      return JSON.parse(text) as { manifest: Partial<MergedManifest> & { wallSeconds: number }; runs: RunRecord[] };
     });
     records = files.flatMap((f) => f.runs);
     wallSeconds = files.reduce((s, f) => s + f.manifest.wallSeconds, 0) + o.wall;
+    // The parts' machine, jobs and load (not the merging machine's): a wall-time-weighted mean.
+    const parts = files.map((f) => f.manifest).filter((m): m is MergedManifest => m.loadAverage !== undefined);
+    if (parts.length > 0) {
+      const wall = parts.reduce((s, m) => s + m.wallSeconds, 0) || 1;
+      merged = {
+        jobs: parts[0]!.jobs,
+        machine: parts[0]!.machine,
+        loadAverage: {
+          start: parts[0]!.loadAverage.start,
+          max: Math.max(...parts.map((m) => m.loadAverage.max)),
+          mean: parts.reduce((s, m) => s + m.loadAverage.mean * m.wallSeconds, 0) / wall,
+        },
+      };
+    }
   } else {
     const jobs: Job[] = o.methods.flatMap((method) =>
       o.noise.flatMap((snrDb) =>
@@ -189,9 +213,17 @@ async function main(): Promise<void> {
       command: `npm run bench:noise -- --seeds ${o.seeds.join(",")} --noise ${o.noise.join(",")} --rows ${o.rows}`,
       rows: o.rows,
       episodes: 600,
-      jobs: o.jobs,
-      machine: { cpus: availableParallelism(), model: cpus()[0]?.model ?? "unknown", node: process.version },
-      loadAverage: { start: load[0], max: Math.max(...load), mean: load.reduce((a, b) => a + b, 0) / load.length },
+      jobs: merged?.jobs ?? o.jobs,
+      machine: merged?.machine ?? {
+        cpus: availableParallelism(),
+        model: cpus()[0]?.model ?? "unknown",
+        node: process.version,
+      },
+      loadAverage: merged?.loadAverage ?? {
+        start: load[0]!,
+        max: Math.max(...load),
+        mean: load.reduce((a, b) => a + b, 0) / load.length,
+      },
       wallSeconds: Number(wallSeconds.toFixed(1)),
       recovered: "ended by itself, the truth's terms, E_c ≤ 1 % (40 dB), 2.5 % (30 dB), 5 % (20 dB)",
       oracle:

@@ -33,6 +33,7 @@ import type { Equation } from "../src/lib/equation/types.js";
 import { fitForm } from "../src/lib/fitForm.js";
 import { exactRecovery } from "../src/lib/metrics/recovery.js";
 import { nrmse } from "../src/lib/metrics/nrmse.js";
+import { equationLeaveOneOut } from "../src/lib/metrics/leaveOneOut.js";
 import { createRng } from "../src/lib/rng.js";
 import { parametersOf, SEARCH_METHOD_NAMES, type SearchMethod, type SearchSettings } from "../src/lib/search/index.js";
 import { frontScoreOf } from "../src/lib/search/hallOfFame.js";
@@ -185,7 +186,7 @@ export async function createJobRunner(): Promise<
     const predicted = evaluateEquation(learned, lookup, (n) => columnOf(data.test, n), data.test.rows);
     const truthFit = fitForm(data.train, [formOf(data.truth)], { symbols, ...FIT });
     const structureMatch = exactRecovery(truth, learned, lookup, Number.POSITIVE_INFINITY).exact;
-    const oracle = announced ? undefined : oracleWins(data.train, data.truth, truthFit.equations[0]!.trainNrmse);
+    const oracle = announced ? undefined : oracleWins(data.train, data.truth, truthFit.simplified[0]!);
     return {
       ...job,
       recovered,
@@ -215,9 +216,12 @@ export async function createJobRunner(): Promise<
   };
 
   /** The oracle of a job (RunRecord.oracle): the truth's form against its neighbours, by score. */
-  function oracleWins(train: Dataset, truth: Equation, truthNrmse: number): boolean {
-    const score = (nrmse: number, equation: Equation) => frontScoreOf(nrmse, parametersOf(equation), train.rows);
-    const own = score(truthNrmse, truth);
+  function oracleWins(train: Dataset, truth: Equation, truthFitted: Equation): boolean {
+    const columns = (n: string) => columnOf(train, n);
+    // The answer rule's score (hallOfFame.ts): the left-out NRMSE and the fitted parameters.
+    const score = (fitted: Equation, form: Equation) =>
+      frontScoreOf(equationLeaveOneOut(fitted, lookup, columns, train.rows), parametersOf(form), train.rows);
+    const own = score(truthFitted, truth);
     const neighbours: Equation[] =
       truth.terms.length > 1
         ? truth.terms.map((_, j) => ({ ...truth, terms: truth.terms.filter((_, k) => k !== j) }))
@@ -232,8 +236,8 @@ export async function createJobRunner(): Promise<
         neighbours.push({ ...truth, terms: [...truth.terms, term] });
     }
     return neighbours.every((n) => {
-      const fitted = fitForm(train, [formOf(n)], { symbols, ...FIT }).equations[0]!;
-      return !(score(fitted.trainNrmse, n) <= own);
+      const fitted = fitForm(train, [formOf(n)], { symbols, ...FIT }).simplified[0]!;
+      return !(score(fitted, n) <= own);
     });
   }
 }

@@ -143,6 +143,14 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
   );
   assertToy(await renderedEquation(page, "y"));
   assert.match((await page.locator(".pg-equation-meta").first().textContent()) ?? "", /exact/);
+  // The front as a table under the equations, the answer's row marked once and showing the answer.
+  const chosenRows = page.locator('.pg-front-row[data-target="y"][data-chosen="true"]');
+  assert.equal(await chosenRows.count(), 1, "the front table marks one answer row");
+  assert.equal(
+    await chosenRows.getAttribute("data-text"),
+    await page.locator('.pg-equation[data-target="y"]').getAttribute("data-text"),
+    "the marked front row is not the learned equation",
+  );
   // Run wrote the controls into the address.
   const address = new URL(page.url()).searchParams;
   assert.equal(address.get("dataset"), "toy");

@@ -110,8 +110,8 @@ test("fit --front marks the answer once on the front; reproduce of a noise-floor
   assert.equal(again.code, 0, again.stdout + again.stderr);
 });
 
-/** A candidate of `parameters` plain terms (x of inputs x1…) with the given NRMSE and complexity. */
-function candidate(parameters: number, nrmse: number, complexity: number): Candidate {
+/** A candidate of `parameters` plain terms (x of inputs x1…): its NRMSE (train and left-out) and complexity. */
+function candidate(parameters: number, nrmse: number, complexity: number, loo = nrmse): Candidate {
   const equation: Equation = {
     target: "y",
     terms: Array.from({ length: parameters }, (_, i) => ({
@@ -119,37 +119,54 @@ function candidate(parameters: number, nrmse: number, complexity: number): Candi
       factors: [{ symbol: "x", input: `x${i}` }],
     })),
   };
-  return { key: String(complexity), structure: undefined!, equation, nrmse, complexity, reward: 0, evidence: [] };
+  return { key: String(complexity), structure: undefined!, equation, nrmse, loo, complexity, reward: 0, evidence: [] };
 }
 
 test("the score rule: a super-structure fitting noise a little better loses; one missing a real term loses", () => {
-  const hall = new HallOfFame();
+  const hall = new HallOfFame(500);
   const truth = candidate(2, 0.01, 4);
   hall.add(candidate(1, 0.05, 2));
   hall.add(truth);
   hall.add(candidate(3, 0.00998, 6));
   hall.add(candidate(4, 0.00995, 8));
-  assert.equal(hall.chooseByScore(500), truth);
+  assert.equal(hall.chooseByScore(), truth);
   // The noiseless rule would take the same here only within 5 %; with a real gain it takes the bigger one.
-  const gain = new HallOfFame();
+  const gain = new HallOfFame(500);
   gain.add(truth);
   const better = candidate(3, 0.008, 6);
   gain.add(better);
-  assert.equal(gain.chooseByScore(500), better);
+  assert.equal(gain.chooseByScore(), better);
 });
 
 test("the score rule: within 2 nats of the lowest score the simpler member wins (weak evidence)", () => {
-  const hall = new HallOfFame();
+  const hall = new HallOfFame(500);
   const simple = candidate(2, 0.01, 4);
   // Same parameters, fits the noise 0.1 % better: 1 nat lower, more complex: not chosen.
   const imitation = candidate(2, 0.00999, 5);
   hall.add(simple);
   hall.add(imitation);
-  assert.equal(hall.chooseByScore(500), simple);
+  assert.equal(hall.chooseByScore(), simple);
   // 0.5 % better is 5 nats: then the better fit wins.
-  const better = new HallOfFame();
+  const better = new HallOfFame(500);
   better.add(simple);
   const fit = candidate(2, 0.00995, 5);
   better.add(fit);
-  assert.equal(better.chooseByScore(500), fit);
+  assert.equal(better.chooseByScore(), fit);
+});
+
+test("the score front: at equal complexity, one more parameter and a hair's better NRMSE hide no better score", () => {
+  const hall = new HallOfFame(500);
+  const truth = candidate(3, 0.0958, 9);
+  // The same complexity, one parameter more, 0.15 % better NRMSE: the NRMSE front keeps it, the score does not.
+  const imitation = candidate(4, 0.09568, 9);
+  hall.add(candidate(1, 0.4, 3));
+  hall.add(truth);
+  hall.add(imitation);
+  assert.ok(!hall.front().includes(truth), "the NRMSE front keeps the imitation at complexity 9");
+  assert.ok(hall.scoreFront().includes(truth));
+  assert.equal(hall.chooseByScore(), truth);
+  // The left-out NRMSE decides, not the train NRMSE: a term fitted to one row (left out, it helps nothing).
+  const spike = candidate(4, 0.095, 12, 0.0959);
+  hall.add(spike);
+  assert.equal(hall.chooseByScore(), truth);
 });

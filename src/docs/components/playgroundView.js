@@ -209,6 +209,32 @@ export function equationsView(result) {
   })}</div>`;
 }
 
+/**
+ * Each target's Pareto front of a finished run (the result's search.front), as `consolesr fit
+ * --front` prints it: complexity, train NRMSE, score (the answer rule's, relative to the front's
+ * lowest; under noise the answer is the simplest within 2 of it) and the equation, the answer's
+ * row marked. Empty for a run whose result has no front.
+ */
+export function frontView(result) {
+  const front = result.search?.front ?? [];
+  if (front.length === 0) return html`<div class="pg-front-table" data-rows="0"></div>`;
+  const targets = [...new Set(front.map((f) => f.target))];
+  return html`<div class="pg-front-table" data-rows=${front.length}>${targets.map(
+    (target) => html`<table style="max-width: 900px; font-size: 13px;" data-target=${target}>
+      <caption style="text-align: left"><small>Pareto front of ${target}</small></caption>
+      <thead><tr><th></th><th>complexity</th><th>train NRMSE</th><th>score</th><th>equation</th></tr></thead>
+      <tbody>${front
+        .filter((f) => f.target === target)
+        .map(
+          (f) => html`<tr class="pg-front-row" data-target=${target} data-complexity=${f.complexity}
+            data-chosen=${f.chosen ? "true" : "false"} data-text=${f.text}
+            style=${f.chosen ? "font-weight: bold" : ""}>
+            <td>${f.chosen ? "answer" : ""}</td><td>${f.complexity}</td><td>${fmt(f.nrmse, 4)}</td>
+            <td>${f.score === undefined ? "—" : f.score.toFixed(1)}</td><td><code>${f.text}</code></td></tr>`,
+        )}</tbody></table>`,
+  )}</div>`;
+}
+
 /** Saves JSON `text` as `filename` through a temporary link (a browser download). */
 export function saveJson(text, filename) {
   const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));

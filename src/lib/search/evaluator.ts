@@ -13,6 +13,7 @@ import { fitLocalSync, type FitOptions } from "../local/fit.js";
 import { structureKey, type LocalStructure } from "../local/structure.js";
 import type { Product, Registry, RewardPlugin, SymbolPlugin } from "../plugins.js";
 import { InputError } from "../errors.js";
+import { leaveOneOutNrmse, tangentColumns } from "../metrics/leaveOneOut.js";
 
 export interface Candidate {
   key: string;
@@ -21,6 +22,11 @@ export interface Candidate {
   equation: Equation;
   /** Train NRMSE of the simplified equation. */
   nrmse: number;
+  /**
+   * Its leave-one-out NRMSE (metrics/leaveOneOut.ts: each row predicted by the fit without it,
+   * inner weights held): what the answer rule under noise scores (hallOfFame.ts).
+   */
+  loo: number;
   complexity: number;
   reward: number;
   /** |Pearson| of each fitted product with the output (the dynamic constraint's evidence). */
@@ -128,7 +134,11 @@ export function createEvaluator(
         const values = evaluateTerm({ coefficient: 1, factors: term.factors }, lookup, columns, data.rows);
         return { product, pearson: pearson(values, y) };
       });
-      const candidate: Candidate = { key, structure, equation, nrmse: error, complexity, reward: score, evidence };
+      let loo = Number.isFinite(error)
+        ? leaveOneOutNrmse(tangentColumns(equation, lookup, columns, data.rows), y, predicted)
+        : Number.POSITIVE_INFINITY;
+      if (!Number.isFinite(loo)) loo = Number.POSITIVE_INFINITY;
+      const candidate: Candidate = { key, structure, equation, nrmse: error, loo, complexity, reward: score, evidence };
       cache.set(key, candidate);
       seconds += (performance.now() - started) / 1000;
       return { candidate, cached: false };

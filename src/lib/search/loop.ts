@@ -110,10 +110,14 @@ function timedArgmin(argmin: ArgminSolver, timer: PhaseTimer): ArgminSolver {
 }
 
 /**
- * A fit "reaches" the noise floor at this many times the estimate (the estimate's own error at
- * 500 rows is a few per cent; an exact law scores about the noise's NRMSE).
+ * A fit "reaches" the noise floor at this many times the estimate: 1 + 2/√rows, within [1.05, 1.25]
+ * (1.09 at 500 rows). An exact law scores about the noise's NRMSE, and the estimate, a residual
+ * variance, is off by about 1/√(2·rows) of it (3 % at 500 rows; on the noise benchmark the exact
+ * law's NRMSE was at most 1.013 times the estimate in 99 % of the runs at 20 and 40 dB), so the
+ * reach is about three such errors. A looser reach (1.25 before) let approximations 10–20 % above
+ * the noise, such as √χ·e^(0.08·χ) for 1 + χ, end the search.
  */
-export const FLOOR_REACH = 1.25;
+export const floorReach = (rows: number): number => Math.min(1.25, Math.max(1.05, 1 + 2 / Math.sqrt(rows)));
 
 /**
  * Under a noise floor, new structures in a row without a 1 % better NRMSE after which the last
@@ -196,7 +200,7 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
   const replay = settings.replay?.[ctx.target];
   const evaluator = createEvaluator(ctx.data, ctx.target, ctx.symbols, ctx.reward, settings.fit);
   const evidence: Evidence[] = [];
-  const hall = new HallOfFame();
+  const hall = new HallOfFame(ctx.data.rows);
   const shape = shapeReward(settings.shaping, ctx.reward.range);
   const sizes = sizesOf(settings);
   /** The linear-algebra screens' libraries and selections, shared by the first screen and the sizes. */
@@ -289,7 +293,7 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
   const cheap = cheapStart(
     cheapProposals,
     sizes,
-    floor === undefined ? settings.stopNrmse : FLOOR_REACH * floor,
+    floor === undefined ? settings.stopNrmse : floorReach(ctx.data.rows) * floor,
     floor === undefined
       ? undefined
       : (p) => frontScoreOf(p.expected, parametersOfProducts(p.products, ctx.pool, lookup), ctx.data.rows),
@@ -334,7 +338,7 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
           // Past the noise floor a wider size is worth its fits only where it promises a better
           // score than the answer so far, and only while the sizes visited past it improved the
           // answer (screening scores overfit the noise a little: a promise alone is not enough).
-          const answer = hall.chooseByScore(ctx.data.rows)!;
+          const answer = hall.chooseByScore()!;
           const score = frontScoreOf(answer.nrmse, parametersOf(answer.equation), ctx.data.rows);
           const improved = pastFloorScore === undefined || score < pastFloorScore;
           pastFloorScore = score;
@@ -400,7 +404,7 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
           const reward = shape(candidate.reward);
           rewards.push(candidate.reward);
           const stop = rules.find((rule) => rule.check({ candidate, reward, cached, structures: evaluator.size }));
-          floorReached ||= floor !== undefined && best.nrmse <= FLOOR_REACH * floor;
+          floorReached ||= floor !== undefined && best.nrmse <= floorReach(ctx.data.rows) * floor;
           /** What this episode ends: the search (with its stop reason), its size, or nothing. */
           const verdict = ((): { search: StopReason; replayed?: true } | "size" | undefined => {
             if (stop && (last || stop.reason !== "exhausted"))
@@ -450,13 +454,44 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
       }
       if (episode >= settings.episodes) break;
     }
+  // Under noise, a search that ended by itself fits its answer's sub-structures (a term dropped)
+  // before it chooses: the episodes add terms, and an answer with one term fitted to the noise
+  // (a spike at one row, a trace of a higher power) may never have met the same sum without it,
+  // which its score would prefer. Repeated while the answer shrinks. A handful of fits, run
+  // whatever the clock says (a time-limited run and its replay both skip it, so they agree);
+  // an abort stops it.
+  if (floor !== undefined && !interrupted && !error && method.answer !== "best" && runs.length > 0) {
+    const trajectories = runs[runs.length - 1]!.trajectories;
+    let answer = hall.chooseByScore();
+    const seen = new Set<string>();
+    prune: while (answer && answer.structure.products.length > 1 && !seen.has(answer.key)) {
+      seen.add(answer.key);
+      const products = answer.structure.products;
+      for (let j = 0; j < products.length; j++) {
+        if (clock.expired() === "aborted") {
+          interrupt("aborted");
+          break prune;
+        }
+        const sub = trajectories.fromProducts(products.filter((_, k) => k !== j));
+        if (!sub) continue;
+        try {
+          hall.add(timer.time("fits", () => evaluator.evaluate(sub.structure)).candidate);
+        } catch (cause) {
+          if (!(cause instanceof InputError)) throw cause;
+          error = cause;
+          stopReason = "error";
+          break prune;
+        }
+      }
+      answer = hall.chooseByScore();
+    }
+  }
   if (interrupted) reached = mark.reached;
   const screened = interrupted ? mark.screened : screenedSoFar();
   const chosen =
-    method.answer === "best"
-      ? best
-      : ((floor !== undefined ? hall.chooseByScore(ctx.data.rows) : hall.choose()) ?? best);
-  const front = hall.front();
+    method.answer === "best" ? best : ((floor !== undefined ? hall.chooseByScore() : hall.choose()) ?? best);
+  // Under noise the front is the score's (the answer is its member); noiseless, the NRMSE's.
+  const front = floor !== undefined ? hall.scoreFront() : hall.front();
   // Stopped before its first fit, a search answers with the baseline (fitted only then: it is the
   // same answer whenever it is fitted).
   const answer = chosen ?? timer.time("preparation", () => baselineCandidate(ctx, settings));
