@@ -260,7 +260,8 @@ function stopAdvice(o: OutputSearchResult, settings: SearchSettings): string {
   const rule =
     o.floor === undefined
       ? `the stop rule (train NRMSE ≤ ${settings.stopNrmse})`
-      : `the noise floor (train NRMSE ≤ ${formatNumber(1.25 * o.floor, 3)}, 1.25× the estimated noise)`;
+      : `the noise floor (train NRMSE ≤ ${formatNumber(o.reach ?? o.floor, 3)}, ` +
+        `${formatNumber((o.reach ?? o.floor) / o.floor, 3)}× the estimated noise)`;
   return (
     `warning: ${o.target}: ${rule} ` +
     `was not met (best ${nrmse}, ${o.stopReason} at ${o.size.terms} terms × ${o.size.maxFactors} factors); ` +

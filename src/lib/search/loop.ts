@@ -503,6 +503,7 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
     scores: frontScores(front, ctx.data.rows),
     noise,
     floor,
+    reach: floor === undefined ? undefined : floorReach(ctx.data.rows) * floor,
     episodes: rewards.length,
     structures: evaluator.size,
     stopReason,

@@ -116,6 +116,8 @@ export interface OutputSearchResult {
   noise: NoiseEstimate;
   /** The noise floor the search used (undefined: noiseless, or the noise floor turned off). */
   floor?: number;
+  /** The train NRMSE at or below which a fit counted as reaching the floor (floorReach(rows) × floor). */
+  reach?: number;
   episodes: number;
   structures: number;
   stopReason: StopReason;
