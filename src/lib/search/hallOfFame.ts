@@ -98,9 +98,13 @@ const NRMSE_FLOOR = 1e-9;
 export const frontScoreOf = (nrmse: number, parameters: number, rows: number): number =>
   2 * rows * log(Math.max(nrmse, NRMSE_FLOOR)) + parameters * log(Math.max(rows, 2));
 
-/** Each front member's score (module comment: its left-out NRMSE), relative to the lowest. */
-export function frontScores(front: readonly Candidate[], rows: number): number[] {
-  const raw = front.map((c) => frontScoreOf(c.loo, parametersOf(c.equation), rows));
+/**
+ * Each front member's score (module comment), relative to the lowest: on its left-out NRMSE, the
+ * answer rule's under noise; `leftOut` false scores the train NRMSE instead (a noiseless front,
+ * whose answer is chosen by NRMSE: its scores are for reading only, and stay as they were).
+ */
+export function frontScores(front: readonly Candidate[], rows: number, leftOut = true): number[] {
+  const raw = front.map((c) => frontScoreOf(leftOut ? c.loo : c.nrmse, parametersOf(c.equation), rows));
   const low = Math.min(...raw);
   return raw.map((s) => s - low);
 }

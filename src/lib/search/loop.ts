@@ -500,7 +500,7 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
     target: ctx.target,
     best: answer,
     front,
-    scores: frontScores(front, ctx.data.rows),
+    scores: frontScores(front, ctx.data.rows, floor !== undefined),
     noise,
     floor,
     reach: floor === undefined ? undefined : floorReach(ctx.data.rows) * floor,
