@@ -219,7 +219,9 @@ export function frontView(result) {
   const front = result.search?.front ?? [];
   if (front.length === 0) return html`<div class="pg-front-table" data-rows="0"></div>`;
   const targets = [...new Set(front.map((f) => f.target))];
-  return html`<div class="pg-front-table" data-rows=${front.length}>${targets.map(
+  // Scrolls inside its own box on a narrow screen: long equations never widen the page.
+  const box = "overflow-x: auto; max-width: 100%;";
+  return html`<div class="pg-front-table" data-rows=${front.length} style=${box}>${targets.map(
     (target) => html`<table style="max-width: 900px; font-size: 13px;" data-target=${target}>
       <caption style="text-align: left"><small>Pareto front of ${target}</small></caption>
       <thead><tr><th></th><th>complexity</th><th>train NRMSE</th><th>score</th><th>equation</th></tr></thead>
