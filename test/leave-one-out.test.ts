@@ -30,6 +30,26 @@ function leastSquares(columns: number[][], y: number[], rows: number[]): number[
   return a.map((row) => row[m]!);
 }
 
+/** The full fit's prediction, and the leave-one-out NRMSE by refitting without each row in turn. */
+function fitted(columns: number[][], y: number[], rows: number[]): number[] {
+  const coef = leastSquares(columns, y, rows);
+  return y.map((_, i) => columns.reduce((s, c, j) => s + coef[j]! * c[i]!, 0));
+}
+
+function refitEachRow(columns: number[][], y: number[]): number {
+  const all = y.map((_, i) => i);
+  const left = all.map(
+    (i) =>
+      y[i]! -
+      fitted(
+        columns,
+        y,
+        all.filter((k) => k !== i),
+      )[i]!,
+  );
+  return Math.sqrt(left.reduce((s, r) => s + r * r, 0) / y.length) / std(y);
+}
+
 function problem(rows: number) {
   const rng = createRng(11);
   const x = Array.from({ length: rows }, () => rng.uniform(0.5, 2));
@@ -51,18 +71,8 @@ test("leave-one-out NRMSE: the shortcut r/(1 − h) equals refitting without eac
   const rows = 30;
   const { columns, y } = problem(rows);
   const all = Array.from({ length: rows }, (_, i) => i);
-  const coef = leastSquares(columns, y, all);
-  const predicted = all.map((i) => columns.reduce((s, c, j) => s + coef[j]! * c[i]!, 0));
-  let sum = 0;
-  for (const i of all) {
-    const c = leastSquares(
-      columns,
-      y,
-      all.filter((k) => k !== i),
-    );
-    sum += (y[i]! - columns.reduce((s, col, j) => s + c[j]! * col[i]!, 0)) ** 2;
-  }
-  const brute = Math.sqrt(sum / rows) / std(y);
+  const predicted = fitted(columns, y, all);
+  const brute = refitEachRow(columns, y);
   const shortcut = leaveOneOutNrmse(columns, y, predicted);
   assert.ok(Math.abs(shortcut / brute - 1) < 1e-9, `${shortcut} against ${brute}`);
   // Left out, every row is predicted worse than fitted.
@@ -79,18 +89,8 @@ test("leave-one-out NRMSE: a column one row dominates (leverage 1 − 10⁻¹⁰
   const all = Array.from({ length: rows }, (_, i) => i);
   const h = leverages(columns, rows);
   assert.ok(1 - h[7]! < 1e-6, `leverage ${h[7]}`);
-  const coef = leastSquares(columns, y, all);
-  const predicted = all.map((i) => columns.reduce((s, c, j) => s + coef[j]! * c[i]!, 0));
-  let sum = 0;
-  for (const i of all) {
-    const c = leastSquares(
-      columns,
-      y,
-      all.filter((k) => k !== i),
-    );
-    sum += (y[i]! - columns.reduce((s, col, j) => s + c[j]! * col[i]!, 0)) ** 2;
-  }
-  const brute = Math.sqrt(sum / rows) / std(y);
+  const predicted = fitted(columns, y, all);
+  const brute = refitEachRow(columns, y);
   const shortcut = leaveOneOutNrmse(columns, y, predicted);
   assert.ok(Math.abs(shortcut / brute - 1) < 1e-6, `${shortcut} against ${brute}`);
 });

@@ -9,6 +9,7 @@
  * for any nonlinear least squares), so that a fitted weight costs what a coefficient costs.
  */
 import { evaluateEquation, evaluateFactor, type ColumnLookup, type SymbolLookup } from "../equation/evaluate.js";
+import { leastSquares } from "../equation/fold.js";
 import type { Equation } from "../equation/types.js";
 import { std } from "./nrmse.js";
 
@@ -48,55 +49,18 @@ const REFIT_LEVERAGE = 0.9;
 
 /**
  * Row `row`'s left-out residual by a refit: the fit's residual r, refitted by least squares on the
- * columns over every other row, predicted at `row`. At a least-squares fit this is r_i/(1 − h_ii)
- * exactly, but it keeps its digits where h_ii is 1 − 10⁻¹² (a column that one row dominates), and a
- * column that is nothing without the row drops out (its refitted coefficient is 0).
+ * columns over every other row (the row zeroed in both), predicted at `row`. At a least-squares fit
+ * this is r_i/(1 − h_ii) exactly, but it keeps its digits where h_ii is 1 − 10⁻¹² (a column that one
+ * row dominates), and a column that is nothing without the row drops out (its coefficient is 0).
  */
 function refitResidual(columns: readonly ArrayLike<number>[], r: Float64Array, row: number): number {
-  const rows = r.length;
-  // Columns over the other rows, scaled to unit norm; those that vanish there are dropped.
-  const kept: { values: ArrayLike<number>; scale: number }[] = [];
-  for (const c of columns) {
-    let norm = 0;
-    for (let i = 0; i < rows; i++) if (i !== row) norm += c[i]! * c[i]!;
-    if (norm > 0 && Number.isFinite(norm)) kept.push({ values: c, scale: 1 / Math.sqrt(norm) });
-  }
-  const m = kept.length;
-  // Normal equations of the scaled columns (Gauss–Jordan with partial pivoting; a near-zero pivot drops its column).
-  const a = kept.map((cj) => {
-    const line = new Float64Array(m + 1);
-    kept.forEach((ck, k) => {
-      let g = 0;
-      for (let i = 0; i < rows; i++) if (i !== row) g += cj.values[i]! * ck.values[i]!;
-      line[k] = g * cj.scale * ck.scale;
-    });
-    let b = 0;
-    for (let i = 0; i < rows; i++) if (i !== row) b += cj.values[i]! * r[i]!;
-    line[m] = b * cj.scale;
-    return line;
-  });
-  const solved = new Float64Array(m);
-  const active = new Array<boolean>(m).fill(false);
-  for (let p = 0; p < m; p++) {
-    let pivotRow = -1;
-    for (let q = p; q < m; q++) if (pivotRow < 0 || Math.abs(a[q]![p]!) > Math.abs(a[pivotRow]![p]!)) pivotRow = q;
-    if (!(Math.abs(a[pivotRow]![p]!) > 1e-10)) continue;
-    [a[p], a[pivotRow]] = [a[pivotRow]!, a[p]!];
-    const pivot = a[p]![p]!;
-    for (let k = 0; k <= m; k++) a[p]![k] = a[p]![k]! / pivot;
-    for (let q = 0; q < m; q++) {
-      if (q === p) continue;
-      const f = a[q]![p]!;
-      if (f !== 0) for (let k = 0; k <= m; k++) a[q]![k] = a[q]![k]! - f * a[p]![k]!;
-    }
-    active[p] = true;
-  }
-  for (let p = 0; p < m; p++) solved[p] = active[p] ? a[p]![m]! : 0;
-  let predicted = 0;
-  kept.forEach((c, k) => {
-    predicted += solved[k]! * c.scale * c.values[row]!;
-  });
-  return r[row]! - predicted;
+  const without = (values: ArrayLike<number>) => {
+    const out = Float64Array.from(values);
+    out[row] = 0;
+    return out;
+  };
+  const coefficients = leastSquares(columns.map(without), without(r), r.length);
+  return columns.reduce((left, c, j) => left - coefficients[j]! * c[row]!, r[row]!);
 }
 
 /**
