@@ -287,6 +287,22 @@ describe("checkPlugins", () => {
     for (const r of reports) assert.ok(r.checks.includes("period") && r.failures.length === 0, r.plugin);
   });
 
+  test("rejects a wrong power, checks the built-ins' powers and the derived ones (x^4, x^-1/2)", () => {
+    assertFails({ ...goodTanh, name: "notapower", power: 3 }, "power", /f\(-?[\d.]+\) = .* but .*: not that power/);
+    const powered = builtinSymbols.filter((s) => s.power !== undefined);
+    assert.deepEqual(
+      powered.map((s) => s.name),
+      ["x", "x^2", "x^3", "sqrt", "x^-1", "x^-2"],
+    );
+    const registry = createRegistries().symbols;
+    const derived = ["x^4", "x^-3", "x^3/2", "x^-1/2"].map((name) => registry.get(name));
+    for (const r of checkPlugins([...powered, ...derived], { tf }))
+      assert.ok(r.checks.includes("power") && r.failures.length === 0, `${r.plugin}: ${JSON.stringify(r.failures)}`);
+    assert.throws(() => validatePlugin({ ...goodTanh, power: 0 }), /plugin tanh: field "power" must not be 0/);
+    assert.throws(() => registry.get("x^2/4"), /unknown symbol "x\^2\/4"/);
+    assert.ok(!registry.names().includes("x^4"), "a derived power is not in the search's pool");
+  });
+
   test("the field period must be a positive number", () => {
     assert.throws(() => validatePlugin({ ...goodTanh, period: 0 }), /plugin tanh: field "period"/);
     assert.throws(() => validatePlugin({ ...goodTanh, period: "2pi" }), /plugin tanh: field "period"/);

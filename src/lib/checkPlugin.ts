@@ -15,6 +15,7 @@
  *             derivative  (when declared) equals the central difference of evaluate
  *             fold     (when declared) f(w·x) = coefficient·f(weight·x)
  *             period   (when declared) f(x + period) = f(x)
+ *             power    (when declared) f(x) = x^power at the in-domain points (inner weight 1)
  * constraint  describe returns text; check returns true or a non-empty string on sample
  *             contexts (frozen: a check that mutates its context fails), the same answer on the
  *             same context twice (deterministic); keep (when declared) likewise
@@ -324,6 +325,19 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
             );
           }
         }
+      }
+    });
+  }
+
+  if (s.power !== undefined) {
+    c.run("power", (fail) => {
+      const p = s.power!;
+      for (const x of finite) {
+        if (x === 0 || (x < 0 && !Number.isInteger(p))) continue;
+        const here = s.evaluate(x);
+        const expected = Math.sign(x) ** Math.round(p) * Math.abs(x) ** p;
+        if (!(Math.abs(here - expected) <= 1e-9 * Math.max(1, Math.abs(expected))))
+          return fail(`f(${num(x)}) = ${num(here)} but ${num(x)}^${num(p)} = ${num(expected)}: not that power`);
       }
     });
   }

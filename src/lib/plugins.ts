@@ -6,6 +6,7 @@
  * messages that name the plugin and the field; inside the library they are trusted.
  */
 import { z } from "zod";
+import { powerOfName, powerSymbol } from "./equation/powers.js";
 import { InputError } from "./errors.js";
 import type { Tensor, Tf } from "./tf.js";
 
@@ -41,6 +42,12 @@ export interface SymbolPlugin {
    * (sin(7·x) has 22 periods on x ∈ [−10, 10] but about one on [0, 1]).
    */
   period?: number;
+  /**
+   * Optional p when f(x) = x^p on the symbol's domain (x 1, x^2 2, sqrt ½ with its inner weight
+   * folded to 1, x^-1 −1): factors of one input whose symbols declare a power merge into one
+   * when an equation is simplified (q·q³ → q⁴, α·α⁻¹ → 1; equation/powers.ts).
+   */
+  power?: number;
   description?: string;
 }
 
@@ -111,7 +118,7 @@ const fn = z
 const name = z
   .string()
   .min(1)
-  .regex(/^[A-Za-z0-9_^.-]+$/, "must be letters, digits or _ ^ . -");
+  .regex(/^[A-Za-z0-9_^./-]+$/, "must be letters, digits or _ ^ . / -");
 
 const schemas = {
   symbol: z.object({
@@ -127,6 +134,11 @@ const schemas = {
     domain: fn.optional(),
     fold: fn.optional(),
     period: z.number().positive().finite().optional(),
+    power: z
+      .number()
+      .finite()
+      .refine((p) => p !== 0, "must not be 0")
+      .optional(),
     description: z.string().optional(),
   }),
   constraint: z.object({ kind: z.literal("constraint"), name, describe: fn, check: fn, keep: fn.optional() }),
@@ -184,8 +196,17 @@ export class Registry<P extends Plugin> {
   has(name: string): boolean {
     return this.#items.has(name);
   }
+  /**
+   * The plugin of that name. A symbol registry also knows the derived powers equations print
+   * after merging factors of one input (`x^4`, `x^-3`, `x^3/2`: equation/powers.ts), registered
+   * or not, so that a result naming one reads back; they are not in `names()`, the search's pool.
+   */
   get(name: string): P {
     const plugin = this.#items.get(name);
+    if (!plugin && this.kind === "symbol") {
+      const p = powerOfName(name);
+      if (p !== undefined) return powerSymbol(p) as P;
+    }
     if (!plugin) throw new InputError(`unknown ${this.kind} "${name}" (known: ${[...this.#items.keys()].join(", ")})`);
     return plugin;
   }

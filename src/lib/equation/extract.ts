@@ -35,7 +35,8 @@ export function structureOfEquations(
   symbolOrder: readonly string[],
 ): LocalStructure {
   const used = new Set(equations.flatMap((e) => e.terms.flatMap((t) => t.factors.map((f) => f.symbol))));
-  const symbols = symbolOrder.filter((s) => used.has(s));
+  // The pool's symbols in its order, then any other the forms name (a derived power: q^4).
+  const symbols = [...symbolOrder.filter((s) => used.has(s)), ...[...used].filter((s) => !symbolOrder.includes(s))];
   const base = { inputs: [...inputs], symbols, outputs: equations.map((e) => e.target) };
   const products: number[][] = [];
   const keys: string[] = [];

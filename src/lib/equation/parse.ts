@@ -10,6 +10,7 @@ import { InputError } from "../errors.js";
 import { COLUMN_NAME, DECIMAL as NUMBER, quote } from "../syntax.js";
 import type { SymbolPlugin } from "../plugins.js";
 import type { Equation, Factor } from "./types.js";
+import { powerOfName } from "./powers.js";
 
 export interface ParseFormOptions {
   symbols: readonly SymbolPlugin[];
@@ -57,6 +58,12 @@ function parseFactor(text: string, o: ParseFormOptions, where: string): Factor |
     if (!best || length > best.length) best = { factor: { symbol: symbol.name, input: column }, length };
   }
   if (best) return best.factor;
+  // A merged power a result prints (q^4, c^(-3), c^(3/2)) with no pool symbol of its own.
+  const power = /^(.+?)\^(?:(\d+)|\((-?\d+(?:\/\d+)?)\))$/.exec(text);
+  if (power && o.inputs.includes(power[1]!.trim())) {
+    const name = `x^${power[2] ?? power[3]}`;
+    if (powerOfName(name) !== undefined) return { symbol: name, input: power[1]!.trim() };
+  }
   const call = /^([A-Za-z_]\w*)\s*\(/.exec(text);
   if (call && !o.symbols.some((s) => s.text(HOLE).startsWith(`${call[1]}(`))) {
     throw new InputError(

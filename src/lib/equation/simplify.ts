@@ -7,6 +7,7 @@
  */
 import { evaluateFactor, evaluateTerm, type ColumnLookup, type SymbolLookup } from "./evaluate.js";
 import type { Equation, Factor, Term } from "./types.js";
+import { fraction, powerName, powerOfName } from "./powers.js";
 
 export interface SimplifyOptions {
   symbols: SymbolLookup;
@@ -31,12 +32,72 @@ function sameWeight(a: number | undefined, b: number | undefined): boolean {
   return Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b));
 }
 
+/** A symbol's place in the order: the pool's symbols first, derived powers after them by power. */
+function symbolRank(name: string, order: readonly string[]): number {
+  const i = order.indexOf(name);
+  return i >= 0 ? i : order.length + (powerOfName(name) ?? 0) / 1000;
+}
+
 export function compareFactors(a: Factor, b: Factor, o: Pick<SimplifyOptions, "inputOrder" | "symbolOrder">): number {
   return (
     o.inputOrder.indexOf(a.input) - o.inputOrder.indexOf(b.input) ||
-    o.symbolOrder.indexOf(a.symbol) - o.symbolOrder.indexOf(b.symbol) ||
+    symbolRank(a.symbol, o.symbolOrder) - symbolRank(b.symbol, o.symbolOrder) ||
     (a.weight ?? 1) - (b.weight ?? 1)
   );
+}
+
+/**
+ * The factors with every input's powers multiplied into one factor (powers.ts): those whose
+ * symbol declares a power and has no inner weight, or has it folded to 1 (sqrt). An input with
+ * one such factor keeps it as it is; powers that cancel leave no factor (α·α⁻¹ → 1).
+ */
+export function mergePowers(
+  factors: readonly Factor[],
+  options: Pick<SimplifyOptions, "symbols" | "symbolOrder">,
+): Factor[] {
+  const powerOf = (f: Factor): number | undefined => {
+    const p = options.symbols(f.symbol).power;
+    return p !== undefined && (f.weight === undefined || f.weight === 1) ? p : undefined;
+  };
+  const count = new Map<string, number>();
+  for (const f of factors) if (powerOf(f) !== undefined) count.set(f.input, (count.get(f.input) ?? 0) + 1);
+  if (![...count.values()].some((k) => k > 1)) return [...factors];
+  const total = new Map<string, number>();
+  for (const f of factors) {
+    const p = powerOf(f);
+    if (p !== undefined && count.get(f.input)! > 1) total.set(f.input, (total.get(f.input) ?? 0) + p);
+  }
+  const merged = new Map([...total].map(([input, p]) => [input, powerFactor(p, input, options)]));
+  const out: Factor[] = [];
+  for (const f of factors) {
+    const m = merged.get(f.input);
+    // Not merged: no power, alone on its input, or a power no symbol can write (x^(1/13)).
+    if (powerOf(f) === undefined || m === undefined) out.push(f);
+    else if (m !== null) {
+      out.push(m);
+      merged.set(f.input, null);
+    }
+  }
+  return out;
+}
+
+/**
+ * The factor input^p: a pool symbol of that power (one without an inner weight first), else a
+ * derived one; null when the powers cancel, undefined when no symbol can write p.
+ */
+function powerFactor(
+  p: number,
+  input: string,
+  options: Pick<SimplifyOptions, "symbols" | "symbolOrder">,
+): Factor | null | undefined {
+  if (Math.abs(p) < 1e-9) return null;
+  const same = (q: number | undefined) => q !== undefined && Math.abs(q - p) <= 1e-9 * Math.max(1, Math.abs(p));
+  const pool = options.symbolOrder.map((name) => options.symbols(name)).filter((s) => same(s.power));
+  const plain = pool.find((s) => !s.innerWeight);
+  if (plain) return { symbol: plain.name, input };
+  if (pool[0]) return { symbol: pool[0].name, input, weight: 1 };
+  const f = fraction(p);
+  return f ? { symbol: powerName(f.n / f.d), input } : undefined;
 }
 
 export function compareTerms(a: Term, b: Term, o: Pick<SimplifyOptions, "inputOrder" | "symbolOrder">): number {
@@ -60,7 +121,7 @@ export function simplifyEquation(equation: Equation, options: SimplifyOptions): 
   const terms: Term[] = [];
   for (const term of equation.terms) {
     let coefficient = term.coefficient;
-    const factors: Factor[] = [];
+    const unfolded: Factor[] = [];
     for (const factor of term.factors) {
       const symbol = options.symbols(factor.symbol);
       let weight = symbol.innerWeight ? (factor.weight ?? 1) : undefined;
@@ -69,8 +130,10 @@ export function simplifyEquation(equation: Equation, options: SimplifyOptions): 
         coefficient *= folded.coefficient;
         weight = folded.weight;
       }
-      const next: Factor =
-        weight === undefined ? { symbol: factor.symbol, input: factor.input } : { ...factor, weight };
+      unfolded.push(weight === undefined ? { symbol: factor.symbol, input: factor.input } : { ...factor, weight });
+    }
+    const factors: Factor[] = [];
+    for (const next of mergePowers(unfolded, options)) {
       const constant = constantValue(next, options, tolerance);
       if (constant !== undefined) coefficient *= constant;
       else factors.push(next);

@@ -9,6 +9,7 @@ import { InputError } from "../errors.js";
 import type { SymbolPlugin } from "../plugins.js";
 import { parseForm, type ParseFormOptions } from "./parse.js";
 import type { Equation } from "./types.js";
+import { powerOfName, powerSymbol } from "./powers.js";
 
 const HOLE = "\u0001";
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -68,7 +69,7 @@ export function parseWrittenEquations(text: string, options: ParseFormOptions): 
             continue;
           }
           const factor = factors[k++]!;
-          const weight = writtenWeight(body, bySymbol.get(factor.symbol)!);
+          const weight = writtenWeight(body, bySymbol.get(factor.symbol) ?? powerSymbol(powerOfName(factor.symbol)!));
           if (weight !== undefined) factor.weight = weight;
         }
         return { coefficient, factors };

@@ -5,6 +5,7 @@ export default defineSymbol({
   kind: "symbol",
   name: "x^3",
   complexity: 3,
+  power: 3,
   innerWeight: false,
   text: (a) => `${a}^3`,
   latex: (a) => `${a}^{3}`,

@@ -5,6 +5,7 @@ export default defineSymbol({
   kind: "symbol",
   name: "x",
   complexity: 1,
+  power: 1,
   innerWeight: false,
   text: (a) => a,
   latex: (a) => a,

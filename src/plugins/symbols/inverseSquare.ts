@@ -5,6 +5,7 @@ export default defineSymbol({
   kind: "symbol",
   name: "x^-2",
   complexity: 3,
+  power: -2,
   innerWeight: false,
   text: (a) => `${a}^(-2)`,
   latex: (a) => `${a}^{-2}`,

@@ -9,6 +9,7 @@ export default defineSymbol({
   kind: "symbol",
   name: "x^-1",
   complexity: 2,
+  power: -1,
   innerWeight: false,
   text: (a) => `${a}^(-1)`,
   latex: (a) => `${a}^{-1}`,

@@ -5,6 +5,7 @@ export default defineSymbol({
   kind: "symbol",
   name: "sqrt",
   complexity: 2,
+  power: 0.5,
   innerWeight: true,
   text: (a) => `sqrt(${a})`,
   latex: (a) => `\\sqrt{${a}}`,
