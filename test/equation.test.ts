@@ -56,7 +56,12 @@ test("parseForm names an unknown symbol, an unknown column and a repeated factor
   assert.throws(() => parseForm("y = x1*x1", opts), /repeats a factor/);
   assert.throws(() => parseForm("z = x1", opts), /unknown target column "z"/);
   assert.throws(() => parseForm("y = x1/x2", opts), /"\/" is not a LoCaL operation/);
-  assert.throws(() => parseForm("y = 3", opts), /has no symbol/);
+  assert.throws(() => parseForm("y = 3 + x1 - 2", opts), /two constant terms/);
+  // A term of numbers alone is the additive constant.
+  assert.deepEqual(parseForm("y = 3 + x1", opts)[0]!.terms, [
+    { coefficient: 1, factors: [] },
+    { coefficient: 1, factors: [{ symbol: "x", input: "x1" }] },
+  ]);
 });
 
 test("a form's structure shares equal products between outputs and round-trips through the masks", () => {

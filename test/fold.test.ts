@@ -94,8 +94,8 @@ test("exp(w·x) with a tiny w folds to 1 + w·x and merges with the terms alread
   const given = eq([4, ["exp", "x1", 1e-4]], [2, ["x", "x1"]], [3, ["x", "x2"]]);
   const out = foldNearDegenerate(given, options(y));
   assert.equal(out.folded, true);
-  assert.equal(equationText(out.equation, lookup, 8), "4 + 2.0004*x1 + 3*x2");
-  const [constant, linear] = out.equation.terms;
+  assert.equal(equationText(out.equation, lookup, 8), "2.0004*x1 + 3*x2 + 4");
+  const [linear, , constant] = out.equation.terms;
   assert.deepEqual(constant!.factors, []);
   assert.ok(Math.abs(constant!.coefficient - 4) < 1e-9 && Math.abs(linear!.coefficient - 2.0004) < 1e-9);
 
@@ -173,7 +173,7 @@ test("a fold that would worsen the fit is rejected", () => {
   assert.equal(relaxed.folded, true);
   assert.deepEqual(
     relaxed.equation.terms.map((t) => t.factors),
-    [[], [{ symbol: "x", input: "x1" }]],
+    [[{ symbol: "x", input: "x1" }], []],
   );
 });
 

@@ -624,8 +624,9 @@ function formCase(
   for (const equation of equations) {
     assert.ok(train.targets.includes(equation.target));
     assert.ok(equation.terms.length > 0);
+    // At most one term of numbers alone: the additive constant.
+    assert.ok(equation.terms.filter((t) => t.factors.length === 0).length <= 1);
     for (const term of equation.terms) {
-      assert.ok(term.factors.length > 0);
       for (const factor of term.factors) {
         assert.ok(train.inputs.includes(factor.input), `${factor.input} is an input`);
         registries.symbols.get(factor.symbol);

@@ -303,6 +303,19 @@ describe("checkPlugins", () => {
     assert.ok(!registry.names().includes("x^4"), "a derived power is not in the search's pool");
   });
 
+  test("rejects a wrong shift, and checks log's (log(w·x) = log(x) + log(w))", () => {
+    assertFails(
+      { ...goodTanh, name: "noshift", shift: (w: number) => ({ shift: w, weight: 1 }) },
+      "shift",
+      /shift\(0\.5\) = \{ shift: 0\.5, weight: 1 \} but f\(0\.5·/,
+    );
+    const [report] = checkPlugins(
+      builtinSymbols.filter((s) => s.name === "log"),
+      { tf },
+    );
+    assert.ok(report!.checks.includes("shift") && report!.failures.length === 0, JSON.stringify(report!.failures));
+  });
+
   test("the field period must be a positive number", () => {
     assert.throws(() => validatePlugin({ ...goodTanh, period: 0 }), /plugin tanh: field "period"/);
     assert.throws(() => validatePlugin({ ...goodTanh, period: "2pi" }), /plugin tanh: field "period"/);

@@ -188,8 +188,8 @@ test("simplification reads c·u4 (u4 ≡ 1 on the data) as the constant c, and c
     ],
   };
   assert.deepEqual(simplifyEquation(learned, order).terms, [
-    { coefficient: 9.9, factors: [] },
     { coefficient: 2, factors: [{ symbol: "x", input: "u1" }] },
+    { coefficient: 9.9, factors: [] },
   ]);
   // v4 ≡ 0: a term with it vanishes.
   assert.deepEqual(

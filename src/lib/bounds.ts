@@ -142,6 +142,7 @@ export const searchSettingsSchema = z.looseObject({
   lambda: BOUNDS.lambda.schema,
   stopNrmse: BOUNDS.stopNrmse.schema,
   noiseFloor: z.boolean({ error: "true or false" }),
+  constant: z.boolean({ error: "true or false" }),
   targetEvery: BOUNDS.targetEvery.schema,
   icnnLearningRate: BOUNDS.icnnLearningRate.schema,
   epochs: BOUNDS.epochs.schema,

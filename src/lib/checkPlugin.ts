@@ -14,6 +14,7 @@
  *             gradient tf.grad of sum(apply(x)) equals a central difference of evaluate
  *             derivative  (when declared) equals the central difference of evaluate
  *             fold     (when declared) f(w·x) = coefficient·f(weight·x)
+ *             shift    (when declared) f(w·x) = f(weight·x) + shift
  *             period   (when declared) f(x + period) = f(x)
  *             power    (when declared) f(x) = x^power at the in-domain points (inner weight 1)
  * constraint  describe returns text; check returns true or a non-empty string on sample
@@ -324,6 +325,26 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
                 `f(${num(w)}·${num(x)}) = ${num(direct)} ≠ ${num(refolded)}`,
             );
           }
+        }
+      }
+    });
+  }
+
+  if (s.shift) {
+    c.run("shift", (fail) => {
+      for (const w of [0.5, 1.7, -1.3, -0.4]) {
+        const moved = s.shift!(w);
+        if (!moved || !Number.isFinite(moved.shift) || !Number.isFinite(moved.weight))
+          return fail(`shift(${num(w)}) returned ${show(moved)}, not finite { shift, weight }`);
+        for (const x of finite) {
+          if (!inDomain(w * x) || !inDomain(moved.weight * x)) continue;
+          const direct = s.evaluate(w * x);
+          const shifted = s.evaluate(moved.weight * x) + moved.shift;
+          if (!(Math.abs(direct - shifted) <= 1e-9 * Math.max(1, Math.abs(direct))))
+            return fail(
+              `shift(${num(w)}) = { shift: ${num(moved.shift)}, weight: ${num(moved.weight)} } but ` +
+                `f(${num(w)}·${num(x)}) = ${num(direct)} ≠ ${num(shifted)}`,
+            );
         }
       }
     });

@@ -14,7 +14,7 @@ import { evaluateEquation } from "./equation/evaluate.js";
 import { InputError } from "./errors.js";
 import { pipelineData, resolvePipelineConfig, runPipeline, type PipelineOptions } from "./pipeline.js";
 import type { Registries } from "./plugins.js";
-import type { EquationResult, ResultJson } from "./result.js";
+import { resultEquation, type EquationResult, type ResultJson } from "./result.js";
 import type { ArgminSolver } from "./search/argmin.js";
 import { resolveSettings, type EpisodeEvent, type SearchMethod } from "./search/index.js";
 import { COLUMN_NAME, oneLine, quote } from "./syntax.js";
@@ -275,7 +275,7 @@ function predictor(
   return (X: Matrix) => {
     const { rows, columns } = readInputs(X, names, "predict: ");
     const column = (name: string) => columns[names.indexOf(name)]!;
-    return Array.from(evaluateEquation(equation, symbol, column, rows));
+    return Array.from(evaluateEquation(resultEquation(equation), symbol, column, rows));
   };
 }
 

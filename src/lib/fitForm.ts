@@ -15,7 +15,7 @@ import { evaluateEquation } from "./equation/evaluate.js";
 import { nrmse } from "./metrics/nrmse.js";
 import { fitLocalSync, type FitOptions, type FitResult } from "./local/fit.js";
 import type { Registry, SymbolPlugin } from "./plugins.js";
-import type { EquationResult } from "./result.js";
+import { resultTerms, type EquationResult } from "./result.js";
 
 export interface FitFormOptions extends Omit<FitOptions, "symbols"> {
   symbols: Registry<SymbolPlugin>;
@@ -82,7 +82,7 @@ export function fitForm(data: Dataset, form: string | readonly Equation[], optio
       target: equation.target,
       text: equationText(clean, lookup),
       latex: equationLatex(clean, lookup),
-      terms: clean.terms,
+      ...resultTerms(clean),
       trainNrmse: nrmse(target, predicted),
     });
     simplified.push(clean);

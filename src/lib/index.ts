@@ -24,7 +24,15 @@ export { compileLocal, type LocalWeights } from "./local/compiled.js";
 export { toMasks, fromMasks, structureKey, validateStructure, type LocalStructure } from "./local/structure.js";
 export { fitForm, checkDomains, type FitFormOptions, type FitFormResult } from "./fitForm.js";
 export { evaluateExperiment } from "./evaluate.js";
-export { resultToJson, type ResultJson, type EquationResult, type EvaluationResult, type Manifest } from "./result.js";
+export {
+  resultToJson,
+  resultEquation,
+  resultTerms,
+  type ResultJson,
+  type EquationResult,
+  type EvaluationResult,
+  type Manifest,
+} from "./result.js";
 export {
   createSymbolRegistry,
   createConstraintRegistry,

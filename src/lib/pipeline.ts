@@ -484,6 +484,8 @@ export function configFromManifest(
     delete overrides.replay;
     // A result made before the noise floor existed ran without it.
     if (!("noiseFloor" in config)) overrides.noiseFloor = false;
+    // One made before the additive constant existed fitted none.
+    if (!model && !("constant" in config)) overrides.constant = false;
     const replay = replayOf(result.search, file);
     if (replay) overrides.replay = replay;
     try {

@@ -35,6 +35,12 @@ export interface SymbolPlugin {
    */
   fold?: (w: number) => { coefficient: number; weight: number };
   /**
+   * Optional additive rescaling: f(w·x) = f(weight·x) + shift. log moves w out as log(w)
+   * (log(w·x) = log(x) + log(w)): where the term's other factors also stand alone as a term (the
+   * constant, for a log alone), the shift joins that term's coefficient and the weight goes.
+   */
+  shift?: (w: number) => { shift: number; weight: number };
+  /**
    * Optional period P > 0 of a periodic f (2π for sin and cos): f(u + P) = f(u). With an inner
    * weight, the fit then also tries starting frequencies on a grid scaled by P and the input's
    * range (FitOptions.starts). The period rather than a flag or a list of starting weights: it
@@ -133,6 +139,7 @@ const schemas = {
     derivative: fn.optional(),
     domain: fn.optional(),
     fold: fn.optional(),
+    shift: fn.optional(),
     period: z.number().positive().finite().optional(),
     power: z
       .number()

@@ -5,7 +5,7 @@
  */
 import type { Factor, Term } from "./equation/types.js";
 import { InputError } from "./errors.js";
-import type { EquationResult, ResultJson } from "./result.js";
+import { resultEquation, type EquationResult, type ResultJson } from "./result.js";
 
 /** Relative tolerance of two float64 runs on the same backend, and of runs involving float32. */
 export const EXACT_TOLERANCE = 1e-9;
@@ -62,6 +62,8 @@ export function parseResult(text: string, file: string): ResultJson {
     if (!isObject(e) || typeof e.target !== "string" || typeof e.text !== "string" || !Array.isArray(e.terms)) {
       throw new InputError(`${where} must have a target, a text and terms`);
     }
+    if (e.constant !== undefined && (typeof e.constant !== "number" || !Number.isFinite(e.constant)))
+      throw new InputError(`${where}.constant must be a finite number`);
     e.terms.forEach((t: unknown, j: number) => {
       if (!isObject(t) || typeof t.coefficient !== "number" || !Array.isArray(t.factors))
         throw new InputError(`${where}.terms[${j}] must have a coefficient and factors`);
@@ -285,7 +287,8 @@ export function compareEquations(
     if (!a) out.structure.push("target only in the re-run");
     else if (!b) out.structure.push("target missing from the re-run");
     else {
-      compareTerms(target, a.terms, b.terms, tolerance, out);
+      // The constant as a term without factors: an older result kept it among its terms.
+      compareTerms(target, resultEquation(a).terms, resultEquation(b).terms, tolerance, out);
       if (exact && a.text !== b.text) out.fields.push(`text ${JSON.stringify(a.text)} → ${JSON.stringify(b.text)}`);
       if (exact && a.latex !== b.latex)
         out.fields.push(`latex ${JSON.stringify(a.latex)} → ${JSON.stringify(b.latex)}`);

@@ -3,15 +3,46 @@
  * `reproduce`. Wall-clock times are kept out of it unless asked for, so that one seed gives
  * byte-identical JSON (they go to stderr instead).
  */
-import type { Term } from "./equation/types.js";
+import type { Equation, Term } from "./equation/types.js";
 import type { RuntimeFacts } from "./runtimeFacts.js";
 
 export interface EquationResult {
   target: string;
+  /** The whole law (its constant included), in the DESIGN text grammar. */
   text: string;
   latex: string;
+  /** The LoCaL part: each product with its coefficient (no term without factors). */
   terms: Term[];
+  /**
+   * The additive constant, where the law has one (absent: none). Results written before it
+   * existed may hold their constant as a term without factors; resultEquation reads both.
+   */
+  constant?: number;
   trainNrmse: number;
+}
+
+/** An equation's `terms` and `constant` as the result JSON writes them (the constant apart). */
+export function resultTerms(equation: Equation): Pick<EquationResult, "terms" | "constant"> {
+  const terms = equation.terms.filter((t) => t.factors.length > 0);
+  const constants = equation.terms.filter((t) => t.factors.length === 0);
+  if (constants.length === 0) return { terms };
+  return { terms, constant: constants.reduce((sum, t) => sum + t.coefficient, 0) };
+}
+
+/**
+ * A result's equation as the library evaluates it: its terms, then its constant as a term
+ * without factors (a term without factors that an older result kept among its terms joins it).
+ */
+export function resultEquation(e: Pick<EquationResult, "target" | "terms" | "constant">): Equation {
+  const products = e.terms.filter((t) => t.factors.length > 0);
+  let constant = e.constant ?? 0;
+  let has = e.constant !== undefined;
+  for (const t of e.terms)
+    if (t.factors.length === 0) {
+      constant += t.coefficient;
+      has = true;
+    }
+  return { target: e.target, terms: has ? [...products, { coefficient: constant, factors: [] }] : products };
 }
 
 export interface EvaluationResult {

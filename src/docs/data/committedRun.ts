@@ -12,6 +12,7 @@ import {
   experiments,
   isInputError,
   parseResult,
+  resultEquation,
   pipelineData,
 } from "../../lib/index.js";
 
@@ -42,7 +43,7 @@ export function committedRun(name: string, file: string) {
   if (!("experiment" in config) || config.experiment !== name) throw new Error(`${file}: not a ${name} run`);
   const data = pipelineData(config, { registries });
   if (!data.test) throw new Error(`${file}: the regenerated data has no test set`);
-  const learned = result.equations.map((e) => ({ target: e.target, terms: e.terms }));
+  const learned = result.equations.map(resultEquation);
   const sets = { train: data.train, test: data.test };
   const evaluation = evaluateExperiment(experiment, learned, sets, registries.symbols);
   const recorded = result.evaluation ?? [];

@@ -21,6 +21,7 @@ import {
   isExperimentConfig,
   nrmse,
   parseResult,
+  resultEquation,
   parseWrittenEquations,
   pipelineData,
   simplifyEquation,
@@ -52,7 +53,7 @@ const sets = { train: data.train, test: data.test };
 
 // The result's equations are already simplified (they are what the search printed); the terms
 // are float64 numbers written by JSON.stringify, so they read back bit for bit.
-const learned = result.equations.map((e) => ({ target: e.target, terms: e.terms }));
+const learned = result.equations.map(resultEquation);
 const evaluation = evaluateExperiment(experiment, learned, sets, symbols);
 
 // Checks that the data are the run's: the train NRMSE recomputed on the regenerated train set

@@ -15,7 +15,7 @@ import type { Equation } from "../equation/types.js";
 import { InputError } from "../errors.js";
 import { nrmse, std } from "../metrics/nrmse.js";
 import type { Registry, SymbolPlugin } from "../plugins.js";
-import type { EquationResult, ModelResult } from "../result.js";
+import { resultTerms, type EquationResult, type ModelResult } from "../result.js";
 import type { Rng } from "../rng.js";
 import { trainDsr, type DsrSettings, type DsrVariant } from "./dsr.js";
 import { expandExpression } from "./dsrExpand.js";
@@ -78,7 +78,7 @@ export function fitDsrTarget(
         target,
         text: equationText(simplified, lookup),
         latex: equationLatex(simplified, lookup),
-        terms: simplified.terms,
+        ...resultTerms(simplified),
         trainNrmse: nrmse(y, predicted),
       },
     };

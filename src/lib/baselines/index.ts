@@ -13,7 +13,7 @@ import { evaluateEquation } from "../equation/evaluate.js";
 import { simplifyEquation } from "../equation/simplify.js";
 import type { Equation } from "../equation/types.js";
 import type { Registry, SymbolPlugin } from "../plugins.js";
-import type { EquationResult, ModelResult } from "../result.js";
+import { resultTerms, type EquationResult, type ModelResult } from "../result.js";
 import type { Rng } from "../rng.js";
 import type { SearchSettings } from "../search/settings.js";
 import { eqlWidths, predictEql, trainEql } from "./eql.js";
@@ -196,7 +196,7 @@ function fitEql(
         target,
         text: equationText(equation, lookup),
         latex: equationLatex(equation, lookup),
-        terms: equation.terms,
+        ...resultTerms(equation),
         trainNrmse: nrmse(y, predicted),
       });
     }

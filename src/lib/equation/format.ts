@@ -50,9 +50,20 @@ function renderTerm(term: Term, r: Renderer, digits: number): { negative: boolea
   return { negative, body: parts.join(r.times) };
 }
 
+/**
+ * The terms in the order they print: as given (the constant last, simplifyEquation's order),
+ * except that a positive constant leads when the first term is negative: `3 - 0.5*x1*x2`.
+ */
+function printOrder(terms: readonly Term[]): readonly Term[] {
+  const last = terms[terms.length - 1];
+  if (terms.length < 2 || !last || last.factors.length > 0 || !(last.coefficient > 0) || !(terms[0]!.coefficient < 0))
+    return terms;
+  return [last, ...terms.slice(0, -1)];
+}
+
 function render(equation: Equation, r: Renderer, digits: number): string {
   if (equation.terms.length === 0) return "0";
-  return equation.terms
+  return printOrder(equation.terms)
     .map((term, k) => {
       const { negative, body } = renderTerm(term, r, digits);
       if (k === 0) return negative ? `-${body}` : body;

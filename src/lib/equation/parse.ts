@@ -1,7 +1,8 @@
 /**
- * Parses a `--form` string ("y1 = x1^2*cos(x2); y2 = x1*x3") into equations of structure:
- * which factors each term multiplies. Numbers in the form (coefficients, inner weights) are
- * accepted and ignored: a form fixes the structure, the fit finds the numbers from 1.
+ * Parses a `--form` string ("y1 = x1^2*cos(x2); y2 = x1*x3 + 1") into equations of structure:
+ * which factors each term multiplies; a term of numbers alone is the additive constant. Numbers
+ * in the form (coefficients, inner weights) are accepted and ignored: a form fixes the
+ * structure, the fit finds the numbers from 1.
  *
  * Factors are matched against each symbol's own `text` template (the text of the symbol
  * applied to a placeholder), so a plugin symbol is parseable with no parser change.
@@ -111,10 +112,9 @@ export function parseForm(form: string, options: ParseFormOptions): Equation[] {
         return parseFactor(f, options, where);
       });
       const kept = factors.filter((f): f is Factor => f !== null);
-      if (kept.length === 0)
-        throw new InputError(
-          `--form: the term ${quote(termText)} has no symbol (${where}); LoCaL has no constant term`,
-        );
+      // A term of numbers alone is the additive constant (one per equation).
+      if (kept.length === 0 && equation.terms.some((t) => t.factors.length === 0))
+        throw new InputError(`--form: ${quote(rhs)} has two constant terms (${where}); write one`);
       const seen = new Set(kept.map((f) => `${f.symbol}|${f.input}`));
       if (seen.size !== kept.length)
         throw new InputError(`--form: ${quote(termText)} repeats a factor (${where}); use a power symbol such as x^2`);

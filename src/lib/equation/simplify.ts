@@ -32,6 +32,28 @@ function sameWeight(a: number | undefined, b: number | undefined): boolean {
   return Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b));
 }
 
+/**
+ * c·F·f(w·x) = c·F·f(x) + c·shift·F for a symbol with a `shift` (log): where the equation also
+ * has the term F alone (the constant, when F has no factor), the shift joins its coefficient and
+ * the weight goes, so log(0.5864·x) + 0.5337 reads log(x). Terms are changed in place.
+ */
+function shiftWeights(terms: Term[], options: Pick<SimplifyOptions, "symbols">): void {
+  for (const term of terms) {
+    const at = term.factors.findIndex(
+      (f) => f.weight !== undefined && f.weight !== 1 && options.symbols(f.symbol).shift,
+    );
+    if (at < 0 || term.factors.filter((f) => options.symbols(f.symbol).shift).length > 1) continue;
+    const rest: Term = { coefficient: 0, factors: term.factors.filter((_, k) => k !== at) };
+    const host = terms.find((t) => t !== term && sameFactors(t, rest));
+    if (!host) continue;
+    const factor = term.factors[at]!;
+    const moved = options.symbols(factor.symbol).shift!(factor.weight!);
+    if (!Number.isFinite(moved.shift) || moved.weight !== 1) continue;
+    host.coefficient += term.coefficient * moved.shift;
+    term.factors[at] = { ...factor, weight: 1 };
+  }
+}
+
 /** A symbol's place in the order: the pool's symbols first, derived powers after them by power. */
 function symbolRank(name: string, order: readonly string[]): number {
   const i = order.indexOf(name);
@@ -100,7 +122,9 @@ function powerFactor(
   return f ? { symbol: powerName(f.n / f.d), input } : undefined;
 }
 
+/** Terms by their factors (compareFactors, then fewer factors first); the constant (no factor) last. */
 export function compareTerms(a: Term, b: Term, o: Pick<SimplifyOptions, "inputOrder" | "symbolOrder">): number {
+  if ((a.factors.length === 0) !== (b.factors.length === 0)) return a.factors.length === 0 ? 1 : -1;
   for (let i = 0; i < Math.min(a.factors.length, b.factors.length); i++) {
     const c = compareFactors(a.factors[i]!, b.factors[i]!, o);
     if (c !== 0) return c;
@@ -143,6 +167,7 @@ export function simplifyEquation(equation: Equation, options: SimplifyOptions): 
     if (twin) twin.coefficient += coefficient;
     else terms.push({ coefficient, factors });
   }
+  shiftWeights(terms, options);
   let kept = terms.filter((t) => t.coefficient !== 0);
   if (columns && rows) {
     const values = kept.map((t) => evaluateTerm(t, options.symbols, columns, rows));

@@ -22,7 +22,8 @@ export function buildTfjsForward(compiled: CompiledLocal, x: readonly ArrayLike<
   const nT = compiled.terms.length;
   const nI = Math.max(1, compiled.inner.length);
   const outputs = compiled.structure.outputs.length;
-  const depth = Math.max(...compiled.products.map((p) => p.length));
+  // At least one factor slot: a structure of the constant alone is a product of pads (1).
+  const depth = Math.max(1, ...compiled.products.map((p) => p.length));
   const groups = [...new Set(compiled.neurons.map((n) => n.symbol))].map((symbol) => {
     const members = compiled.neurons.flatMap((n, k) => (n.symbol === symbol ? [k] : []));
     const m = members.length;

@@ -56,7 +56,11 @@ export function fromMasks(
   return { inputs: [...base.inputs], symbols: [...base.symbols], outputs: [...base.outputs], products, sums };
 }
 
-/** Throws on indices out of range, repeated factors or empty products that an output uses. */
+/**
+ * Throws on indices out of range or repeated factors. An empty product is the constant 1: summed
+ * into an output, its weight is the output's additive constant (the search fits every structure
+ * with one: search/evaluator.ts).
+ */
 export function validateStructure(s: LocalStructure): void {
   const n1 = s.inputs.length * s.symbols.length;
   if (s.sums.length !== s.outputs.length)
@@ -71,8 +75,6 @@ export function validateStructure(s: LocalStructure): void {
     for (const j of products) {
       if (!Number.isInteger(j) || j < 0 || j >= s.products.length)
         throw new InputError(`structure: output ${s.outputs[o]} names product ${j} of ${s.products.length}`);
-      if (s.products[j]!.length === 0)
-        throw new InputError(`structure: output ${s.outputs[o]} sums the empty product ${j}`);
     }
   });
 }
@@ -86,4 +88,19 @@ export function structureKey(s: LocalStructure): string {
   return s.sums
     .map((products, o) => `${s.outputs[o]}=${[...new Set(products.map(product))].sort().join("+")}`)
     .join(";");
+}
+
+/**
+ * The structure with one additive constant per output: an empty product summed into every
+ * output (any empty product it already has is reused, and a second one is not added).
+ */
+export function withConstant(s: LocalStructure): LocalStructure {
+  let empty = s.products.findIndex((p) => p.length === 0);
+  const products = s.products.map((p) => [...p]);
+  if (empty < 0) {
+    empty = products.length;
+    products.push([]);
+  }
+  const sums = s.sums.map((ps) => (ps.includes(empty) ? [...ps] : [...ps, empty]));
+  return { inputs: [...s.inputs], symbols: [...s.symbols], outputs: [...s.outputs], products, sums };
 }

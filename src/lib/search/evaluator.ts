@@ -5,15 +5,16 @@
 import type { Dataset } from "../data/dataset.js";
 import { columnOf } from "../data/dataset.js";
 import { equationsOfLocal } from "../equation/extract.js";
-import { evaluateTerm } from "../equation/evaluate.js";
-import { foldNearDegenerate } from "../equation/fold.js";
+import { evaluateEquation, evaluateTerm } from "../equation/evaluate.js";
+import { foldNearDegenerate, leastSquares } from "../equation/fold.js";
 import { simplifyEquation } from "../equation/simplify.js";
 import type { Equation } from "../equation/types.js";
 import { fitLocalSync, type FitOptions } from "../local/fit.js";
-import { structureKey, type LocalStructure } from "../local/structure.js";
-import type { Product, Registry, RewardPlugin, SymbolPlugin } from "../plugins.js";
+import { structureKey, withConstant, type LocalStructure } from "../local/structure.js";
+import type { Product, Registry, RewardFit, RewardPlugin, SymbolPlugin } from "../plugins.js";
 import { InputError } from "../errors.js";
 import { leaveOneOutNrmse, tangentColumns } from "../metrics/leaveOneOut.js";
+import { nrmse as nrmseOf } from "../metrics/nrmse.js";
 
 export interface Candidate {
   key: string;
@@ -31,6 +32,12 @@ export interface Candidate {
   reward: number;
   /** |Pearson| of each fitted product with the output (the dynamic constraint's evidence). */
   evidence: { product: Product; pearson: number }[];
+  /**
+   * Where the fit kept an additive constant: the same products without it (coefficients refitted,
+   * inner weights held), one complexity simpler. The hall of fame weighs both (HallOfFame.add);
+   * the search's reward and stop rules see the candidate itself.
+   */
+  plain?: Candidate;
 }
 
 /** Σ over terms of (1 + Σ symbol complexities): a term costs its sum and its factors. */
@@ -79,6 +86,8 @@ export function createEvaluator(
   symbols: Registry<SymbolPlugin>,
   reward: RewardPlugin,
   fit: Omit<FitOptions, "symbols">,
+  /** Fit every structure with an additive constant (SearchSettings.constant). */
+  constant = true,
 ): Evaluator {
   const cache = new Map<string, Candidate>();
   let seconds = 0;
@@ -86,7 +95,72 @@ export function createEvaluator(
   const lookup = (name: string) => symbols.get(name);
   const columns = (name: string) => columnOf(data, name);
   const order = { symbols: lookup, inputOrder: data.inputs, symbolOrder: symbols.names(), columns, rows: data.rows };
+  /** Weights folded and powers merged, but no term dropped or folded by the data (no columns). */
+  const merging = { symbols: lookup, inputOrder: data.inputs, symbolOrder: symbols.names() };
   const foldOptions = { ...order, y };
+  /** The reward plugin's score of a fit, checked (a throw, NaN or a value out of range is an InputError naming it). */
+  const rewardOf = (fitScore: RewardFit): number => {
+    const error = fitScore.nrmse;
+    let score: number;
+    try {
+      score = reward.score(fitScore);
+    } catch (cause) {
+      throw new InputError(
+        `plugin ${reward.name}: score threw: ${cause instanceof Error ? cause.message : String(cause)}`,
+      );
+    }
+    if (!Number.isFinite(score)) {
+      if (Number.isFinite(error))
+        throw new InputError(`plugin ${reward.name}: score returned ${score} for NRMSE ${error}`);
+      score = reward.range[0];
+    }
+    const [lo, hi] = reward.range;
+    const slack = 1e-12 * Math.max(1, hi - lo); // as check-plugin's range check
+    if (score < lo - slack || score > hi + slack) {
+      throw new InputError(
+        `plugin ${reward.name}: score returned ${score} for NRMSE ${error}, ` +
+          `outside its declared range [${lo}, ${hi}]`,
+      );
+    }
+    return score;
+  };
+  /** The candidate of a fitted equation: its reward, complexity and left-out NRMSE. */
+  const scored = (
+    key: string,
+    structure: LocalStructure,
+    equation: Equation,
+    predicted: Float64Array,
+    nrmse: number,
+    evidence: Candidate["evidence"],
+    /** The reward, given: a rival without the constant shares its structure's (the search learns that). */
+    given?: number,
+  ): Candidate => {
+    const error = Number.isFinite(nrmse) ? nrmse : Number.POSITIVE_INFINITY;
+    const complexity = complexityOf(equation, symbols);
+    const score = given ?? rewardOf({ yTrue: y, yPred: predicted, nrmse: error, complexity });
+    let loo = Number.isFinite(error)
+      ? leaveOneOutNrmse(tangentColumns(equation, lookup, columns, data.rows), y, predicted)
+      : Number.POSITIVE_INFINITY;
+    if (!Number.isFinite(loo)) loo = Number.POSITIVE_INFINITY;
+    return { key, structure, equation, nrmse: error, loo, complexity, reward: score, evidence };
+  };
+  /**
+   * The equation's coefficients refitted by least squares on its term columns (inner weights
+   * held), without the term at `drop` when given; undefined when nothing is left or the drop
+   * comes back (a dropped constant that another term folds back into).
+   */
+  const refitted = (equation: Equation, drop = -1) => {
+    const terms = equation.terms.filter((_, k) => k !== drop);
+    const basis = terms.map((t) => evaluateTerm({ coefficient: 1, factors: t.factors }, lookup, columns, data.rows));
+    const beta = leastSquares(basis, y, data.rows);
+    const out = simplifyEquation(
+      { target: equation.target, terms: terms.map((t, k) => ({ coefficient: beta[k]!, factors: t.factors })) },
+      order,
+    );
+    if (out.terms.length === 0 || (drop >= 0 && out.terms.some((t) => t.factors.length === 0))) return undefined;
+    const predicted = evaluateEquation(out, lookup, columns, data.rows);
+    return { equation: out, predicted, nrmse: nrmseOf(y, predicted) };
+  };
   return {
     get size() {
       return cache.size;
@@ -100,45 +174,42 @@ export function createEvaluator(
       const hit = cache.get(key);
       if (hit) return { candidate: hit, cached: true };
       const started = performance.now();
-      const fitted = fitLocalSync(structure, { x: structure.inputs.map(columns), y: [y] }, { ...fit, symbols });
-      const [raw] = equationsOfLocal(structure, fitted.weights, lookup);
+      // Every structure is fitted with an additive constant (its last term), unless told not to.
+      const fittedStructure = constant ? withConstant(structure) : structure;
+      const fitted = fitLocalSync(fittedStructure, { x: structure.inputs.map(columns), y: [y] }, { ...fit, symbols });
+      const [raw] = equationsOfLocal(fittedStructure, fitted.weights, lookup);
       // Near-degenerate factors (sin(0.0005·x) standing in for x) fold before the answer is chosen.
-      const { equation, predicted, nrmse: folded } = foldNearDegenerate(simplifyEquation(raw!, order), foldOptions);
-      let error = folded;
-      if (!Number.isFinite(error)) error = Number.POSITIVE_INFINITY;
-      const complexity = complexityOf(equation, symbols);
-      const fitScore = { yTrue: y, yPred: predicted, nrmse: error, complexity };
-      let score: number;
-      try {
-        score = reward.score(fitScore);
-      } catch (cause) {
-        throw new InputError(
-          `plugin ${reward.name}: score threw: ${cause instanceof Error ? cause.message : String(cause)}`,
-        );
-      }
-      if (!Number.isFinite(score)) {
-        if (Number.isFinite(error))
-          throw new InputError(`plugin ${reward.name}: score returned ${score} for NRMSE ${error}`);
-        score = reward.range[0];
-      }
-      const [lo, hi] = reward.range;
-      const slack = 1e-12 * Math.max(1, hi - lo); // as check-plugin's range check
-      if (score < lo - slack || score > hi + slack) {
-        throw new InputError(
-          `plugin ${reward.name}: score returned ${score} for NRMSE ${error}, ` +
-            `outside its declared range [${lo}, ${hi}]`,
-        );
+      let { equation, predicted, nrmse: folded } = foldNearDegenerate(simplifyEquation(raw!, order), foldOptions);
+      // Where the nonlinear fit stopped short, the least-squares coefficients at its inner weights
+      // are the better fit and replace it: every term kept for the refit (a weight folded, no term
+      // dropped yet), as c·sqrt(w·x) slid to w → 10⁻¹⁴ along its flat valley (only c·√w counts)
+      // and the term was negligible, while sqrt(x) beside x1²·x2 and the constant fits.
+      if (constant && Number.isFinite(folded) && folded > 1e-12) {
+        const polished = refitted(simplifyEquation(raw!, merging));
+        if (polished && polished.nrmse < 0.999 * folded) ({ equation, predicted, nrmse: folded } = polished);
       }
       const evidence = structure.products.map((product, j) => {
         const term = raw!.terms[j]!;
         const values = evaluateTerm({ coefficient: 1, factors: term.factors }, lookup, columns, data.rows);
         return { product, pearson: pearson(values, y) };
       });
-      let loo = Number.isFinite(error)
-        ? leaveOneOutNrmse(tangentColumns(equation, lookup, columns, data.rows), y, predicted)
-        : Number.POSITIVE_INFINITY;
-      if (!Number.isFinite(loo)) loo = Number.POSITIVE_INFINITY;
-      const candidate: Candidate = { key, structure, equation, nrmse: error, loo, complexity, reward: score, evidence };
+      const candidate = scored(key, structure, equation, predicted, folded, evidence);
+      // A constant the fit kept (above simplifyEquation's negligible size) has a rival: the same
+      // products without it, their coefficients refitted (inner weights held), for the answer rule.
+      const at = equation.terms.findIndex((t) => t.factors.length === 0);
+      if (constant && at >= 0 && equation.terms.length > 1) {
+        const plain = refitted(equation, at);
+        if (plain)
+          candidate.plain = scored(
+            `${key}#plain`,
+            structure,
+            plain.equation,
+            plain.predicted,
+            plain.nrmse,
+            evidence,
+            candidate.reward,
+          );
+      }
       cache.set(key, candidate);
       seconds += (performance.now() - started) / 1000;
       return { candidate, cached: false };

@@ -35,7 +35,9 @@ export class HallOfFame {
   readonly #scored = new Map<number, { candidate: Candidate; score: number }>();
   /** @param rows the data's rows, for the score (frontScoreOf); without them there is no score front. */
   constructor(readonly rows?: number) {}
+  /** Adds a candidate, and its rival without the additive constant where it has one (Candidate.plain). */
   add(candidate: Candidate): void {
+    if (candidate.plain) this.add(candidate.plain);
     const current = this.#best.get(candidate.complexity);
     if (!current || candidate.nrmse < current.nrmse) this.#best.set(candidate.complexity, candidate);
     if (this.rows === undefined) return;

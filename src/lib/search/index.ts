@@ -7,7 +7,7 @@ import { equationLatex, equationText } from "../equation/format.js";
 import type { Equation } from "../equation/types.js";
 import type { InputError } from "../errors.js";
 import type { ConstraintPlugin, Registry, RewardPlugin, SymbolPlugin } from "../plugins.js";
-import type { EquationResult } from "../result.js";
+import { resultTerms, type EquationResult } from "../result.js";
 import type { Rng } from "../rng.js";
 import { createArgminSolver, type ArgminSolver } from "./argmin.js";
 import { Clock } from "./clock.js";
@@ -135,7 +135,7 @@ export async function search(data: Dataset, options: SearchOptions): Promise<Sea
     target: o.target,
     text: equationText(simplified[k]!, lookup),
     latex: equationLatex(simplified[k]!, lookup),
-    terms: simplified[k]!.terms,
+    ...resultTerms(simplified[k]!),
     trainNrmse: o.best?.nrmse ?? Number.NaN,
   }));
   const front = outputs.flatMap((o) =>

@@ -151,7 +151,14 @@ function baselineCandidate(ctx: SearchContext, settings: SearchSettings): Candid
   });
   if (products.length === 0) return undefined;
   // Scored by 1/(1 + NRMSE), not the run's reward plugin: the baseline is no episode of the search.
-  const evaluator = createEvaluator(ctx.data, ctx.target, ctx.symbols, BASELINE_REWARD, settings.fit);
+  const evaluator = createEvaluator(
+    ctx.data,
+    ctx.target,
+    ctx.symbols,
+    BASELINE_REWARD,
+    settings.fit,
+    settings.constant,
+  );
   const structure = {
     inputs: [...ctx.data.inputs],
     symbols: [...ctx.pool],
@@ -198,7 +205,7 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
   const clock = ctx.clock ?? new Clock(0, ctx.signal);
   /** A time-limited run replayed (reproduce): its completed episodes of this target, and no clock of its own. */
   const replay = settings.replay?.[ctx.target];
-  const evaluator = createEvaluator(ctx.data, ctx.target, ctx.symbols, ctx.reward, settings.fit);
+  const evaluator = createEvaluator(ctx.data, ctx.target, ctx.symbols, ctx.reward, settings.fit, settings.constant);
   const evidence: Evidence[] = [];
   const hall = new HallOfFame(ctx.data.rows);
   const shape = shapeReward(settings.shaping, ctx.reward.range);
@@ -235,6 +242,7 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
         lookup: (name) => ctx.symbols.get(name),
         maxFactors: Math.max(...sizes.map((s) => s.maxFactors)),
         maxTerms: Math.max(...sizes.map((s) => s.terms)),
+        intercept: settings.constant,
         cache: screens,
       });
       ({ proposals: cheapProposals, columns: cheapColumns } = await driveSteps(

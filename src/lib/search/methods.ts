@@ -51,7 +51,7 @@ export interface ModelRow extends MethodRowBase {
 
 export type MethodRow = StructureSearchRow | ModelRow;
 
-const SPACE = ["episodes", "budget", "timeLimit", "terms", "maxFactors", "pearson", "fit"] as const;
+const SPACE = ["episodes", "budget", "timeLimit", "terms", "maxFactors", "pearson", "fit", "constant"] as const;
 const LEARNING = [
   "gamma",
   "epsilon",

@@ -40,6 +40,11 @@ export interface SearchSettings {
    * score (hallOfFame.ts). Off where stopNrmse is given explicitly (the caller announced the noise).
    */
   noiseFloor: boolean;
+  /**
+   * Fit every structure with an additive constant per output (search/evaluator.ts): y = 2·x1 + 5
+   * is one product and a constant. The paper's Algorithm 2 (its LoCaL has no bias): false.
+   */
+  constant: boolean;
   targetEvery: number;
   icnnLearningRate: number;
   epochs: number;
@@ -126,6 +131,7 @@ export const paperSettings: SearchSettings = {
   lambda: 1e-2,
   stopNrmse: 0,
   noiseFloor: false,
+  constant: false,
   targetEvery: 10,
   icnnLearningRate: 5e-3,
   epochs: 50,
@@ -161,6 +167,7 @@ export const consolesrSettings: SearchSettings = {
   lambda: 0,
   stopNrmse: 1e-6,
   noiseFloor: true,
+  constant: true,
   terms: 0,
   maxFactors: 0,
   pearson: 0.9999,

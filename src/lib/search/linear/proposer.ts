@@ -32,6 +32,11 @@ export interface LinearInput extends MonomialInput {
    */
   wide?: boolean;
   /**
+   * The sums' library holds the constant column (default true): the search fits every structure
+   * with an additive constant (SearchSettings.constant).
+   */
+  intercept?: boolean;
+  /**
    * What one output's earlier screens built (libraries and selections), for a search whose size
    * grows: a wider size reuses them and selects deeper only where it must (same proposals).
    */
@@ -117,6 +122,17 @@ export interface LinearScreen {
   columns: number;
   /** Whether the column cap cut the library. */
   truncated: boolean;
+}
+
+/**
+ * The library with the constant column first (no neurons, complexity 0) where the search fits a
+ * constant (LinearInput.intercept): y = 2·x1 + 5 is then the subset {1, x1}, whose proposal is
+ * {x1}. It costs one column of the library.
+ */
+function withOnes(columns: readonly ProductColumn[], input: LinearInput): ProductColumn[] {
+  if (!(input.intercept ?? true) || columns.length === 0) return [...columns];
+  const rows = columns[0]!.values.length;
+  return [{ neurons: [], weights: [], complexity: 0, values: new Float64Array(rows).fill(1) }, ...columns];
 }
 
 /** Whether a column holds one value on every row (up to rounding). */
@@ -205,10 +221,11 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
     // The library grows by size (singles, then pairs, …): its prefixes are the libraries of
     // fewer factors. Selecting in each prefix too finds a sum of simple products that the beam
     // over the whole library can miss when larger products correlate with it more greedily.
-    for (const end of libraryPrefixes(built.columns)) {
-      const prefix = built.columns.slice(0, end);
+    const library = withOnes(built.columns, input);
+    for (const end of libraryPrefixes(library)) {
+      const prefix = library.slice(0, end);
       for (const subset of yield* cache.selection("y", prefix, y).upTo(maxTerms))
-        scored.push({ columns: built.columns, subset });
+        scored.push({ columns: library, subset });
     }
   }
   // Sums whose terms share a factor (G·m1·m2·(1/r2 − 1/r1)): y divided by the shared factor is
@@ -244,14 +261,15 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
     if (!built.truncated && built.columns.length > 0) {
       count += built.columns.length;
       const scale = std(y) * Math.sqrt(y.length) || 1;
+      const library = withOnes(built.columns, input);
       const { path } = backwardElimination(
-        built.columns.map((c) => c.values),
-        built.columns.map((c) => c.complexity),
+        library.map((c) => c.values),
+        library.map((c) => c.complexity),
         y,
         input.maxTerms,
       );
       for (const model of path)
-        wide.push({ columns: built.columns, subset: { members: model.members, nrmse: Math.sqrt(model.rss) / scale } });
+        wide.push({ columns: library, subset: { members: model.members, nrmse: Math.sqrt(model.rss) / scale } });
     }
   }
   scored.push(...wide);
@@ -266,10 +284,9 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
   const sums: LinearProposal[] = [];
   const seen = new Set<string>();
   for (const { columns, subset: s } of scored) {
-    const products = s.members.map((m) => {
-      const c = columns[m]!;
-      return c.neurons;
-    });
+    // The constant column is the fit's own constant: not a product of the proposal.
+    const products = s.members.map((m) => columns[m]!.neurons).filter((p) => p.length > 0);
+    if (products.length === 0) continue;
     const key = products
       .map((p) => p.join("."))
       .sort()
@@ -299,7 +316,7 @@ export const CHEAP_FACTORS = 2;
 export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: LinearProposal[]; columns: number }> {
   const cache = input.cache ?? new ScreenCache();
   const { x, y, products } = logProducts(input, cache);
-  if (products.some((p) => p.score < 1e-9) || input.maxTerms < 2) return { proposals: products, columns: 0 };
+  if (products.some((p) => p.score < 1e-9)) return { proposals: products, columns: 0 };
   const neurons = cache.neurons(input.allowed, () => neuronColumns(x, input.pool, input.allowed, input.lookup));
   // The library the sizes build with no gridded neuron (level 0; for a pool without grids, the
   // one level there is holds none either).
@@ -312,15 +329,14 @@ export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: Lin
   if (built.columns.length === 0) return { proposals: products, columns: 0 };
   // As the sizes do: every prefix of the library (singles, then singles and pairs) is selected from.
   const sums: LinearProposal[] = [];
-  for (const end of libraryPrefixes(built.columns)) {
-    const prefix = built.columns.slice(0, end);
-    for (const subset of yield* cache.selection("y", prefix, y).upTo(Math.min(input.maxTerms, SCREEN_TERMS)))
-      sums.push({
-        products: subset.members.map((m) => prefix[m]!.neurons),
-        score: subset.nrmse,
-        expected: subset.nrmse,
-        source: "sparse-sum",
-      });
+  const library = withOnes(built.columns, input);
+  for (const end of libraryPrefixes(library)) {
+    const prefix = library.slice(0, end);
+    for (const subset of yield* cache.selection("y", prefix, y).upTo(Math.min(input.maxTerms, SCREEN_TERMS))) {
+      const chosen = subset.members.map((m) => prefix[m]!.neurons).filter((p) => p.length > 0);
+      if (chosen.length > 0)
+        sums.push({ products: chosen, score: subset.nrmse, expected: subset.nrmse, source: "sparse-sum" });
+    }
   }
   return { proposals: [...products, ...sums], columns: built.columns.length };
 }

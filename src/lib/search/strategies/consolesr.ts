@@ -35,6 +35,7 @@ function* screenLinear(run: SearchRun): Steps<LinearProposal[]> {
     maxFactors: settings.maxFactors,
     maxTerms: settings.terms,
     wide: settings.proposal === "wide",
+    intercept: settings.constant,
     cache: run.screens,
   });
   run.screened += screen.columns;
