@@ -516,7 +516,9 @@ export class Runner {
           onEpisode: (e) => {
             const hall = halls.get(e.target) ?? new HallOfFame();
             halls.set(e.target, hall);
-            for (const { complexity, nrmse } of scored.splice(0)) {
+            // A fit's rival without the constant is scored by no reward call: it comes with the episode.
+            const plain = !e.cached && e.candidate.plain ? [e.candidate.plain] : [];
+            for (const { complexity, nrmse } of [...scored.splice(0), ...plain]) {
               record.fits.push({ target: e.target, complexity, nrmse });
               // The hall of fame reads complexity and NRMSE only.
               hall.add({ complexity, nrmse } as Candidate);

@@ -438,6 +438,8 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
             reward: candidate.reward,
             structures: evaluator.size,
             best,
+            candidate,
+            cached,
             ...trajectory.tally,
             nets: strategy.nets,
           });

@@ -100,6 +100,9 @@ export interface EpisodeEvent extends Tally {
   reward: number;
   structures: number;
   best: Candidate;
+  /** This episode's fit (with its rival without the constant, `plain`, where it has one), and whether it was cached. */
+  candidate: Candidate;
+  cached: boolean;
   /**
    * The live −Q and −R networks after this episode's training, for learning methods (clone them to keep a snapshot).
    */
