@@ -51,7 +51,7 @@ process.stdout.write(
         reason: e.reason,
         coefficientError: round(e.coefficientError, 4),
         testNrmse: round(e.testNrmse, 4),
-        terms: equation.terms.length,
+        terms: equation.terms.length + (equation.constant === undefined ? 0 : 1),
         episodes: search?.episodes ?? null,
       };
     }),

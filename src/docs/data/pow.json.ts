@@ -42,7 +42,7 @@ const runs = RUNS.map(({ pool, file }) => {
         target: e.target,
         latex: equation.latex,
         text: equation.text,
-        terms: equation.terms.length,
+        terms: equation.terms.length + (equation.constant === undefined ? 0 : 1),
         truthLatex: truthLatex[e.target] ?? e.truth,
         exact: e.exact,
         reason: e.reason,
