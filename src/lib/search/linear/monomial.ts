@@ -19,8 +19,12 @@ export interface ProductProposal {
   residual: number;
 }
 
-/** The exponent p when f(x) = x^p (up to 1e-9), else undefined. */
+/**
+ * The exponent p when f(x) = x^p (up to 1e-9), else undefined: the symbol's declared `power`
+ * (SymbolPlugin.power, checked by check-plugin), else read off test points.
+ */
 export function powerOf(symbol: SymbolPlugin): number | undefined {
+  if (symbol.power !== undefined) return symbol.power;
   const f = (x: number) => symbol.evaluate(x);
   const [a, b] = [1.7, 2.3];
   const p = log(f(b) / f(a)) / log(b / a);
