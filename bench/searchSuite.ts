@@ -7,7 +7,11 @@
  *
  *   --methods consolesr,random,enumerate   --seeds 0..4   --equations <ids or families>
  *   --noise 0 (0: noiseless; else SNR in dB, e.g. 0,100)   --budget 200   --rows 500   --jobs N
- *   --out src/docs/data/search-benchmark.json
+ *   --out src/docs/data/search-benchmark.json   --time-limit 0 (seconds per search; 0: none)
+ *
+ * `--budget 0` runs with no structure budget (a new user's flags). `--equations products,offgrid,flow`
+ * (or `stress`) runs the stress families of src/lib/data/stress.ts, which the default selection
+ * leaves out; in `--mode unsized` an entry's `unsizedPool` is the pool (Flow: `--symbols x`).
  *
  * "recovered" means: the search stopped by its reward threshold and its answer is an exact
  * recovery of the truth; then `structuresToRecovery` is the number of distinct structures it had
@@ -24,6 +28,7 @@ import {
   benchmarkExcluded,
   type BenchmarkEntry,
 } from "../src/lib/data/benchmark.js";
+import { stressEntries } from "../src/lib/data/stress.js";
 import { columnOf } from "../src/lib/data/dataset.js";
 import { evaluateEquation } from "../src/lib/equation/evaluate.js";
 import { formOf } from "../src/lib/equation/extract.js";
@@ -86,6 +91,8 @@ export interface RunRecord extends Job {
   maxFactors: number;
   episodes: number;
   seconds: number;
+  /** Search CPU (process.cpuUsage() around the search; absent in files made before it was recorded). */
+  cpuSeconds?: number;
   fitSeconds: number;
   stopReason: string;
   stopNrmse: number;
@@ -148,10 +155,12 @@ export async function createJobRunner(): Promise<
     const announced = job.announce !== false;
     const stopNrmse = announced ? stopNrmseFor(job.snrDb) : 1e-6;
     const started = performance.now();
+    const cpuStart = process.cpuUsage();
     const unsized = job.mode === "unsized";
     const result = await search(data.train, {
       symbols,
-      pool: unsized ? symbols.names() : entry.pool,
+      // Unsized: a new user's default (every symbol), or the pool the entry's user passes by --symbols.
+      pool: unsized ? (entry.unsizedPool ?? symbols.names()) : entry.pool,
       constraints,
       reward,
       rng: createRng(searchSeed(job.seed, job.equation)),
@@ -170,6 +179,8 @@ export async function createJobRunner(): Promise<
       },
     });
     const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuStart);
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     // Everything below is judgement after the search: the truth meets the answer here only.
     const order = {
       symbols: lookup,
@@ -195,6 +206,7 @@ export async function createJobRunner(): Promise<
       structures: output.structures,
       episodes: output.episodes,
       seconds: Number(seconds.toFixed(3)),
+      cpuSeconds: Number(cpuSeconds.toFixed(3)),
       fitSeconds: Number(output.fitSeconds.toFixed(3)),
       screened: output.screened,
       terms: output.size.terms,
@@ -299,6 +311,7 @@ function parseFlags(argv: string[]) {
     "out",
     "mode",
     "merge",
+    "time-limit",
   ];
   for (const key of Object.keys(flags))
     if (!known.includes(key))
@@ -309,13 +322,12 @@ function parseFlags(argv: string[]) {
   const seeds = parseSeeds(flags.seeds ?? "0..4");
   const wanted = flags.equations ? parseList(flags.equations) : [];
   // An id ("feynman-I.12.4") or a family ("feynman", "nguyen") selects; nothing selects all.
-  const equations =
-    wanted.length === 0
-      ? benchmarkEntries
-      : benchmarkEntries.filter((e) => wanted.some((w) => e.id === w || e.family.toLowerCase() === w.toLowerCase()));
-  const unknown = wanted.filter(
-    (w) => !benchmarkEntries.some((e) => e.id === w || e.family.toLowerCase() === w.toLowerCase()),
-  );
+  // The stress families (stress.ts) run only when named ("products", "offgrid", "flow", or "stress": all three).
+  const all = [...benchmarkEntries, ...stressEntries];
+  const selects = (e: BenchmarkEntry, w: string) =>
+    e.id === w || e.family.toLowerCase() === w.toLowerCase() || (w === "stress" && stressEntries.includes(e));
+  const equations = wanted.length === 0 ? benchmarkEntries : all.filter((e) => wanted.some((w) => selects(e, w)));
+  const unknown = wanted.filter((w) => !all.some((e) => selects(e, w)));
   if (unknown.length)
     throw new Error(
       `--equations: unknown "${unknown.join(", ")}" (ids such as ${benchmarkEntries[0]!.id}, or a family)`,
@@ -331,20 +343,25 @@ function parseFlags(argv: string[]) {
     if (!Number.isInteger(v) || v < min) throw new Error(`--${name} must be an integer ≥ ${min} (got ${flags[name]})`);
     return v;
   };
-  const budget = int("budget", 200, 1);
+  // 0: no structure budget (a new user's default flags; episodes then default to the CLI's 600).
+  const budget = int("budget", 200, 0);
   const mode = (flags.mode ?? "sized") as "sized" | "unsized";
+  const timeLimit = flags["time-limit"] === undefined ? 0 : Number(flags["time-limit"]);
+  if (!(timeLimit >= 0 && Number.isFinite(timeLimit)))
+    throw new Error(`--time-limit must be seconds ≥ 0 (got ${flags["time-limit"]})`);
   if (mode !== "sized" && mode !== "unsized") throw new Error(`--mode must be sized or unsized (got "${flags.mode}")`);
   return {
     /** Result files of runs made separately (e.g. one method each) to report as one. */
     merge: parseList(flags.merge ?? ""),
     mode,
+    timeLimit,
     methods,
     seeds,
     equations,
     noise,
     budget,
     // Enough episodes that the structure budget binds (random and enumerate repeat cached structures).
-    episodes: int("episodes", 20 * budget, 1),
+    episodes: int("episodes", budget === 0 ? 600 : 20 * budget, 1),
     rows: int("rows", 500, 10),
     jobs: int("jobs", availableParallelism(), 1),
     out: flags.out ?? (mode === "unsized" ? OUT.replace(".json", "-unsized.json") : OUT),
@@ -570,6 +587,7 @@ async function main(): Promise<void> {
             episodes: o.episodes,
             rows: o.rows,
             mode: o.mode,
+            ...(o.timeLimit ? { timeLimit: o.timeLimit } : {}),
           });
   const started = performance.now();
   let records: RunRecord[];
@@ -726,7 +744,7 @@ async function main(): Promise<void> {
   const command =
     `npm run bench:search -- ${o.mode === "unsized" ? "--mode unsized " : ""}` +
     `--methods ${o.methods.join(",")} --seeds ${o.seeds.join(",")} --noise ${o.noise.map((n) => n ?? 0).join(",")} ` +
-    `--budget ${o.budget} --rows ${o.rows}` +
+    `--budget ${o.budget} --rows ${o.rows}${o.timeLimit ? ` --time-limit ${o.timeLimit}` : ""}` +
     `${o.equations.length === benchmarkEntries.length ? "" : ` --equations ${o.equations.map((e) => e.id).join(",")}`}`;
   const json = {
     manifest: {
@@ -770,6 +788,7 @@ async function main(): Promise<void> {
       expressible: e.expressible,
       note: e.note ?? null,
       knownFitFailure: e.knownFitFailure ?? null,
+      ...(e.unsizedPool ? { unsizedPool: e.unsizedPool } : {}),
     })),
     summary,
     ratios: ratioRows,

@@ -20,10 +20,22 @@ import { InputError } from "../errors.js";
 import type { Registry, SymbolPlugin } from "../plugins.js";
 import { createRng } from "../rng.js";
 import { addNoise, type Experiment } from "./experiments.js";
+import { stressEntries } from "./stress.js";
 import type { Rng } from "../rng.js";
 import type { Dataset } from "./dataset.js";
 
-export type BenchmarkFamily = "Nguyen" | "Constant" | "Keijzer" | "Koza" | "Jin" | "Livermore" | "Feynman";
+export type BenchmarkFamily =
+  | "Nguyen"
+  | "Constant"
+  | "Keijzer"
+  | "Koza"
+  | "Jin"
+  | "Livermore"
+  | "Feynman"
+  // The stress families of our own making (stress.ts), outside `benchmarkEntries`.
+  | "Products"
+  | "OffGrid"
+  | "Flow";
 
 export interface BenchmarkInput {
   name: string;
@@ -62,6 +74,8 @@ export interface BenchmarkEntry {
    * basin of cos(θ)) did until the multi-start (FitOptions.starts).
    */
   knownFitFailure?: string;
+  /** The pool a user passes by --symbols in the unsized mode (absent: every registered symbol). */
+  unsizedPool?: string[];
 }
 
 /** A literature equation left out of the suite, and why. */
@@ -870,7 +884,7 @@ export const benchmarkExcluded: ExcludedEquation[] = [
 ];
 
 export function benchmarkEntry(id: string): BenchmarkEntry {
-  const found = benchmarkEntries.find((e) => e.id === id);
+  const found = benchmarkEntries.find((e) => e.id === id) ?? stressEntries.find((e) => e.id === id);
   if (!found)
     throw new InputError(
       `unknown benchmark equation "${id}" (e.g. ${benchmarkEntries
