@@ -281,7 +281,9 @@ function flow(): BenchmarkEntry[] {
           2,
           {
             unsizedPool: ["x"],
-            note: `${which === 0 ? "p" : "q"} at bus ${i + 1} of a ${n}-bus ring${chords.length ? ` with ${chords.length} chord(s)` : ""}`,
+            note:
+              `${which === 0 ? "p" : "q"} at bus ${i + 1} of a ${n}-bus ring` +
+              (chords.length ? ` with ${chords.length} chord(s)` : ""),
           },
         ),
       );
