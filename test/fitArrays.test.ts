@@ -270,8 +270,8 @@ describe("fit({X, y})", () => {
     const before = tf.memory().numTensors;
     const controller = new AbortController();
     const events: { target: string; episode: number; nrmse: number; structures: number }[] = [];
-    // A sum of 3-factor products: more than the first screen's one solve answers.
-    const hard = X.map(([a, b, c]) => a! * b! * c! + a! * a! * c!);
+    // A ratio (no sum of products): no screen answers it, the search runs on until stopped.
+    const hard = X.map(([a, b, c]) => (a! * b! * c!) / (1 + a! * a! * c!));
     const result = await fit({
       X,
       y: hard,

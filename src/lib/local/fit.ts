@@ -48,6 +48,13 @@ export interface FitOptions {
    * the lower final loss wins. "single": the paper's one start.
    */
   starts?: "multi" | "single";
+  /**
+   * A warm start: the initial inner weight of layer-1 neurons (by their index in the full layer;
+   * the others start at `init`), as a screen proposed them. The fit runs LM from there with
+   * least-squares coefficients; where that is not exact, the all-ones start runs too and the lower
+   * loss wins.
+   */
+  warm?: ReadonlyMap<number, number>;
   signal?: AbortSignal;
 }
 
@@ -59,9 +66,9 @@ export interface FitResult {
   loss: number[];
   steps: number;
   polishIterations: number;
-  /** Starts fitted: 1 unless the multi-start ran (FitOptions.starts). */
+  /** Starts fitted: 1 unless the multi-start or a warm start that was not exact ran. */
   starts: number;
-  /** Which start gave the weights: 0 is the all-ones start. */
+  /** Which start gave the weights: 0 the all-ones start, 1 the periodic scan, 2 the warm start. */
   bestStart: number;
   engine: string;
   ms: number;
@@ -166,11 +173,38 @@ export function fitLocalSync(structure: LocalStructure, data: FitData, options: 
   };
 
   const linear = options.polish === "lsq" && compiled.inner.length === 0 && compiled.terms.length > 0;
-  let best = linear
-    ? solveLinear(model, initialTheta(compiled, options.init ?? 1), denominator)
-    : fitFrom(initialTheta(compiled, options.init ?? 1), true);
+  // A warm start (FitOptions.warm): its inner weights, least-squares coefficients, then LM.
+  let warm: Start | undefined;
+  if (!linear && options.warm && compiled.inner.length > 0 && compiled.terms.length > 0) {
+    const theta = initialTheta(compiled, options.init ?? 1);
+    let used = false;
+    compiled.inner.forEach((k, p) => {
+      const w = options.warm!.get(compiled.neurons[k]!.index);
+      if (w !== undefined && Number.isFinite(w)) {
+        theta[p] = w;
+        used = true;
+      }
+    });
+    if (used) {
+      const start = model.linearFit(theta);
+      if (Number.isFinite(start.loss)) warm = fitFrom(start.theta, !polish);
+    }
+  }
+  let best =
+    warm && warm.loss <= EXACT
+      ? warm
+      : linear
+        ? solveLinear(model, initialTheta(compiled, options.init ?? 1), denominator)
+        : fitFrom(initialTheta(compiled, options.init ?? 1), true);
   let starts = 1;
-  let bestStart = 0;
+  let bestStart = best === warm ? 2 : 0;
+  if (warm && best !== warm) {
+    starts = 2;
+    if (warm.loss < best.loss) {
+      best = warm;
+      bestStart = 2;
+    }
+  }
   if (
     !linear &&
     (options.starts ?? "multi") === "multi" &&
@@ -181,7 +215,7 @@ export function fitLocalSync(structure: LocalStructure, data: FitData, options: 
     const start = periodicStart(compiled, model, data, scale, best.theta);
     // Only from a point that already beats the first start's end (LM then can only improve on it).
     if (start && start.loss < best.loss) {
-      starts = 2;
+      starts++;
       // With the polish on, the second start is LM alone: its coefficients are least-squares
       // optimal and its frequency inside the basin, where Adam's steps of ~lr only wander off
       // (as from w = 1 on II.15.4). Without the polish, Adam is the only optimiser.

@@ -74,6 +74,11 @@ function pearson(a: ArrayLike<number>, b: ArrayLike<number>): number {
 export interface Evaluator {
   /** Whether a structure was fitted already (no fit happens). */
   has(structure: LocalStructure): boolean;
+  /**
+   * A warm start for the structure's fit (FitOptions.warm: inner weights by neuron), as a screen
+   * proposed it; the first hint before its fit counts, a fitted structure ignores it.
+   */
+  hint(structure: LocalStructure, warm: ReadonlyMap<number, number> | undefined): void;
   evaluate(structure: LocalStructure): { candidate: Candidate; cached: boolean };
   readonly size: number;
   /** Wall-clock seconds spent fitting (for the benchmark's fits per second). */
@@ -90,6 +95,7 @@ export function createEvaluator(
   constant = true,
 ): Evaluator {
   const cache = new Map<string, Candidate>();
+  const hints = new Map<string, ReadonlyMap<number, number>>();
   let seconds = 0;
   const y = columnOf(data, target);
   const lookup = (name: string) => symbols.get(name);
@@ -169,6 +175,10 @@ export function createEvaluator(
       return seconds;
     },
     has: (structure) => cache.has(structureKey(structure)),
+    hint(structure, warm) {
+      const key = structureKey(structure);
+      if (warm && !cache.has(key) && !hints.has(key)) hints.set(key, warm);
+    },
     evaluate(structure) {
       const key = structureKey(structure);
       const hit = cache.get(key);
@@ -176,7 +186,13 @@ export function createEvaluator(
       const started = performance.now();
       // Every structure is fitted with an additive constant (its last term), unless told not to.
       const fittedStructure = constant ? withConstant(structure) : structure;
-      const fitted = fitLocalSync(fittedStructure, { x: structure.inputs.map(columns), y: [y] }, { ...fit, symbols });
+      const warm = hints.get(key);
+      hints.delete(key);
+      const fitted = fitLocalSync(
+        fittedStructure,
+        { x: structure.inputs.map(columns), y: [y] },
+        { ...fit, symbols, ...(warm ? { warm } : {}) },
+      );
       const [raw] = equationsOfLocal(fittedStructure, fitted.weights, lookup);
       // Near-degenerate factors (sin(0.0005·x) standing in for x) fold before the answer is chosen.
       let { equation, predicted, nrmse: folded } = foldNearDegenerate(simplifyEquation(raw!, order), foldOptions);

@@ -21,7 +21,13 @@ import type { OutputSearchResult, ProposalStrategy, SearchContext, SearchRun } f
 import type { Product, RewardPlugin } from "../plugins.js";
 import { Trajectories, type Tally } from "./trajectory.js";
 import { PhaseTimer, type Phase } from "./phases.js";
-import { cheapProposalsSteps, parametersOfProducts, ScreenCache, type LinearProposal } from "./linear/proposer.js";
+import {
+  cheapProposalsSteps,
+  parametersOfProducts,
+  ScreenCache,
+  warmStart,
+  type LinearProposal,
+} from "./linear/proposer.js";
 import type { Steps } from "./clock.js";
 import type { ArgminSolver } from "./argmin.js";
 
@@ -176,6 +182,14 @@ function baselineCandidate(ctx: SearchContext, settings: SearchSettings): Candid
 const EXACT_SCREEN = 1e-6;
 
 /**
+ * Above this noise estimate (NRMSE) the first screen skips product pursuit, which proposes exact
+ * sums only: the estimator reads up to about 1e-3 on noiseless data of curved laws (its fit's
+ * own bias), so 3e-3 keeps the pursuit wherever the data may be noiseless, and spares its
+ * seconds on data that are surely not.
+ */
+const PURSUIT_NOISE = 3e-3;
+
+/**
  * Where a growing search starts (Speed I: the cheap questions first): the cheap first screen's
  * best proposal that reaches `reach` (the stop rule noiseless: the fewest products, then the
  * lowest NRMSE; the noise floor: the lowest score, hallOfFame.ts), and the first size that
@@ -186,14 +200,14 @@ function cheapStart(
   sizes: readonly Size[],
   reach: number,
   score: ((p: LinearProposal) => number) | undefined,
-): { products: number[][]; stage: number } | undefined {
+): { products: number[][]; warm?: Map<number, number>; stage: number } | undefined {
   const hits = proposals.filter((p) => p.expected <= reach);
   if (hits.length === 0) return undefined;
   const rank = score ?? ((p: LinearProposal) => p.products.length + p.expected);
   const chosen = hits.reduce((best, p) => (rank(p) < rank(best) ? p : best));
   const factors = Math.max(...chosen.products.map((p) => p.length));
   const stage = sizes.findIndex((s) => s.terms >= chosen.products.length && s.maxFactors >= factors);
-  return stage < 0 ? undefined : { products: chosen.products, stage };
+  return stage < 0 ? undefined : { products: chosen.products, warm: warmStart(chosen), stage };
 }
 
 export async function searchOutput(outer: SearchContext, settings: SearchSettings): Promise<OutputSearchResult> {
@@ -228,6 +242,10 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
     stopReason = reason;
     interrupted = true;
   };
+  /** The noise estimate (noise.ts), made once when first asked. */
+  let estimated: NoiseEstimate | undefined;
+  const estimate = () =>
+    (estimated ??= timer.time("preparation", () => estimateNoise(ctx.data.x, columnOf(ctx.data, ctx.target))));
   // The cheap first screen (a growing size, a method that asks it): its proposals, before any size.
   let cheapProposals: LinearProposal[] = [];
   let cheapColumns = 0;
@@ -244,6 +262,8 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
         maxTerms: Math.max(...sizes.map((s) => s.terms)),
         intercept: settings.constant,
         cache: screens,
+        // Product pursuit proposes exact sums only: not where the data are surely noisy.
+        pursue: () => estimate().nrmse <= PURSUIT_NOISE,
       });
       ({ proposals: cheapProposals, columns: cheapColumns } = await driveSteps(
         timedSteps(steps, timer, "screening"),
@@ -293,8 +313,7 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
       stopEarly(cause);
     }
   }
-  const noise: NoiseEstimate =
-    exactScreen ?? timer.time("preparation", () => estimateNoise(ctx.data.x, columnOf(ctx.data, ctx.target)));
+  const noise: NoiseEstimate = exactScreen ?? estimate();
   const floor = settings.noiseFloor && noise.nrmse > settings.stopNrmse ? noise.nrmse : undefined;
   /** The cheap first screen's start (cheapStart): skipped sizes, a proposal fitted first. */
   const lookup = (name: string) => ctx.symbols.get(name);
@@ -380,6 +399,7 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
           // The cheap start's proposal first (where the constraints accept it), before any screening.
           const first = inject && timer.time("proposals", () => run.trajectories.fromProducts(inject!));
           inject = undefined;
+          if (first) evaluator.hint(first.structure, cheap!.warm);
           if (!first) await prepare(strategy, "propose");
           // (The products the dynamic constraint keeps change only between episodes.)
           const fitted = first

@@ -4,7 +4,7 @@
  * one least-squares solve (the partial credit a single fit does not give on sums).
  *
  * Neuron columns: every allowed (input, symbol) neuron; a symbol with a free inner weight gets a
- * column per weight of a small grid (its LoCaL fit refines the weight later), unless its scale
+ * column per weight of a small grid, ± (its LoCaL fit starts there and refines it), unless its scale
  * folds out (sqrt(w·x) = √w·sqrt(x): one column). Product columns: products of 1…maxFactors
  * neurons (a neuron at most once, at one weight), de-duplicated by value (x·x³ = x²·x²), the
  * simplest kept, up to a cap.
@@ -52,7 +52,10 @@ export function neuronColumns(
       const neuron = input * pool.length + s;
       if (!allowed[neuron]) return;
       const symbol = lookup(name);
-      const weights = symbol.innerWeight && !scaleFolds(symbol) ? WEIGHT_GRID : [1];
+      // Negative grid weights too, where they give new columns (exp(−w·x), a decay; sin and cos
+      // give ± the positive weight's column, log no finite one).
+      const weights = symbol.innerWeight && !scaleFolds(symbol) ? [...WEIGHT_GRID, ...WEIGHT_GRID.map((w) => -w)] : [1];
+      const keys = new Set<string>();
       for (const weight of weights) {
         const values = new Float64Array(column.length);
         let finite = true;
@@ -61,7 +64,11 @@ export function neuronColumns(
           values[r] = v;
           finite = Number.isFinite(v);
         }
-        if (finite) out.push({ neuron, input, weight, complexity: symbol.complexity, values });
+        if (!finite) continue;
+        const key = valueKey(values);
+        if (weight < 0 && (key === null || keys.has(key))) continue;
+        if (key !== null) keys.add(key);
+        out.push({ neuron, input, weight, complexity: symbol.complexity, values });
       }
     });
   });

@@ -7,9 +7,10 @@
 import { std } from "../../metrics/nrmse.js";
 import type { SymbolPlugin } from "../../plugins.js";
 import { neuronColumns, productColumnsSteps, type NeuronColumn, type ProductColumn } from "./columns.js";
-import { monomialProposals, sharedFactors, type MonomialInput } from "./monomial.js";
+import { monomialProposals, powerOf, sharedFactors, type MonomialInput } from "./monomial.js";
 import { Selection, type Subset } from "./select.js";
 import { backwardElimination } from "./backward.js";
+import { pursueSteps } from "./pursuit.js";
 import { log2 } from "../../math.js";
 import { runSteps, type Steps } from "../clock.js";
 
@@ -19,7 +20,24 @@ export interface LinearProposal {
   score: number;
   /** The train NRMSE the screening suggests a fit would reach (for products, from the log residual). */
   expected: number;
-  source: "log-product" | "sparse-sum" | "backward-sum";
+  source: "log-product" | "sparse-sum" | "backward-sum" | "pursuit";
+  /**
+   * The inner weight of each factor (aligned with `products`) where the screen used one (a
+   * grid weight, or the log fit's slope of an exp): the fit starts there (a warm start).
+   */
+  weights?: number[][];
+}
+
+/** A proposal's warm start: the inner weight of each neuron the screen did not use at 1. */
+export function warmStart(proposal: LinearProposal): Map<number, number> | undefined {
+  if (!proposal.weights) return undefined;
+  const start = new Map<number, number>();
+  for (const [j, product] of proposal.products.entries())
+    for (const [k, neuron] of product.entries()) {
+      const w = proposal.weights[j]?.[k];
+      if (w !== undefined && w !== 1 && !start.has(neuron)) start.set(neuron, w);
+    }
+  return start.size > 0 ? start : undefined;
 }
 
 export interface LinearInput extends MonomialInput {
@@ -36,6 +54,11 @@ export interface LinearInput extends MonomialInput {
    * with an additive constant (SearchSettings.constant).
    */
   intercept?: boolean;
+  /**
+   * Whether the first screen runs product pursuit where its sums are not exact (default yes):
+   * the search asks its noise estimate, as the pursuit proposes exact sums only.
+   */
+  pursue?: () => boolean;
   /**
    * What one output's earlier screens built (libraries and selections), for a search whose size
    * grows: a wider size reuses them and selects deeper only where it must (same proposals).
@@ -180,6 +203,7 @@ function logProducts(input: LinearInput, cache: ScreenCache) {
       .map(
         (p): LinearProposal => ({
           products: [p.neurons],
+          ...(p.weights.some((v) => v !== 1) ? { weights: [p.weights] } : {}),
           score: p.residual,
           expected: p.residual * spread,
           source: "log-product",
@@ -285,7 +309,9 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
   const seen = new Set<string>();
   for (const { columns, subset: s } of scored) {
     // The constant column is the fit's own constant: not a product of the proposal.
-    const products = s.members.map((m) => columns[m]!.neurons).filter((p) => p.length > 0);
+    const members = s.members.filter((m) => columns[m]!.neurons.length > 0);
+    const products = members.map((m) => columns[m]!.neurons);
+    const weights = members.map((m) => columns[m]!.weights);
     if (products.length === 0) continue;
     const key = products
       .map((p) => p.join("."))
@@ -295,6 +321,7 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
     seen.add(key);
     sums.push({
       products,
+      ...(weights.some((w) => w.some((v) => v !== 1)) ? { weights } : {}),
       score: s.nrmse,
       expected: s.nrmse,
       source: wide.some((w) => w.subset === s) ? "backward-sum" : "sparse-sum",
@@ -338,8 +365,43 @@ export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: Lin
         sums.push({ products: chosen, score: subset.nrmse, expected: subset.nrmse, source: "sparse-sum" });
     }
   }
-  return { proposals: [...products, ...sums], columns: built.columns.length };
+  // Where no sum of singles and pairs is exact, product pursuit (pursuit.ts): backward elimination
+  // over the pairs, then sums of larger products; only an exact sum it finds is proposed (under
+  // noise, a sum picked from tens of thousands of products could fit the noise).
+  const pursued: LinearProposal[] = [];
+  if (!sums.some((p) => p.score <= PURSUIT_EXACT) && input.maxTerms > 1 && (input.pursue?.() ?? true)) {
+    const plain = neurons.filter((n) => !neurons.some((m) => m.neuron === n.neuron && m.weight !== 1));
+    const index = new Map(plain.map((n, i) => [n.neuron, i]));
+    const starts: number[][][] = [];
+    for (let terms = 1; terms <= SCREEN_TERMS; terms++) {
+      const best = sums.filter((p) => p.products.length === terms).sort((p, q) => p.score - q.score);
+      for (const sum of best.slice(0, PURSUIT_STARTS))
+        if (sum.products.every((p) => p.every((n) => index.has(n))))
+          starts.push(sum.products.map((p) => p.map((n) => index.get(n)!)));
+    }
+    const ends = yield* pursueSteps(plain, y, {
+      starts,
+      maxTerms: input.maxTerms,
+      maxFactors: input.maxFactors,
+      intercept: input.intercept ?? true,
+      exact: PURSUIT_EXACT,
+      powers: plain.map((n) => powerOf(input.lookup(input.pool[n.neuron % input.pool.length]!))),
+    });
+    for (const end of ends.filter((e) => e.nrmse <= PURSUIT_EXACT))
+      pursued.push({
+        products: end.products.map((p) => p.map((i) => plain[i]!.neuron).sort((a, b) => a - b)),
+        score: end.nrmse,
+        expected: end.nrmse,
+        source: end.source === "backward" ? "backward-sum" : "pursuit",
+      });
+  }
+  return { proposals: [...products, ...sums, ...pursued], columns: built.columns.length };
 }
+
+/** A screen's sum at or below this NRMSE is exact: product pursuit is not needed. */
+const PURSUIT_EXACT = 1e-9;
+/** The first screen's best sums of each length whose exponents are refined first. */
+const PURSUIT_STARTS = 3;
 
 /**
  * The parameters a fit of these products has: a coefficient per product and an inner weight per

@@ -14,7 +14,7 @@ import { crossover, mutate, type Products, type ProductLimits } from "../operato
 import type { Product } from "../../plugins.js";
 import type { Outcome, ProposalStrategy, SearchRun } from "../strategy.js";
 import type { Trajectory } from "../trajectory.js";
-import { linearProposalsSteps, parametersOfProducts, type LinearProposal } from "../linear/proposer.js";
+import { linearProposalsSteps, parametersOfProducts, warmStart, type LinearProposal } from "../linear/proposer.js";
 import { structureKey } from "../../local/structure.js";
 import type { Steps } from "../clock.js";
 import { frontScoreOf } from "../hallOfFame.js";
@@ -110,8 +110,12 @@ export function consolesrStrategy(run: SearchRun): ProposalStrategy {
   const proposeLinear = (): Trajectory | undefined => {
     if (!linear) throw new Error("consolesr: the linear proposals were not prepared");
     while (next < limit()) {
-      const t = trajectories.fromProducts(linear[next++]!.products);
-      if (t && !evaluator.has(t.structure)) return t;
+      const proposal = linear[next++]!;
+      const t = trajectories.fromProducts(proposal.products);
+      if (t && !evaluator.has(t.structure)) {
+        evaluator.hint(t.structure, warmStart(proposal));
+        return t;
+      }
     }
     return undefined;
   };

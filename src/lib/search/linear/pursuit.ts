@@ -1,0 +1,518 @@
+/**
+ * Product pursuit (Speed II): sums of multi-factor products found without building and screening
+ * a library of every product. The dictionary is every product of neurons without a weight grid
+ * (x, powers, sqrt, log …) on distinct inputs, up to the factors whose count stays under
+ * `DICTIONARY_CAP`; its columns are generated on the fly (depth-first, one multiplication per
+ * product) at every scan, never stored.
+ *
+ * The sum grows one term at a time (orthogonal matching pursuit: the column that lowers the
+ * residual most joins), and after every growth each term in turn is replaced by the best column
+ * of the whole dictionary given the others, until no replacement helps (a swap sweep: what frees
+ * greedy growth from an early wrong pick among correlated products). A scan scores every column
+ * by the residual drop (a·r)² / ‖a⊥‖², a⊥ its part outside the fixed terms' span, on
+ * `SCAN_ROWS` strided rows; the best few are checked on all the screening rows.
+ *
+ * Sums of many bilinear products of nearly collinear columns (power flow) are better served by
+ * backward elimination over the products of up to two factors (backward.ts), which runs first
+ * where that library is small.
+ */
+import type { NeuronColumn } from "./columns.js";
+import { backwardElimination } from "./backward.js";
+import { exp, log } from "../../math.js";
+import { solveSpd } from "../../local/float64.js";
+import type { Steps } from "../clock.js";
+
+/** Dictionary columns at most (the factors per product are cut where the count would pass it). */
+export const DICTIONARY_CAP = 40000;
+/** Rows a scan scores on (strided); the best candidates are checked on every row. */
+const SCAN_ROWS = 128;
+/** Candidates of a scan checked on every row. */
+const CHECKED = 6;
+/** Swap sweeps at most after each growth. */
+const SWEEPS = 4;
+/** Terms the pursuit grows to at most (longer sums are backward elimination's). */
+const PURSUIT_TERMS = 6;
+/** Backward elimination's library at most (it costs O(K³)). */
+const BACKWARD_COLUMNS = 120;
+
+export interface PursuitOptions {
+  maxTerms: number;
+  maxFactors: number;
+  /** A constant column beside the terms (the search's additive constant). */
+  intercept: boolean;
+  /** Stop growing at this NRMSE (an exact sum). */
+  exact: number;
+  /** Each neuron's power (x^p; undefined for log and other non-powers): enables refinePowers. */
+  powers?: readonly (number | undefined)[];
+  /** Sums (products of neuron indices) whose exponents refinePowers fits before the pursuit. */
+  starts?: readonly (readonly (readonly number[])[])[];
+}
+
+export interface PursuitResult {
+  /** Products as indices into the neuron list given. */
+  products: number[][];
+  /** The least-squares NRMSE (residual norm over the target's centred norm), on the rows given. */
+  nrmse: number;
+  source: "pursuit" | "backward";
+}
+
+const dot = (a: Float64Array, b: Float64Array) => {
+  let s = 0;
+  for (let r = 0; r < a.length; r++) s += a[r]! * b[r]!;
+  return s;
+};
+
+/** Orthonormal basis of the columns' span (re-orthogonalised Gram–Schmidt) and y's residual outside it. */
+function basisOf(columns: readonly Float64Array[], y: Float64Array): { q: Float64Array[]; residual: Float64Array } {
+  const q: Float64Array[] = [];
+  const project = (v: Float64Array) => {
+    for (let pass = 0; pass < 2; pass++)
+      for (const u of q) {
+        const c = dot(u, v);
+        for (let r = 0; r < v.length; r++) v[r]! -= c * u[r]!;
+      }
+  };
+  for (const column of columns) {
+    const v = Float64Array.from(column);
+    const norm0 = Math.sqrt(dot(v, v));
+    project(v);
+    const norm = Math.sqrt(dot(v, v));
+    if (!(norm > 1e-10 * norm0) || !Number.isFinite(norm)) continue;
+    for (let r = 0; r < v.length; r++) v[r]! /= norm;
+    q.push(v);
+  }
+  const residual = Float64Array.from(y);
+  project(residual);
+  return { q, residual };
+}
+
+const strided = (v: Float64Array, step: number) =>
+  Float64Array.from({ length: Math.ceil(v.length / step) }, (_, i) => v[i * step]!);
+
+/** The factors per product at most whose dictionary stays under the cap. */
+function dictionaryFactors(inputs: number, perInput: readonly number[], maxFactors: number): number {
+  // count[k]: products of exactly k factors on distinct inputs (elementary symmetric sums).
+  const count = new Array<number>(maxFactors + 1).fill(0);
+  count[0] = 1;
+  for (let i = 0; i < inputs; i++)
+    for (let k = Math.min(maxFactors, i + 1); k >= 1; k--) count[k]! += count[k - 1]! * perInput[i]!;
+  let total = 0;
+  for (let k = 1; k <= maxFactors; k++) {
+    total += count[k]!;
+    if (total > DICTIONARY_CAP) return k - 1;
+  }
+  return maxFactors;
+}
+
+/**
+ * Sums found by backward elimination (products of up to two factors, where that library is small)
+ * and by pursuit over the dictionary, best first. `neurons` hold columns without a weight grid on
+ * the screening rows of `y`.
+ */
+export function* pursueSteps(
+  neurons: readonly NeuronColumn[],
+  y: Float64Array,
+  options: PursuitOptions,
+): Steps<PursuitResult[]> {
+  const rows = y.length;
+  const mean = y.reduce((s, v) => s + v, 0) / rows;
+  const scale = Math.sqrt(y.reduce((s, v) => s + (v - mean) ** 2, 0)) || 1;
+  const ones = new Float64Array(rows).fill(1);
+  const inputs = [...new Set(neurons.map((n) => n.input))].sort((a, b) => a - b);
+  const byInput = inputs.map((i) => neurons.flatMap((n, k) => (n.input === i ? [k] : [])));
+  const valuesOf = (product: readonly number[], step = 1): Float64Array => {
+    const v = new Float64Array(Math.ceil(rows / step)).fill(1);
+    for (const n of product) {
+      const column = neurons[n]!.values;
+      for (let r = 0; r < v.length; r++) v[r]! *= column[r * step]!;
+    }
+    return v;
+  };
+  const fixedColumns = (products: readonly (readonly number[])[], step = 1) => [
+    ...(options.intercept ? [step === 1 ? ones : new Float64Array(Math.ceil(rows / step)).fill(1)] : []),
+    ...products.map((p) => valuesOf(p, step)),
+  ];
+  const nrmseOf = (products: readonly (readonly number[])[]) => {
+    const { residual } = basisOf(fixedColumns(products), y);
+    return Math.sqrt(dot(residual, residual)) / scale;
+  };
+  const results: PursuitResult[] = [];
+  /**
+   * An exact sum without the terms it is exact without (a term taken before the right ones were
+   * found, its coefficient now 0).
+   */
+  const pruned = (products: readonly (readonly number[])[]) => {
+    let model = products.map((p) => [...p]);
+    let nrmse = nrmseOf(model);
+    for (let t = model.length - 1; t >= 0 && model.length > 1; t--) {
+      const without = model.filter((_, k) => k !== t);
+      const e = nrmseOf(without);
+      if (e <= options.exact) {
+        model = without;
+        nrmse = e;
+      }
+    }
+    return { products: model, nrmse };
+  };
+  const factors = Math.min(options.maxFactors, inputs.length);
+
+  // Backward elimination over the products of up to two factors.
+  const pairs: number[][] = [];
+  byInput.forEach((own, a) => {
+    for (const n of own) pairs.push([n]);
+    if (factors >= 2)
+      for (let b = a + 1; b < byInput.length; b++) for (const n of own) for (const m of byInput[b]!) pairs.push([n, m]);
+  });
+  if (options.maxTerms > 1 && pairs.length <= BACKWARD_COLUMNS) {
+    const library = [...(options.intercept ? [[] as number[]] : []), ...pairs];
+    const { path } = backwardElimination(
+      library.map((p) => (p.length === 0 ? ones : valuesOf(p))),
+      library.map((p) => p.reduce((s, n) => s + neurons[n]!.complexity, 0)),
+      y,
+      options.maxTerms,
+    );
+    for (const model of path) {
+      const products = model.members.map((m) => library[m]!).filter((p) => p.length > 0);
+      if (products.length > 0) results.push({ products, nrmse: Math.sqrt(model.rss) / scale, source: "backward" });
+    }
+    yield;
+    if (results.some((r) => r.nrmse <= options.exact)) return results.sort((p, q) => p.nrmse - q.nrmse);
+  }
+
+  // The caller's sums (the first screen's best of each length), their exponents refined.
+  if (options.powers && options.starts?.length) {
+    for (const products of yield* refinePowers(neurons, options.powers, y, options.starts, options.intercept)) {
+      if (nrmseOf(products) <= options.exact) {
+        results.push({ ...pruned(products), source: "pursuit" });
+        return results.sort((p, q) => p.nrmse - q.nrmse);
+      }
+    }
+  }
+
+  // Pursuit over the dictionary.
+  const step = Math.max(1, Math.floor(rows / SCAN_ROWS));
+  const yScan = strided(y, step);
+  const scanNeurons = neurons.map((n) => strided(n.values, step));
+  const depth = dictionaryFactors(
+    byInput.length,
+    byInput.map((own) => own.length),
+    factors,
+  );
+  const keyOf = (p: readonly number[]) => [...p].sort((a, b) => a - b).join(".");
+
+  /** The best columns of the dictionary given `fixed` products, by the residual drop on the scan rows. */
+  function* scan(fixed: readonly (readonly number[])[]): Steps<number[][]> {
+    const { q, residual } = basisOf(fixedColumns(fixed, step), yScan);
+    const taken = new Set(fixed.map(keyOf));
+    const top: { product: number[]; gain: number }[] = [];
+    const n = yScan.length;
+    // One buffer per depth: the product's values are built in place, depth-first.
+    const buffers = Array.from({ length: depth + 1 }, () => new Float64Array(n));
+    buffers[0]!.fill(1);
+    const product: number[] = [];
+    const visit = (from: number, level: number): void => {
+      const values = buffers[level]!;
+      if (level > 0) {
+        let aa = 0;
+        let ar = 0;
+        for (let r = 0; r < n; r++) {
+          aa += values[r]! * values[r]!;
+          ar += values[r]! * residual[r]!;
+        }
+        let inside = 0;
+        for (const u of q) {
+          const d = dot(u, values);
+          inside += d * d;
+        }
+        const outside = aa - inside;
+        if (outside > 1e-12 * aa && Number.isFinite(outside)) {
+          const gain = (ar * ar) / outside;
+          if ((top.length < CHECKED || gain > top[top.length - 1]!.gain) && !taken.has(keyOf(product))) {
+            top.push({ product: [...product], gain });
+            top.sort((p, s) => s.gain - p.gain);
+            if (top.length > CHECKED) top.pop();
+          }
+        }
+      }
+      if (level >= depth) return;
+      const next = buffers[level + 1]!;
+      for (let b = from; b < byInput.length; b++)
+        for (const k of byInput[b]!) {
+          const column = scanNeurons[k]!;
+          for (let r = 0; r < n; r++) next[r] = values[r]! * column[r]!;
+          product.push(k);
+          visit(b + 1, level + 1);
+          product.pop();
+        }
+    };
+    // A yield per first factor (the event loop waits at most one subtree).
+    const first = buffers[1]!;
+    for (let b = 0; b < byInput.length; b++)
+      for (const k of byInput[b]!) {
+        const column = scanNeurons[k]!;
+        for (let r = 0; r < n; r++) first[r] = column[r]!;
+        product.push(k);
+        visit(b + 1, 1);
+        product.pop();
+        yield;
+      }
+    return top.map((t) => t.product);
+  }
+  /** The best of a scan's candidates for slot `t` (or a new term), checked on every row. */
+  function* bestFor(model: number[][], t: number): Steps<{ products: number[][]; nrmse: number } | undefined> {
+    const others = model.filter((_, k) => k !== t);
+    let best: { products: number[][]; nrmse: number } | undefined;
+    for (const candidate of yield* scan(others)) {
+      const products = t < model.length ? model.map((p, k) => (k === t ? candidate : p)) : [...model, candidate];
+      const nrmse = nrmseOf(products);
+      if (!best || nrmse < best.nrmse) best = { products, nrmse };
+    }
+    return best;
+  }
+  let model: number[][] = [];
+  let error = 1;
+  for (let terms = 1; terms <= Math.min(options.maxTerms, PURSUIT_TERMS); terms++) {
+    const grown = yield* bestFor(model, model.length);
+    if (!grown) break;
+    model = grown.products;
+    error = grown.nrmse;
+    for (let sweep = 0; sweep < SWEEPS && error > options.exact; sweep++) {
+      let changed = false;
+      for (let t = 0; t < model.length && error > options.exact; t++) {
+        const swapped = yield* bestFor(model, t);
+        if (swapped && swapped.nrmse < error * (1 - 1e-6)) {
+          model = swapped.products;
+          error = swapped.nrmse;
+          changed = true;
+        }
+      }
+      if (!changed) break;
+    }
+    if (error <= options.exact) {
+      results.push({ ...pruned(model), source: "pursuit" });
+      break;
+    }
+    results.push({ products: model.map((p) => [...p]), nrmse: error, source: "pursuit" });
+    // Not exact: this length's sum with its exponents refined (refinePowers) before a longer one.
+    if (options.powers) {
+      const [refined] = yield* refinePowers(neurons, options.powers, y, [model], options.intercept);
+      if (refined && nrmseOf(refined) <= options.exact) {
+        results.push({ ...pruned(refined), source: "pursuit" });
+        break;
+      }
+    }
+  }
+  return results.sort((p, q) => p.nrmse - q.nrmse);
+}
+
+/** Levenberg–Marquardt iterations per start of refinePowers. */
+const POWER_ITERATIONS = 60;
+/** Rows refinePowers fits on (strided). */
+const POWER_ROWS = 128;
+/** How far a fitted exponent may lie from the power it is rounded to. */
+const ROUNDING = 0.2;
+
+/**
+ * Sums of products of powers with their exponents made continuous: y ≈ c0 + Σ_k c_k·Π_i |x_i|^p_ki
+ * fitted by Levenberg–Marquardt from each start's exponents (inputs of one sign only), then every
+ * exponent rounded to one the pool writes on that input (a power symbol, or two of them). A wrong
+ * pick among correlated products (a·b·c for a²·b·c) moves along a continuous exponent to the
+ * right one, which the discrete moves of the pursuit cannot do for several terms at once.
+ * Returns the rounded sums (products of neuron indices), in the order of the starts.
+ */
+function* refinePowers(
+  neurons: readonly NeuronColumn[],
+  powers: readonly (number | undefined)[],
+  y: Float64Array,
+  starts: readonly (readonly (readonly number[])[])[],
+  intercept: boolean,
+): Steps<number[][][]> {
+  const step = Math.max(1, Math.floor(y.length / POWER_ROWS));
+  const target = strided(y, step);
+  const inputs = [...new Set(neurons.map((n) => n.input))].sort((a, b) => a - b);
+  // log|x_i| from a neuron of power 1 (or any power p: log|x^p| / p), null where x changes sign or is 0.
+  const logs = inputs.map((input) => {
+    const k = neurons.findIndex((n, j) => n.input === input && powers[j] !== undefined && powers[j] !== 0);
+    if (k < 0) return null;
+    const values = strided(neurons[k]!.values, step);
+    const sign = Math.sign(values[0]!);
+    if (!(sign !== 0) || values.some((v) => Math.sign(v) !== sign)) return null;
+    return Float64Array.from(values, (v) => log(Math.abs(v)) / powers[k]!);
+  });
+  // Exponent → neurons writing it, per input: one power symbol, or two (x³·x for x⁴).
+  const writings = inputs.map((input) => {
+    const own = neurons.flatMap((n, j) => (n.input === input && powers[j] !== undefined ? [j] : []));
+    const out = new Map<number, number[]>([[0, []]]);
+    const put = (p: number, js: number[]) => {
+      const key = Math.round(p * 1e6) / 1e6;
+      if (!out.has(key)) out.set(key, js);
+    };
+    for (const j of own) put(powers[j]!, [j]);
+    for (const j of own) for (const k of own) if (j < k) put(powers[j]! + powers[k]!, [j, k]);
+    return out;
+  });
+  const usable = inputs.map((_, i) => logs[i] !== null);
+  const out: number[][][] = [];
+  for (const start of starts) {
+    // The start's exponent matrix (terms × inputs); a non-power factor or a sign-changing input ends it.
+    const P: number[][] = [];
+    let valid = true;
+    for (const product of start) {
+      const row = inputs.map(() => 0);
+      for (const n of product) {
+        const i = inputs.indexOf(neurons[n]!.input);
+        if (powers[n] === undefined || !usable[i]) valid = false;
+        else row[i]! += powers[n]!;
+      }
+      P.push(row);
+    }
+    if (!valid || P.length === 0) continue;
+    const fitted = levenbergPowers(P, logs, usable, target, intercept);
+    yield;
+    if (!fitted) continue;
+    // A term whose exponents do not round (two near-copies cancelling, a term fitted to nothing)
+    // is left out: the exactness check of the rest decides.
+    const products: number[][] = [];
+    for (const row of fitted) {
+      const product: number[] = [];
+      let rounds = true;
+      for (const [i, p] of row.entries()) {
+        let near: number | undefined;
+        for (const e of writings[i]!.keys()) if (near === undefined || Math.abs(e - p) < Math.abs(near - p)) near = e;
+        if (near === undefined || Math.abs(near - p) > ROUNDING) {
+          rounds = false;
+          break;
+        }
+        product.push(...writings[i]!.get(near)!);
+      }
+      if (!rounds) continue;
+      const key = [...product].sort((a, b) => a - b).join(".");
+      if (product.length > 0 && !products.some((q) => [...q].sort((a, b) => a - b).join(".") === key))
+        products.push(product);
+    }
+    if (products.length > 0) out.push(products);
+  }
+  return out;
+}
+
+/**
+ * Levenberg–Marquardt on c0, c_k and the exponents P (terms × inputs) of
+ * c0 + Σ_k c_k·exp(Σ_i P_ki·L_i); the coefficients start at their least-squares values for the
+ * start's exponents. Returns the fitted exponents, or null when the fit fails (overflow, no step).
+ */
+function levenbergPowers(
+  start: readonly (readonly number[])[],
+  logs: readonly (Float64Array | null)[],
+  usable: readonly boolean[],
+  y: Float64Array,
+  intercept: boolean,
+): number[][] | null {
+  const rows = y.length;
+  const T = start.length;
+  const free = usable.flatMap((u, i) => (u ? [i] : []));
+  const c0 = intercept ? 1 : 0;
+  const np = c0 + T + T * free.length;
+  const theta = new Float64Array(np);
+  for (const [k, row] of start.entries())
+    for (const [f, i] of free.entries()) theta[c0 + T + k * free.length + f] = row[i]!;
+  const F = free.length;
+  const L = free.map((i) => logs[i]!);
+  const terms = (t: Float64Array): Float64Array[] | null => {
+    const m: Float64Array[] = [];
+    for (let k = 0; k < T; k++) {
+      const v = new Float64Array(rows);
+      const at = c0 + T + k * F;
+      for (let r = 0; r < rows; r++) {
+        let s = 0;
+        for (let f = 0; f < F; f++) s += t[at + f]! * L[f]![r]!;
+        if (Math.abs(s) > 60) return null;
+        v[r] = exp(s);
+      }
+      m.push(v);
+    }
+    return m;
+  };
+  const residualOf = (t: Float64Array, m: Float64Array[]) => {
+    const e = new Float64Array(rows);
+    for (let r = 0; r < rows; r++) {
+      let s = intercept ? t[0]! : 0;
+      for (let k = 0; k < T; k++) s += t[c0 + k]! * m[k]![r]!;
+      e[r] = y[r]! - s;
+    }
+    return e;
+  };
+  const sse = (e: Float64Array) => e.reduce((s, v) => s + v * v, 0);
+  // Coefficients at their least squares for the start's exponents.
+  let m = terms(theta);
+  if (!m) return null;
+  {
+    const A = new Float64Array(np * 0 + (c0 + T) * (c0 + T));
+    const b = new Float64Array(c0 + T);
+    const col = (j: number, r: number) => (j < c0 ? 1 : m![j - c0]![r]!);
+    for (let a = 0; a < c0 + T; a++) {
+      for (let r = 0; r < rows; r++) b[a]! += col(a, r) * y[r]!;
+      for (let d = 0; d < c0 + T; d++) for (let r = 0; r < rows; r++) A[a * (c0 + T) + d]! += col(a, r) * col(d, r);
+      A[a * (c0 + T) + a]! *= 1 + 1e-12;
+    }
+    const c = solveSpd(A, b);
+    if (!c) return null;
+    theta.set(c);
+  }
+  let e = residualOf(theta, m);
+  let loss = sse(e);
+  let lambda = 1e-3;
+  const J = new Float64Array(rows * np);
+  for (let iteration = 0; iteration < POWER_ITERATIONS; iteration++) {
+    for (let r = 0; r < rows; r++) {
+      const at = r * np;
+      if (intercept) J[at] = 1;
+      for (let k = 0; k < T; k++) {
+        const mk = m[k]![r]!;
+        J[at + c0 + k] = mk;
+        const ck = theta[c0 + k]! * mk;
+        const base = at + c0 + T + k * F;
+        for (let f = 0; f < F; f++) J[base + f] = ck * L[f]![r]!;
+      }
+    }
+    const JJ = new Float64Array(np * np);
+    const Je = new Float64Array(np);
+    for (let r = 0; r < rows; r++) {
+      const at = r * np;
+      for (let a = 0; a < np; a++) {
+        const ja = J[at + a]!;
+        if (ja === 0) continue;
+        Je[a]! += ja * e[r]!;
+        for (let d = a; d < np; d++) JJ[a * np + d]! += ja * J[at + d]!;
+      }
+    }
+    for (let a = 0; a < np; a++) for (let d = 0; d < a; d++) JJ[a * np + d] = JJ[d * np + a]!;
+    let improved = false;
+    for (let attempt = 0; attempt < 8 && !improved; attempt++) {
+      const A = Float64Array.from(JJ);
+      for (let a = 0; a < np; a++) A[a * np + a]! += lambda * (JJ[a * np + a]! || 1);
+      const delta = solveSpd(A, Je);
+      if (delta) {
+        const next = Float64Array.from(theta, (v, j) => v + delta[j]!);
+        const mNext = terms(next);
+        if (mNext) {
+          const eNext = residualOf(next, mNext);
+          const lossNext = sse(eNext);
+          if (lossNext < loss) {
+            theta.set(next);
+            m = mNext;
+            e = eNext;
+            const gain = (loss - lossNext) / (loss || 1);
+            loss = lossNext;
+            lambda = Math.max(lambda / 3, 1e-9);
+            improved = true;
+            if (gain < 1e-10) iteration = POWER_ITERATIONS;
+            continue;
+          }
+        }
+      }
+      lambda *= 4;
+    }
+    if (!improved || loss <= 1e-28 * rows) break;
+  }
+  return start.map((row, k) => row.map((p, i) => (usable[i] ? theta[c0 + T + k * free.length + free.indexOf(i)]! : p)));
+}

@@ -1,0 +1,109 @@
+// Sums of multi-factor products, long sums of bilinear products and off-grid inner weights
+// (Speed II): the first screen's product pursuit and backward elimination, the negative weight
+// grid of exp, and the warm start of a fit from a screen's weights.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { benchmarkData, benchmarkEntry } from "../src/lib/data/benchmark.js";
+import { parseForm } from "../src/lib/equation/parse.js";
+import { fitLocalSync } from "../src/lib/local/fit.js";
+import { structureOfEquations } from "../src/lib/equation/extract.js";
+import { withConstant } from "../src/lib/local/structure.js";
+import { runSteps } from "../src/lib/search/clock.js";
+import { allowedNeurons } from "../src/lib/search/constraints.js";
+import { neuronColumns } from "../src/lib/search/linear/columns.js";
+import { cheapProposalsSteps, type LinearProposal } from "../src/lib/search/linear/proposer.js";
+import { createSymbolRegistry } from "../src/plugins/index.js";
+
+const symbols = createSymbolRegistry();
+const lookup = (name: string) => symbols.get(name);
+
+/** The first screen of an entry's data, as an unsized default search asks it. */
+function firstScreen(id: string, snrDb?: number) {
+  const entry = benchmarkEntry(id);
+  const data = benchmarkData(entry, { symbols, rows: 500, seed: 0, snrDb });
+  const pool = entry.unsizedPool ?? symbols.names();
+  const { proposals } = runSteps(
+    cheapProposalsSteps({
+      x: data.train.x,
+      y: data.train.y[0]!,
+      pool,
+      allowed: allowedNeurons(data.train, pool, symbols),
+      lookup,
+      maxFactors: 6,
+      maxTerms: 12,
+      intercept: true,
+    }),
+  );
+  const name = (n: number) => `${pool[n % pool.length]}(${data.train.inputs[Math.floor(n / pool.length)]})`;
+  const text = (p: LinearProposal) =>
+    p.products
+      .map((q) => q.map(name).join("*"))
+      .sort()
+      .join(" + ");
+  return { proposals, text };
+}
+
+test("the first screen finds a 3-term sum of 3-factor products with powers exactly (pursuit)", () => {
+  // y = 0.4·a²·b·c + 1.7·a·d/e + 0.9·b·c·e on [1, 3]: no sum of singles and pairs fits it.
+  const { proposals, text } = firstScreen("products-7");
+  const exact = proposals.filter((p) => p.expected <= 1e-9);
+  assert.ok(exact.length > 0, "no exact proposal");
+  assert.ok(
+    exact.every((p) => p.source === "pursuit"),
+    exact.map((p) => p.source).join(","),
+  );
+  assert.equal(text(exact[0]!), "x(a)*x(d)*x^-1(e) + x(b)*x(c)*x(e) + x^2(a)*x(b)*x(c)");
+});
+
+test("a 4-term sum of 4-factor products comes out exact with no spare term", () => {
+  const { proposals, text } = firstScreen("products-12");
+  const exact = proposals.find((p) => p.expected <= 1e-9);
+  assert.ok(exact, "no exact proposal");
+  assert.equal(text(exact), "x(a)*x(b)*x(c)*x(d) + x(a)*x(b)*x(c)*x(e) + x(b)*x^-1(d)*x(e) + x(c)*x(d)*x(e)");
+});
+
+test("a 12-term sum of bilinear products of near-1 voltages: backward elimination over the pairs is exact", () => {
+  const { proposals } = firstScreen("flow-2p1");
+  const exact = proposals.find((p) => p.expected <= 1e-9);
+  assert.ok(exact, "no exact proposal");
+  assert.equal(exact.source, "backward-sum");
+  assert.equal(exact.products.length, 12);
+  assert.ok(exact.products.every((p) => p.length === 2));
+});
+
+test("under noise the pursuit proposes nothing (an exact sum only: no structure fitted to the noise)", () => {
+  const { proposals } = firstScreen("products-7", 40);
+  assert.equal(proposals.filter((p) => p.source === "pursuit").length, 0);
+});
+
+test("exp gets negative grid weights (a decay); sin, cos and log none (± the same column, or none finite)", () => {
+  const x = [Float64Array.from({ length: 50 }, (_, r) => 0.5 + r / 25)];
+  const pool = ["exp", "sin", "cos", "log"];
+  const columns = neuronColumns(x, pool, [true, true, true, true], lookup);
+  const weights = (name: string) => columns.filter((c) => pool[c.neuron] === name).map((c) => c.weight);
+  assert.ok(weights("exp").includes(-3) && weights("exp").includes(3));
+  for (const name of ["sin", "cos", "log"])
+    assert.ok(
+      weights(name).every((w) => w > 0),
+      `${name}: ${weights(name)}`,
+    );
+});
+
+test("a warm start at a grid weight reaches an off-grid decay that the all-ones start misses", () => {
+  const data = benchmarkData(benchmarkEntry("offgrid-2"), { symbols, rows: 300, seed: 0 });
+  const [form] = parseForm("y = exp(x1)*x2", { symbols: symbols.values(), inputs: data.train.inputs, targets: ["y"] });
+  // As the search fits it: with the additive constant.
+  const structure = withConstant(structureOfEquations([form!], data.train.inputs, symbols.names()));
+  const fitData = { x: data.train.x, y: [data.train.y[0]!] };
+  const options = { symbols, engine: "js" as const, steps: 50, learningRate: 0.01, polish: "lm" as const };
+  const cold = fitLocalSync(structure, fitData, options);
+  assert.ok(
+    cold.trainNrmse[0]! > 1e-3,
+    `the all-ones start fitted it (${cold.trainNrmse[0]}): the case proves nothing`,
+  );
+  const expNeuron = structure.inputs.indexOf("x1") * structure.symbols.length + structure.symbols.indexOf("exp");
+  const warm = fitLocalSync(structure, fitData, { ...options, warm: new Map([[expNeuron, -3]]) });
+  assert.ok(warm.trainNrmse[0]! < 1e-9, `warm start: NRMSE ${warm.trainNrmse[0]}`);
+  assert.equal(warm.bestStart, 2);
+  assert.ok(Math.abs(warm.weights.inner[expNeuron]! + 3.41) < 1e-6, `weight ${warm.weights.inner[expNeuron]}`);
+});
