@@ -182,14 +182,6 @@ function baselineCandidate(ctx: SearchContext, settings: SearchSettings): Candid
 const EXACT_SCREEN = 1e-6;
 
 /**
- * Above this noise estimate (NRMSE) the first screen skips product pursuit, which proposes exact
- * sums only: the estimator reads up to about 1e-3 on noiseless data of curved laws (its fit's
- * own bias), so 3e-3 keeps the pursuit wherever the data may be noiseless, and spares its
- * seconds on data that are surely not.
- */
-const PURSUIT_NOISE = 3e-3;
-
-/**
  * Where a growing search starts (Speed I: the cheap questions first): the cheap first screen's
  * best proposal that reaches `reach` (the stop rule noiseless: the fewest products, then the
  * lowest NRMSE; the noise floor: the lowest score, hallOfFame.ts), and the first size that
@@ -242,10 +234,6 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
     stopReason = reason;
     interrupted = true;
   };
-  /** The noise estimate (noise.ts), made once when first asked. */
-  let estimated: NoiseEstimate | undefined;
-  const estimate = () =>
-    (estimated ??= timer.time("preparation", () => estimateNoise(ctx.data.x, columnOf(ctx.data, ctx.target))));
   // The cheap first screen (a growing size, a method that asks it): its proposals, before any size.
   let cheapProposals: LinearProposal[] = [];
   let cheapColumns = 0;
@@ -262,8 +250,6 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
         maxTerms: Math.max(...sizes.map((s) => s.terms)),
         intercept: settings.constant,
         cache: screens,
-        // Product pursuit proposes exact sums only: not where the data are surely noisy.
-        pursue: () => estimate().nrmse <= PURSUIT_NOISE,
       });
       ({ proposals: cheapProposals, columns: cheapColumns } = await driveSteps(
         timedSteps(steps, timer, "screening"),
@@ -313,7 +299,8 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
       stopEarly(cause);
     }
   }
-  const noise: NoiseEstimate = exactScreen ?? estimate();
+  const noise: NoiseEstimate =
+    exactScreen ?? timer.time("preparation", () => estimateNoise(ctx.data.x, columnOf(ctx.data, ctx.target)));
   const floor = settings.noiseFloor && noise.nrmse > settings.stopNrmse ? noise.nrmse : undefined;
   /** The cheap first screen's start (cheapStart): skipped sizes, a proposal fitted first. */
   const lookup = (name: string) => ctx.symbols.get(name);

@@ -55,11 +55,6 @@ export interface LinearInput extends MonomialInput {
    */
   intercept?: boolean;
   /**
-   * Whether the first screen runs product pursuit where its sums are not exact (default yes):
-   * the search asks its noise estimate, as the pursuit proposes exact sums only.
-   */
-  pursue?: () => boolean;
-  /**
    * What one output's earlier screens built (libraries and selections), for a search whose size
    * grows: a wider size reuses them and selects deeper only where it must (same proposals).
    */
@@ -369,7 +364,7 @@ export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: Lin
   // over the pairs, then sums of larger products; only an exact sum it finds is proposed (under
   // noise, a sum picked from tens of thousands of products could fit the noise).
   const pursued: LinearProposal[] = [];
-  if (!sums.some((p) => p.score <= PURSUIT_EXACT) && input.maxTerms > 1 && (input.pursue?.() ?? true)) {
+  if (!sums.some((p) => p.score <= PURSUIT_EXACT) && input.maxTerms > 1) {
     const plain = neurons.filter((n) => !neurons.some((m) => m.neuron === n.neuron && m.weight !== 1));
     const index = new Map(plain.map((n, i) => [n.neuron, i]));
     const starts: number[][][] = [];

@@ -27,6 +27,8 @@ export interface SelectOptions {
 
 /** Greedy chains grown from the best single columns (Selection.upTo). */
 const CHAINS = 24;
+/** Libraries of at most this many columns grow chains (each chain's column costs a Gram column of them). */
+const CHAIN_COLUMNS = 4000;
 /** The chains' longest subset (deeper, the beam alone: a chain's column costs a Gram column). */
 const CHAIN_DEPTH = 3;
 /** Subsets of one size are enumerated exhaustively when there are at most this many. */
@@ -381,7 +383,8 @@ export class Selection {
       // Greedy chains from the best CHAINS columns alone, one column added per depth: a family of
       // near-copies of one good column filling the beam cannot hide a pair of columns that are
       // each only fair alone (the best partner of each strong column is always tried).
-      if (depth === 1)
+      if (a.length > CHAIN_COLUMNS) this.#chains = [];
+      else if (depth === 1)
         this.#chains = this.#ranked()
           .slice(0, CHAINS)
           .map((j) => extend(library.root(), j, library)!);
