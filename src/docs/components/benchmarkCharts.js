@@ -61,6 +61,39 @@ export function noiseTable(data) {
 </table>`);
 }
 
+/**
+ * The stress families (src/lib/data/stress.ts), per family: recovered runs, search CPU per run
+ * (median, max) against the family's target, and how the runs stopped. `targets`: CPU seconds per
+ * run by family ({Products: 5, …}).
+ */
+export function familyTable(data, targets) {
+  const families = [...new Set(data.equations.map((e) => e.family))];
+  const familyOf = new Map(data.equations.map((e) => [e.id, e.family]));
+  const median = (v) => {
+    const s = [...v].sort((a, b) => a - b);
+    return s.length ? (s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : null;
+  };
+  return scrollX(html`<table style="max-width: 1000px; font-size: 14px;">
+<thead><tr><th>family</th><th>laws</th><th>recovered / runs</th><th>median CPU s</th><th>max CPU s</th>
+<th>runs over the target</th><th>stop reasons</th></tr></thead>
+<tbody>${families.map((family) => {
+    const runs = data.runs.filter((r) => familyOf.get(r.equation) === family);
+    const cpu = runs.map((r) => r.cpuSeconds ?? r.seconds);
+    const recovered = runs.filter((r) => r.recovered).length;
+    const reasons = {};
+    for (const r of runs) reasons[r.stopReason] = (reasons[r.stopReason] ?? 0) + 1;
+    const target = targets[family];
+    return html`<tr><td><b>${family}</b></td><td>${data.equations.filter((e) => e.family === family).length}</td>
+  <td>${recovered} / ${runs.length} (${runs.length ? ((100 * recovered) / runs.length).toFixed(0) : "—"} %)</td>
+  <td>${fixed(median(cpu), 2)}</td><td>${fixed(Math.max(...cpu), 1)}</td>
+  <td>${target === undefined ? "—" : `${cpu.filter((c) => c > target).length} (target ≤ ${target} s)`}</td>
+  <td>${Object.entries(reasons)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ")}</td></tr>`;
+  })}</tbody>
+</table>`);
+}
+
 /** Recovered / runs on sums or on single products ("—" for data files from before the split). */
 function shapeCell(shape) {
   if (!shape) return "—";

@@ -22,6 +22,7 @@ export const BENCHMARK_FILES = [
   "src/docs/data/search-benchmark-100db.json",
   "src/docs/data/search-benchmark-unsized.json",
   "src/docs/data/search-benchmark-noise.json",
+  "src/docs/data/search-benchmark-stress.json",
 ];
 
 /** What a result depends on: the library and the built-in plugins (the pages, CLI and tests do not change a result). */
