@@ -51,8 +51,8 @@ export interface FitOptions {
   /**
    * A warm start: the initial inner weight of layer-1 neurons (by their index in the full layer;
    * the others start at `init`), as a screen proposed them. The fit runs LM from there with
-   * least-squares coefficients; where that is not exact, the all-ones start runs too and the lower
-   * loss wins.
+   * least-squares coefficients and keeps the result where it is exact; otherwise the fit is the
+   * all-ones start's, as without a warm start.
    */
   warm?: ReadonlyMap<number, number>;
   signal?: AbortSignal;
@@ -196,15 +196,12 @@ export function fitLocalSync(structure: LocalStructure, data: FitData, options: 
       : linear
         ? solveLinear(model, initialTheta(compiled, options.init ?? 1), denominator)
         : fitFrom(initialTheta(compiled, options.init ?? 1), true);
-  let starts = 1;
+  // A warm start that does not fit exactly is not kept: the fit is then the all-ones start's, as
+  // without it. (Kept whenever it fitted better, warm starts at grid weights let sin and exp
+  // imitators of x², 1/r … fit noisy data better than before and reach the noise floor first:
+  // 9 fewer recoveries at 40 dB on the noise benchmark.)
+  let starts = warm && best !== warm ? 2 : 1;
   let bestStart = best === warm ? 2 : 0;
-  if (warm && best !== warm) {
-    starts = 2;
-    if (warm.loss < best.loss) {
-      best = warm;
-      bestStart = 2;
-    }
-  }
   if (
     !linear &&
     (options.starts ?? "multi") === "multi" &&
