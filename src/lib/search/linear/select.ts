@@ -25,12 +25,6 @@ export interface SelectOptions {
   rows?: number;
 }
 
-/** Greedy chains grown from the best single columns (Selection.upTo). */
-const CHAINS = 24;
-/** Libraries of at most this many columns grow chains (each chain's column costs a Gram column of them). */
-const CHAIN_COLUMNS = 4000;
-/** The chains' longest subset (deeper, the beam alone: a chain's column costs a Gram column). */
-const CHAIN_DEPTH = 3;
 /** Subsets of one size are enumerated exhaustively when there are at most this many. */
 const EXHAUSTIVE = 20000;
 
@@ -314,8 +308,6 @@ export class Selection {
   readonly #out = new Map<string, Subset>();
   #beam: Node[];
   #depth = 0;
-  #singles?: number[];
-  #chains: Node[] = [];
 
   constructor(columns: readonly Float64Array[], y: Float64Array, options: Omit<SelectOptions, "maxTerms">) {
     this.#beamWidth = options.beam ?? 12;
@@ -325,19 +317,6 @@ export class Selection {
     this.#scale = scale;
     this.#library = new Columns(a, ys);
     this.#beam = [this.#library.root()];
-  }
-
-  /** Columns by their RSS alone, best first (collinear-with-nothing columns last). */
-  #ranked(): number[] {
-    if (!this.#singles) {
-      const root = this.#library.root();
-      const rss = this.#a.map((_, j) => trialRss(root, j));
-      this.#singles = this.#a
-        .map((_, j) => j)
-        .filter((j) => !Number.isNaN(rss[j]!))
-        .sort((p, q) => rss[p]! - rss[q]! || p - q);
-    }
-    return this.#singles;
   }
 
   #record(members: number[]): void {
@@ -380,30 +359,6 @@ export class Selection {
       for (const node of next.slice(0, 3)) this.#record((yield* exchange(node.members, node.rss, library)).members);
       if (choose(a.length, depth, EXHAUSTIVE) <= EXHAUSTIVE)
         for (const s of yield* exhaustive(library, depth, this.#beamWidth)) this.#record(s.members);
-      // Greedy chains from the best CHAINS columns alone, one column added per depth: a family of
-      // near-copies of one good column filling the beam cannot hide a pair of columns that are
-      // each only fair alone (the best partner of each strong column is always tried).
-      if (a.length > CHAIN_COLUMNS) this.#chains = [];
-      else if (depth === 1)
-        this.#chains = this.#ranked()
-          .slice(0, CHAINS)
-          .map((j) => extend(library.root(), j, library)!);
-      else if (depth <= CHAIN_DEPTH)
-        this.#chains = this.#chains.flatMap((node) => {
-          let choice = -1;
-          let value = Number.POSITIVE_INFINITY;
-          for (let j = 0; j < a.length; j++) {
-            if (node.members.includes(j)) continue;
-            const rss = trialRss(node, j);
-            if (rss < value) {
-              value = rss;
-              choice = j;
-            }
-          }
-          const child = choice >= 0 ? extend(node, choice, library) : null;
-          return child ? [child] : [];
-        });
-      if (depth > 1 && depth <= CHAIN_DEPTH) for (const node of this.#chains) this.#record(node.members);
       this.#depth = depth;
     }
     return [...this.#out.values()]
