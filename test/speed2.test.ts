@@ -10,7 +10,7 @@ import { structureOfEquations } from "../src/lib/equation/extract.js";
 import { withConstant } from "../src/lib/local/structure.js";
 import { runSteps } from "../src/lib/search/clock.js";
 import { allowedNeurons } from "../src/lib/search/constraints.js";
-import { neuronColumns } from "../src/lib/search/linear/columns.js";
+import { fineWeightColumns, neuronColumns } from "../src/lib/search/linear/columns.js";
 import { cheapProposalsSteps, type LinearProposal } from "../src/lib/search/linear/proposer.js";
 import { createSymbolRegistry } from "../src/plugins/index.js";
 
@@ -106,4 +106,38 @@ test("a warm start at a grid weight reaches an off-grid decay that the all-ones 
   assert.ok(warm.trainNrmse[0]! < 1e-9, `warm start: NRMSE ${warm.trainNrmse[0]}`);
   assert.equal(warm.bestStart, 2);
   assert.ok(Math.abs(warm.weights.inner[expNeuron]! + 3.41) < 1e-6, `weight ${warm.weights.inner[expNeuron]}`);
+});
+
+test("off-grid inner weights: the weighted pursuit proposes the law with its refined weight", () => {
+  // y = 0.77·exp(−3.36·x1)·x2 − 0.95·x3: −3.36 is 0.36 from the nearest grid weight, so no sum of
+  // the grid's columns is exact; the fine grid's exp(−3.5·x1) starts refineWeights, which moves it.
+  const { proposals, text } = firstScreen("offgrid-8");
+  const exact = proposals.filter((p) => p.expected <= 1e-9);
+  assert.ok(exact.length > 0, "no exact proposal");
+  assert.equal(text(exact[0]!), "exp(x1)*x(x2) + x(x3)");
+  const weights = exact[0]!.weights!.flat().filter((w) => w !== 1);
+  assert.equal(weights.length, 1);
+  assert.ok(Math.abs(weights[0]! + 3.36) < 1e-6, `weight ${weights[0]}`);
+});
+
+test("the fine weight grid leaves out symbols whose weight folds (sqrt: a coefficient; log: a constant)", () => {
+  const x = [Float64Array.from({ length: 50 }, (_, r) => 0.5 + r / 25)];
+  const pool = ["sqrt", "log", "exp", "sin", "cos", "x"];
+  const columns = fineWeightColumns(
+    x,
+    pool,
+    pool.map(() => true),
+    lookup,
+  );
+  const names = new Set(columns.map((c) => pool[c.neuron]));
+  assert.deepEqual([...names].sort(), ["cos", "exp", "sin"]);
+  // exp at ± every grid weight, sin and cos at the positive ones only (± gives ± the same column).
+  const count = (name: string) => columns.filter((c) => pool[c.neuron] === name).length;
+  assert.equal(count("exp"), 2 * count("sin"));
+  assert.equal(count("cos"), count("sin"));
+  assert.ok(
+    columns.every((c) =>
+      c.values.every((v, r) => Math.abs(v - lookup(pool[c.neuron]!).evaluate(c.weight * x[0]![r]!)) < 1e-12),
+    ),
+  );
 });

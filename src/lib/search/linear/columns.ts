@@ -75,6 +75,65 @@ export function neuronColumns(
   return out;
 }
 
+/** A neuron with an inner weight, with its input's values and its symbol: a fit can move the weight. */
+export interface WeightedNeuron extends NeuronColumn {
+  x: Float64Array;
+  evaluate: (v: number) => number;
+}
+
+/**
+ * The fine weight grid of product pursuit: w·max|x| from 0.5 to 12 in steps of 0.5, so that the
+ * nearest grid weight is at most a quarter of a radian off at any row (sin(2.52·x) on [0, 2]
+ * lies within 0.04 of sin(2.5·x)) and starts refineWeights in its basin.
+ */
+export const FINE_SPANS = Array.from({ length: 24 }, (_, i) => (i + 1) * 0.5);
+
+/** Whether f(w·x) = f(x) + c(w) (log): the weight is an additive constant, a plain product's business. */
+function shiftFolds(symbol: SymbolPlugin): boolean {
+  const at = [0.7, 1.3, 2.9];
+  return [0.37, 2.9].every((w) => {
+    const d = at.map((v) => symbol.evaluate(w * v) - symbol.evaluate(v));
+    return d.every((v) => Number.isFinite(v) && Math.abs(v - d[0]!) < 1e-9 * (1 + Math.abs(d[0]!)));
+  });
+}
+
+/**
+ * Neuron columns of every allowed symbol with a free inner weight (one that folds neither into a
+ * coefficient nor into an additive constant) at the fine weight grid of its input, ± where the
+ * negative weight gives a new column (exp(−w·x)); finite columns only.
+ */
+export function fineWeightColumns(
+  x: readonly Float64Array[],
+  pool: readonly string[],
+  allowed: readonly boolean[],
+  lookup: (name: string) => SymbolPlugin,
+): WeightedNeuron[] {
+  const out: WeightedNeuron[] = [];
+  x.forEach((column, input) => {
+    let span = 0;
+    for (const v of column) span = Math.max(span, Math.abs(v));
+    if (!(span > 0) || !Number.isFinite(span)) return;
+    pool.forEach((name, s) => {
+      const neuron = input * pool.length + s;
+      const symbol = lookup(name);
+      if (!allowed[neuron] || !symbol.innerWeight || scaleFolds(symbol) || shiftFolds(symbol)) return;
+      const evaluate = (v: number) => symbol.evaluate(v);
+      for (const u of FINE_SPANS) {
+        const keys = new Set<string>();
+        for (const weight of [u / span, -u / span]) {
+          const values = Float64Array.from(column, (v) => evaluate(weight * v));
+          if (!values.every(Number.isFinite)) continue;
+          const key = valueKey(values);
+          if (key === null || keys.has(key)) continue;
+          keys.add(key);
+          out.push({ neuron, input, weight, complexity: symbol.complexity, values, x: column, evaluate });
+        }
+      }
+    });
+  });
+  return out;
+}
+
 /** A key equal for columns equal up to scale and sign (a few rows, 9 digits). */
 function valueKey(values: Float64Array): string | null {
   let norm = 0;

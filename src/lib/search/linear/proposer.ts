@@ -6,11 +6,17 @@
  */
 import { std } from "../../metrics/nrmse.js";
 import type { SymbolPlugin } from "../../plugins.js";
-import { neuronColumns, productColumnsSteps, type NeuronColumn, type ProductColumn } from "./columns.js";
+import {
+  fineWeightColumns,
+  neuronColumns,
+  productColumnsSteps,
+  type NeuronColumn,
+  type ProductColumn,
+} from "./columns.js";
 import { monomialProposals, powerOf, sharedFactors, type MonomialInput } from "./monomial.js";
 import { Selection, type Subset } from "./select.js";
 import { backwardElimination } from "./backward.js";
-import { pursueSteps } from "./pursuit.js";
+import { pursueSteps, pursueWeightedSteps } from "./pursuit.js";
 import { log2 } from "../../math.js";
 import { runSteps, type Steps } from "../clock.js";
 
@@ -389,6 +395,32 @@ export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: Lin
         expected: end.nrmse,
         source: end.source === "backward" ? "backward-sum" : "pursuit",
       });
+    // Nothing exact among plain products: products with one neuron at an inner weight (sin, exp …),
+    // from a fine weight grid, their weights refined (pursueWeightedSteps).
+    if (pursued.length === 0) {
+      const fine = fineWeightColumns(x, input.pool, input.allowed, input.lookup);
+      const found = yield* pursueWeightedSteps(plain, fine, y, {
+        maxTerms: input.maxTerms,
+        maxFactors: input.maxFactors,
+        intercept: input.intercept ?? true,
+        exact: PURSUIT_EXACT,
+        // The plain pursuit's shortest sums: a weighted term may be what they lack.
+        starts: ends
+          .filter((end) => end.source === "pursuit" && end.products.length <= 2)
+          .sort((p, q) => p.products.length - q.products.length)
+          .map((end) => end.products),
+      });
+      for (const end of found) {
+        const products = end.products.map((p) => [...p].sort((a, b) => a.neuron - b.neuron));
+        pursued.push({
+          products: products.map((p) => p.map((n) => n.neuron)),
+          weights: products.map((p) => p.map((n) => n.weight)),
+          score: end.nrmse,
+          expected: end.nrmse,
+          source: "pursuit",
+        });
+      }
+    }
   }
   return { proposals: [...products, ...sums, ...pursued], columns: built.columns.length };
 }

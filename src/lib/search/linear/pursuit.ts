@@ -16,7 +16,7 @@
  * backward elimination over the products of up to two factors (backward.ts), which runs first
  * where that library is small.
  */
-import type { NeuronColumn } from "./columns.js";
+import type { NeuronColumn, WeightedNeuron } from "./columns.js";
 import { backwardElimination } from "./backward.js";
 import { exp, log } from "../../math.js";
 import { solveSpd } from "../../local/float64.js";
@@ -190,14 +190,108 @@ export function* pursueSteps(
   }
 
   // Pursuit over the dictionary.
-  const step = Math.max(1, Math.floor(rows / SCAN_ROWS));
-  const yScan = strided(y, step);
-  const scanNeurons = neurons.map((n) => strided(n.values, step));
   const depth = dictionaryFactors(
     byInput.length,
     byInput.map((own) => own.length),
     factors,
   );
+  const refine = options.powers
+    ? function* (model: number[][]): Steps<number[][] | undefined> {
+        const [refined] = yield* refinePowers(neurons, options.powers!, y, [model], options.intercept);
+        return refined;
+      }
+    : undefined;
+  results.push(
+    ...(yield* grow({ neurons: [...neurons], weighted: 0, plainDepth: depth, weightedDepth: 0 }, y, options, refine)),
+  );
+  return results.sort((p, q) => p.nrmse - q.nrmse);
+}
+
+/** The dictionary of a pursuit: neurons (plain first, then `weighted` ones with an inner weight) and product depths. */
+interface Dictionary {
+  /** Plain neurons, then the weighted ones (the last `weighted` entries); refined ones are appended. */
+  neurons: NeuronColumn[];
+  weighted: number;
+  /** Factors per product without a weighted neuron, and with one (a product holds at most one). */
+  plainDepth: number;
+  weightedDepth: number;
+}
+
+/**
+ * Orthogonal matching pursuit with swap sweeps over a dictionary (see the module comment), a
+ * length's sum handed to `refine` where it is not exact. Returns each length's sum, and the
+ * exact one (pruned) where one was found.
+ */
+function* grow(
+  dictionary: Dictionary,
+  y: Float64Array,
+  options: PursuitOptions,
+  refine?: (model: number[][]) => Steps<number[][] | undefined>,
+  start: readonly (readonly number[])[] = [],
+): Steps<PursuitResult[]> {
+  const { neurons } = dictionary;
+  const firstWeighted = neurons.length - dictionary.weighted;
+  const rows = y.length;
+  const mean = y.reduce((s, v) => s + v, 0) / rows;
+  const scale = Math.sqrt(y.reduce((s, v) => s + (v - mean) ** 2, 0)) || 1;
+  const ones = new Float64Array(rows).fill(1);
+  const inputs = [...new Set(neurons.map((n) => n.input))].sort((a, b) => a - b);
+  const byInput = inputs.map((i) => neurons.flatMap((n, k) => (n.input === i ? [k] : [])));
+  const valuesOf = (product: readonly number[], step = 1): Float64Array => {
+    const v = new Float64Array(Math.ceil(rows / step)).fill(1);
+    for (const n of product) {
+      const column = neurons[n]!.values;
+      for (let r = 0; r < v.length; r++) v[r]! *= column[r * step]!;
+    }
+    return v;
+  };
+  const fixedColumns = (products: readonly (readonly number[])[], step = 1) => [
+    ...(options.intercept ? [step === 1 ? ones : new Float64Array(Math.ceil(rows / step)).fill(1)] : []),
+    ...products.map((p) => valuesOf(p, step)),
+  ];
+  const nrmseOf = (products: readonly (readonly number[])[]) => {
+    const { residual } = basisOf(fixedColumns(products), y);
+    return Math.sqrt(dot(residual, residual)) / scale;
+  };
+  /**
+   * An exact sum without the terms it is exact without, and with each weighted factor that a
+   * refined weight made degenerate (cos(10⁻⁶·x) standing in for 1, sin(10⁻⁶·x) for x) replaced
+   * by nothing or by a plain neuron of its input where the sum stays exact.
+   */
+  const pruned = (products: readonly (readonly number[])[]) => {
+    let model = products.map((p) => [...p]);
+    let nrmse = nrmseOf(model);
+    for (let t = model.length - 1; t >= 0 && model.length > 1; t--) {
+      const without = model.filter((_, k) => k !== t);
+      const e = nrmseOf(without);
+      if (e <= options.exact) {
+        model = without;
+        nrmse = e;
+      }
+    }
+    for (const [t, product] of model.entries())
+      for (const k of product.filter((k) => k >= firstWeighted)) {
+        const rest = product.filter((j) => j !== k);
+        const plainOfInput = neurons.flatMap((n, j) => (j < firstWeighted && n.input === neurons[k]!.input ? [j] : []));
+        for (const replaced of [rest, ...plainOfInput.map((j) => [...rest, j])]) {
+          if (replaced.length === 0) continue;
+          const trial = model.map((p, u) => (u === t ? replaced : p));
+          const e = nrmseOf(trial);
+          if (e <= options.exact) {
+            model = trial;
+            nrmse = e;
+            break;
+          }
+        }
+      }
+    return { products: model, nrmse };
+  };
+  const results: PursuitResult[] = [];
+  const step = Math.max(1, Math.floor(rows / SCAN_ROWS));
+  const yScan = strided(y, step);
+  const scanNeurons = neurons.map((n) => strided(n.values, step));
+  const { plainDepth, weightedDepth } = dictionary;
+  const depth = Math.max(plainDepth, weightedDepth);
   const keyOf = (p: readonly number[]) => [...p].sort((a, b) => a - b).join(".");
 
   /** The best columns of the dictionary given `fixed` products, by the residual drop on the scan rows. */
@@ -210,7 +304,7 @@ export function* pursueSteps(
     const buffers = Array.from({ length: depth + 1 }, () => new Float64Array(n));
     buffers[0]!.fill(1);
     const product: number[] = [];
-    const visit = (from: number, level: number): void => {
+    const visit = (from: number, level: number, hasWeighted: boolean): void => {
       const values = buffers[level]!;
       if (level > 0) {
         let aa = 0;
@@ -234,14 +328,17 @@ export function* pursueSteps(
           }
         }
       }
-      if (level >= depth) return;
+      if (level >= (hasWeighted ? weightedDepth : plainDepth)) return;
       const next = buffers[level + 1]!;
       for (let b = from; b < byInput.length; b++)
         for (const k of byInput[b]!) {
+          const weighted = k >= firstWeighted;
+          if (weighted && (hasWeighted || level + 1 > weightedDepth)) continue;
+          if (!weighted && !hasWeighted && level + 1 > plainDepth) continue;
           const column = scanNeurons[k]!;
           for (let r = 0; r < n; r++) next[r] = values[r]! * column[r]!;
           product.push(k);
-          visit(b + 1, level + 1);
+          visit(b + 1, level + 1, hasWeighted || weighted);
           product.pop();
         }
     };
@@ -249,10 +346,12 @@ export function* pursueSteps(
     const first = buffers[1]!;
     for (let b = 0; b < byInput.length; b++)
       for (const k of byInput[b]!) {
+        const weighted = k >= firstWeighted;
+        if (weighted ? weightedDepth < 1 : plainDepth < 1) continue;
         const column = scanNeurons[k]!;
         for (let r = 0; r < n; r++) first[r] = column[r]!;
         product.push(k);
-        visit(b + 1, 1);
+        visit(b + 1, 1, weighted);
         product.pop();
         yield;
       }
@@ -269,9 +368,9 @@ export function* pursueSteps(
     }
     return best;
   }
-  let model: number[][] = [];
+  let model: number[][] = start.map((p) => [...p]);
   let error = 1;
-  for (let terms = 1; terms <= Math.min(options.maxTerms, PURSUIT_TERMS); terms++) {
+  for (let terms = model.length + 1; terms <= Math.min(options.maxTerms, PURSUIT_TERMS); terms++) {
     const grown = yield* bestFor(model, model.length);
     if (!grown) break;
     model = grown.products;
@@ -293,16 +392,177 @@ export function* pursueSteps(
       break;
     }
     results.push({ products: model.map((p) => [...p]), nrmse: error, source: "pursuit" });
-    // Not exact: this length's sum with its exponents refined (refinePowers) before a longer one.
-    if (options.powers) {
-      const [refined] = yield* refinePowers(neurons, options.powers, y, [model], options.intercept);
-      if (refined && nrmseOf(refined) <= options.exact) {
-        results.push({ ...pruned(refined), source: "pursuit" });
-        break;
-      }
+    // Not exact: this length's sum refined (its exponents, its inner weights) before a longer one.
+    const refined = refine ? yield* refine(model) : undefined;
+    if (refined && nrmseOf(refined) <= options.exact) {
+      results.push({ ...pruned(refined), source: "pursuit" });
+      break;
     }
   }
   return results.sort((p, q) => p.nrmse - q.nrmse);
+}
+
+/** Weighted dictionary columns at most (the factors beside the weighted neuron are cut to stay under it). */
+export const WEIGHTED_CAP = 12000;
+/** Terms the weighted pursuit grows to at most. */
+const WEIGHTED_TERMS = 4;
+/** Levenberg–Marquardt iterations of refineWeights. */
+const WEIGHT_ITERATIONS = 40;
+
+export interface WeightedResult {
+  /** Products as neuron columns (plain ones, and weighted ones at their refined weights). */
+  products: NeuronColumn[][];
+  nrmse: number;
+}
+
+/**
+ * Products with at most one neuron at an inner weight (sin(w·x), exp(w·x) …) among the plain ones:
+ * the weighted neurons come from a fine grid of weights (columns.ts fineWeightColumns), the pursuit
+ * grows sums over the dictionary, and each length's sum has its inner weights refined by
+ * Levenberg–Marquardt (refineWeights): a weight off every grid (sin(2.52·x)) is reached from the
+ * nearest fine-grid one. Only exact sums are returned.
+ */
+export function* pursueWeightedSteps(
+  plain: readonly NeuronColumn[],
+  weighted: readonly WeightedNeuron[],
+  y: Float64Array,
+  options: PursuitOptions,
+): Steps<WeightedResult[]> {
+  if (weighted.length === 0 || options.maxTerms < 1) return [];
+  const neurons: NeuronColumn[] = [...plain, ...weighted];
+  const inputs = [...new Set(neurons.map((n) => n.input))].sort((a, b) => a - b);
+  const plainCounts = inputs.map((i) => plain.filter((n) => n.input === i).length);
+  const weightedCounts = inputs.map((i) => weighted.filter((n) => n.input === i).length);
+  const factors = Math.min(options.maxFactors, inputs.length);
+  const plainDepth = dictionaryFactors(inputs.length, plainCounts, factors);
+  // Products with exactly one weighted neuron, by factors (a two-state elementary symmetric sum).
+  const none = new Array<number>(factors + 1).fill(0);
+  const one = new Array<number>(factors + 1).fill(0);
+  none[0] = 1;
+  for (const [i] of inputs.entries())
+    for (let k = factors; k >= 1; k--) {
+      one[k]! += one[k - 1]! * plainCounts[i]! + none[k - 1]! * weightedCounts[i]!;
+      none[k]! += none[k - 1]! * plainCounts[i]!;
+    }
+  let weightedDepth = 0;
+  let total = 0;
+  for (let k = 1; k <= factors; k++) {
+    total += one[k]!;
+    if (total > WEIGHTED_CAP) break;
+    weightedDepth = k;
+  }
+  if (weightedDepth === 0) return [];
+  const refine = function* (model: number[][]): Steps<number[][] | undefined> {
+    yield;
+    return refineWeights(neurons, plain.length, model, y, options.intercept);
+  };
+  const dictionary = {
+    neurons,
+    weighted: weighted.length,
+    plainDepth: Math.min(plainDepth, Math.max(weightedDepth, 2)),
+    weightedDepth,
+  };
+  // From nothing, then from the caller's plain sums (the terms the plain pursuit was sure of).
+  const ends: PursuitResult[] = [];
+  const grown = { ...options, maxTerms: Math.min(options.maxTerms, WEIGHTED_TERMS) };
+  for (const start of [[], ...(options.starts ?? []).slice(0, 1)]) {
+    ends.push(...(yield* grow(dictionary, y, grown, refine, start)));
+    if (ends.some((end) => end.nrmse <= options.exact)) break;
+  }
+  return ends
+    .filter((end) => end.nrmse <= options.exact && end.products.some((p) => p.some((k) => k >= plain.length)))
+    .map((end) => ({ products: end.products.map((p) => p.map((k) => neurons[k]!)), nrmse: end.nrmse }));
+}
+
+/**
+ * The inner weights of a sum's weighted neurons fitted by Levenberg–Marquardt (variable projection:
+ * the coefficients are each step's least squares; a forward-difference Jacobian). The refined
+ * neurons are appended to `neurons`; returns the sum with them, or undefined when no weight moved.
+ */
+function refineWeights(
+  neurons: NeuronColumn[],
+  firstWeighted: number,
+  model: readonly (readonly number[])[],
+  y: Float64Array,
+  intercept: boolean,
+): number[][] | undefined {
+  const slots: { term: number; at: number; neuron: WeightedNeuron }[] = [];
+  model.forEach((product, term) => {
+    product.forEach((k, at) => {
+      if (k >= firstWeighted) slots.push({ term, at, neuron: neurons[k] as WeightedNeuron });
+    });
+  });
+  if (slots.length === 0) return undefined;
+  const rows = y.length;
+  const ones = new Float64Array(rows).fill(1);
+  const plainPart = model.map((product) => {
+    const v = new Float64Array(rows).fill(1);
+    for (const k of product) if (k < firstWeighted) for (let r = 0; r < rows; r++) v[r]! *= neurons[k]!.values[r]!;
+    return v;
+  });
+  const columnOf = (slot: (typeof slots)[number], w: number) =>
+    Float64Array.from(slot.neuron.x, (v) => slot.neuron.evaluate(w * v));
+  const residualOf = (weights: readonly number[]): Float64Array | undefined => {
+    const columns = plainPart.map((v) => Float64Array.from(v));
+    for (const [j, slot] of slots.entries()) {
+      const f = columnOf(slot, weights[j]!);
+      const c = columns[slot.term]!;
+      for (let r = 0; r < rows; r++) c[r]! *= f[r]!;
+    }
+    if (!columns.every((c) => c.every(Number.isFinite))) return undefined;
+    return basisOf(intercept ? [ones, ...columns] : columns, y).residual;
+  };
+  let weights = slots.map((s) => s.neuron.weight);
+  let residual = residualOf(weights);
+  if (!residual) return undefined;
+  let loss = dot(residual, residual);
+  let lambda = 1e-3;
+  const P = slots.length;
+  for (let iteration = 0; iteration < WEIGHT_ITERATIONS; iteration++) {
+    const J: Float64Array[] = [];
+    for (let j = 0; j < P; j++) {
+      const h = 1e-7 * Math.max(1, Math.abs(weights[j]!));
+      const moved = residualOf(weights.map((w, i) => (i === j ? w + h : w)));
+      if (!moved) return undefined;
+      J.push(Float64Array.from(moved, (v, r) => (v - residual![r]!) / h));
+    }
+    const JJ = new Float64Array(P * P);
+    const Jr = new Float64Array(P);
+    for (let a = 0; a < P; a++) {
+      Jr[a] = -dot(J[a]!, residual);
+      for (let b = 0; b < P; b++) JJ[a * P + b] = dot(J[a]!, J[b]!);
+    }
+    let improved = false;
+    for (let attempt = 0; attempt < 8 && !improved; attempt++) {
+      const A = Float64Array.from(JJ);
+      for (let a = 0; a < P; a++) A[a * P + a]! += lambda * (JJ[a * P + a]! || 1);
+      const delta = solveSpd(A, Jr);
+      if (delta) {
+        const next = weights.map((w, j) => w + delta[j]!);
+        const moved = residualOf(next);
+        const nextLoss = moved ? dot(moved, moved) : Number.POSITIVE_INFINITY;
+        if (nextLoss < loss) {
+          const gain = (loss - nextLoss) / (loss || 1);
+          weights = next;
+          residual = moved!;
+          loss = nextLoss;
+          lambda = Math.max(lambda / 3, 1e-12);
+          improved = true;
+          if (gain < 1e-12) iteration = WEIGHT_ITERATIONS;
+          continue;
+        }
+      }
+      lambda *= 4;
+    }
+    if (!improved || loss <= 1e-30 * rows) break;
+  }
+  const out = model.map((p) => [...p]);
+  for (const [j, slot] of slots.entries()) {
+    const values = columnOf(slot, weights[j]!);
+    neurons.push({ ...slot.neuron, weight: weights[j]!, values });
+    out[slot.term]![slot.at] = neurons.length - 1;
+  }
+  return out;
 }
 
 /** Levenberg–Marquardt iterations per start of refinePowers. */
