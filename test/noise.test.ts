@@ -4,7 +4,7 @@
 // and no throw on degenerate data.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { estimateNoise } from "../src/lib/search/noise.js";
+import { estimateNoise, noiseShare } from "../src/lib/search/noise.js";
 import { addNoise } from "../src/lib/data/noise.js";
 import { nrmse } from "../src/lib/metrics/nrmse.js";
 import { createRng } from "../src/lib/rng.js";
@@ -135,4 +135,20 @@ test("degenerate data: constant and duplicate inputs, no inputs, few rows, many 
   const manyEstimate = estimateNoise(many.x, many.y);
   assert.ok(manyEstimate.nrmse / many.truth > 1 / 1.5 && manyEstimate.nrmse / many.truth < 1.5, manyEstimate.method);
   assert.throws(() => estimateNoise([new Float64Array(3)], new Float64Array(4)), RangeError);
+});
+
+test("noiseShare: about 1 for a residual of pure noise, under 0.1 for a smooth one, between for a mix", () => {
+  const rng = createRng(11);
+  const x = [0, 1, 2].map(() => Float64Array.from({ length: 500 }, () => rng.uniform(1, 3)));
+  const noise = Float64Array.from({ length: 500 }, () => rng.normal());
+  const smooth = Float64Array.from({ length: 500 }, (_, r) => sin(2 * x[0]![r]!) * x[1]![r]! - x[2]![r]! ** 2 / 3);
+  const share = (r: Float64Array) => noiseShare(x, r)!;
+  assert.ok(Math.abs(share(noise) - 1) < 0.15, `noise ${share(noise)}`);
+  assert.ok(share(smooth) < 0.1, `smooth ${share(smooth)}`);
+  // Equal parts: the smooth part scaled to the noise's variance.
+  const sd = (v: Float64Array) =>
+    Math.sqrt(v.reduce((s, a) => s + a * a, 0) / v.length - (v.reduce((s, a) => s + a, 0) / v.length) ** 2);
+  const mixed = Float64Array.from(noise, (v, r) => v + (smooth[r]! * sd(noise)) / sd(smooth));
+  assert.ok(share(mixed) > 0.3 && share(mixed) < 0.7, `mixed ${share(mixed)}`);
+  assert.equal(noiseShare(x, new Float64Array(500).fill(2)), undefined);
 });

@@ -12,6 +12,8 @@ import { runSteps } from "../src/lib/search/clock.js";
 import { allowedNeurons } from "../src/lib/search/constraints.js";
 import { fineWeightColumns, neuronColumns } from "../src/lib/search/linear/columns.js";
 import { cheapProposalsSteps, type LinearProposal } from "../src/lib/search/linear/proposer.js";
+import { pursueSteps } from "../src/lib/search/linear/pursuit.js";
+import { noiseShare } from "../src/lib/search/noise.js";
 import { createSymbolRegistry } from "../src/plugins/index.js";
 
 const symbols = createSymbolRegistry();
@@ -140,4 +142,43 @@ test("the fine weight grid leaves out symbols whose weight folds (sqrt: a coeffi
       c.values.every((v, r) => Math.abs(v - lookup(pool[c.neuron]!).evaluate(c.weight * x[0]![r]!)) < 1e-12),
     ),
   );
+});
+
+test("multiply moves: a plain term times a weighted neuron reaches a 4-factor product with sin", () => {
+  // F = q·Ef + q·B·v·sin(θ): the plain pursuit's q·B·v lacks sin(θ), which no dictionary of its
+  // depth holds; the multiply move gives it, and the sum is exact with the weight refined to 1.
+  const { proposals, text } = firstScreen("feynman-I.12.11");
+  const exact = proposals.find((p) => p.expected <= 1e-9);
+  assert.ok(exact, "no exact proposal");
+  assert.equal(text(exact), "x(q)*x(B)*x(v)*sin(theta) + x(q)*x(Ef)");
+  const weights = exact.weights!.flat().filter((w) => w !== 1);
+  assert.ok(
+    weights.every((w) => Math.abs(w - 1) < 1e-6),
+    JSON.stringify(weights),
+  );
+});
+
+test("under noise the pursuit stops where its sum's residual is noise (the Gamma test's share)", () => {
+  // y = 1.5·a·b·c + 0.8·a·d·e at 40 dB: no sum is exact; without the rule the pursuit grows to six
+  // terms, with it it stops once the residual is noise (after the two right terms and a spare).
+  const entry = benchmarkEntry("products-1");
+  const data = benchmarkData(entry, { symbols, rows: 500, seed: 1, snrDb: 40 });
+  const pool = symbols.names();
+  const all = neuronColumns(data.train.x, pool, allowedNeurons(data.train, pool, symbols), lookup);
+  const plain = all.filter((n) => !all.some((m) => m.neuron === n.neuron && m.weight !== 1));
+  const y = data.train.y[0]!;
+  const options = { maxTerms: 12, maxFactors: 6, intercept: true, exact: 1e-9 };
+  const longest = (ends: { products: number[][]; source: string }[]) =>
+    Math.max(...ends.filter((e) => e.source === "pursuit").map((e) => e.products.length));
+  const without = runSteps(pursueSteps(plain, y, options));
+  const shares: number[] = [];
+  const isNoise = (r: Float64Array) => {
+    shares.push(noiseShare(data.train.x, r)!);
+    return shares.at(-1)! > 0.8;
+  };
+  const withRule = runSteps(pursueSteps(plain, y, { ...options, isNoise }));
+  assert.equal(longest(without), 6);
+  assert.ok(withRule.some((e) => e.source === "noise"));
+  assert.ok(longest(withRule) < 6, `grew to ${longest(withRule)}`);
+  assert.ok(shares.at(-1)! > 0.8 && shares.slice(0, -1).every((s) => s <= 0.8));
 });

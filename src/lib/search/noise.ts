@@ -151,6 +151,23 @@ interface Candidate {
 }
 
 /**
+ * How much of a residual is noise: the Gamma test's intercept over the residual's variance (about 1
+ * for a residual of pure noise, near 0 for a smooth one: a law's part a model left out), or undefined
+ * where the test cannot run. x: input columns, r: the residual (rows of x).
+ */
+export function noiseShare(x: readonly Float64Array[], r: Float64Array): number | undefined {
+  let mean = 0;
+  for (const v of r) mean += v;
+  mean /= r.length || 1;
+  let variance = 0;
+  for (const v of r) variance += (v - mean) ** 2;
+  variance /= r.length || 1;
+  if (!(variance > 0) || !Number.isFinite(variance)) return undefined;
+  const gamma = gammaTest(x.filter(varies), r);
+  return gamma === undefined ? undefined : gamma / variance;
+}
+
+/**
  * Akaike's final prediction error, RSS·(n + p)/(n − p) (up to a constant factor): which column set and
  * which model to believe. Choosing by RSS/(n − p) itself would pick the set whose fit happened to absorb
  * the most noise (the least of many nested estimates of one σ², 10–17% low in trials); the FPE adds a

@@ -18,6 +18,7 @@ import { Selection, type Subset } from "./select.js";
 import { backwardElimination } from "./backward.js";
 import { pursueSteps, pursueWeightedSteps } from "./pursuit.js";
 import { log2 } from "../../math.js";
+import { noiseShare } from "../noise.js";
 import { runSteps, type Steps } from "../clock.js";
 
 export interface LinearProposal {
@@ -380,6 +381,9 @@ export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: Lin
         if (sum.products.every((p) => p.every((n) => index.has(n))))
           starts.push(sum.products.map((p) => p.map((n) => index.get(n)!)));
     }
+    // A sum whose residual is mostly noise (the Gamma test's share of it, noise.ts) ends the pursuit:
+    // with noise in the data no sum is exact, and the pursuit's time would be spent for nothing.
+    const isNoise = (residual: Float64Array) => (noiseShare(x, residual) ?? 0) > NOISE_SHARE;
     const ends = yield* pursueSteps(plain, y, {
       starts,
       maxTerms: input.maxTerms,
@@ -387,6 +391,7 @@ export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: Lin
       intercept: input.intercept ?? true,
       exact: PURSUIT_EXACT,
       powers: plain.map((n) => powerOf(input.lookup(input.pool[n.neuron % input.pool.length]!))),
+      isNoise,
     });
     for (const end of ends.filter((e) => e.nrmse <= PURSUIT_EXACT))
       pursued.push({
@@ -397,16 +402,17 @@ export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: Lin
       });
     // Nothing exact among plain products: products with one neuron at an inner weight (sin, exp …),
     // from a fine weight grid, their weights refined (pursueWeightedSteps).
-    if (pursued.length === 0) {
+    if (pursued.length === 0 && !ends.some((end) => end.source === "noise")) {
       const fine = fineWeightColumns(x, input.pool, input.allowed, input.lookup);
       const found = yield* pursueWeightedSteps(plain, fine, y, {
         maxTerms: input.maxTerms,
         maxFactors: input.maxFactors,
         intercept: input.intercept ?? true,
         exact: PURSUIT_EXACT,
-        // The plain pursuit's shortest sums: a weighted term may be what they lack.
+        isNoise,
+        // The plain pursuit's sums, shortest first: a weighted factor may be what they lack.
         starts: ends
-          .filter((end) => end.source === "pursuit" && end.products.length <= 2)
+          .filter((end) => end.source === "pursuit")
           .sort((p, q) => p.products.length - q.products.length)
           .map((end) => end.products),
       });
@@ -425,6 +431,8 @@ export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: Lin
   return { proposals: [...products, ...sums, ...pursued], columns: built.columns.length };
 }
 
+/** A pursuit's residual with more than this share of noise (the Gamma test; 1 ± 0.1 for pure noise) ends it. */
+const NOISE_SHARE = 0.8;
 /** A screen's sum at or below this NRMSE is exact: product pursuit is not needed. */
 const PURSUIT_EXACT = 1e-9;
 /** The first screen's best sums of each length whose exponents are refined first. */

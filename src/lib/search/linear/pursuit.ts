@@ -46,6 +46,11 @@ export interface PursuitOptions {
   powers?: readonly (number | undefined)[];
   /** Sums (products of neuron indices) whose exponents refinePowers fits before the pursuit. */
   starts?: readonly (readonly (readonly number[])[])[];
+  /**
+   * Whether a sum's residual (on every row of y) is noise: the pursuit stops growing there (no
+   * exact sum is coming) and says so in `PursuitEnds.noise`.
+   */
+  isNoise?: (residual: Float64Array) => boolean;
 }
 
 export interface PursuitResult {
@@ -53,7 +58,8 @@ export interface PursuitResult {
   products: number[][];
   /** The least-squares NRMSE (residual norm over the target's centred norm), on the rows given. */
   nrmse: number;
-  source: "pursuit" | "backward";
+  /** "noise": no product; the pursuit stopped where its sum's residual was noise (PursuitOptions.isNoise). */
+  source: "pursuit" | "backward" | "noise";
 }
 
 const dot = (a: Float64Array, b: Float64Array) => {
@@ -201,17 +207,26 @@ export function* pursueSteps(
         return refined;
       }
     : undefined;
-  results.push(
-    ...(yield* grow({ neurons: [...neurons], weighted: 0, plainDepth: depth, weightedDepth: 0 }, y, options, refine)),
-  );
+  const own = { neurons: [...neurons], firstWeighted: neurons.length, weightedEnd: neurons.length };
+  results.push(...(yield* grow({ ...own, plainDepth: depth, weightedDepth: 0 }, y, options, refine)));
   return results.sort((p, q) => p.nrmse - q.nrmse);
+}
+
+/** Whether weighted neuron k's symbol and input are in the products at another weight (a LoCaL neuron has one). */
+function clashesIn(neurons: readonly NeuronColumn[], firstWeighted: number, products: readonly (readonly number[])[]) {
+  const held = new Map<number, Set<number>>();
+  for (const p of products)
+    for (const k of p)
+      if (k >= firstWeighted) held.set(neurons[k]!.neuron, (held.get(neurons[k]!.neuron) ?? new Set()).add(k));
+  return (k: number) => [...(held.get(neurons[k]!.neuron) ?? [])].some((j) => j !== k);
 }
 
 /** The dictionary of a pursuit: neurons (plain first, then `weighted` ones with an inner weight) and product depths. */
 interface Dictionary {
-  /** Plain neurons, then the weighted ones (the last `weighted` entries); refined ones are appended. */
+  /** Plain neurons, then the weighted ones from `firstWeighted` to `weightedEnd`; refined ones are appended. */
   neurons: NeuronColumn[];
-  weighted: number;
+  firstWeighted: number;
+  weightedEnd: number;
   /** Factors per product without a weighted neuron, and with one (a product holds at most one). */
   plainDepth: number;
   weightedDepth: number;
@@ -229,8 +244,8 @@ function* grow(
   refine?: (model: number[][]) => Steps<number[][] | undefined>,
   start: readonly (readonly number[])[] = [],
 ): Steps<PursuitResult[]> {
-  const { neurons } = dictionary;
-  const firstWeighted = neurons.length - dictionary.weighted;
+  const { neurons, firstWeighted, weightedEnd } = dictionary;
+  const weighted = weightedEnd > firstWeighted;
   const rows = y.length;
   const mean = y.reduce((s, v) => s + v, 0) / rows;
   const scale = Math.sqrt(y.reduce((s, v) => s + (v - mean) ** 2, 0)) || 1;
@@ -293,12 +308,18 @@ function* grow(
   const { plainDepth, weightedDepth } = dictionary;
   const depth = Math.max(plainDepth, weightedDepth);
   const keyOf = (p: readonly number[]) => [...p].sort((a, b) => a - b).join(".");
+  const skeletonOf = (p: readonly number[]) =>
+    p
+      .map((k) => neurons[k]!.neuron)
+      .sort((a, b) => a - b)
+      .join(".");
+  const clashes = (products: readonly (readonly number[])[]) => clashesIn(neurons, firstWeighted, products);
 
   /** The best columns of the dictionary given `fixed` products, by the residual drop on the scan rows. */
-  function* scan(fixed: readonly (readonly number[])[]): Steps<number[][]> {
+  function* scan(fixed: readonly (readonly number[])[], count = CHECKED): Steps<number[][]> {
     const { q, residual } = basisOf(fixedColumns(fixed, step), yScan);
     const taken = new Set(fixed.map(keyOf));
-    const top: { product: number[]; gain: number }[] = [];
+    const top: { product: number[]; gain: number; skeleton: string }[] = [];
     const n = yScan.length;
     // One buffer per depth: the product's values are built in place, depth-first.
     const buffers = Array.from({ length: depth + 1 }, () => new Float64Array(n));
@@ -321,10 +342,16 @@ function* grow(
         const outside = aa - inside;
         if (outside > 1e-12 * aa && Number.isFinite(outside)) {
           const gain = (ar * ar) / outside;
-          if ((top.length < CHECKED || gain > top[top.length - 1]!.gain) && !taken.has(keyOf(product))) {
-            top.push({ product: [...product], gain });
-            top.sort((p, s) => s.gain - p.gain);
-            if (top.length > CHECKED) top.pop();
+          if ((top.length < count || gain > top[top.length - 1]!.gain) && !taken.has(keyOf(product))) {
+            // One candidate per skeleton (the same neurons at other weights): the best few differ.
+            const skeleton = skeletonOf(product);
+            const same = top.findIndex((t) => t.skeleton === skeleton);
+            if (same < 0 || top[same]!.gain < gain) {
+              if (same >= 0) top.splice(same, 1);
+              top.push({ product: [...product], gain, skeleton });
+              top.sort((p, s) => s.gain - p.gain);
+              if (top.length > count) top.pop();
+            }
           }
         }
       }
@@ -368,10 +395,68 @@ function* grow(
     }
     return best;
   }
+  /**
+   * Multiply moves: a term times a weighted neuron (in place of its plain factor on that input,
+   * if any), the best few by the residual drop given the other terms, each checked with its
+   * weights refined; one that makes the sum exact is taken (the others leave the sum as it was).
+   * Reaches q·B·v·sin(θ) from q·B·v, deeper than the dictionary goes.
+   */
+  function* multiply(): Steps<void> {
+    for (let t = 0; t < model.length && error > options.exact; t++) {
+      const term = model[t]!;
+      if (term.some((k) => k >= firstWeighted)) continue;
+      const others = model.filter((_, u) => u !== t);
+      const { q, residual } = basisOf(fixedColumns(others, step), yScan);
+      const clash = clashes(others);
+      const top: { product: number[]; gain: number }[] = [];
+      for (let k = firstWeighted; k < weightedEnd; k++) {
+        if (clash(k)) continue;
+        const product = [...term.filter((j) => neurons[j]!.input !== neurons[k]!.input), k];
+        const values = valuesOf(product, step);
+        let aa = 0;
+        let ar = 0;
+        for (let r = 0; r < values.length; r++) {
+          aa += values[r]! * values[r]!;
+          ar += values[r]! * residual[r]!;
+        }
+        let inside = 0;
+        for (const u of q) inside += dot(u, values) ** 2;
+        const outside = aa - inside;
+        if (!(outside > 1e-12 * aa) || !Number.isFinite(outside)) continue;
+        top.push({ product, gain: (ar * ar) / outside });
+        top.sort((a, b) => b.gain - a.gain);
+        if (top.length > MULTIPLIED) top.pop();
+      }
+      yield;
+      for (const { product } of top) {
+        const trial = model.map((p, u) => (u === t ? product : p));
+        const refined = nrmseOf(trial) <= options.exact ? trial : refine ? yield* refine(trial) : undefined;
+        if (refined && nrmseOf(refined) <= options.exact) {
+          model = refined;
+          error = nrmseOf(refined);
+          return;
+        }
+      }
+    }
+  }
   let model: number[][] = start.map((p) => [...p]);
-  let error = 1;
+  let error = model.length > 0 ? nrmseOf(model) : 1;
+  // A start: its terms multiplied by weighted neurons and refined before anything is grown.
+  if (model.length > 0 && weighted) {
+    const refined = refine ? yield* refine(model) : undefined;
+    if (refined && nrmseOf(refined) <= options.exact) return [{ ...pruned(refined), source: "pursuit" }];
+    yield* multiply();
+    if (error <= options.exact) return [{ ...pruned(model), source: "pursuit" }];
+  }
   for (let terms = model.length + 1; terms <= Math.min(options.maxTerms, PURSUIT_TERMS); terms++) {
-    const grown = yield* bestFor(model, model.length);
+    let grown = yield* bestFor(model, model.length);
+    // The second term of a sum from nothing: the best pair over the first scan's best few terms
+    // (a first pick that explains most alone, sin(1.25·x1)·x3, is often in no exact pair).
+    if (grown && terms === 2 && start.length === 0)
+      for (const first of yield* scan([], PAIRED)) {
+        const paired = yield* bestFor([first], 1);
+        if (paired && paired.nrmse < grown.nrmse) grown = paired;
+      }
     if (!grown) break;
     model = grown.products;
     error = grown.nrmse;
@@ -387,6 +472,7 @@ function* grow(
       }
       if (!changed) break;
     }
+    if (weighted) yield* multiply();
     if (error <= options.exact) {
       results.push({ ...pruned(model), source: "pursuit" });
       break;
@@ -398,6 +484,11 @@ function* grow(
       results.push({ ...pruned(refined), source: "pursuit" });
       break;
     }
+    // What is left is noise: no longer sum will be exact.
+    if (options.isNoise?.(basisOf(fixedColumns(model), y).residual)) {
+      results.push({ products: [], nrmse: error, source: "noise" });
+      break;
+    }
   }
   return results.sort((p, q) => p.nrmse - q.nrmse);
 }
@@ -406,6 +497,12 @@ function* grow(
 export const WEIGHTED_CAP = 12000;
 /** Terms the weighted pursuit grows to at most. */
 const WEIGHTED_TERMS = 4;
+/** Rows refineWeights fits on (strided). */
+const REFINE_ROWS = 128;
+/** First terms (distinct skeletons) each paired with its best second term, for a sum grown from nothing. */
+const PAIRED = 10;
+/** Multiply moves refined per term (the best by the residual drop). */
+const MULTIPLIED = 3;
 /** Levenberg–Marquardt iterations of refineWeights. */
 const WEIGHT_ITERATIONS = 40;
 
@@ -458,19 +555,34 @@ export function* pursueWeightedSteps(
   };
   const dictionary = {
     neurons,
-    weighted: weighted.length,
+    firstWeighted: plain.length,
+    weightedEnd: neurons.length,
     plainDepth: Math.min(plainDepth, Math.max(weightedDepth, 2)),
     weightedDepth,
   };
   // From nothing, then from the caller's plain sums (the terms the plain pursuit was sure of).
   const ends: PursuitResult[] = [];
+  const starts = options.starts ?? [];
+  // An answer holds each neuron at one weight (a LoCaL neuron has one); the pursuit on its way
+  // may hold it at several (exp(−1.25·x1)·x3 beside exp(−3·x1)·x2), which refining and pruning resolve.
+  const valid = (end: PursuitResult) =>
+    end.nrmse <= options.exact &&
+    end.products.some((p) => p.some((k) => k >= plain.length)) &&
+    end.products.every((p) => p.every((k) => !clashesIn(neurons, plain.length, end.products)(k)));
+  const found = () => ends.some((end) => valid(end) || end.source === "noise");
+  // Each plain sum with weighted neurons multiplied into its terms (no growth), then sums grown
+  // from nothing and from the shortest plain sum.
+  for (const start of starts) {
+    if (found()) break;
+    ends.push(...(yield* grow(dictionary, y, { ...options, maxTerms: start.length }, refine, start)));
+  }
   const grown = { ...options, maxTerms: Math.min(options.maxTerms, WEIGHTED_TERMS) };
-  for (const start of [[], ...(options.starts ?? []).slice(0, 1)]) {
+  for (const start of [[], ...starts.slice(0, 1)]) {
+    if (found()) break;
     ends.push(...(yield* grow(dictionary, y, grown, refine, start)));
-    if (ends.some((end) => end.nrmse <= options.exact)) break;
   }
   return ends
-    .filter((end) => end.nrmse <= options.exact && end.products.some((p) => p.some((k) => k >= plain.length)))
+    .filter(valid)
     .map((end) => ({ products: end.products.map((p) => p.map((k) => neurons[k]!)), nrmse: end.nrmse }));
 }
 
@@ -486,31 +598,42 @@ function refineWeights(
   y: Float64Array,
   intercept: boolean,
 ): number[][] | undefined {
-  const slots: { term: number; at: number; neuron: WeightedNeuron }[] = [];
+  // One weight per weighted neuron, shared by the terms that hold it (a LoCaL neuron has one).
+  const slots: { k: number; uses: { term: number; at: number }[]; neuron: WeightedNeuron }[] = [];
   model.forEach((product, term) => {
     product.forEach((k, at) => {
-      if (k >= firstWeighted) slots.push({ term, at, neuron: neurons[k] as WeightedNeuron });
+      if (k < firstWeighted) return;
+      const slot = slots.find((s) => s.k === k);
+      if (slot) slot.uses.push({ term, at });
+      else slots.push({ k, uses: [{ term, at }], neuron: neurons[k] as WeightedNeuron });
     });
   });
   if (slots.length === 0) return undefined;
-  const rows = y.length;
+  // Fitted on strided rows (an exact sum is exact on them too; the caller checks every row).
+  const step = Math.max(1, Math.floor(y.length / REFINE_ROWS));
+  const target = strided(y, step);
+  const rows = target.length;
   const ones = new Float64Array(rows).fill(1);
   const plainPart = model.map((product) => {
     const v = new Float64Array(rows).fill(1);
-    for (const k of product) if (k < firstWeighted) for (let r = 0; r < rows; r++) v[r]! *= neurons[k]!.values[r]!;
+    for (const k of product)
+      if (k < firstWeighted) for (let r = 0; r < rows; r++) v[r]! *= neurons[k]!.values[r * step]!;
     return v;
   });
-  const columnOf = (slot: (typeof slots)[number], w: number) =>
-    Float64Array.from(slot.neuron.x, (v) => slot.neuron.evaluate(w * v));
+  const xs = slots.map((slot) => strided(slot.neuron.x, step));
+  const columnOf = (j: number, w: number, x: Float64Array = xs[j]!): Float64Array =>
+    Float64Array.from(x, (v) => slots[j]!.neuron.evaluate(w * v));
   const residualOf = (weights: readonly number[]): Float64Array | undefined => {
     const columns = plainPart.map((v) => Float64Array.from(v));
     for (const [j, slot] of slots.entries()) {
-      const f = columnOf(slot, weights[j]!);
-      const c = columns[slot.term]!;
-      for (let r = 0; r < rows; r++) c[r]! *= f[r]!;
+      const f = columnOf(j, weights[j]!);
+      for (const { term } of slot.uses) {
+        const c = columns[term]!;
+        for (let r = 0; r < rows; r++) c[r]! *= f[r]!;
+      }
     }
     if (!columns.every((c) => c.every(Number.isFinite))) return undefined;
-    return basisOf(intercept ? [ones, ...columns] : columns, y).residual;
+    return basisOf(intercept ? [ones, ...columns] : columns, target).residual;
   };
   let weights = slots.map((s) => s.neuron.weight);
   let residual = residualOf(weights);
@@ -558,9 +681,9 @@ function refineWeights(
   }
   const out = model.map((p) => [...p]);
   for (const [j, slot] of slots.entries()) {
-    const values = columnOf(slot, weights[j]!);
+    const values = columnOf(j, weights[j]!, slot.neuron.x);
     neurons.push({ ...slot.neuron, weight: weights[j]!, values });
-    out[slot.term]![slot.at] = neurons.length - 1;
+    for (const { term, at } of slot.uses) out[term]![at] = neurons.length - 1;
   }
   return out;
 }
