@@ -439,6 +439,17 @@ function* grow(
       }
     }
   }
+  /**
+   * The first terms a pair starts from: the first scan's best (distinct neurons) and, with weighted
+   * neurons, every plain neuron alone (x3 of 0.77·e^(−3.36·x1)·x2 − 0.95·x3 explains little alone).
+   */
+  function* firstTerms(): Steps<number[][]> {
+    const best = yield* scan([], PAIRED);
+    if (!weighted) return best;
+    const keys = new Set(best.map(keyOf));
+    const singles = byInput.flat().filter((k) => k < firstWeighted && !keys.has(String(k)));
+    return [...best, ...singles.map((k) => [k])];
+  }
   let model: number[][] = start.map((p) => [...p]);
   let error = model.length > 0 ? nrmseOf(model) : 1;
   // A start: its terms multiplied by weighted neurons and refined before anything is grown.
@@ -451,11 +462,18 @@ function* grow(
   for (let terms = model.length + 1; terms <= Math.min(options.maxTerms, PURSUIT_TERMS); terms++) {
     let grown = yield* bestFor(model, model.length);
     // The second term of a sum from nothing: the best pair over the first scan's best few terms
-    // (a first pick that explains most alone, sin(1.25·x1)·x3, is often in no exact pair).
+    // (a first pick that explains most alone, sin(1.25·x1)·x3, is often in no exact pair); with
+    // weighted neurons each pair's weights are refined, and an exact pair ends the pursuit.
     if (grown && terms === 2 && start.length === 0)
-      for (const first of yield* scan([], PAIRED)) {
+      for (const first of yield* firstTerms()) {
         const paired = yield* bestFor([first], 1);
-        if (paired && paired.nrmse < grown.nrmse) grown = paired;
+        if (!paired) continue;
+        const refined = weighted && refine ? yield* refine(paired.products) : undefined;
+        if (refined && nrmseOf(refined) <= options.exact) {
+          results.push({ ...pruned(refined), source: "pursuit" });
+          return results;
+        }
+        if (paired.nrmse < grown.nrmse) grown = paired;
       }
     if (!grown) break;
     model = grown.products;
