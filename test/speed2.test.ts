@@ -13,6 +13,7 @@ import { allowedNeurons } from "../src/lib/search/constraints.js";
 import { fineWeightColumns, neuronColumns } from "../src/lib/search/linear/columns.js";
 import { cheapProposalsSteps, type LinearProposal } from "../src/lib/search/linear/proposer.js";
 import { pursueSteps } from "../src/lib/search/linear/pursuit.js";
+import { leastSquares } from "../src/lib/equation/fold.js";
 import { noiseShare } from "../src/lib/search/noise.js";
 import { createSymbolRegistry } from "../src/plugins/index.js";
 
@@ -73,9 +74,24 @@ test("a 12-term sum of bilinear products of near-1 voltages: backward eliminatio
   assert.ok(exact.products.every((p) => p.length === 2));
 });
 
-test("under noise the pursuit proposes nothing (an exact sum only: no structure fitted to the noise)", () => {
-  const { proposals } = firstScreen("products-7", 40);
-  assert.equal(proposals.filter((p) => p.source === "pursuit").length, 0);
+test("under noise the pursuit proposes the sum at which its residual became noise, without spare terms", () => {
+  // y = 0.4·a²·b·c + 1.7·a·d/e + 0.9·b·c·e at 40 dB: no sum is exact; the pursuit's noise-level sum
+  // is the truth's structure (its terms pruned while the residual stays noise).
+  const { proposals, text } = firstScreen("products-7", 40);
+  const pursued = proposals.filter((p) => p.source === "pursuit");
+  assert.equal(pursued.length, 1);
+  assert.equal(text(pursued[0]!), "x(a)*x(d)*x^-1(e) + x(b)*x(c)*x(e) + x^2(a)*x(b)*x(c)");
+  assert.ok(pursued[0]!.expected > 5e-3 && pursued[0]!.expected < 2e-2, `NRMSE ${pursued[0]!.expected}`);
+});
+
+test("under noise a multiply move turns a plain noise sum into the law with sin (Feynman I.12.11, 40 dB)", () => {
+  // The plain pursuit stops on noise with q·B·v times powers of θ and spare terms; putting sin(θ)
+  // into one term lets the sum shed the spares while its residual stays noise.
+  const { proposals, text } = firstScreen("feynman-I.12.11", 40);
+  const pursued = proposals.filter((p) => p.source === "pursuit" && p.weights);
+  assert.equal(pursued.length, 1);
+  assert.equal(text(pursued[0]!), "x(q)*x(B)*x(v)*sin(theta) + x(q)*x(Ef)");
+  assert.ok(Math.abs(pursued[0]!.weights!.flat().find((w) => w !== 1)! - 1) < 0.01);
 });
 
 test("exp gets negative grid weights (a decay); sin, cos and log none (± the same column, or none finite)", () => {
@@ -181,7 +197,22 @@ test("under noise the pursuit stops where its sum's residual is noise (the Gamma
   };
   const withRule = runSteps(pursueSteps(plain, y, { ...options, isNoise }));
   assert.equal(longest(without), 6);
-  assert.ok(withRule.some((e) => e.source === "noise"));
+  const noise = withRule.find((e) => e.source === "noise");
+  assert.ok(noise, "no noise end");
   assert.ok(longest(withRule) < 6, `grew to ${longest(withRule)}`);
-  assert.ok(shares.at(-1)! > 0.8 && shares.slice(0, -1).every((s) => s <= 0.8));
+  // The noise end's residual is noise, and with any one of its terms dropped it is not (pruned).
+  const residualShare = (products: readonly (readonly number[])[]) => {
+    const rows = y.length;
+    const basis = [
+      new Float64Array(rows).fill(1),
+      ...products.map((p) => Float64Array.from(y, (_, r) => p.reduce((v, k) => v * plain[k]!.values[r]!, 1))),
+    ];
+    const beta = leastSquares(basis, y, rows);
+    const residual = Float64Array.from(y, (v, r) => v - basis.reduce((s, b, j) => s + beta[j]! * b[r]!, 0));
+    return noiseShare(data.train.x, residual)!;
+  };
+  assert.ok(residualShare(noise.products) > 0.8);
+  for (const t of noise.products.keys())
+    assert.ok(residualShare(noise.products.filter((_, k) => k !== t)) <= 0.8, `term ${t} is spare`);
+  assert.ok(shares.some((s) => s > 0.8) && shares.some((s) => s <= 0.8));
 });

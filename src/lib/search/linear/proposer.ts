@@ -393,7 +393,10 @@ export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: Lin
       powers: plain.map((n) => powerOf(input.lookup(input.pool[n.neuron % input.pool.length]!))),
       isNoise,
     });
-    for (const end of ends.filter((e) => e.nrmse <= PURSUIT_EXACT))
+    // Exact sums, and the sum at which the pursuit stopped on noise (a noise-level answer, which the
+    // search fits first where it reaches the noise floor; loop.ts cheapStart).
+    const noisy = ends.find((end) => end.source === "noise" && end.products.length > 0);
+    for (const end of [...ends.filter((e) => e.nrmse <= PURSUIT_EXACT), ...(noisy ? [noisy] : [])])
       pursued.push({
         products: end.products.map((p) => p.map((i) => plain[i]!.neuron).sort((a, b) => a - b)),
         score: end.nrmse,
@@ -401,8 +404,9 @@ export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: Lin
         source: end.source === "backward" ? "backward-sum" : "pursuit",
       });
     // Nothing exact among plain products: products with one neuron at an inner weight (sin, exp …),
-    // from a fine weight grid, their weights refined (pursueWeightedSteps).
-    if (pursued.length === 0 && !ends.some((end) => end.source === "noise")) {
+    // from a fine weight grid, their weights refined (pursueWeightedSteps). Under noise only the
+    // plain sums' terms are multiplied by them (q·B·v·θ² to q·B·v·sin θ), no sum is grown.
+    if (!pursued.some((p) => p.expected <= PURSUIT_EXACT)) {
       const fine = fineWeightColumns(x, input.pool, input.allowed, input.lookup);
       const found = yield* pursueWeightedSteps(plain, fine, y, {
         maxTerms: input.maxTerms,
@@ -410,9 +414,10 @@ export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: Lin
         intercept: input.intercept ?? true,
         exact: PURSUIT_EXACT,
         isNoise,
+        grow: !noisy,
         // The plain pursuit's sums, shortest first: a weighted factor may be what they lack.
         starts: ends
-          .filter((end) => end.source === "pursuit")
+          .filter((end) => (end.source === "pursuit" || end.source === "noise") && end.products.length > 0)
           .sort((p, q) => p.products.length - q.products.length)
           .map((end) => end.products),
       });

@@ -51,6 +51,8 @@ export interface PursuitOptions {
    * exact sum is coming) and says so in `PursuitEnds.noise`.
    */
   isNoise?: (residual: Float64Array) => boolean;
+  /** The weighted pursuit only multiplies and refines the starts, growing no sum (default true). */
+  grow?: boolean;
 }
 
 export interface PursuitResult {
@@ -58,7 +60,10 @@ export interface PursuitResult {
   products: number[][];
   /** The least-squares NRMSE (residual norm over the target's centred norm), on the rows given. */
   nrmse: number;
-  /** "noise": no product; the pursuit stopped where its sum's residual was noise (PursuitOptions.isNoise). */
+  /**
+   * "noise": the sum at which the pursuit stopped because its residual was noise
+   * (PursuitOptions.isNoise), without the terms it stays noise without; not exact.
+   */
   source: "pursuit" | "backward" | "noise";
 }
 
@@ -221,6 +226,9 @@ function clashesIn(neurons: readonly NeuronColumn[], firstWeighted: number, prod
   return (k: number) => [...(held.get(neurons[k]!.neuron) ?? [])].some((j) => j !== k);
 }
 
+/** How a pursuit's sum ended: exact, or with a residual of noise. */
+type Settled = "exact" | "noise";
+
 /** The dictionary of a pursuit: neurons (plain first, then `weighted` ones with an inner weight) and product depths. */
 interface Dictionary {
   /** Plain neurons, then the weighted ones from `firstWeighted` to `weightedEnd`; refined ones are appended. */
@@ -268,18 +276,32 @@ function* grow(
     const { residual } = basisOf(fixedColumns(products), y);
     return Math.sqrt(dot(residual, residual)) / scale;
   };
+  /** Whether a sum is exact, or leaves a residual of noise (options.isNoise), or neither. */
+  const settle = (products: readonly (readonly number[])[], e = nrmseOf(products)): Settled | undefined => {
+    if (e <= options.exact) return "exact";
+    if (options.isNoise?.(basisOf(fixedColumns(products), y).residual)) return "noise";
+    return undefined;
+  };
+  const ended = (products: readonly (readonly number[])[], kind: Settled): PursuitResult => ({
+    ...pruned(products, kind),
+    source: kind === "exact" ? "pursuit" : "noise",
+  });
   /**
    * An exact sum without the terms it is exact without, and with each weighted factor that a
    * refined weight made degenerate (cos(10⁻⁶·x) standing in for 1, sin(10⁻⁶·x) for x) replaced
-   * by nothing or by a plain neuron of its input where the sum stays exact.
+   * by nothing or by a plain neuron of its input where the sum stays exact; a noise sum (kind
+   * "noise") likewise where its residual stays noise.
    */
-  const pruned = (products: readonly (readonly number[])[]) => {
+  const pruned = (products: readonly (readonly number[])[], kind: Settled = "exact") => {
+    // A noise sum keeps what its residual needs to stay noise; an exact sum, what it needs to stay exact.
+    const holds = (trial: readonly (readonly number[])[], e: number) =>
+      kind === "exact" ? e <= options.exact : settle(trial, e) !== undefined;
     let model = products.map((p) => [...p]);
     let nrmse = nrmseOf(model);
     for (let t = model.length - 1; t >= 0 && model.length > 1; t--) {
       const without = model.filter((_, k) => k !== t);
       const e = nrmseOf(without);
-      if (e <= options.exact) {
+      if (holds(without, e)) {
         model = without;
         nrmse = e;
       }
@@ -292,7 +314,7 @@ function* grow(
           if (replaced.length === 0) continue;
           const trial = model.map((p, u) => (u === t ? replaced : p));
           const e = nrmseOf(trial);
-          if (e <= options.exact) {
+          if (holds(trial, e)) {
             model = trial;
             nrmse = e;
             break;
@@ -431,10 +453,23 @@ function* grow(
       for (const { product } of top) {
         const trial = model.map((p, u) => (u === t ? product : p));
         const refined = nrmseOf(trial) <= options.exact ? trial : refine ? yield* refine(trial) : undefined;
-        if (refined && nrmseOf(refined) <= options.exact) {
+        if (!refined) continue;
+        const e = nrmseOf(refined);
+        if (e <= options.exact) {
           model = refined;
-          error = nrmseOf(refined);
+          error = e;
+          settled = "exact";
           return;
+        }
+        // Under noise: a move that fits no worse and lets the noise sum shed terms.
+        if (options.isNoise && e <= error && settle(refined, e) === "noise") {
+          const shorter = pruned(refined, "noise");
+          if (shorter.products.length < model.length) {
+            model = shorter.products;
+            error = shorter.nrmse;
+            settled = "noise";
+            return;
+          }
         }
       }
     }
@@ -452,12 +487,14 @@ function* grow(
   }
   let model: number[][] = start.map((p) => [...p]);
   let error = model.length > 0 ? nrmseOf(model) : 1;
+  /** Set by a multiply move that made the sum exact or its residual noise. */
+  let settled: Settled | undefined;
   // A start: its terms multiplied by weighted neurons and refined before anything is grown.
   if (model.length > 0 && weighted) {
     const refined = refine ? yield* refine(model) : undefined;
-    if (refined && nrmseOf(refined) <= options.exact) return [{ ...pruned(refined), source: "pursuit" }];
+    if (refined && nrmseOf(refined) <= options.exact) return [ended(refined, "exact")];
     yield* multiply();
-    if (error <= options.exact) return [{ ...pruned(model), source: "pursuit" }];
+    if (settled) return [ended(model, settled)];
   }
   for (let terms = model.length + 1; terms <= Math.min(options.maxTerms, PURSUIT_TERMS); terms++) {
     let grown = yield* bestFor(model, model.length);
@@ -492,19 +529,24 @@ function* grow(
     }
     if (weighted) yield* multiply();
     if (error <= options.exact) {
-      results.push({ ...pruned(model), source: "pursuit" });
+      results.push(ended(model, "exact"));
+      break;
+    }
+    if (settled) {
+      results.push(ended(model, settled));
       break;
     }
     results.push({ products: model.map((p) => [...p]), nrmse: error, source: "pursuit" });
     // Not exact: this length's sum refined (its exponents, its inner weights) before a longer one.
     const refined = refine ? yield* refine(model) : undefined;
     if (refined && nrmseOf(refined) <= options.exact) {
-      results.push({ ...pruned(refined), source: "pursuit" });
+      results.push(ended(refined, "exact"));
       break;
     }
-    // What is left is noise: no longer sum will be exact.
-    if (options.isNoise?.(basisOf(fixedColumns(model), y).residual)) {
-      results.push({ products: [], nrmse: error, source: "noise" });
+    // What is left is noise: no longer sum will be exact; the sum is a noise-level answer.
+    const last = refined && nrmseOf(refined) < error ? refined : model;
+    if (options.isNoise?.(basisOf(fixedColumns(last), y).residual)) {
+      results.push(ended(last, "noise"));
       break;
     }
   }
@@ -584,10 +626,10 @@ export function* pursueWeightedSteps(
   // An answer holds each neuron at one weight (a LoCaL neuron has one); the pursuit on its way
   // may hold it at several (exp(−1.25·x1)·x3 beside exp(−3·x1)·x2), which refining and pruning resolve.
   const valid = (end: PursuitResult) =>
-    end.nrmse <= options.exact &&
+    (end.nrmse <= options.exact || end.source === "noise") &&
     end.products.some((p) => p.some((k) => k >= plain.length)) &&
     end.products.every((p) => p.every((k) => !clashesIn(neurons, plain.length, end.products)(k)));
-  const found = () => ends.some((end) => valid(end) || end.source === "noise");
+  const found = () => ends.some(valid);
   // Each plain sum with weighted neurons multiplied into its terms (no growth), then sums grown
   // from nothing and from the shortest plain sum.
   for (const start of starts) {
@@ -595,7 +637,7 @@ export function* pursueWeightedSteps(
     ends.push(...(yield* grow(dictionary, y, { ...options, maxTerms: start.length }, refine, start)));
   }
   const grown = { ...options, maxTerms: Math.min(options.maxTerms, WEIGHTED_TERMS) };
-  for (const start of [[], ...starts.slice(0, 1)]) {
+  for (const start of options.grow === false ? [] : [[], ...starts.slice(0, 1)]) {
     if (found()) break;
     ends.push(...(yield* grow(dictionary, y, grown, refine, start)));
   }
