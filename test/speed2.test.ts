@@ -216,3 +216,10 @@ test("under noise the pursuit stops where its sum's residual is noise (the Gamma
     assert.ok(residualShare(noise.products.filter((_, k) => k !== t)) <= 0.8, `term ${t} is spare`);
   assert.ok(shares.some((s) => s > 0.8) && shares.some((s) => s <= 0.8));
 });
+
+test("under noise no grown weighted sum is proposed: cos(1.46·x) imitates x⁴ as well as the truth fits", () => {
+  // Nguyen-2, x⁴ + x³ + x² + x at 40 dB: x + x² + x³ + cos(w·x) reaches the noise too; it was
+  // proposed by the weighted pursuit's growth, and by a multiply move that shed no parameter.
+  const { proposals } = firstScreen("nguyen-2", 40);
+  assert.equal(proposals.filter((p) => p.source === "pursuit" && p.weights).length, 0);
+});

@@ -461,10 +461,11 @@ function* grow(
           settled = "exact";
           return;
         }
-        // Under noise: a move that fits no worse and lets the noise sum shed terms.
+        // Under noise: a move that fits no worse and lets the sum shed parameters at the noise
+        // (a coefficient per term, and the weight: cos(1.46·x) for x⁴ beside x, x², x³ sheds none).
         if (options.isNoise && e <= error && settle(refined, e) === "noise") {
           const shorter = pruned(refined, "noise");
-          if (shorter.products.length < model.length) {
+          if (parametersOf(shorter.products) < parametersOf(model)) {
             model = shorter.products;
             error = shorter.nrmse;
             settled = "noise";
@@ -487,6 +488,8 @@ function* grow(
   }
   let model: number[][] = start.map((p) => [...p]);
   let error = model.length > 0 ? nrmseOf(model) : 1;
+  const parametersOf = (products: readonly (readonly number[])[]) =>
+    products.reduce((n, p) => n + 1 + p.filter((k) => k >= firstWeighted).length, 0);
   /** Set by a multiply move that made the sum exact or its residual noise. */
   let settled: Settled | undefined;
   // A start: its terms multiplied by weighted neurons and refined before anything is grown.
@@ -636,10 +639,12 @@ export function* pursueWeightedSteps(
     if (found()) break;
     ends.push(...(yield* grow(dictionary, y, { ...options, maxTerms: start.length }, refine, start)));
   }
+  // A grown sum is proposed only where exact: grown over the weighted dictionary to the noise,
+  // sin and cos of small weights imitate powers (cos(1.46·x) for x⁴) as well as the truth fits.
   const grown = { ...options, maxTerms: Math.min(options.maxTerms, WEIGHTED_TERMS) };
   for (const start of options.grow === false ? [] : [[], ...starts.slice(0, 1)]) {
     if (found()) break;
-    ends.push(...(yield* grow(dictionary, y, grown, refine, start)));
+    ends.push(...(yield* grow(dictionary, y, grown, refine, start)).filter((end) => end.source !== "noise"));
   }
   return ends
     .filter(valid)
