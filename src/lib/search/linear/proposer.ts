@@ -415,11 +415,14 @@ export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: Lin
         exact: PURSUIT_EXACT,
         isNoise,
         grow: !noisy,
-        // The plain pursuit's sums, shortest first: a weighted factor may be what they lack.
-        starts: ends
-          .filter((end) => (end.source === "pursuit" || end.source === "noise") && end.products.length > 0)
-          .sort((p, q) => p.products.length - q.products.length)
-          .map((end) => end.products),
+        // The plain pursuit's sums, shortest first: a weighted factor may be what they lack (under
+        // noise, the noise sum alone).
+        starts: noisy
+          ? [noisy.products]
+          : ends
+              .filter((end) => end.source === "pursuit" && end.products.length > 0)
+              .sort((p, q) => p.products.length - q.products.length)
+              .map((end) => end.products),
       });
       for (const end of found) {
         const products = end.products.map((p) => [...p].sort((a, b) => a.neuron - b.neuron));

@@ -15,6 +15,13 @@
  * Sums of many bilinear products of nearly collinear columns (power flow) are better served by
  * backward elimination over the products of up to two factors (backward.ts), which runs first
  * where that library is small.
+ *
+ * The weighted pursuit (pursueWeightedSteps) adds products with one neuron at an inner weight
+ * (sin, cos, exp) from a fine grid, fits each sum's weights continuously (refineWeights), and
+ * moves such a neuron into a plain sum's terms (multiply moves).
+ *
+ * Under noise no sum is exact: a pursuit given `isNoise` stops where its sum's residual is noise
+ * and returns that sum ("noise"), without the terms it stays noise without.
  */
 import type { NeuronColumn, WeightedNeuron } from "./columns.js";
 import { backwardElimination } from "./backward.js";
