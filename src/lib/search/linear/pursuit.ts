@@ -250,7 +250,8 @@ interface Dictionary {
 /**
  * Orthogonal matching pursuit with swap sweeps over a dictionary (see the module comment), a
  * length's sum handed to `refine` where it is not exact. Returns each length's sum, and the
- * exact one (pruned) where one was found.
+ * exact one (pruned) where one was found, or the sum whose residual is noise ("noise", pruned)
+ * where the pursuit stopped on noise. Given a `start`, its terms are refined and multiplied first.
  */
 function* grow(
   dictionary: Dictionary,
@@ -587,7 +588,9 @@ export interface WeightedResult {
  * the weighted neurons come from a fine grid of weights (columns.ts fineWeightColumns), the pursuit
  * grows sums over the dictionary, and each length's sum has its inner weights refined by
  * Levenberg–Marquardt (refineWeights): a weight off every grid (sin(2.52·x)) is reached from the
- * nearest fine-grid one. Only exact sums are returned.
+ * nearest fine-grid one. Returns exact sums, and under noise (`isNoise`) a start whose terms a
+ * weighted neuron let shed parameters at the noise; a sum grown to the noise is not returned
+ * (sin and cos of small weights imitate powers there). `grow: false` only works on the starts.
  */
 export function* pursueWeightedSteps(
   plain: readonly NeuronColumn[],
