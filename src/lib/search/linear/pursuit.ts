@@ -132,46 +132,16 @@ export function* pursueSteps(
   y: Float64Array,
   options: PursuitOptions,
 ): Steps<PursuitResult[]> {
-  const rows = y.length;
-  const mean = y.reduce((s, v) => s + v, 0) / rows;
-  const scale = Math.sqrt(y.reduce((s, v) => s + (v - mean) ** 2, 0)) || 1;
-  const ones = new Float64Array(rows).fill(1);
+  const { ones, scale, valuesOf, nrmseOf } = sumsOf(neurons, y, options.intercept);
   const inputs = [...new Set(neurons.map((n) => n.input))].sort((a, b) => a - b);
   const byInput = inputs.map((i) => neurons.flatMap((n, k) => (n.input === i ? [k] : [])));
-  const valuesOf = (product: readonly number[], step = 1): Float64Array => {
-    const v = new Float64Array(Math.ceil(rows / step)).fill(1);
-    for (const n of product) {
-      const column = neurons[n]!.values;
-      for (let r = 0; r < v.length; r++) v[r]! *= column[r * step]!;
-    }
-    return v;
-  };
-  const fixedColumns = (products: readonly (readonly number[])[], step = 1) => [
-    ...(options.intercept ? [step === 1 ? ones : new Float64Array(Math.ceil(rows / step)).fill(1)] : []),
-    ...products.map((p) => valuesOf(p, step)),
-  ];
-  const nrmseOf = (products: readonly (readonly number[])[]) => {
-    const { residual } = basisOf(fixedColumns(products), y);
-    return Math.sqrt(dot(residual, residual)) / scale;
-  };
   const results: PursuitResult[] = [];
   /**
    * An exact sum without the terms it is exact without (a term taken before the right ones were
    * found, its coefficient now 0).
    */
-  const pruned = (products: readonly (readonly number[])[]) => {
-    let model = products.map((p) => [...p]);
-    let nrmse = nrmseOf(model);
-    for (let t = model.length - 1; t >= 0 && model.length > 1; t--) {
-      const without = model.filter((_, k) => k !== t);
-      const e = nrmseOf(without);
-      if (e <= options.exact) {
-        model = without;
-        nrmse = e;
-      }
-    }
-    return { products: model, nrmse };
-  };
+  const pruned = (products: readonly (readonly number[])[]) =>
+    withoutSpares(products, nrmseOf, (_, e) => e <= options.exact);
   const factors = Math.min(options.maxFactors, inputs.length);
 
   // Backward elimination over the products of up to two factors.
@@ -224,6 +194,54 @@ export function* pursueSteps(
   return results.sort((p, q) => p.nrmse - q.nrmse);
 }
 
+/**
+ * Sums of products of `neurons` as least squares sees them on the rows of y: a product's values
+ * (on every `step`-th row), a sum's columns (the constant first when `intercept`) and its NRMSE
+ * (residual norm over y's centred norm). `neurons` is read at each call (it may grow).
+ */
+function sumsOf(neurons: readonly NeuronColumn[], y: Float64Array, intercept: boolean) {
+  const rows = y.length;
+  const mean = y.reduce((s, v) => s + v, 0) / rows;
+  const scale = Math.sqrt(y.reduce((s, v) => s + (v - mean) ** 2, 0)) || 1;
+  const ones = new Float64Array(rows).fill(1);
+  const valuesOf = (product: readonly number[], step = 1): Float64Array => {
+    const v = new Float64Array(Math.ceil(rows / step)).fill(1);
+    for (const n of product) {
+      const column = neurons[n]!.values;
+      for (let r = 0; r < v.length; r++) v[r]! *= column[r * step]!;
+    }
+    return v;
+  };
+  const fixedColumns = (products: readonly (readonly number[])[], step = 1) => [
+    ...(intercept ? [step === 1 ? ones : new Float64Array(Math.ceil(rows / step)).fill(1)] : []),
+    ...products.map((p) => valuesOf(p, step)),
+  ];
+  const nrmseOf = (products: readonly (readonly number[])[]) => {
+    const { residual } = basisOf(fixedColumns(products), y);
+    return Math.sqrt(dot(residual, residual)) / scale;
+  };
+  return { ones, scale, valuesOf, fixedColumns, nrmseOf };
+}
+
+/** A sum without each term (the last first) whose removal still `holds` (exact, or noise). */
+function withoutSpares(
+  products: readonly (readonly number[])[],
+  nrmseOf: (products: readonly (readonly number[])[]) => number,
+  holds: (products: readonly (readonly number[])[], nrmse: number) => boolean,
+): { products: number[][]; nrmse: number } {
+  let model = products.map((p) => [...p]);
+  let nrmse = nrmseOf(model);
+  for (let t = model.length - 1; t >= 0 && model.length > 1; t--) {
+    const without = model.filter((_, k) => k !== t);
+    const e = nrmseOf(without);
+    if (holds(without, e)) {
+      model = without;
+      nrmse = e;
+    }
+  }
+  return { products: model, nrmse };
+}
+
 /** Whether weighted neuron k's symbol and input are in the products at another weight (a LoCaL neuron has one). */
 function clashesIn(neurons: readonly NeuronColumn[], firstWeighted: number, products: readonly (readonly number[])[]) {
   const held = new Map<number, Set<number>>();
@@ -262,28 +280,9 @@ function* grow(
 ): Steps<PursuitResult[]> {
   const { neurons, firstWeighted, weightedEnd } = dictionary;
   const weighted = weightedEnd > firstWeighted;
-  const rows = y.length;
-  const mean = y.reduce((s, v) => s + v, 0) / rows;
-  const scale = Math.sqrt(y.reduce((s, v) => s + (v - mean) ** 2, 0)) || 1;
-  const ones = new Float64Array(rows).fill(1);
+  const { valuesOf, fixedColumns, nrmseOf } = sumsOf(neurons, y, options.intercept);
   const inputs = [...new Set(neurons.map((n) => n.input))].sort((a, b) => a - b);
   const byInput = inputs.map((i) => neurons.flatMap((n, k) => (n.input === i ? [k] : [])));
-  const valuesOf = (product: readonly number[], step = 1): Float64Array => {
-    const v = new Float64Array(Math.ceil(rows / step)).fill(1);
-    for (const n of product) {
-      const column = neurons[n]!.values;
-      for (let r = 0; r < v.length; r++) v[r]! *= column[r * step]!;
-    }
-    return v;
-  };
-  const fixedColumns = (products: readonly (readonly number[])[], step = 1) => [
-    ...(options.intercept ? [step === 1 ? ones : new Float64Array(Math.ceil(rows / step)).fill(1)] : []),
-    ...products.map((p) => valuesOf(p, step)),
-  ];
-  const nrmseOf = (products: readonly (readonly number[])[]) => {
-    const { residual } = basisOf(fixedColumns(products), y);
-    return Math.sqrt(dot(residual, residual)) / scale;
-  };
   /** Whether a sum is exact, or leaves a residual of noise (options.isNoise), or neither. */
   const settle = (products: readonly (readonly number[])[], e = nrmseOf(products)): Settled | undefined => {
     if (e <= options.exact) return "exact";
@@ -304,16 +303,7 @@ function* grow(
     // A noise sum keeps what its residual needs to stay noise; an exact sum, what it needs to stay exact.
     const holds = (trial: readonly (readonly number[])[], e: number) =>
       kind === "exact" ? e <= options.exact : settle(trial, e) !== undefined;
-    let model = products.map((p) => [...p]);
-    let nrmse = nrmseOf(model);
-    for (let t = model.length - 1; t >= 0 && model.length > 1; t--) {
-      const without = model.filter((_, k) => k !== t);
-      const e = nrmseOf(without);
-      if (holds(without, e)) {
-        model = without;
-        nrmse = e;
-      }
-    }
+    let { products: model, nrmse } = withoutSpares(products, nrmseOf, holds);
     for (const [t, product] of model.entries())
       for (const k of product.filter((k) => k >= firstWeighted)) {
         const rest = product.filter((j) => j !== k);
@@ -332,7 +322,7 @@ function* grow(
     return { products: model, nrmse };
   };
   const results: PursuitResult[] = [];
-  const step = Math.max(1, Math.floor(rows / SCAN_ROWS));
+  const step = Math.max(1, Math.floor(y.length / SCAN_ROWS));
   const yScan = strided(y, step);
   const scanNeurons = neurons.map((n) => strided(n.values, step));
   const { plainDepth, weightedDepth } = dictionary;
