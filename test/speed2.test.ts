@@ -177,6 +177,25 @@ test("multiply moves: a plain term times a weighted neuron reaches a 4-factor pr
   );
 });
 
+test("a weighted term deeper than the dictionary, completed by plain terms: I1 + I2 + 2·√I1·√I2·cos δ", () => {
+  // The 3-factor term with cos is deeper than the weighted dictionary goes (deepening moves grow it
+  // from √I2·cos δ), and I1 + I2 explain less alone than a weighted imitator of their sum, which
+  // the weighted pursuit takes first; the plain completion of the weighted term finds them.
+  for (const seed of [0, 2]) {
+    const { proposals, text } = firstScreen("feynman-I.37.4", undefined, seed);
+    const exact = proposals.find((p) => p.expected <= 1e-9);
+    assert.ok(exact, `seed ${seed}: no exact proposal`);
+    assert.deepEqual(
+      text(exact)
+        .split(" + ")
+        .map((t) => t.split("*").sort().join("*"))
+        .sort(),
+      ["cos(delta)*sqrt(I1)*sqrt(I2)", "x(I1)", "x(I2)"],
+      `seed ${seed}`,
+    );
+  }
+});
+
 test("under noise the pursuit stops where its sum's residual is noise (the Gamma test's share)", () => {
   // y = 1.5·a·b·c + 0.8·a·d·e at 40 dB: no sum is exact; without the rule the pursuit grows to six
   // terms, with it it stops once the residual is noise (after the two right terms and a spare).

@@ -277,6 +277,7 @@ function* grow(
   options: PursuitOptions,
   refine?: (model: number[][]) => Steps<number[][] | undefined>,
   start: readonly (readonly number[])[] = [],
+  pairAfterStart = false,
 ): Steps<PursuitResult[]> {
   const { neurons, firstWeighted, weightedEnd } = dictionary;
   const weighted = weightedEnd > firstWeighted;
@@ -335,8 +336,17 @@ function* grow(
       .join(".");
   const clashes = (products: readonly (readonly number[])[]) => clashesIn(neurons, firstWeighted, products);
 
-  /** The best columns of the dictionary given `fixed` products, by the residual drop on the scan rows. */
-  function* scan(fixed: readonly (readonly number[])[], count = CHECKED): Steps<number[][]> {
+  /**
+   * The best columns of the dictionary given `fixed` products, by the residual drop on the scan
+   * rows; `extra` products (deeper than the dictionary goes) compete beside them, or alone
+   * (`walk` false).
+   */
+  function* scan(
+    fixed: readonly (readonly number[])[],
+    count = CHECKED,
+    extra: readonly number[][] = [],
+    walk = true,
+  ): Steps<number[][]> {
     const { q, residual } = basisOf(fixedColumns(fixed, step), yScan);
     const taken = new Set(fixed.map(keyOf));
     const top: { product: number[]; gain: number; skeleton: string }[] = [];
@@ -345,36 +355,38 @@ function* grow(
     const buffers = Array.from({ length: depth + 1 }, () => new Float64Array(n));
     buffers[0]!.fill(1);
     const product: number[] = [];
-    const visit = (from: number, level: number, hasWeighted: boolean): void => {
-      const values = buffers[level]!;
-      if (level > 0) {
-        let aa = 0;
-        let ar = 0;
-        for (let r = 0; r < n; r++) {
-          aa += values[r]! * values[r]!;
-          ar += values[r]! * residual[r]!;
-        }
-        let inside = 0;
-        for (const u of q) {
-          const d = dot(u, values);
-          inside += d * d;
-        }
-        const outside = aa - inside;
-        if (outside > 1e-12 * aa && Number.isFinite(outside)) {
-          const gain = (ar * ar) / outside;
-          if ((top.length < count || gain > top[top.length - 1]!.gain) && !taken.has(keyOf(product))) {
-            // One candidate per skeleton (the same neurons at other weights): the best few differ.
-            const skeleton = skeletonOf(product);
-            const same = top.findIndex((t) => t.skeleton === skeleton);
-            if (same < 0 || top[same]!.gain < gain) {
-              if (same >= 0) top.splice(same, 1);
-              top.push({ product: [...product], gain, skeleton });
-              top.sort((p, s) => s.gain - p.gain);
-              if (top.length > count) top.pop();
-            }
+    /** Scores the product held in `product` (its scan-row values in `values`) against the top. */
+    const consider = (values: Float64Array): void => {
+      let aa = 0;
+      let ar = 0;
+      for (let r = 0; r < n; r++) {
+        aa += values[r]! * values[r]!;
+        ar += values[r]! * residual[r]!;
+      }
+      let inside = 0;
+      for (const u of q) {
+        const d = dot(u, values);
+        inside += d * d;
+      }
+      const outside = aa - inside;
+      if (outside > 1e-12 * aa && Number.isFinite(outside)) {
+        const gain = (ar * ar) / outside;
+        if ((top.length < count || gain > top[top.length - 1]!.gain) && !taken.has(keyOf(product))) {
+          // One candidate per skeleton (the same neurons at other weights): the best few differ.
+          const skeleton = skeletonOf(product);
+          const same = top.findIndex((t) => t.skeleton === skeleton);
+          if (same < 0 || top[same]!.gain < gain) {
+            if (same >= 0) top.splice(same, 1);
+            top.push({ product: [...product], gain, skeleton });
+            top.sort((p, s) => s.gain - p.gain);
+            if (top.length > count) top.pop();
           }
         }
       }
+    };
+    const visit = (from: number, level: number, hasWeighted: boolean): void => {
+      const values = buffers[level]!;
+      if (level > 0) consider(values);
       if (level >= (hasWeighted ? weightedDepth : plainDepth)) return;
       const next = buffers[level + 1]!;
       for (let b = from; b < byInput.length; b++)
@@ -391,7 +403,7 @@ function* grow(
     };
     // A yield per first factor (the event loop waits at most one subtree).
     const first = buffers[1]!;
-    for (let b = 0; b < byInput.length; b++)
+    for (let b = 0; b < (walk ? byInput.length : 0); b++)
       for (const k of byInput[b]!) {
         const weighted = k >= firstWeighted;
         if (weighted ? weightedDepth < 1 : plainDepth < 1) continue;
@@ -402,13 +414,29 @@ function* grow(
         product.pop();
         yield;
       }
+    for (const p of extra) {
+      product.splice(0, product.length, ...p);
+      consider(valuesOf(p, step));
+    }
     return top.map((t) => t.product);
   }
+  /**
+   * A term times one more plain neuron of an input it lacks: products deeper than the dictionary
+   * (with a weighted neuron it holds two factors at most beside it), grown from the residual:
+   * √I1·√I2·cos δ from √I2·cos δ.
+   */
+  const deepened = (term: readonly number[]): number[][] => {
+    if (term.length >= options.maxFactors) return [];
+    const held = new Set(term.map((k) => neurons[k]!.input));
+    return byInput.flatMap((ks, b) =>
+      held.has(inputs[b]!) ? [] : ks.filter((k) => k < firstWeighted).map((k) => [...term, k]),
+    );
+  };
   /** The best of a scan's candidates for slot `t` (or a new term), checked on every row. */
   function* bestFor(model: number[][], t: number): Steps<{ products: number[][]; nrmse: number } | undefined> {
     const others = model.filter((_, k) => k !== t);
     let best: { products: number[][]; nrmse: number } | undefined;
-    for (const candidate of yield* scan(others)) {
+    for (const candidate of yield* scan(others, CHECKED, t < model.length ? deepened(model[t]!) : [])) {
       const products = t < model.length ? model.map((p, k) => (k === t ? candidate : p)) : [...model, candidate];
       const nrmse = nrmseOf(products);
       if (!best || nrmse < best.nrmse) best = { products, nrmse };
@@ -478,12 +506,47 @@ function* grow(
    * neurons, every plain neuron alone (x3 of 0.77·e^(−3.36·x1)·x2 − 0.95·x3 explains little alone).
    */
   function* firstTerms(): Steps<number[][]> {
-    const best = yield* scan([], PAIRED);
-    if (!weighted) return best;
+    const best = yield* scan(start, PAIRED);
+    if (!weighted && start.length === 0) return best;
     const keys = new Set(best.map(keyOf));
     const singles = byInput.flat().filter((k) => k < firstWeighted && !keys.has(String(k)));
     return [...best, ...singles.map((k) => [k])];
   }
+  /**
+   * Each term holding a weighted neuron kept alone and the rest grown over the plain dictionary:
+   * the plain terms of I1 + I2 + 2·√I1·√I2·cos δ explain less alone than a weighted imitator of
+   * their sum (√I1·e^(0.18·I2)), which the weighted pursuit takes first. The term is also tried
+   * with its weighted neuron swapped for the best few others of that input, by what each explains
+   * of y beyond the plain single neurons (sin(1.48·δ) stood in for cos δ). Returns an exact sum.
+   */
+  function* complete(): Steps<number[][] | undefined> {
+    const plainOnly = { ...dictionary, weightedEnd: firstWeighted, weightedDepth: 0 };
+    const singles = byInput.flat().flatMap((j) => (j < firstWeighted ? [[j]] : []));
+    for (const term of model) {
+      const k = term.find((j) => j >= firstWeighted);
+      if (k === undefined) continue;
+      const rest = term.filter((j) => j !== k);
+      const same = byInput[inputs.indexOf(neurons[k]!.input)]!;
+      const swapped = same.filter((j) => j >= firstWeighted && j < weightedEnd).map((j) => [...rest, j]);
+      for (const candidate of [term, ...(yield* scan(singles, SWAPPED, swapped, false))]) {
+        if (kept.has(keyOf(candidate))) continue;
+        kept.add(keyOf(candidate));
+        const ends = yield* grow(
+          plainOnly,
+          y,
+          { ...options, maxTerms: WEIGHTED_TERMS, isNoise: undefined },
+          refine,
+          [candidate],
+          true,
+        );
+        const exact = ends.find((end) => end.nrmse <= options.exact);
+        if (exact) return exact.products;
+      }
+    }
+    return undefined;
+  }
+  /** Terms complete() has grown from (each once per pursuit). */
+  const kept = new Set<string>();
   let model: number[][] = start.map((p) => [...p]);
   let error = model.length > 0 ? nrmseOf(model) : 1;
   const parametersOf = (products: readonly (readonly number[])[]) =>
@@ -502,11 +565,11 @@ function* grow(
     // The second term of a sum from nothing: the best pair over the first scan's best few terms
     // (a first pick that explains most alone, sin(1.25·x1)·x3, is often in no exact pair); with
     // weighted neurons each pair's weights are refined, and an exact pair ends the pursuit.
-    if (grown && terms === 2 && start.length === 0)
+    if (grown && terms === start.length + 2 && (start.length === 0 || pairAfterStart))
       for (const first of yield* firstTerms()) {
-        const paired = yield* bestFor([first], 1);
+        const paired = yield* bestFor([...start.map((p) => [...p]), first], start.length + 1);
         if (!paired) continue;
-        const refined = weighted && refine ? yield* refine(paired.products) : undefined;
+        const refined = (weighted || start.length > 0) && refine ? yield* refine(paired.products) : undefined;
         if (refined && nrmseOf(refined) <= options.exact) {
           results.push({ ...pruned(refined), source: "pursuit" });
           return results;
@@ -537,6 +600,11 @@ function* grow(
       results.push(ended(model, settled));
       break;
     }
+    const completed = weighted ? yield* complete() : undefined;
+    if (completed) {
+      results.push(ended(completed, "exact"));
+      break;
+    }
     results.push({ products: model.map((p) => [...p]), nrmse: error, source: "pursuit" });
     // Not exact: this length's sum refined (its exponents, its inner weights) before a longer one.
     const refined = refine ? yield* refine(model) : undefined;
@@ -562,6 +630,8 @@ const WEIGHTED_TERMS = 4;
 const REFINE_ROWS = 128;
 /** First terms (distinct skeletons) each paired with its best second term, for a sum grown from nothing. */
 const PAIRED = 10;
+/** Weighted neurons a completed term is also tried with (complete in grow). */
+const SWAPPED = 2;
 /** Multiply moves refined per term (the best by the residual drop). */
 const MULTIPLIED = 3;
 /** Levenberg–Marquardt iterations of refineWeights. */
