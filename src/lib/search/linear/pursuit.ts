@@ -189,7 +189,12 @@ export function* pursueSteps(
         return refined;
       }
     : undefined;
-  const own = { neurons: [...neurons], firstWeighted: neurons.length, weightedEnd: neurons.length };
+  const own = {
+    neurons: [...neurons],
+    firstWeighted: neurons.length,
+    weightedEnd: neurons.length,
+    completed: new Set<string>(),
+  };
   results.push(...(yield* grow({ ...own, plainDepth: depth, weightedDepth: 0 }, y, options, refine)));
   return results.sort((p, q) => p.nrmse - q.nrmse);
 }
@@ -263,6 +268,8 @@ interface Dictionary {
   /** Factors per product without a weighted neuron, and with one (a product holds at most one). */
   plainDepth: number;
   weightedDepth: number;
+  /** Terms a plain completion has grown from (grow's complete: each once per dictionary). */
+  completed: Set<string>;
 }
 
 /**
@@ -426,7 +433,9 @@ function* grow(
    * √I1·√I2·cos δ from √I2·cos δ.
    */
   const deepened = (term: readonly number[]): number[][] => {
-    if (term.length >= options.maxFactors) return [];
+    // A term shallower than the dictionary has its deeper products in it already.
+    const inDictionary = term.some((k) => k >= firstWeighted) ? weightedDepth : plainDepth;
+    if (term.length >= options.maxFactors || term.length < inDictionary) return [];
     const held = new Set(term.map((k) => neurons[k]!.input));
     return byInput.flatMap((ks, b) =>
       held.has(inputs[b]!) ? [] : ks.filter((k) => k < firstWeighted).map((k) => [...term, k]),
@@ -545,8 +554,7 @@ function* grow(
     }
     return undefined;
   }
-  /** Terms complete() has grown from (each once per pursuit). */
-  const kept = new Set<string>();
+  const kept = dictionary.completed;
   let model: number[][] = start.map((p) => [...p]);
   let error = model.length > 0 ? nrmseOf(model) : 1;
   const parametersOf = (products: readonly (readonly number[])[]) =>
@@ -569,7 +577,7 @@ function* grow(
       for (const first of yield* firstTerms()) {
         const paired = yield* bestFor([...start.map((p) => [...p]), first], start.length + 1);
         if (!paired) continue;
-        const refined = (weighted || start.length > 0) && refine ? yield* refine(paired.products) : undefined;
+        const refined = weighted && refine ? yield* refine(paired.products) : undefined;
         if (refined && nrmseOf(refined) <= options.exact) {
           results.push({ ...pruned(refined), source: "pursuit" });
           return results;
@@ -631,7 +639,7 @@ const REFINE_ROWS = 128;
 /** First terms (distinct skeletons) each paired with its best second term, for a sum grown from nothing. */
 const PAIRED = 10;
 /** Weighted neurons a completed term is also tried with (complete in grow). */
-const SWAPPED = 2;
+const SWAPPED = 1;
 /** Multiply moves refined per term (the best by the residual drop). */
 const MULTIPLIED = 3;
 /** Levenberg–Marquardt iterations of refineWeights. */
@@ -692,6 +700,7 @@ export function* pursueWeightedSteps(
     weightedEnd: neurons.length,
     plainDepth: Math.min(plainDepth, Math.max(weightedDepth, 2)),
     weightedDepth,
+    completed: new Set<string>(),
   };
   // From nothing, then from the caller's plain sums (the terms the plain pursuit was sure of).
   const ends: PursuitResult[] = [];
