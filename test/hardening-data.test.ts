@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { assertInputError, bin, cli, root, type Run } from "./helpers/cli.js";
+import { assertInputError, bin, cli, root, setprivWorks, type Run } from "./helpers/cli.js";
 import { datasetFromTable, MIN_ROWS, parseCsv, type Table } from "../src/lib/data/csv.js";
 import type { Dataset } from "../src/lib/data/dataset.js";
 import { InputError } from "../src/lib/errors.js";
@@ -191,22 +191,6 @@ describe("row 7: magnitudes that underflow float64", () => {
 });
 
 /** Whether `user` can run node on this checkout (read the repo and node_modules) through setpriv. */
-function setprivWorks(env: NodeJS.ProcessEnv): boolean {
-  const probe = spawnSync(
-    "setpriv",
-    [
-      "--reuid=nobody",
-      "--regid=nogroup",
-      "--clear-groups",
-      process.execPath,
-      "-e",
-      `require("fs").accessSync(${JSON.stringify(bin)})`,
-    ],
-    { env, timeout: 30_000 },
-  );
-  return probe.status === 0;
-}
-
 function which(command: string): boolean {
   return (process.env.PATH ?? "").split(":").some((d) => d && existsSync(join(d, command)));
 }

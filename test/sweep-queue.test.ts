@@ -86,9 +86,9 @@ function start(command: string, args: string[], env?: Record<string, string>, cw
   return { child, output: () => text, waitFor, exited };
 }
 
-/** A fresh redis-server on a free port of 127.0.0.1, without persistence; stopped with `stop()`. */
-async function startRedis(): Promise<{ url: string; stop: () => void }> {
-  const port = await freePort();
+/** A fresh redis-server on a free port of 127.0.0.1 (or `port`), without persistence; stopped with `stop()`. */
+async function startRedis(port?: number): Promise<{ url: string; port: number; stop: () => Promise<void> }> {
+  port ??= await freePort();
   const redis = start("redis-server", [
     "--port",
     String(port),
@@ -100,7 +100,14 @@ async function startRedis(): Promise<{ url: string; stop: () => void }> {
     "no",
   ]);
   await redis.waitFor(/Ready to accept connections/);
-  return { url: `redis://127.0.0.1:${port}`, stop: () => redis.child.kill("SIGKILL") };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop: async () => {
+      redis.child.kill("SIGKILL");
+      await redis.exited;
+    },
+  };
 }
 
 /** `consolesr worker` on `url`, once it serves the queue. */
@@ -182,7 +189,7 @@ describe("sweep on a queue", { skip: hasRedis ? false : NO_REDIS }, () => {
       assert.equal(again.code, 0, again.stderr);
       assert.match(again.stdout, /4 jobs: 0 ran, skipped 4, 0 failed/);
     } finally {
-      redis.stop();
+      await redis.stop();
     }
   });
 
@@ -226,7 +233,7 @@ describe("sweep on a queue", { skip: hasRedis ? false : NO_REDIS }, () => {
       }
       await stopWorker(rescuer);
     } finally {
-      redis.stop();
+      await redis.stop();
     }
   });
 
@@ -259,7 +266,7 @@ describe("sweep on a queue", { skip: hasRedis ? false : NO_REDIS }, () => {
       assert.match(bad.output(), /bad input, not run again/);
       await stopWorker(bad);
     } finally {
-      redis.stop();
+      await redis.stop();
     }
   });
 
@@ -292,7 +299,77 @@ describe("sweep on a queue", { skip: hasRedis ? false : NO_REDIS }, () => {
       assert.deepEqual(readdirSync(elsewhere), [], "the worker wrote nothing where it runs");
       await stopWorker(worker);
     } finally {
-      redis.stop();
+      await redis.stop();
+    }
+  });
+
+  test("Redis restarted mid-sweep (no persistence): lost jobs queued again, each result written once", async () => {
+    let redis = await startRedis();
+    try {
+      const spec = write("restart.json", {
+        experiments: ["syn1"],
+        seeds: "0..2",
+        rows: [500],
+        variants: [{ name: "slow", settings: { givenForm: true, fit: { steps: 1500 } } }],
+      });
+      const worker = await startWorker(redis.url, ["--jobs", "1", "--stalled-interval", "1000"]);
+      const submit = cli(["sweep", spec, "--out", "restart-out", "--queue", redis.url], {
+        cwd: dir,
+        timeoutMs: 240_000,
+      });
+      await worker.waitFor(/: done in /, 120_000);
+      await redis.stop();
+      redis = await startRedis(redis.port);
+      const run = await submit;
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /3 jobs: 3 ran, skipped 0, 0 failed; 3 of 3 exact/);
+      assert.match(run.stderr, /no longer on queue .*\(Redis restarted\?\); queued again/);
+      // One progress line and one summary row per job: none written twice.
+      assert.equal(run.stderr.match(/^\[\d\/3\] /gm)?.length, 3, run.stderr);
+      const names = ["s0", "s1", "s2"].map((s) => `syn1-consolesr-slow-${s}-snrnone-r500`);
+      assert.deepEqual(
+        summaryOf("restart-out").map((r) => r.job),
+        names,
+      );
+      assert.deepEqual(results("restart-out"), names.map((n) => `${n}.json`).sort());
+      await stopWorker(worker);
+    } finally {
+      await redis.stop();
+    }
+  });
+
+  test("a worker whose Redis has gone away stops promptly on SIGTERM and on SIGINT", async () => {
+    for (const [signal, code] of [
+      ["SIGTERM", 143],
+      ["SIGINT", 130],
+    ] as const) {
+      const redis = await startRedis();
+      const worker = await startWorker(redis.url, ["--jobs", "1"]);
+      await redis.stop();
+      await worker.waitFor(/reconnecting|ECONNREFUSED|Connection is closed/, 5000).catch(() => {});
+      const sent = performance.now();
+      worker.child.kill(signal);
+      const exited = await Promise.race([
+        worker.exited,
+        new Promise<"hung">((resolve) => setTimeout(() => resolve("hung"), 20_000)),
+      ]);
+      assert.equal(exited, code, `${signal}: ${worker.output()}`);
+      assert.ok(performance.now() - sent < 20_000);
+    }
+  });
+
+  test("a database index the server does not have is one error line, exit 2, for sweep and worker", async () => {
+    const redis = await startRedis();
+    try {
+      const spec = write("db.json", SPEC);
+      for (const args of [
+        ["sweep", spec, "--out", "db-out", "--queue", `${redis.url}/99`],
+        ["worker", "--queue", `${redis.url}/99`],
+      ])
+        assertInputError(await cli(args, { cwd: dir, timeoutMs: 30_000 }), "--queue", "database 99");
+      assert.ok(!existsSync(join(dir, "db-out")), "nothing written");
+    } finally {
+      await redis.stop();
     }
   });
 
@@ -306,7 +383,7 @@ describe("sweep on a queue", { skip: hasRedis ? false : NO_REDIS }, () => {
       );
       assert.ok(!existsSync(join(dir, "bad-out")));
     } finally {
-      redis.stop();
+      await redis.stop();
     }
   });
 });

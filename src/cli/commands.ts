@@ -1,4 +1,5 @@
 /** The CLI commands: fit, run, plugins, check-plugin (DESIGN "CLI contract"). */
+import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { Command } from "commander";
 import { checkBackendName } from "../lib/backendNames.js";
@@ -28,6 +29,7 @@ import {
 import { resultToJson, type ModelResult, type ResultJson } from "../lib/result.js";
 import { runtimeFacts } from "../lib/runtimeFacts.js";
 import { isModelMethod, type EpisodeEvent, type OutputSearchResult, type SearchSettings } from "../lib/search/index.js";
+import { Interrupted } from "../lib/search/clock.js";
 import { builtinConstraints, builtinRewards, builtinSymbols } from "../plugins/index.js";
 import { BOUNDS } from "../lib/bounds.js";
 import {
@@ -41,7 +43,16 @@ import {
   type FitFlags,
   type SearchFlags,
 } from "./fitOptions.js";
-import { checkOutPath, gitSha, readCsvFile, reporter, stderrStream, writeText, type Reporter } from "./io.js";
+import {
+  checkOutPath,
+  gitSha,
+  readCsvFile,
+  readCsvFileDriven,
+  reporter,
+  stderrStream,
+  writeText,
+  type Reporter,
+} from "./io.js";
 import { addPluginTimeoutFlag, collect, importPluginFile, loadRegistries, TRUST_NOTE } from "./plugins.js";
 import { searchProgress } from "./progress.js";
 import { registerReproduce } from "./reproduce.js";
@@ -62,16 +73,45 @@ const addPluginFlag = (command: Command, help = PLUGIN_HELP): Command =>
   addPluginTimeoutFlag(command.option("--plugin <file>", help, collect));
 
 /**
- * Set when Ctrl-C (SIGINT) or SIGTERM stopped a search: the CLI exits
- * 128 + the signal's number (130, 143) after printing the best so far.
+ * Set when Ctrl-C (SIGINT), SIGTERM or SIGHUP (the terminal closed) stopped a search: the CLI
+ * exits 128 + the signal's number (130, 143, 129) after printing the best so far.
  */
-export const interrupted: { value: boolean; signal?: StopSignal } = { value: false };
+export const interrupted: { value: boolean; signal?: StopSignal; before?: string } = { value: false };
+
+/** A file's size in MB (0 where it cannot be read: the read names the problem). */
+function fileMegabytes(file: string): number {
+  try {
+    return statSync(file).size / 2 ** 20;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Until a search's own handler takes over (searchWithProgress): a stop signal aborts `signal`, and
+ * the command ends with one line saying no equation was found yet (program.ts), 128 + the signal.
+ */
+function earlySignals(): { signal: AbortSignal; stopped: () => StopSignal | undefined; release: () => void } {
+  const controller = new AbortController();
+  let which: StopSignal | undefined;
+  const onSignal = (signal: StopSignal) => {
+    // A second signal: the default action, as during a search.
+    release();
+    which = signal;
+    controller.abort();
+  };
+  const release = () => {
+    for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal);
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  return { signal: controller.signal, stopped: () => which, release };
+}
 
 /**
  * The signals that stop a search and keep its best so far (in the plugin worker, main.ts emits them on `process` when
  * the supervisor forwards them).
  */
-export const STOP_SIGNALS = ["SIGINT", "SIGTERM"] as const;
+export const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 export type StopSignal = (typeof STOP_SIGNALS)[number];
 
 type FitProgress = NonNullable<PipelineInput["onFit"]>;
@@ -95,6 +135,12 @@ function modelLine(m: ModelResult): string {
 }
 
 function emit(result: ResultJson, flags: CommonFlags, seconds: number, log: Reporter): void {
+  if (flags.timings) {
+    result.search.seconds = Number(seconds.toFixed(3));
+    result.manifest.runtime = runtimeFacts(availableParallelism());
+  }
+  // The file first: after SIGHUP (the terminal closed) printing may fail, the result must not be lost.
+  if (flags.out) writeText(flags.out, resultToJson(result));
   for (const e of result.equations) process.stdout.write(`${e.target} = ${e.text}\n`);
   if (flags.front) process.stdout.write(frontTable(result));
   for (const m of result.models ?? []) {
@@ -103,14 +149,7 @@ function emit(result: ResultJson, flags: CommonFlags, seconds: number, log: Repo
     process.stdout.write(`${modelLine(m)}\n`);
   }
   log.info(`done in ${seconds.toFixed(2)} s`);
-  if (flags.timings) {
-    result.search.seconds = Number(seconds.toFixed(3));
-    result.manifest.runtime = runtimeFacts(availableParallelism());
-  }
-  if (flags.out) {
-    writeText(flags.out, resultToJson(result));
-    log.info(`wrote ${flags.out}`);
-  }
+  if (flags.out) log.info(`wrote ${flags.out}`);
 }
 
 /** `--front`: each target's Pareto front as a table, the answer marked `*` (empty for a form fit or a model). */
@@ -298,7 +337,19 @@ export function registerCommands(program: Command): void {
       const seed = flags.seed;
       if (flags.out) checkOutPath(flags.out, [file, ...(flags.plugin ?? [])]);
       const { registries } = await loadRegistries(flags.plugin);
+      // A large CSV is parsed a chunk at a time: a stop signal ends the command there, saying so.
+      const early = earlySignals();
       let table: Table | undefined;
+      const megabytes = fileMegabytes(file);
+      if (megabytes >= 8) log.info(`reading ${file} (${megabytes.toFixed(0)} MB)`);
+      try {
+        table = await readCsvFileDriven(file, early.signal);
+      } catch (error) {
+        early.release();
+        if (!(error instanceof Interrupted)) throw error;
+        Object.assign(interrupted, { value: true, signal: early.stopped(), before: `reading ${file}` });
+        return;
+      }
       const config = resolvePipelineConfig(
         {
           csv: { name: file, table: () => (table ??= readCsvFile(file)) },
@@ -313,6 +364,11 @@ export function registerCommands(program: Command): void {
       ) as CsvFormConfig | CsvSearchConfig;
       const backend = await backendFor(config, flags.backend);
       const data = pipelineData(config, { registries, table });
+      early.release();
+      if (early.stopped()) {
+        Object.assign(interrupted, { value: true, signal: early.stopped(), before: `preparing the data of ${file}` });
+        return;
+      }
       const started = performance.now();
       const { train } = data;
       if (isFormConfig(config))

@@ -7,8 +7,10 @@ import {
   constants,
   existsSync,
   fsyncSync,
+  lstatSync,
   openSync,
   readFileSync,
+  readlinkSync,
   realpathSync,
   renameSync,
   rmSync,
@@ -19,7 +21,8 @@ import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isMainThread, workerData } from "node:worker_threads";
 import { InputError } from "../lib/errors.js";
-import { parseCsv, type Table } from "../lib/data/csv.js";
+import { parseCsv, parseCsvSteps, type Table } from "../lib/data/csv.js";
+import { Clock, driveSteps } from "../lib/search/clock.js";
 import { oneLine } from "../lib/syntax.js";
 import type { ProgressStream } from "./progress.js";
 import { WORKER_TAG, type WorkerData } from "./supervisor.js";
@@ -66,18 +69,68 @@ export function readCsvFile(path: string): Table {
   return csvTable(readBytes(path, "CSV"), path);
 }
 
+/**
+ * Reads a CSV file on the event loop, a chunk at a time (parseCsvSteps), so that an abort of
+ * `signal` (a stop signal) gets through while a large file is parsed: it throws Interrupted.
+ */
+export async function readCsvFileDriven(path: string, signal: AbortSignal): Promise<Table> {
+  const bytes = readBytes(path, "CSV");
+  const table = await driveSteps(parseCsvSteps(bytes.toString("utf8"), path), new Clock(0, signal));
+  return { ...table, sha256: sha256(bytes) };
+}
+
 /** A CSV file's bytes as a table with their SHA-256 (given when the caller has it already). */
 export function csvTable(bytes: Buffer, path: string, digest = sha256(bytes)): Table {
   return { ...parseCsv(bytes.toString("utf8"), path), sha256: digest };
 }
 
 /**
+ * Where a write to `path` lands: a symbolic link is followed to the file it names (which may not
+ * exist yet), so the link itself is kept.
+ */
+function linkTarget(path: string): string {
+  let target = resolve(path);
+  for (let hops = 0; hops < 40; hops++) {
+    let link: boolean;
+    try {
+      link = lstatSync(target).isSymbolicLink();
+    } catch {
+      return target;
+    }
+    if (!link) return target;
+    target = resolve(dirname(target), readlinkSync(target));
+  }
+  throw new InputError(`${path}: cannot write (too many symbolic links)`);
+}
+
+/** Whether `path` is something other than a regular file or a folder: a device, a FIFO, a socket. */
+function isSpecial(path: string): boolean {
+  try {
+    const stat = statSync(path);
+    return !stat.isFile() && !stat.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Writes `text` to `path` atomically: into a temporary file in the same folder, flushed, then
  * renamed over `path`. Readers (and a second run writing the same file) see either the old file
  * or the whole new one, never a mix; a failed write (a full disk) leaves the old file as it was.
+ * A symbolic link is written through (the file it names is replaced, the link kept); a device, a
+ * FIFO or a socket (`--out /dev/stdout`) is written to in place, never replaced by a file.
  */
 export function writeText(path: string, text: string): void {
-  const temp = join(dirname(resolve(path)), `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  const target = linkTarget(path);
+  if (isSpecial(target)) {
+    try {
+      writeFileSync(target, text);
+    } catch (error) {
+      throw new InputError(`${path}: cannot write (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    }
+    return;
+  }
+  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   let fd: number | undefined;
   try {
     fd = openSync(temp, "wx", 0o644);
@@ -85,7 +138,7 @@ export function writeText(path: string, text: string): void {
     fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
-    renameSync(temp, path);
+    renameSync(temp, target);
   } catch (error) {
     if (fd !== undefined) closeSync(fd);
     rmSync(temp, { force: true });
@@ -104,7 +157,16 @@ const sameFile = (a: string, b: string): boolean => {
  * plugin file), not a folder, and in a folder that exists and that this user may write to.
  */
 export function checkOutPath(out: string, inputs: readonly string[]): void {
-  const target = resolve(out);
+  const target = linkTarget(out);
+  if (isSpecial(target)) {
+    // Written in place (writeText): it must be writable itself; its folder need not be.
+    try {
+      accessSync(target, constants.W_OK);
+    } catch {
+      throw new InputError(`--out ${out}: is not writable`);
+    }
+    return;
+  }
   if (existsSync(target)) {
     if (statSync(target).isDirectory())
       throw new InputError(`--out ${out}: is a directory; name a file to write the JSON result to`);
@@ -114,13 +176,15 @@ export function checkOutPath(out: string, inputs: readonly string[]): void {
         `--out ${out}: is ${input}, an input of this run; it would be overwritten, so write the result elsewhere`,
       );
   }
+  // The folder the file is written in: the link's target's where `out` is a symbolic link.
   const folder = dirname(target);
-  if (!existsSync(folder)) throw new InputError(`--out ${out}: the folder ${dirname(out)} does not exist`);
-  if (!statSync(folder).isDirectory()) throw new InputError(`--out ${out}: ${dirname(out)} is not a folder`);
+  const named = target === resolve(out) ? dirname(out) : folder;
+  if (!existsSync(folder)) throw new InputError(`--out ${out}: the folder ${named} does not exist`);
+  if (!statSync(folder).isDirectory()) throw new InputError(`--out ${out}: ${named} is not a folder`);
   try {
     accessSync(folder, constants.W_OK);
   } catch {
-    throw new InputError(`--out ${out}: the folder ${dirname(out)} is not writable`);
+    throw new InputError(`--out ${out}: the folder ${named} is not writable`);
   }
 }
 

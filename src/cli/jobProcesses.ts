@@ -68,6 +68,11 @@ export class JobProcesses {
     });
   }
 
+  /** Jobs running or waiting for a child. */
+  get busy(): number {
+    return this.#waiting.length + [...this.#children].filter((c) => c.current).length;
+  }
+
   /** Ends the children at once (SIGTERM); running and waiting jobs resolve undefined. */
   stop(): void {
     this.#stopped = true;

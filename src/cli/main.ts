@@ -38,7 +38,7 @@ if (!worker && runsPluginCode(args)) {
   // the supervisor knows at once whether to forward a signal or give it its default action.
   const signals = new Int32Array(worker.watch, SIGNAL_SLOT * Int32Array.BYTES_PER_ELEMENT, 1);
   const isStopSignal = (event: string | symbol): event is keyof typeof SIGNAL_BITS =>
-    event === "SIGINT" || event === "SIGTERM";
+    event === "SIGINT" || event === "SIGTERM" || event === "SIGHUP";
   process.on("newListener", (event: string | symbol) => {
     if (isStopSignal(event)) signals[0] = signals[0]! | SIGNAL_BITS[event];
   });

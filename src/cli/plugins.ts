@@ -14,7 +14,7 @@ import { pathToFileURL } from "node:url";
 import { InputError } from "../lib/errors.js";
 import { registerPlugins, validatePlugin, type Plugin, type Registries } from "../lib/plugins.js";
 import { createRegistries } from "../plugins/index.js";
-import { DEFAULT_PLUGIN_TIMEOUT_S } from "./supervisor.js";
+import { DEFAULT_PLUGIN_MEMORY_MB, DEFAULT_PLUGIN_TIMEOUT_S } from "./supervisor.js";
 import { watchLoading, watchPlugin } from "./watch.js";
 
 export const PLUGIN_EXTENSIONS = [".js", ".mjs", ".cjs", ".ts", ".mts"];
@@ -32,14 +32,32 @@ export function parsePluginTimeout(value: string): number {
   return seconds;
 }
 
-/** Adds `--plugin-timeout` to a command that takes `--plugin` (the supervisor reads it, see supervisor.ts). */
+/** A `--plugin-memory <MB>` value: a whole number of MB, at least 64. */
+export function parsePluginMemory(value: string): number {
+  const mb = Number(value);
+  if (!Number.isInteger(mb) || mb < 64 || mb > 1_048_576)
+    throw new InvalidArgumentError("must be a whole number of MB from 64 to 1048576");
+  return mb;
+}
+
+/**
+ * Adds `--plugin-timeout` and `--plugin-memory` to a command that takes `--plugin` (the supervisor
+ * reads them, see supervisor.ts).
+ */
 export const addPluginTimeoutFlag = (command: Command): Command =>
-  command.option(
-    "--plugin-timeout <seconds>",
-    `stop the command (exit 2, naming the plugin) when one call of plugin code, or the import of a plugin file, ` +
-      `runs longer than this (default ${DEFAULT_PLUGIN_TIMEOUT_S})`,
-    parsePluginTimeout,
-  );
+  command
+    .option(
+      "--plugin-timeout <seconds>",
+      `stop the command (exit 2, naming the plugin) when one call of plugin code, or the import of a plugin file, ` +
+        `runs longer than this (default ${DEFAULT_PLUGIN_TIMEOUT_S})`,
+      parsePluginTimeout,
+    )
+    .option(
+      "--plugin-memory <MB>",
+      `the heap limit of the thread that runs a command with plugins: plugin code that allocates past it is ` +
+        `stopped (exit 2, naming the plugin) (default ${DEFAULT_PLUGIN_MEMORY_MB})`,
+      parsePluginMemory,
+    );
 
 /** commander collector for a repeatable option. */
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -99,8 +117,19 @@ export async function importPluginFile(path: string): Promise<unknown[]> {
   }
   const plugins = Array.isArray(exported) ? exported : [exported];
   if (plugins.length === 0) throw fileError(path, "exports an empty array: no plugin");
-  return plugins.map((plugin) => watchPlugin(plugin, path));
+  return plugins.map((plugin, i) => {
+    try {
+      return watchPlugin(plugin, path);
+    } catch (error) {
+      // A getter (kind, name) that throws: the file's fault, not consolesr's.
+      throw fileError(path, `${plugins.length > 1 ? `export #${i + 1}` : "the default export"}: ${thrown(error)}`);
+    }
+  });
 }
+
+/** What a plugin threw, in one line (an Error's message, or the thrown value). */
+const thrown = (error: unknown): string =>
+  oneLine(error instanceof Error ? error.message : `threw ${typeof error === "string" ? error : String(error)}`);
 
 /** A plugin file's plugins, validated (messages name the file, the plugin and the field). */
 export async function loadPluginFile(path: string): Promise<Plugin[]> {
@@ -109,7 +138,7 @@ export async function loadPluginFile(path: string): Promise<Plugin[]> {
     try {
       return validatePlugin(candidate, candidates.length > 1 ? `export #${i + 1}` : "the default export");
     } catch (error) {
-      throw fileError(path, (error as Error).message);
+      throw fileError(path, error instanceof InputError ? error.message : thrown(error));
     }
   });
 }

@@ -33,11 +33,15 @@ export async function runCli(args: readonly string[]): Promise<number | undefine
 
   try {
     await program.parseAsync(args, { from: "user" });
-    // A signal during a search: the best so far has been printed; 130 = 128 + SIGINT, 143 = 128 + SIGTERM.
+    // A signal during a search: the best so far has been printed; 128 + the signal
+    // (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
     if (interrupted.value) {
       const signal = interrupted.signal ?? "SIGINT";
+      const how = signal === "SIGINT" ? "interrupted" : `stopped by ${signal}`;
       process.stderr.write(
-        `${signal === "SIGINT" ? "interrupted" : `stopped by ${signal}`}: printed the best equations found so far\n`,
+        interrupted.before
+          ? `${how} while ${interrupted.before}: no equation was found yet, nothing written\n`
+          : `${how}: printed the best equations found so far\n`,
       );
       return 128 + constants.signals[signal];
     }

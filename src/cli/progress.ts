@@ -4,7 +4,8 @@
  * the structures fitted, an ETA (to the episode limit: a stop rule usually ends the search
  * sooner) and the best equation, cut to the terminal's width. Anywhere else (a pipe, a file, the
  * tests) it is the plain lines, one when the best changes and one every 50 episodes:
- * `y episode 12: reward 0.981234; best 3*x1^2 (NRMSE 0.0123); 17 structures`.
+ * `y episode 12: reward 0.981234; best 3*x1^2 (NRMSE 0.0123); 17 structures`, and one at least
+ * every 10 s of work (`y: still searching after 20 s, episode 12, …`: an episode can be long).
  *
  * The bar changes no terminal mode (no hidden cursor, no line-wrap switch), so a process killed
  * while it shows leaves the terminal as it was; `stop()` clears its line, so that what follows
@@ -56,6 +57,8 @@ export interface SearchProgressOptions<E extends EpisodeProgress = EpisodeProgre
   equation: (event: E) => string;
   /** The environment (TERM=dumb: plain lines); process.env by default. */
   env?: NodeJS.ProcessEnv;
+  /** The longest silence of the plain lines, in ms (10 s by default). */
+  heartbeatMs?: number;
 }
 
 /** Whether progress on `stream` is a bar: a terminal, not --quiet, and not TERM=dumb. */
@@ -76,17 +79,50 @@ export function searchProgress<E extends EpisodeProgress>(options: SearchProgres
   return showsBar(options.stream, options.quiet, options.env) ? barProgress(options) : lineProgress(options);
 }
 
-function lineProgress<E extends EpisodeProgress>({ log, equation }: SearchProgressOptions<E>): SearchProgress<E> {
+/** The longest silence of the plain progress lines (ms). */
+export const HEARTBEAT_MS = 10_000;
+
+function lineProgress<E extends EpisodeProgress>({
+  log,
+  equation,
+  heartbeatMs = HEARTBEAT_MS,
+}: SearchProgressOptions<E>): SearchProgress<E> {
   let shown = "";
+  const start = performance.now();
+  let last = start;
+  let latest: E | undefined;
+  const say = (line: string) => {
+    last = performance.now();
+    log.info(line);
+  };
+  // A line at least every heartbeatMs of work: episodes (the first above all) can take longer.
+  const heartbeat = setInterval(
+    () => {
+      if (performance.now() - last < heartbeatMs) return;
+      const seconds = Math.round((performance.now() - start) / 1000);
+      say(
+        latest
+          ? `${latest.target}: still searching after ${seconds} s, episode ${latest.episode}; ` +
+              `best ${equation(latest)} (NRMSE ${formatNumber(latest.best.nrmse, 3)}); ${latest.structures} structures`
+          : `still searching after ${seconds} s (screening before the first episode)`,
+      );
+    },
+    Math.max(10, Math.floor(heartbeatMs / 4)),
+  );
+  heartbeat.unref();
   return {
     episode(event) {
+      latest = event;
       const key = `${event.best.key}`;
       if (key !== shown || event.episode % 50 === 0) {
         shown = key;
-        log.info(episodeLine(event, equation(event)));
+        say(episodeLine(event, equation(event)));
       }
     },
-    stop: () => Promise.resolve(),
+    stop: () => {
+      clearInterval(heartbeat);
+      return Promise.resolve();
+    },
   };
 }
 

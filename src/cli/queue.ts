@@ -94,6 +94,7 @@ export async function connectRedis(url: string, flag = "--queue"): Promise<{ ope
   probe.on("error", (error) => {
     cause ??= error;
   });
+  const db = Number(new URL(url).pathname.slice(1) || 0);
   try {
     await probe.connect();
     await probe.ping();
@@ -101,7 +102,15 @@ export async function connectRedis(url: string, flag = "--queue"): Promise<{ ope
     const error = cause ?? thrown;
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code && !firstLine(error).includes(code) ? `${code}: ${firstLine(error)}` : firstLine(error);
+    probe.disconnect();
     throw new InputError(`${flag} ${shownUrl(url)}: cannot reach Redis (${reason})`);
+  }
+  try {
+    // The database a URL names is selected on every (re)connect: one the server does not have
+    // (redis://…/99 on a 16-database server) would have each connection retry it without end.
+    if (db > 0) await probe.select(db);
+  } catch (thrown) {
+    throw new InputError(`${flag} ${shownUrl(url)}: Redis refused database ${db} (${firstLine(thrown)})`);
   } finally {
     probe.disconnect();
   }

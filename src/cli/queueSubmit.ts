@@ -120,10 +120,28 @@ export class SweepQueue {
       );
       if (outstanding.size === 0) allIn();
       // Events can be missed (a dropped connection, a trimmed stream): now and then, ask for the states.
+      // Jobs gone from the queue unsettled (Redis restarted without persistence) are queued again:
+      // a job may run twice, its result is written once (settle).
+      const requeue = async (ids: string[]) => {
+        if (csv) await this.#redis.open().set(dataKey(csv.sha256), csv.bytes, "EX", DATA_TTL_S);
+        const lost = new Map(ids.flatMap((id) => (outstanding.has(id) ? [[id, outstanding.get(id)!] as const] : [])));
+        const { added } = await enqueue(queue, lost, settle, csv?.sha256);
+        if (added > 0)
+          log.warn(
+            `warning: sweep: ${added} job${added === 1 ? " was" : "s were"} no longer on ${this.where} ` +
+              `(Redis restarted?); queued again`,
+          );
+      };
+      let reconciling = false;
       timer = setInterval(() => {
-        if (performance.now() - lastNews < RECONCILE_MS) return;
+        if (performance.now() - lastNews < RECONCILE_MS || reconciling) return;
         lastNews = performance.now();
-        reconcile(queue, outstanding, settle).catch(() => {});
+        reconciling = true;
+        reconcile(queue, outstanding, settle, requeue)
+          .catch(() => {})
+          .finally(() => {
+            reconciling = false;
+          });
       }, RECONCILE_MS);
       await new Promise<void>((resolve) => {
         done.then(resolve);
@@ -204,17 +222,21 @@ async function enqueue(
   return { added: adds.length, queued, collected };
 }
 
-/** Settles the jobs that finished without their event reaching this process. */
+/** Settles the jobs that finished without their event reaching this process; `requeue` gets those gone from Redis. */
 async function reconcile(
   queue: Queue<QueueJobData, QueueJobResult>,
   outstanding: Map<string, QueuedJob>,
   settle: (id: string, outcome: Outcome) => void,
+  requeue: (ids: string[]) => Promise<void>,
 ): Promise<void> {
+  const lost: string[] = [];
   for (const id of [...outstanding.keys()]) {
     const state = await queue.getJobState(id);
+    if (state === "unknown") lost.push(id);
     if (state !== "completed" && state !== "failed") continue;
     const job = await queue.getJob(id);
     if (!job) continue;
     settle(id, state === "completed" ? { value: job.returnvalue } : { error: job.failedReason });
   }
+  if (lost.length > 0) await requeue(lost);
 }

@@ -118,13 +118,26 @@ async function worker(flags: WorkerFlags): Promise<void> {
   process.once("SIGINT", now);
   process.once("SIGTERM", now);
   log.info(`worker: ${signal}: finishing the running jobs (${signal} again to stop at once)`);
-  await bull.close();
+  // BullMQ's close waits on Redis: with the server gone it would never end. Once no job of this
+  // worker runs, a moment more for close (a result to report), then stop whatever the queue's state.
+  const idle = async () => {
+    while (pool.busy > 0) await delay(POLL_MS);
+    await delay(CLOSE_GRACE_MS);
+  };
+  await Promise.race([bull.close(), idle()]);
   pool.close();
   redis.close();
   process.removeListener("SIGINT", now);
   process.removeListener("SIGTERM", now);
   process.exitCode = signal === "SIGINT" ? 130 : 143;
+  // A connection still retrying must not keep the process alive.
+  setTimeout(() => process.exit(), CLOSE_GRACE_MS).unref();
 }
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** How often a stopping worker looks whether its jobs are done, and how long close then has (ms). */
+const POLL_MS = 200;
+const CLOSE_GRACE_MS = 2000;
 
 export function registerWorker(program: Command): void {
   program

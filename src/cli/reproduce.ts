@@ -22,12 +22,14 @@ import {
 import {
   compareResults,
   formatComparison,
+  MAX_RESULT_BYTES,
   modelTolerancePolicy,
   parseResult,
   tolerancePolicy,
   type Comparison,
 } from "../lib/reproduce.js";
 import type { EquationResult, ResultJson } from "../lib/result.js";
+import { shown } from "../lib/syntax.js";
 import { VERSION } from "../lib/version.js";
 import { csvTable, readBytes, reporter, sha256, type Reporter } from "./io.js";
 import { addPluginTimeoutFlag, collect, loadRegistries, TRUST_NOTE } from "./plugins.js";
@@ -53,8 +55,19 @@ export interface Reproduction {
   lines: string[];
 }
 
-/** Reads a result JSON file; a missing or bad file is one InputError naming it. */
+/** Reads a result JSON file; a missing, bad or oversized (MAX_RESULT_BYTES) file is one InputError naming it. */
 export function readResult(file: string): ResultJson {
+  let size = 0;
+  try {
+    size = statSync(file).size;
+  } catch {
+    // Missing, unreadable: readBytes names the problem.
+  }
+  if (size > MAX_RESULT_BYTES)
+    throw new InputError(
+      `${file}: ${(size / 2 ** 20).toFixed(1)} MB; a result JSON is at most ${MAX_RESULT_BYTES / 2 ** 20} MB ` +
+        `(consolesr writes kilobytes), so this is not one`,
+    );
   return parseResult(readBytes(file, "result JSON").toString("utf8"), file);
 }
 
@@ -148,7 +161,7 @@ export async function reproduce(file: string, options: ReproduceOptions = {}): P
     }
   };
   if (manifest.version !== VERSION)
-    log.info(`note: ${file} was made by consolesr ${manifest.version}; this is ${VERSION}`);
+    log.info(`note: ${file} was made by consolesr ${shown(manifest.version)}; this is ${VERSION}`);
   withPlugin(() => pipelinePlugins(config, registries));
   let table: Table | undefined;
   let csv: { path: string; rows: number } | undefined;

@@ -24,12 +24,14 @@ import { Worker } from "node:worker_threads";
 import type { WatchLabel } from "./watch.js";
 
 export const DEFAULT_PLUGIN_TIMEOUT_S = 10;
+/** The plugin worker's heap limit in MB (`--plugin-memory`): a plugin that allocates without end is stopped there. */
+export const DEFAULT_PLUGIN_MEMORY_MB = 2048;
 /**
  * Slot of the shared state (after watch.ts's two) where the worker
  * keeps which stop signals it has listeners for (SIGNAL_BITS).
  */
 export const SIGNAL_SLOT = 2;
-export const SIGNAL_BITS = { SIGINT: 1, SIGTERM: 2 } as const;
+export const SIGNAL_BITS = { SIGINT: 1, SIGTERM: 2, SIGHUP: 4 } as const;
 /** workerData.tag of the plugin worker. */
 export const WORKER_TAG = "consolesr-plugin-worker";
 /** How long a plugin call may hold up a forwarded SIGINT/SIGTERM before the worker is stopped. */
@@ -66,7 +68,7 @@ export function runsPluginCode(args: readonly string[]): boolean {
   for (let i = at + 1; i < args.length; i++) {
     const a = args[i]!;
     if (a === "--") return i + 1 < args.length;
-    if (a === "--seed" || a === "--plugin-timeout") i++;
+    if (a === "--seed" || a === "--plugin-timeout" || a === "--plugin-memory") i++;
     else if (!a.startsWith("-")) return true;
   }
   return false;
@@ -86,6 +88,17 @@ export function pluginTimeoutSeconds(args: readonly string[]): number {
   return value !== undefined && seconds > 0 && Number.isFinite(seconds) ? seconds : DEFAULT_PLUGIN_TIMEOUT_S;
 }
 
+/** The `--plugin-memory` in `args`, in MB; the default when absent or invalid (the worker's commander reports it). */
+export function pluginMemoryMb(args: readonly string[]): number {
+  let value: string | undefined;
+  args.forEach((a, i) => {
+    if (a === "--plugin-memory") value = args[i + 1];
+    else if (a.startsWith("--plugin-memory=")) value = a.slice("--plugin-memory=".length);
+  });
+  const mb = Number(value);
+  return value !== undefined && Number.isInteger(mb) && mb >= 64 ? mb : DEFAULT_PLUGIN_MEMORY_MB;
+}
+
 /** Resolves when a stream has ended (or after `ms`, in case it never does). */
 function ended(stream: Readable, ms = 2000): Promise<void> {
   if (stream.readableEnded || stream.destroyed) return Promise.resolve();
@@ -102,6 +115,7 @@ function ended(stream: Readable, ms = 2000): Promise<void> {
 /** Runs the CLI on `args` in the plugin worker, watching its plugin code; resolves to the exit code. */
 export async function supervise(args: string[]): Promise<number> {
   const limitS = pluginTimeoutSeconds(args);
+  const memoryMb = pluginMemoryMb(args);
   const watch = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * (SIGNAL_SLOT + 1));
   const marks = new Int32Array(watch);
   const labels = new Map<number, WatchLabel>();
@@ -110,7 +124,12 @@ export async function supervise(args: string[]): Promise<number> {
   // From the sources (a checkout, under tsx) the worker registers tsx first (worker.js); the
   // compiled CLI (build/cli) runs its main.js in the worker as it is.
   const entry = import.meta.url.endsWith(".ts") ? "./worker.js" : "./main.js";
-  const worker = new Worker(new URL(entry, import.meta.url), { workerData, stdout: true, stderr: true });
+  const worker = new Worker(new URL(entry, import.meta.url), {
+    workerData,
+    stdout: true,
+    stderr: true,
+    resourceLimits: { maxOldGenerationSizeMb: memoryMb },
+  });
   worker.stdout.on("data", (chunk: Buffer) => process.stdout.write(chunk));
   worker.stderr.on("data", (chunk: Buffer) => process.stderr.write(chunk));
 
@@ -134,7 +153,7 @@ export async function supervise(args: string[]): Promise<number> {
     for (const [name, listener] of listeners) process.removeListener(name, listener);
     process.kill(process.pid, signal);
   };
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     const listener = () => {
       // Nothing in the worker listens (no search running), or a second signal: as in-process, the process ends.
       if (pending || stopped || !(marks[SIGNAL_SLOT]! & SIGNAL_BITS[signal])) return defaultAction(signal);
@@ -188,6 +207,14 @@ export async function supervise(args: string[]): Promise<number> {
   // running; a mark still set means plugin code ended the thread.
   const id = marks[0]!;
   const label = labels.get(id);
+  if ((failure as NodeJS.ErrnoException | undefined)?.code === "ERR_WORKER_OUT_OF_MEMORY") {
+    const who = label ? `plugin file ${label.file}: ${label.what}` : "the command";
+    process.stderr.write(
+      `error: ${who} ran out of the plugin worker's memory limit of ${memoryMb} MB ` +
+        `(stopped; --plugin-memory raises it)\n`,
+    );
+    return 2;
+  }
   if (label) {
     const how =
       label.loading && exitCode === 13

@@ -571,7 +571,11 @@ async function sweep(specFile: string, flags: SweepFlags): Promise<void> {
   const log = reporter(Boolean(flags.quiet));
   let value: unknown;
   try {
-    value = JSON.parse(readBytes(specFile, "spec").toString("utf8"));
+    value = JSON.parse(
+      readBytes(specFile, "spec")
+        .toString("utf8")
+        .replace(/^\uFEFF/, ""),
+    );
   } catch (error) {
     if (isInputError(error)) throw error;
     throw new InputError(`${specFile}: not a JSON file (${oneLine(error)})`);

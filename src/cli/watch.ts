@@ -9,6 +9,7 @@
  * A call costs two Int32 writes and a read more (evaluate is called per data point). Outside the
  * worker (no attachWatch: the in-process CLI, tests, the library) nothing is wrapped.
  */
+import { format } from "node:util";
 import { isAsyncFunction } from "../lib/plugins.js";
 
 /** What the supervisor prints for an id: `plugin file <file>: <what> <verb> within …`. */
@@ -29,14 +30,36 @@ let state: Int32Array | undefined;
 let send: ((label: WatchLabel) => void) | undefined;
 let nextId = 1;
 
-/** Turns the watch on (in the plugin worker): `buffer` is shared with the supervisor, `post` sends it each label. */
+/** Who each id is, as plugin output is prefixed: `plugin file F: symbol "cube"`. */
+const speakers = new Map<number, string>();
+
+/** The console methods a plugin may print with; in the worker they all write to stderr. */
+const CONSOLE_METHODS = ["log", "info", "debug", "warn", "error", "trace", "dir", "table"] as const;
+
+/**
+ * Turns the watch on (in the plugin worker): `buffer` is shared with the supervisor, `post` sends
+ * it each label. The console goes to stderr, each line prefixed with the plugin code that printed
+ * it: stdout holds the equations alone (consolesr itself writes there with process.stdout.write).
+ */
 export function attachWatch(buffer: SharedArrayBuffer, post: (label: WatchLabel) => void): void {
   state = new Int32Array(buffer, 0, WATCH_SLOTS);
   send = post;
+  for (const method of CONSOLE_METHODS)
+    console[method] = (...args: unknown[]) => {
+      const speaker = speakers.get(state![0]!) ?? "plugin code";
+      const text = format(...args).replace(/\n$/, "");
+      process.stderr.write(
+        `${text
+          .split("\n")
+          .map((line) => `[${speaker}] ${line}`)
+          .join("\n")}\n`,
+      );
+    };
 }
 
 function label(file: string, what: string, verb: string, loading?: boolean): number {
   const id = nextId++;
+  speakers.set(id, `plugin file ${file}${loading ? "" : `: ${what.replace(/: \w+$/, "")}`}`);
   send!({ type: "watch-label", id, file, what, verb, ...(loading ? { loading } : {}) });
   return id;
 }

@@ -159,6 +159,17 @@ const schemas = {
 
 /** Validates an unknown object as a plugin, throwing an InputError that names plugin and field. */
 export function validatePlugin(candidate: unknown, origin = "plugin"): Plugin {
+  try {
+    return validateFields(candidate, origin);
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    // A getter (name, kind, …) that throws: the plugin's fault, named as such.
+    const what = error instanceof Error ? error.message : String(error);
+    throw new InputError(`${origin}: reading its fields threw: ${what.replace(/\s+/g, " ").trim()}`);
+  }
+}
+
+function validateFields(candidate: unknown, origin: string): Plugin {
   const label = (candidate as { name?: unknown } | null)?.name;
   const who = typeof label === "string" && label ? `plugin ${label}` : origin;
   if (typeof candidate !== "object" || candidate === null) throw new InputError(`${who}: not an object`);

@@ -6,6 +6,17 @@
 import type { Factor, Term } from "./equation/types.js";
 import { InputError } from "./errors.js";
 import { resultEquation, type EquationResult, type ResultJson } from "./result.js";
+import { oneLine, quote, shown } from "./syntax.js";
+
+/**
+ * The largest result JSON read (bytes): consolesr writes kilobytes; a file past this is refused
+ * before it is read, so that a tampered file cannot fill memory or the terminal.
+ */
+export const MAX_RESULT_BYTES = 16 * 2 ** 20;
+/** Characters of an equation's text from a file shown in a comparison (control characters escaped). */
+const TEXT_SHOWN = 2000;
+/** A string from a result file in a comparison line: quoted, escaped, cut. */
+const shownText = (text: unknown) => (typeof text === "string" ? quote(text, TEXT_SHOWN) : shown(text, TEXT_SHOWN));
 
 /** Relative tolerance of two float64 runs on the same backend, and of runs involving float32. */
 export const EXACT_TOLERANCE = 1e-9;
@@ -19,7 +30,7 @@ export const isObject = (v: unknown): v is Record<string, unknown> =>
 export function parseResult(text: string, file: string): ResultJson {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (error) {
     throw new InputError(
       `${file}: not a JSON file (${(error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ")})`,
@@ -27,7 +38,7 @@ export function parseResult(text: string, file: string): ResultJson {
   }
   if (!isObject(value)) throw new InputError(`${file}: not a consolesr result (expected a JSON object)`);
   if (value.version !== 1)
-    throw new InputError(`${file}: unsupported result version ${JSON.stringify(value.version)} (expected 1)`);
+    throw new InputError(`${file}: unsupported result version ${shown(value.version)} (expected 1)`);
   const manifest = value.manifest;
   if (!isObject(manifest)) throw new InputError(`${file}: no manifest; cannot re-run it`);
   if (!isObject(manifest.config)) throw new InputError(`${file}: manifest has no config object; cannot re-run it`);
@@ -35,7 +46,7 @@ export function parseResult(text: string, file: string): ResultJson {
     throw new InputError(`${file}: manifest.seed must be an integer`);
   if (typeof manifest.backend !== "string" || !KNOWN_BACKENDS.includes(manifest.backend)) {
     throw new InputError(
-      `${file}: manifest.backend must be one of ${KNOWN_BACKENDS.join(", ")} (got ${JSON.stringify(manifest.backend)})`,
+      `${file}: manifest.backend must be one of ${KNOWN_BACKENDS.join(", ")} (got ${shown(manifest.backend)})`,
     );
   }
   if (manifest.data !== undefined) {
@@ -289,9 +300,8 @@ export function compareEquations(
     else {
       // The constant as a term without factors: an older result kept it among its terms.
       compareTerms(target, resultEquation(a).terms, resultEquation(b).terms, tolerance, out);
-      if (exact && a.text !== b.text) out.fields.push(`text ${JSON.stringify(a.text)} → ${JSON.stringify(b.text)}`);
-      if (exact && a.latex !== b.latex)
-        out.fields.push(`latex ${JSON.stringify(a.latex)} → ${JSON.stringify(b.latex)}`);
+      if (exact && a.text !== b.text) out.fields.push(`text ${shownText(a.text)} → ${shownText(b.text)}`);
+      if (exact && a.latex !== b.latex) out.fields.push(`latex ${shownText(a.latex)} → ${shownText(b.latex)}`);
       const nrmse = (v: unknown) => (typeof v === "number" ? v : Number.NaN);
       if (!(a.trainNrmse === b.trainNrmse || close(nrmse(a.trainNrmse), nrmse(b.trainNrmse), tolerance)))
         out.fields.push(`trainNrmse ${a.trainNrmse} → ${b.trainNrmse}`);
@@ -375,7 +385,7 @@ export function compareResults(
 export function formatComparison(comparison: Comparison, backends: { old: string; new: string }): string[] {
   const lines: string[] = [];
   const g = (x: number) => (Number.isFinite(x) ? x.toPrecision(3) : String(x));
-  const shown = (v: unknown) => (v === undefined ? "—" : JSON.stringify(v));
+  const value = (v: unknown) => (v === undefined ? "—" : oneLine(JSON.stringify(v) ?? String(v), TEXT_SHOWN));
   for (const t of comparison.targets) {
     if (t.status === "same") lines.push(`${t.target}: same  ${t.newText}`);
     else if (t.status === "close")
@@ -384,7 +394,10 @@ export function formatComparison(comparison: Comparison, backends: { old: string
           `(max relative difference ${g(t.maxRelative)})  ${t.newText}`,
       );
     else {
-      lines.push(`${t.target}: DIFFERENT  was ${t.oldText ?? "—"}, now ${t.newText ?? "—"}`);
+      lines.push(
+        `${t.target}: DIFFERENT  was ${t.oldText === undefined ? "—" : oneLine(t.oldText, TEXT_SHOWN)}, ` +
+          `now ${t.newText ?? "—"}`,
+      );
       for (const s of t.structure) lines.push(`  ${t.target}: ${s}`);
       for (const n of t.numbers)
         lines.push(
@@ -398,11 +411,11 @@ export function formatComparison(comparison: Comparison, backends: { old: string
     else if (m.status === "close") lines.push(`${m.target}: same model within tolerance ${comparison.tolerance}`);
     else {
       lines.push(`${m.target}: DIFFERENT model`);
-      for (const f of m.differences) lines.push(`  ${f.path}: ${shown(f.old)} → ${shown(f.new)}`);
+      for (const f of m.differences) lines.push(`  ${f.path}: ${value(f.old)} → ${value(f.new)}`);
     }
   }
   for (const f of comparison.fields)
-    lines.push(`  ${comparison.exact ? "DIFFERENT" : "note"} ${f.path}: ${shown(f.old)} → ${shown(f.new)}`);
+    lines.push(`  ${comparison.exact ? "DIFFERENT" : "note"} ${f.path}: ${value(f.old)} → ${value(f.new)}`);
   const models = comparison.models;
   const answers = models ?? comparison.targets;
   const differ = answers.filter((t) => t.status === "different").length;

@@ -17,18 +17,27 @@ export const COLUMN_NAME = /^[A-Za-z_][\w.]*$/;
  */
 export const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-const LINE_BREAKS = /[\u0000-\u001f\u007f\u2028\u2029]/g;
+/** Control characters (C0, DEL, C1: terminal escapes among them) and line separators. */
+const LINE_BREAKS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 
 /**
  * Text from the user made safe for a one-line message: control characters and line separators escaped, long text cut.
  */
 export function oneLine(text: string, max = 60): string {
-  const cut = text.length > max ? `${text.slice(0, max)}…` : text;
-  return cut.replace(LINE_BREAKS, (ch) => {
+  // Cut after escaping, so that escapes cannot make the line longer than `max` (and a bit).
+  const escaped = text.slice(0, max + 1).replace(LINE_BREAKS, (ch) => {
     const named: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
     return named[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
   });
+  return text.length > max || escaped.length > max ? `${escaped.slice(0, max)}…` : escaped;
 }
 
 /** `text` in double quotes, one line (see oneLine). */
 export const quote = (text: string, max?: number): string => `"${oneLine(text, max)}"`;
+
+/**
+ * A value read from a file, for a message: a string as it is, anything else as JSON; control
+ * characters escaped and cut at `max` characters (oneLine), so a file cannot flood or forge lines.
+ */
+export const shown = (value: unknown, max = 200): string =>
+  oneLine(typeof value === "string" ? value : (JSON.stringify(value) ?? String(value)), max);

@@ -1,5 +1,5 @@
 /** Spawning the CLI in tests, shared by every CLI test file. */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
@@ -108,4 +108,24 @@ export function cliSignalled(
       resolve({ code, signal: killed, stdout, stderr, afterSignalMs: sent > 0 ? performance.now() - sent : -1 });
     });
   });
+}
+
+/**
+ * Whether `setpriv` can run node on this checkout as nobody: a checkout under a folder other users
+ * cannot read (a clone under `mktemp -d`) cannot be, and the tests that drop privileges skip.
+ */
+export function setprivWorks(env: NodeJS.ProcessEnv = process.env, path = bin): boolean {
+  const probe = spawnSync(
+    "setpriv",
+    [
+      "--reuid=nobody",
+      "--regid=nogroup",
+      "--clear-groups",
+      process.execPath,
+      "-e",
+      `require("fs").accessSync(${JSON.stringify(path)})`,
+    ],
+    { env, timeout: 30_000 },
+  );
+  return probe.status === 0;
 }

@@ -7,6 +7,7 @@
  */
 import { csvParseRows } from "d3-dsv";
 import { InputError } from "../errors.js";
+import { runSteps, type Steps } from "../search/clock.js";
 import { std } from "../metrics/nrmse.js";
 import { COLUMN_NAME, DECIMAL, oneLine, quote } from "../syntax.js";
 import type { Dataset } from "./dataset.js";
@@ -53,10 +54,62 @@ function cellValue(cell: string, where: string): number {
   throw new InputError(`${where}: ${quote(text)} is not a number`);
 }
 
+/** Separators other than a comma that a header may hold, with their names in messages. */
+const SEPARATORS: readonly (readonly [string, string])[] = [
+  [";", "semicolons"],
+  ["\t", "tabs"],
+  ["|", "vertical bars"],
+];
+
+/** Characters of a CSV parsed between yields (parseCsvSteps), and rows of cells read between yields. */
+const CHUNK_CHARS = 1 << 20;
+const CHUNK_ROWS = 20_000;
+
 export function parseCsv(text: string, file = "data"): Table {
-  const lines = csvParseRows(text.replace(/^\uFEFF/, "")).filter((row) => !(row.length === 1 && row[0]!.trim() === ""));
+  return runSteps(parseCsvSteps(text, file));
+}
+
+/**
+ * The rows of `text` as cells, a chunk of lines at a time. Without a quote in the file a line
+ * break always ends a row, so the text is cut at line breaks; with one (a quoted field may hold a
+ * line break) it is parsed whole.
+ */
+function* rowsOf(text: string): Steps<string[][]> {
+  const rows: string[][] = [];
+  const add = (chunk: string) => {
+    for (const row of csvParseRows(chunk)) rows.push(row);
+  };
+  if (text.includes('"')) {
+    add(text);
+    return rows;
+  }
+  for (let from = 0; from < text.length; ) {
+    const at = text.indexOf("\n", Math.min(text.length, from + CHUNK_CHARS));
+    const to = at < 0 ? text.length : at + 1;
+    add(text.slice(from, to));
+    from = to;
+    yield;
+  }
+  return rows;
+}
+
+/**
+ * Parses a CSV (see parseCsv) in steps that yield between chunks, so that a driven parse of a
+ * large file lets a signal or a time limit through (clock.ts driveSteps).
+ */
+export function* parseCsvSteps(text: string, file = "data"): Steps<Table> {
+  const lines = (yield* rowsOf(text.replace(/^\uFEFF/, ""))).filter(
+    (row) => !(row.length === 1 && row[0]!.trim() === ""),
+  );
   if (lines.length === 0) throw new InputError(`${file}: the file is empty`);
   const columns = lines[0]!.map((c) => c.trim());
+  // A file separated by something else reads as one column: name the separator seen.
+  const separator = columns.length === 1 ? SEPARATORS.find(([mark]) => columns[0]!.includes(mark)) : undefined;
+  if (separator)
+    throw new InputError(
+      `${file}: the header is one column separated by ${separator[1]} (${quote(oneLine(columns[0]!, 60))}); ` +
+        `consolesr reads comma-separated files: write the columns separated by commas (and decimals with a point)`,
+    );
   columns.forEach((name, j) => {
     if (!name) throw new InputError(`${file}: header cell ${j + 1} is empty; every column needs a name`);
     if (columns.indexOf(name) !== j) throw new InputError(`${file}: column ${quote(name)} appears twice in the header`);
@@ -64,7 +117,7 @@ export function parseCsv(text: string, file = "data"): Table {
   const body = lines.slice(1);
   if (body.length === 0) throw new InputError(`${file}: the file has a header but no data rows`);
   const values = columns.map(() => new Float64Array(body.length));
-  body.forEach((cells, r) => {
+  for (const [r, cells] of body.entries()) {
     const row = r + 1;
     if (cells.length !== columns.length) {
       throw new InputError(
@@ -74,7 +127,8 @@ export function parseCsv(text: string, file = "data"): Table {
     cells.forEach((cell, j) => {
       values[j]![r] = cellValue(cell, `${file}: row ${row} (line ${row + 1}), column ${quote(columns[j]!)}`);
     });
-  });
+    if (row % CHUNK_ROWS === 0) yield;
+  }
   if (body.length < MIN_ROWS)
     throw new InputError(`${file}: ${body.length} data rows; at least ${MIN_ROWS} are needed`);
   return { columns, values, rows: body.length };

@@ -67,9 +67,18 @@ function parseFactor(text: string, o: ParseFormOptions, where: string): Factor |
   }
   const call = /^([A-Za-z_]\w*)\s*\(/.exec(text);
   if (call && !o.symbols.some((s) => s.text(HOLE).startsWith(`${call[1]}(`))) {
+    // A form writes each factor as its symbol prints it, which may differ from the symbol's name.
+    const inner = /\((.*)\)\s*$/.exec(text)?.[1]?.trim();
+    const input = inner && o.inputs.includes(inner) ? inner : (o.inputs[0] ?? "x");
+    const named = o.symbols.find((s) => s.name === call[1]);
+    if (named)
+      throw new InputError(
+        `--form: the symbol "${named.name}" is written as it prints, ${quote(named.text(input))}, ` +
+          `not ${quote(text)} (${where})`,
+      );
     throw new InputError(
       `--form: unknown symbol "${call[1]}" in ${quote(text)} (${where}); ` +
-        `known: ${o.symbols.map((s) => s.name).join(", ")}`,
+        `write factors as the symbols print: ${o.symbols.map((s) => s.text(input)).join(", ")}`,
     );
   }
   if (badColumn)
