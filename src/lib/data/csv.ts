@@ -33,25 +33,26 @@ export const MIN_MAGNITUDE = 1e-100;
 const NOT_FINITE = /^[+-]?(nan|inf|infinity)$/i;
 
 /** One cell as a float64: decimal notation only; `where` names the file, row and column for the error. */
-function cellValue(cell: string, where: string): number {
+/** A cell's number; `at` names the cell in a message (called only on an error: a million cells are read). */
+function cellValue(cell: string, at: () => string): number {
   const text = cell.trim();
-  if (text === "") throw new InputError(`${where}: an empty cell is not a number`);
+  if (text === "") throw new InputError(`${at()}: an empty cell is not a number`);
   if (DECIMAL.test(text)) {
     const value = Number(text);
     if (!Number.isFinite(value))
-      throw new InputError(`${where}: ${quote(text)} is not a finite number (beyond the float64 range)`);
+      throw new InputError(`${at()}: ${quote(text)} is not a finite number (beyond the float64 range)`);
     return value;
   }
-  if (NOT_FINITE.test(text)) throw new InputError(`${where}: ${quote(text)} is not a finite number`);
+  if (NOT_FINITE.test(text)) throw new InputError(`${at()}: ${quote(text)} is not a finite number`);
   const read = Number(text);
   if (Number.isFinite(read) || /^[+-]?0[xbo]/i.test(text)) {
     // 0x1f, 0b101, 0o7: JavaScript would read them, a CSV of measurements should not hold them.
     const hint = Number.isFinite(read) ? `write it in decimal (${read})` : "write it in decimal";
     throw new InputError(
-      `${where}: ${quote(text)} is not a decimal number (hexadecimal, binary and octal are not read); ${hint}`,
+      `${at()}: ${quote(text)} is not a decimal number (hexadecimal, binary and octal are not read); ${hint}`,
     );
   }
-  throw new InputError(`${where}: ${quote(text)} is not a number`);
+  throw new InputError(`${at()}: ${quote(text)} is not a number`);
 }
 
 /** Separators other than a comma that a header may hold, with their names in messages. */
@@ -125,7 +126,7 @@ export function* parseCsvSteps(text: string, file = "data"): Steps<Table> {
       );
     }
     cells.forEach((cell, j) => {
-      values[j]![r] = cellValue(cell, `${file}: row ${row} (line ${row + 1}), column ${quote(columns[j]!)}`);
+      values[j]![r] = cellValue(cell, () => `${file}: row ${row} (line ${row + 1}), column ${quote(columns[j]!)}`);
     });
     if (row % CHUNK_ROWS === 0) yield;
   }
