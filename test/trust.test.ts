@@ -301,5 +301,16 @@ test("a stop signal while a large CSV is parsed ends the command there, saying n
     assert.equal(run.stdout, "", context);
     assert.ok(run.afterSignalMs < 10_000, `${run.afterSignalMs} ms after the signal`);
   }
+  // Once the search runs, a signal is not dropped, even where a fit on a million rows holds the
+  // event loop when it comes: the run ends as stopped (130), its best so far printed and written.
+  const out = join(dir, "big-search.json");
+  const run = await cliSignalled(["fit", big, "--target", "y", "--out", out], /^searching /m, "SIGINT", {
+    delayMs: 1500,
+  });
+  const context = JSON.stringify(run);
+  assert.equal(run.code, 130, context);
+  assert.match(run.stdout, /^y = /, context);
+  assert.match(run.stderr, /^interrupted: printed the best equations found so far$/m, context);
+  assert.equal(JSON.parse(readFileSync(out, "utf8")).equations[0].target, "y");
   rmSync(big);
 });

@@ -253,6 +253,10 @@ async function runWithProgress(
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   try {
     const output = await runPipeline({ ...input, signal: controller.signal, onEpisode: (e) => progress.episode(e) });
+    // A signal that came during a step that did not yield (a fit on a very large data set) is
+    // still queued: one turn of the event loop hands it to onSignal before the listeners go, so
+    // the run ends as stopped (130, 143, 129) with its answer rather than dropping the signal.
+    await new Promise((resolve) => setImmediate(resolve));
     await progress.stop();
     const settings = output.search!.settings;
     for (const o of output.search!.outputs) {
