@@ -11,7 +11,8 @@ import { pow } from "../math.js";
 import type { SymbolPlugin } from "../plugins.js";
 import { nrmse, std } from "../metrics/nrmse.js";
 import { compileLocal, initialTheta, unpackWeights, type CompiledLocal, type LocalWeights } from "./compiled.js";
-import { bfgs, float64Model, levenbergMarquardt, type Float64Model } from "./float64.js";
+import { runSteps, type Steps } from "../search/clock.js";
+import { bfgs, float64Model, levenbergMarquardtSteps, type Float64Model } from "./float64.js";
 import type { LocalStructure } from "./structure.js";
 
 export interface FitData {
@@ -129,6 +130,15 @@ export async function fitLocal(structure: LocalStructure, data: FitData, options
 
 /** The synchronous body of fitLocal (the cpu and wasm backends never need to await). */
 export function fitLocalSync(structure: LocalStructure, data: FitData, options: FitOptions): FitResult {
+  return runSteps(fitLocalSteps(structure, data, options));
+}
+
+/**
+ * fitLocalSync in steps: on the js engine it yields between Adam steps and LM iterations, so that
+ * a search driving it (clock.ts driveSteps) lets a signal or a time limit through a long fit (a
+ * million rows); the same arithmetic, the same bits.
+ */
+export function* fitLocalSteps(structure: LocalStructure, data: FitData, options: FitOptions): Steps<FitResult> {
   const started = performance.now();
   const rows = checkData(structure, data);
   const compiled = compileLocal(structure, lookupOf(options.symbols));
@@ -147,13 +157,13 @@ export function fitLocalSync(structure: LocalStructure, data: FitData, options: 
   const settings = { steps, learningRate, tolerance, signal: options.signal };
 
   /** One start: Adam (unless `adam` is false) then the LM polish, from θ. */
-  const fitFrom = (start: Float64Array, adam: boolean): Start => {
+  const fitFrom = function* (start: Float64Array, adam: boolean): Steps<Start> {
     let theta = start;
     let curve: number[] = [];
     if (adam && !useBfgs && compiled.terms.length > 0 && steps > 0) {
       ({ theta, curve } =
         engine === "js"
-          ? adamFloat64(model, data, theta, settings)
+          ? yield* adamFloat64Steps(model, data, theta, settings)
           : tfjs().adam(compiled, data, scale, theta, settings));
     }
     let polishIterations = 0;
@@ -163,7 +173,7 @@ export function fitLocalSync(structure: LocalStructure, data: FitData, options: 
       polishIterations = solved.iterations;
     }
     if (polish && compiled.terms.length > 0) {
-      const polished = levenbergMarquardt(model, theta);
+      const polished = yield* levenbergMarquardtSteps(model, theta);
       // Keep Adam's answer if the polish could not start (e.g. Adam left the domain).
       if (Number.isFinite(polished.loss)) theta = polished.theta;
       polishIterations = polished.iterations;
@@ -187,7 +197,7 @@ export function fitLocalSync(structure: LocalStructure, data: FitData, options: 
     });
     if (used) {
       const start = model.linearFit(theta);
-      if (Number.isFinite(start.loss)) warm = fitFrom(start.theta, !polish);
+      if (Number.isFinite(start.loss)) warm = yield* fitFrom(start.theta, !polish);
     }
   }
   let best =
@@ -195,7 +205,7 @@ export function fitLocalSync(structure: LocalStructure, data: FitData, options: 
       ? warm
       : linear
         ? solveLinear(model, initialTheta(compiled, options.init ?? 1), denominator)
-        : fitFrom(initialTheta(compiled, options.init ?? 1), true);
+        : yield* fitFrom(initialTheta(compiled, options.init ?? 1), true);
   // A warm start that does not fit exactly is not kept: the fit is then the all-ones start's, as
   // without it. (Kept whenever it fitted better, warm starts at grid weights let sin and exp
   // imitators of x², 1/r … fit noisy data better than before and reach the noise floor first:
@@ -216,7 +226,7 @@ export function fitLocalSync(structure: LocalStructure, data: FitData, options: 
       // With the polish on, the second start is LM alone: its coefficients are least-squares
       // optimal and its frequency inside the basin, where Adam's steps of ~lr only wander off
       // (as from w = 1 on II.15.4). Without the polish, Adam is the only optimiser.
-      const second = fitFrom(start.theta, !polish);
+      const second = yield* fitFrom(start.theta, !polish);
       if (second.loss < best.loss) {
         best = second;
         bestStart = 1;
@@ -337,6 +347,16 @@ export function adamFloat64(
   start: Float64Array,
   settings: AdamSettings,
 ): { theta: Float64Array; curve: number[] } {
+  return runSteps(adamFloat64Steps(model, data, start, settings));
+}
+
+/** adamFloat64 in steps: it yields before each step (clock.ts). */
+export function* adamFloat64Steps(
+  model: Float64Model,
+  data: FitData,
+  start: Float64Array,
+  settings: AdamSettings,
+): Steps<{ theta: Float64Array; curve: number[] }> {
   const denominator = data.y[0]!.length * data.y.length;
   const theta = Float64Array.from(start);
   const m = new Float64Array(theta.length);
@@ -344,6 +364,7 @@ export function adamFloat64(
   const curve: number[] = [];
   let last = Float64Array.from(theta);
   for (let t = 1; t <= settings.steps; t++) {
+    yield;
     if (settings.signal?.aborted) break;
     const { loss, jtr } = model.normalEquations(theta, true);
     const value = loss / denominator;

@@ -4,6 +4,7 @@
  * floor. Per row: a_k = f_k(w_k·x), p_j = Π_{k∈j} a_k, ŷ_o = Σ_{t→o} c_t·p_{j(t)}.
  */
 import type { SymbolPlugin } from "../plugins.js";
+import { runSteps, type Steps } from "../search/clock.js";
 import type { CompiledLocal } from "./compiled.js";
 
 type Columns = readonly ArrayLike<number>[];
@@ -304,6 +305,15 @@ export interface PolishResult {
  * gives a NaN loss and is rejected like any step that does not descend.
  */
 export function levenbergMarquardt(model: Float64Model, start: ArrayLike<number>, maxIterations = 100): PolishResult {
+  return runSteps(levenbergMarquardtSteps(model, start, maxIterations));
+}
+
+/** levenbergMarquardt in steps: it yields before each iteration (clock.ts), the same iterations. */
+export function* levenbergMarquardtSteps(
+  model: Float64Model,
+  start: ArrayLike<number>,
+  maxIterations = 100,
+): Steps<PolishResult> {
   let theta = Float64Array.from(start);
   let { loss, jtj, jtr } = model.normalEquations(theta);
   // Start damped (λ = 1: about half the Gauss–Newton step, leaning to the gradient). With the
@@ -314,6 +324,7 @@ export function levenbergMarquardt(model: Float64Model, start: ArrayLike<number>
   const p = model.parameters;
   if (!Number.isFinite(loss)) return { theta, loss, iterations };
   while (iterations < maxIterations && loss > 1e-28 && lambda < 1e16) {
+    yield;
     iterations++;
     const A = Float64Array.from(jtj);
     for (let u = 0; u < p; u++) A[u * p + u] = A[u * p + u]! * (1 + lambda) + 1e-300 + lambda * 1e-12;

@@ -9,7 +9,8 @@ import { evaluateEquation, evaluateTerm } from "../equation/evaluate.js";
 import { foldNearDegenerate, leastSquares } from "../equation/fold.js";
 import { simplifyEquation } from "../equation/simplify.js";
 import type { Equation } from "../equation/types.js";
-import { fitLocalSync, type FitOptions } from "../local/fit.js";
+import { fitLocalSteps, type FitOptions } from "../local/fit.js";
+import { runSteps, type Steps } from "./clock.js";
 import { structureKey, withConstant, type LocalStructure } from "../local/structure.js";
 import type { Product, Registry, RewardFit, RewardPlugin, SymbolPlugin } from "../plugins.js";
 import { InputError } from "../errors.js";
@@ -80,6 +81,8 @@ export interface Evaluator {
    */
   hint(structure: LocalStructure, warm: ReadonlyMap<number, number> | undefined): void;
   evaluate(structure: LocalStructure): { candidate: Candidate; cached: boolean };
+  /** evaluate in steps that yield inside the fit (clock.ts): a driven search stays interruptible. */
+  evaluateSteps(structure: LocalStructure): Steps<{ candidate: Candidate; cached: boolean }>;
   readonly size: number;
   /** Wall-clock seconds spent fitting (for the benchmark's fits per second). */
   readonly seconds: number;
@@ -167,6 +170,58 @@ export function createEvaluator(
     const predicted = evaluateEquation(out, lookup, columns, data.rows);
     return { equation: out, predicted, nrmse: nrmseOf(y, predicted) };
   };
+  function* evaluateSteps(structure: LocalStructure): Steps<{ candidate: Candidate; cached: boolean }> {
+    const key = structureKey(structure);
+    const hit = cache.get(key);
+    if (hit) return { candidate: hit, cached: true };
+    const started = performance.now();
+    // Every structure is fitted with an additive constant (its last term), unless told not to.
+    const fittedStructure = constant ? withConstant(structure) : structure;
+    const warm = hints.get(key);
+    // The hint is kept until the fit ends: a fit abandoned on an interrupt leaves it for next time.
+    const fitted = yield* fitLocalSteps(
+      fittedStructure,
+      { x: structure.inputs.map(columns), y: [y] },
+      { ...fit, symbols, ...(warm ? { warm } : {}) },
+    );
+    hints.delete(key);
+    const [raw] = equationsOfLocal(fittedStructure, fitted.weights, lookup);
+    // Near-degenerate factors (sin(0.0005·x) standing in for x) fold before the answer is chosen.
+    let { equation, predicted, nrmse: folded } = foldNearDegenerate(simplifyEquation(raw!, order), foldOptions);
+    // Where the nonlinear fit stopped short, the least-squares coefficients at its inner weights
+    // are the better fit and replace it: every term kept for the refit (a weight folded, no term
+    // dropped yet), as c·sqrt(w·x) slid to w → 10⁻¹⁴ along its flat valley (only c·√w counts)
+    // and the term was negligible, while sqrt(x) beside x1²·x2 and the constant fits.
+    if (constant && Number.isFinite(folded) && folded > 1e-12) {
+      const polished = refitted(simplifyEquation(raw!, merging));
+      if (polished && polished.nrmse < 0.999 * folded) ({ equation, predicted, nrmse: folded } = polished);
+    }
+    const evidence = structure.products.map((product, j) => {
+      const term = raw!.terms[j]!;
+      const values = evaluateTerm({ coefficient: 1, factors: term.factors }, lookup, columns, data.rows);
+      return { product, pearson: pearson(values, y) };
+    });
+    const candidate = scored(key, structure, equation, predicted, folded, evidence);
+    // A constant the fit kept (above simplifyEquation's negligible size) has a rival: the same
+    // products without it, their coefficients refitted (inner weights held), for the answer rule.
+    const at = equation.terms.findIndex((t) => t.factors.length === 0);
+    if (constant && at >= 0 && equation.terms.length > 1) {
+      const plain = refitted(equation, at);
+      if (plain)
+        candidate.plain = scored(
+          `${key}#plain`,
+          structure,
+          plain.equation,
+          plain.predicted,
+          plain.nrmse,
+          evidence,
+          candidate.reward,
+        );
+    }
+    cache.set(key, candidate);
+    seconds += (performance.now() - started) / 1000;
+    return { candidate, cached: false };
+  }
   return {
     get size() {
       return cache.size;
@@ -179,56 +234,7 @@ export function createEvaluator(
       const key = structureKey(structure);
       if (warm && !cache.has(key) && !hints.has(key)) hints.set(key, warm);
     },
-    evaluate(structure) {
-      const key = structureKey(structure);
-      const hit = cache.get(key);
-      if (hit) return { candidate: hit, cached: true };
-      const started = performance.now();
-      // Every structure is fitted with an additive constant (its last term), unless told not to.
-      const fittedStructure = constant ? withConstant(structure) : structure;
-      const warm = hints.get(key);
-      hints.delete(key);
-      const fitted = fitLocalSync(
-        fittedStructure,
-        { x: structure.inputs.map(columns), y: [y] },
-        { ...fit, symbols, ...(warm ? { warm } : {}) },
-      );
-      const [raw] = equationsOfLocal(fittedStructure, fitted.weights, lookup);
-      // Near-degenerate factors (sin(0.0005·x) standing in for x) fold before the answer is chosen.
-      let { equation, predicted, nrmse: folded } = foldNearDegenerate(simplifyEquation(raw!, order), foldOptions);
-      // Where the nonlinear fit stopped short, the least-squares coefficients at its inner weights
-      // are the better fit and replace it: every term kept for the refit (a weight folded, no term
-      // dropped yet), as c·sqrt(w·x) slid to w → 10⁻¹⁴ along its flat valley (only c·√w counts)
-      // and the term was negligible, while sqrt(x) beside x1²·x2 and the constant fits.
-      if (constant && Number.isFinite(folded) && folded > 1e-12) {
-        const polished = refitted(simplifyEquation(raw!, merging));
-        if (polished && polished.nrmse < 0.999 * folded) ({ equation, predicted, nrmse: folded } = polished);
-      }
-      const evidence = structure.products.map((product, j) => {
-        const term = raw!.terms[j]!;
-        const values = evaluateTerm({ coefficient: 1, factors: term.factors }, lookup, columns, data.rows);
-        return { product, pearson: pearson(values, y) };
-      });
-      const candidate = scored(key, structure, equation, predicted, folded, evidence);
-      // A constant the fit kept (above simplifyEquation's negligible size) has a rival: the same
-      // products without it, their coefficients refitted (inner weights held), for the answer rule.
-      const at = equation.terms.findIndex((t) => t.factors.length === 0);
-      if (constant && at >= 0 && equation.terms.length > 1) {
-        const plain = refitted(equation, at);
-        if (plain)
-          candidate.plain = scored(
-            `${key}#plain`,
-            structure,
-            plain.equation,
-            plain.predicted,
-            plain.nrmse,
-            evidence,
-            candidate.reward,
-          );
-      }
-      cache.set(key, candidate);
-      seconds += (performance.now() - started) / 1000;
-      return { candidate, cached: false };
-    },
+    evaluate: (structure) => runSteps(evaluateSteps(structure)),
+    evaluateSteps,
   };
 }

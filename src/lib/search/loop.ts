@@ -9,6 +9,7 @@ import { Clock, driveSteps, Interrupted } from "./clock.js";
 import { allowedNeurons, ConstraintGate, type Evidence } from "./constraints.js";
 import { createSpace, type Limits } from "./cmp.js";
 import { createEvaluator, type Candidate, type Evaluator } from "./evaluator.js";
+import type { LocalStructure } from "../local/structure.js";
 import { sizesOf, STAGE_PATIENCE, type Size } from "./growth.js";
 import { frontScoreOf, frontScores, HallOfFame, parametersOf } from "./hallOfFame.js";
 import { estimateNoise, type NoiseEstimate } from "./noise.js";
@@ -71,22 +72,28 @@ function createRun(
  * The strategy's next proposal fitted through the cache, a repeat redrawn (up to 20 times) when
  * avoidRepeats; undefined when the strategy has nothing left.
  */
-function fitNext(
+async function fitNext(
   strategy: ProposalStrategy,
   evaluator: Evaluator,
   keep: readonly Product[],
   avoidRepeats: boolean,
   timer: PhaseTimer,
+  clock: Clock,
 ) {
   let trajectory = timer.time("proposals", () => strategy.propose(keep));
   if (!trajectory) return undefined;
-  const evaluate = () => timer.time("fits", () => evaluator.evaluate(trajectory!.structure));
-  let fitted = evaluate();
+  const evaluate = () => fitDriven(evaluator, trajectory!.structure, timer, clock);
+  let fitted = await evaluate();
   for (let attempt = 0; avoidRepeats && strategy.redraw && fitted.cached && attempt < 20; attempt++) {
     trajectory = timer.time("proposals", () => strategy.redraw!(attempt, keep));
-    fitted = evaluate();
+    fitted = await evaluate();
   }
   return { trajectory, ...fitted };
+}
+
+/** A structure fitted through the cache on the event loop: a long fit (a million rows) lets a stop through. */
+function fitDriven(evaluator: Evaluator, structure: LocalStructure, timer: PhaseTimer, clock: Clock) {
+  return driveSteps(timedSteps(evaluator.evaluateSteps(structure), timer, "fits"), clock);
 }
 
 /**
@@ -157,12 +164,14 @@ function baselineCandidate(ctx: SearchContext, settings: SearchSettings): Candid
   });
   if (products.length === 0) return undefined;
   // Scored by 1/(1 + NRMSE), not the run's reward plugin: the baseline is no episode of the search.
+  // Its products hold no inner weight, so its fit is one least-squares solve (no Adam, no LM):
+  // fitted after an abort, it must be quick on a million rows too.
   const evaluator = createEvaluator(
     ctx.data,
     ctx.target,
     ctx.symbols,
     BASELINE_REWARD,
-    settings.fit,
+    { ...settings.fit, polish: "lsq" },
     settings.constant,
   );
   const structure = {
@@ -390,8 +399,8 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
           if (!first) await prepare(strategy, "propose");
           // (The products the dynamic constraint keeps change only between episodes.)
           const fitted = first
-            ? { trajectory: first, ...timer.time("fits", () => evaluator.evaluate(first.structure)) }
-            : fitNext(strategy, evaluator, run.gate.kept(), settings.avoidRepeats, timer);
+            ? { trajectory: first, ...(await fitDriven(evaluator, first.structure, timer, clock)) }
+            : await fitNext(strategy, evaluator, run.gate.kept(), settings.avoidRepeats, timer, clock);
           if (!fitted) {
             episode--;
             if (!last) break;
@@ -481,6 +490,8 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
     const trajectories = runs[runs.length - 1]!.trajectories;
     let answer = hall.chooseByScore();
     const seen = new Set<string>();
+    // Driven on a clock without the time limit: only an abort stops these fits.
+    const abortOnly = new Clock(0, ctx.signal);
     prune: while (answer && answer.structure.products.length > 1 && !seen.has(answer.key)) {
       seen.add(answer.key);
       const products = answer.structure.products;
@@ -492,8 +503,12 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
         const sub = trajectories.fromProducts(products.filter((_, k) => k !== j));
         if (!sub) continue;
         try {
-          hall.add(timer.time("fits", () => evaluator.evaluate(sub.structure)).candidate);
+          hall.add((await fitDriven(evaluator, sub.structure, timer, abortOnly)).candidate);
         } catch (cause) {
+          if (cause instanceof Interrupted) {
+            interrupt(cause.reason);
+            break prune;
+          }
           if (!(cause instanceof InputError)) throw cause;
           error = cause;
           stopReason = "error";
