@@ -314,3 +314,23 @@ test("a stop signal while a large CSV is parsed ends the command there, saying n
   assert.equal(JSON.parse(readFileSync(out, "utf8")).equations[0].target, "y");
   rmSync(big);
 });
+
+// Row 2, many columns: the log-space screen of 300 inputs (thousands of candidate factors) yields.
+test("a stop signal while 300 columns are screened ends the search promptly with its best so far", async () => {
+  const wide = join(dir, "wide.csv");
+  const columns = 300;
+  const lines = [[...Array.from({ length: columns }, (_, i) => `x${i + 1}`), "y"].join(",")];
+  for (let r = 0; r < 500; r++) {
+    const x = Array.from({ length: columns }, (_, i) => 1 + ((r * (i + 7) * 37) % 1000) / 1000);
+    lines.push([...x, 2 * x[0]! * x[1]! + x[2]!].join(","));
+  }
+  writeFileSync(wide, `${lines.join("\n")}\n`);
+  const run = await cliSignalled(["fit", wide, "--target", "y"], /^searching /m, "SIGINT", {
+    delayMs: 3000,
+    timeoutMs: 120_000,
+  });
+  const context = JSON.stringify({ ...run, stdout: run.stdout.slice(0, 200) });
+  assert.equal(run.code, 130, context);
+  assert.match(run.stdout, /^y = /, context);
+  assert.ok(run.afterSignalMs < 15_000, `${run.afterSignalMs} ms after the signal`);
+});

@@ -6,6 +6,7 @@
  * points (x, x², x³, x⁻¹, x⁻², sqrt among the built-ins); an exponent is written with the
  * fewest power neurons of its input that sum to it (x⁵ = x³·x²).
  */
+import { runSteps, type Steps } from "../clock.js";
 import type { SymbolPlugin } from "../../plugins.js";
 import { WEIGHT_GRID } from "./columns.js";
 import { log, log2, pow } from "../../math.js";
@@ -122,6 +123,14 @@ function logSpace({ y, pool, lookup }: MonomialInput) {
 }
 
 export function monomialProposals(input: MonomialInput): ProductProposal[] {
+  return runSteps(monomialProposalsSteps(input));
+}
+
+/**
+ * monomialProposals in steps: it yields between its log-space solves (clock.ts), so that with many
+ * inputs (hundreds of columns, thousands of candidate factors) a stop gets through.
+ */
+export function* monomialProposalsSteps(input: MonomialInput): Steps<ProductProposal[]> {
   const { x, pool, allowed, lookup, maxFactors } = input;
   const space = logSpace(input);
   if (!space) return [];
@@ -209,6 +218,7 @@ export function monomialProposals(input: MonomialInput): ProductProposal[] {
   for (let round = 0; round < (exact ? 0 : (input.extras ?? 2)); round++) {
     let best: { extra: Extra; residual: number } | undefined;
     for (const e of extras) {
+      yield;
       if (chosen.some((c) => c.neuron === e.neuron)) continue;
       const fit = leastSquares([...base.map((b) => b.values), ...chosen.map((c) => c.values), e.values], t);
       if (fit && (!best || fit.residual < best.residual)) best = { extra: e, residual: fit.residual };

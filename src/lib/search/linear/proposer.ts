@@ -13,7 +13,7 @@ import {
   type NeuronColumn,
   type ProductColumn,
 } from "./columns.js";
-import { monomialProposals, powerOf, sharedFactors, type MonomialInput } from "./monomial.js";
+import { monomialProposalsSteps, powerOf, sharedFactors, type MonomialInput } from "./monomial.js";
 import { Selection, type Subset } from "./select.js";
 import { backwardElimination } from "./backward.js";
 import { pursueSteps, pursueWeightedSteps } from "./pursuit.js";
@@ -76,10 +76,10 @@ export class ScreenCache {
   readonly #logProducts = new Map<number, LinearProposal[]>();
 
   /** The log-space single products of up to `maxFactors` factors. */
-  logProducts(maxFactors: number, make: () => LinearProposal[]): LinearProposal[] {
+  *logProducts(maxFactors: number, make: () => Steps<LinearProposal[]>): Steps<LinearProposal[]> {
     let products = this.#logProducts.get(maxFactors);
     if (!products) {
-      products = make();
+      products = yield* make();
       this.#logProducts.set(maxFactors, products);
     }
     return products;
@@ -194,24 +194,22 @@ function libraryPrefixes(columns: readonly ProductColumn[]): number[] {
  * log-space solve; the products are kept in the cache per maxFactors (the first screen and the
  * first size ask the same).
  */
-function logProducts(input: LinearInput, cache: ScreenCache) {
+function* logProducts(input: LinearInput, cache: ScreenCache) {
   const x = input.x.map((c) => strided(c, SCREEN_ROWS));
   const y = strided(input.y, SCREEN_ROWS);
   // A log-space residual r is a relative error of about r: an NRMSE of about r·rms(y)/std(y).
   const spread = rms(y) / (std(y) || 1);
-  const products = cache.logProducts(input.maxFactors, () =>
-    monomialProposals({ ...input, x, y })
-      .slice(0, 8)
-      .map(
-        (p): LinearProposal => ({
-          products: [p.neurons],
-          ...(p.weights.some((v) => v !== 1) ? { weights: [p.weights] } : {}),
-          score: p.residual,
-          expected: p.residual * spread,
-          source: "log-product",
-        }),
-      ),
-  );
+  const products = yield* cache.logProducts(input.maxFactors, function* () {
+    return (yield* monomialProposalsSteps({ ...input, x, y })).slice(0, 8).map(
+      (p): LinearProposal => ({
+        products: [p.neurons],
+        ...(p.weights.some((v) => v !== 1) ? { weights: [p.weights] } : {}),
+        score: p.residual,
+        expected: p.residual * spread,
+        source: "log-product",
+      }),
+    );
+  });
   return { x, y, products };
 }
 
@@ -222,7 +220,7 @@ export function linearProposals(input: LinearInput): LinearScreen {
 /** linearProposals as interruptible steps (clock.ts): the search drives them on the event loop. */
 export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
   const cache = input.cache ?? new ScreenCache();
-  const { x, y, products } = logProducts(input, cache);
+  const { x, y, products } = yield* logProducts(input, cache);
   // An exact log-space fit says y is one product: no library is needed.
   if (products.some((p) => p.score < 1e-9)) return { proposals: products, columns: 0, truncated: false };
   const neurons = cache.neurons(input.allowed, () => neuronColumns(x, input.pool, input.allowed, input.lookup));
@@ -344,7 +342,7 @@ export const CHEAP_FACTORS = 2;
  */
 export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: LinearProposal[]; columns: number }> {
   const cache = input.cache ?? new ScreenCache();
-  const { x, y, products } = logProducts(input, cache);
+  const { x, y, products } = yield* logProducts(input, cache);
   if (products.some((p) => p.score < 1e-9)) return { proposals: products, columns: 0 };
   const neurons = cache.neurons(input.allowed, () => neuronColumns(x, input.pool, input.allowed, input.lookup));
   // The library the sizes build with no gridded neuron (level 0; for a pool without grids, the
