@@ -9,6 +9,8 @@ import { fitLocalSync } from "../src/lib/local/fit.js";
 import { structureOfEquations } from "../src/lib/equation/extract.js";
 import { withConstant } from "../src/lib/local/structure.js";
 import { runSteps } from "../src/lib/search/clock.js";
+import { backwardElimination } from "../src/lib/search/linear/backward.js";
+import { createRng } from "../src/lib/rng.js";
 import { allowedNeurons } from "../src/lib/search/constraints.js";
 import { fineWeightColumns, neuronColumns } from "../src/lib/search/linear/columns.js";
 import { cheapProposalsSteps, type LinearProposal } from "../src/lib/search/linear/proposer.js";
@@ -241,4 +243,31 @@ test("under noise no grown weighted sum is proposed: cos(1.46·x) imitates x⁴ 
   // proposed by the weighted pursuit's growth, and by a multiply move that shed no parameter.
   const { proposals } = firstScreen("nguyen-2", 40);
   assert.equal(proposals.filter((p) => p.source === "pursuit" && p.weights).length, 0);
+});
+
+test("backward elimination reuses a library's QR only for the same values: a column changed in one value is factored anew", () => {
+  const rng = createRng(5);
+  const rows = 60;
+  const library = (bump: number) =>
+    Array.from({ length: 12 }, (_, j) => {
+      const column = Float64Array.from({ length: rows }, (_, r) => Math.sin(0.3 * (r + 1) * (j + 1)) + 0.01 * j);
+      if (j === 4) column[7] = column[7]! + bump;
+      return column;
+    });
+  const y = Float64Array.from({ length: rows }, () => rng.uniform(-1, 1));
+  const complexity = Array.from({ length: 12 }, (_, j) => 1 + (j % 3));
+  const pathOf = (bump: number) => backwardElimination(library(bump), complexity, y, 6).path;
+  const first = pathOf(0);
+  const changed = pathOf(0.5);
+  // Two other libraries push the changed one out of the cache; then it is factored from scratch.
+  pathOf(1);
+  pathOf(2);
+  const fresh = pathOf(0.5);
+  assert.deepEqual(changed, fresh);
+  assert.notDeepEqual(
+    changed.map((m) => m.rss),
+    first.map((m) => m.rss),
+  );
+  // The same values again (new arrays): the same path, bit for bit.
+  assert.deepEqual(pathOf(0), first);
 });

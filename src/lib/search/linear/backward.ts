@@ -48,6 +48,55 @@ export function backwardElimination(
   maxTerms: number,
 ): { path: BackwardModel[]; dependent: number } {
   const m = y.length;
+  const { Q, members, rColumns, dependent } = factorOf(columns, complexity);
+  return eliminate(Q, members, rColumns, dependent, complexity, y, m, maxTerms);
+}
+
+/** The QR of a library (columns simplest first, dependent ones left out): what the path needs of it. */
+interface Factored {
+  Q: Float64Array[];
+  members: number[];
+  rColumns: number[][];
+  dependent: number;
+}
+
+/** The last few libraries factored, most recent first: the outputs of one data set share one. */
+const factored: { columns: readonly Float64Array[]; complexity: readonly number[]; value: Factored }[] = [];
+const FACTORED_KEPT = 2;
+
+/** Whether two libraries hold the same columns (values) and complexities. */
+function sameLibrary(
+  a: readonly Float64Array[],
+  ca: readonly number[],
+  b: readonly Float64Array[],
+  cb: readonly number[],
+): boolean {
+  if (a.length !== b.length) return false;
+  for (let j = 0; j < a.length; j++) {
+    if (ca[j] !== cb[j] || a[j]!.length !== b[j]!.length) return false;
+    const u = a[j]!;
+    const v = b[j]!;
+    for (let r = 0; r < u.length; r++) if (!Object.is(u[r], v[r])) return false;
+  }
+  return true;
+}
+
+/**
+ * The QR of `columns` (see backwardElimination), taken from the last libraries factored where one
+ * holds the same values (the ten outputs of a power-flow grid screen one library: one QR, not ten;
+ * the same bits either way). Q and R's columns are only read by the elimination.
+ */
+function factorOf(columns: readonly Float64Array[], complexity: readonly number[]): Factored {
+  const hit = factored.find((f) => sameLibrary(f.columns, f.complexity, columns, complexity));
+  if (hit) return hit.value;
+  const value = factor(columns, complexity);
+  factored.unshift({ columns: columns.map((c) => Float64Array.from(c)), complexity: [...complexity], value });
+  factored.length = Math.min(factored.length, FACTORED_KEPT);
+  return value;
+}
+
+function factor(columns: readonly Float64Array[], complexity: readonly number[]): Factored {
+  const m = columns[0]?.length ?? 0;
   const order = columns.map((_, j) => j).sort((a, b) => complexity[a]! - complexity[b]! || a - b);
   const Q: Float64Array[] = [];
   const members: number[] = [];
@@ -81,6 +130,20 @@ export function backwardElimination(
     rc.push(rest);
     rColumns.push(rc);
   }
+  return { Q, members, rColumns, dependent };
+}
+
+/** The elimination path of backwardElimination, from a library's QR. */
+function eliminate(
+  Q: readonly Float64Array[],
+  members: readonly number[],
+  rColumns: readonly (readonly number[])[],
+  dependent: number,
+  complexity: readonly number[],
+  y: Float64Array,
+  m: number,
+  maxTerms: number,
+): { path: BackwardModel[]; dependent: number } {
   let k = members.length;
   // R (k×k, upper triangular, rows), z = Qᵀy, and the full model's residual computed explicitly.
   let R = Array.from({ length: k }, (_, i) =>
