@@ -245,7 +245,7 @@ test("under noise no grown weighted sum is proposed: cos(1.46·x) imitates x⁴ 
   assert.equal(proposals.filter((p) => p.source === "pursuit" && p.weights).length, 0);
 });
 
-test("backward elimination reuses a QR only for the same values: a library changed in one value is factored anew", () => {
+test("backward elimination reuses a QR only for equal values: a library changed in one value is factored anew", () => {
   const rng = createRng(5);
   const rows = 60;
   const library = (bump: number) =>
