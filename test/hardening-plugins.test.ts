@@ -9,32 +9,21 @@
  * Every run has a time limit, so a regression fails instead of hanging the test run; the hanging
  * plugins use `--plugin-timeout 2`.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { assertInputError, cli, cliSignalled } from "./helpers/cli.js";
+import { fileIn, productCsv } from "./helpers/data.js";
 
 const dir = mkdtempSync(join(tmpdir(), "consolesr-hardening-plugins-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-function file(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const file = fileIn(dir);
 
 /** base.csv: 200 rows of x1, x2 in [1, 2] and y = 2·x1·x2. */
-const base = (() => {
-  const lines = ["x1,x2,y"];
-  for (let i = 0; i < 200; i++) {
-    const x1 = 1 + ((i * 37) % 200) / 200;
-    const x2 = 1 + ((i * 91 + 13) % 200) / 200;
-    lines.push(`${x1},${x2},${2 * x1 * x2}`);
-  }
-  return file("base.csv", `${lines.join("\n")}\n`);
-})();
+const base = file("base.csv", productCsv());
 
 /** A symbol plugin `myfn` (the identity, for tfjs) whose evaluate is the given source text. */
 const symbol = (evaluate: string) =>

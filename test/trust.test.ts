@@ -25,27 +25,16 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { searchProgress } from "../src/cli/progress.js";
 import { assertInputError, cli, cliSignalled, setprivWorks } from "./helpers/cli.js";
+import { fileIn, productCsv } from "./helpers/data.js";
 
 const dir = mkdtempSync(join(tmpdir(), "consolesr-trust-"));
 chmodSync(dir, 0o755);
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const file = (name: string, text: string | Buffer): string => {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-};
+const file = fileIn(dir);
 
-/** base.csv: 200 rows of y = 2·x1·x2 on [1, 2]. */
-const base = (() => {
-  const lines = ["x1,x2,y"];
-  for (let i = 0; i < 200; i++) {
-    const x1 = 1 + ((i * 37) % 200) / 200;
-    const x2 = 1 + ((i * 91 + 13) % 200) / 200;
-    lines.push(`${x1},${x2},${2 * x1 * x2}`);
-  }
-  return file("base.csv", `${lines.join("\n")}\n`);
-})();
+/** base.csv: 200 rows of x1, x2 in [1, 2] and y = 2·x1·x2. */
+const base = file("base.csv", productCsv());
 const FIT = ["fit", base, "--target", "y", "--form", "y = x1*x2", "--quiet"];
 
 /** A result of FIT, written once. */

@@ -74,27 +74,29 @@ export function runsPluginCode(args: readonly string[]): boolean {
   return false;
 }
 
+/** The last value of `flag` in `args` (`--flag v` or `--flag=v`), unparsed; undefined when absent. */
+function flagValue(args: readonly string[], flag: string): string | undefined {
+  let value: string | undefined;
+  args.forEach((a, i) => {
+    if (a === flag) value = args[i + 1];
+    else if (a.startsWith(`${flag}=`)) value = a.slice(flag.length + 1);
+  });
+  return value;
+}
+
 /**
  * The `--plugin-timeout` in `args`, in seconds; the default when
  * absent or invalid (the worker's commander reports an invalid one).
  */
 export function pluginTimeoutSeconds(args: readonly string[]): number {
-  let value: string | undefined;
-  args.forEach((a, i) => {
-    if (a === "--plugin-timeout") value = args[i + 1];
-    else if (a.startsWith("--plugin-timeout=")) value = a.slice("--plugin-timeout=".length);
-  });
+  const value = flagValue(args, "--plugin-timeout");
   const seconds = Number(value);
   return value !== undefined && seconds > 0 && Number.isFinite(seconds) ? seconds : DEFAULT_PLUGIN_TIMEOUT_S;
 }
 
 /** The `--plugin-memory` in `args`, in MB; the default when absent or invalid (the worker's commander reports it). */
 export function pluginMemoryMb(args: readonly string[]): number {
-  let value: string | undefined;
-  args.forEach((a, i) => {
-    if (a === "--plugin-memory") value = args[i + 1];
-    else if (a.startsWith("--plugin-memory=")) value = a.slice("--plugin-memory=".length);
-  });
+  const value = flagValue(args, "--plugin-memory");
   const mb = Number(value);
   return value !== undefined && Number.isInteger(mb) && mb >= 64 ? mb : DEFAULT_PLUGIN_MEMORY_MB;
 }

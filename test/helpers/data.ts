@@ -1,4 +1,6 @@
 /** Small seeded datasets shared by the test files. */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Dataset } from "../../src/lib/data/dataset.js";
 import { createRng } from "../../src/lib/rng.js";
 
@@ -14,4 +16,24 @@ export function twoInputs(
   const x2 = Float64Array.from({ length: rows }, () => rng.uniform(lo, hi));
   const y = x1.map((a, i) => f(a, x2[i]!));
   return { inputs: ["x1", "x2"], targets: ["y"], x: [x1, x2], y: [y], rows };
+}
+
+/** A writer of files into `dir`: name and text in, path out. */
+export const fileIn =
+  (dir: string) =>
+  (name: string, text: string | Uint8Array): string => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+
+/** 200 rows of x1, x2 on [1, 2] (deterministic, no RNG) and y = 2·x1·x2, as CSV text. */
+export function productCsv(): string {
+  const lines = ["x1,x2,y"];
+  for (let i = 0; i < 200; i++) {
+    const x1 = 1 + ((i * 37) % 200) / 200;
+    const x2 = 1 + ((i * 91 + 13) % 200) / 200;
+    lines.push(`${x1},${x2},${2 * x1 * x2}`);
+  }
+  return `${lines.join("\n")}\n`;
 }
