@@ -104,6 +104,26 @@ function basisOf(columns: readonly Float64Array[], y: Float64Array): { q: Float6
   return { q, residual };
 }
 
+/**
+ * The residual drop of adding a column: (aᵀr)² over the part of a outside the basis q (orthonormal,
+ * r already outside it); undefined where the column lies (numerically) in the basis.
+ */
+function gainOf(values: Float64Array, q: readonly Float64Array[], residual: Float64Array): number | undefined {
+  let aa = 0;
+  let ar = 0;
+  for (let r = 0; r < values.length; r++) {
+    aa += values[r]! * values[r]!;
+    ar += values[r]! * residual[r]!;
+  }
+  let inside = 0;
+  for (const u of q) {
+    const d = dot(u, values);
+    inside += d * d;
+  }
+  const outside = aa - inside;
+  return outside > 1e-12 * aa && Number.isFinite(outside) ? (ar * ar) / outside : undefined;
+}
+
 const strided = (v: Float64Array, step: number) =>
   Float64Array.from({ length: Math.ceil(v.length / step) }, (_, i) => v[i * step]!);
 
@@ -364,20 +384,8 @@ function* grow(
     const product: number[] = [];
     /** Scores the product held in `product` (its scan-row values in `values`) against the top. */
     const consider = (values: Float64Array): void => {
-      let aa = 0;
-      let ar = 0;
-      for (let r = 0; r < n; r++) {
-        aa += values[r]! * values[r]!;
-        ar += values[r]! * residual[r]!;
-      }
-      let inside = 0;
-      for (const u of q) {
-        const d = dot(u, values);
-        inside += d * d;
-      }
-      const outside = aa - inside;
-      if (outside > 1e-12 * aa && Number.isFinite(outside)) {
-        const gain = (ar * ar) / outside;
+      const gain = gainOf(values, q, residual);
+      if (gain !== undefined) {
         if ((top.length < count || gain > top[top.length - 1]!.gain) && !taken.has(keyOf(product))) {
           // One candidate per skeleton (the same neurons at other weights): the best few differ.
           const skeleton = skeletonOf(product);
@@ -469,18 +477,9 @@ function* grow(
       for (let k = firstWeighted; k < weightedEnd; k++) {
         if (clash(k)) continue;
         const product = [...term.filter((j) => neurons[j]!.input !== neurons[k]!.input), k];
-        const values = valuesOf(product, step);
-        let aa = 0;
-        let ar = 0;
-        for (let r = 0; r < values.length; r++) {
-          aa += values[r]! * values[r]!;
-          ar += values[r]! * residual[r]!;
-        }
-        let inside = 0;
-        for (const u of q) inside += dot(u, values) ** 2;
-        const outside = aa - inside;
-        if (!(outside > 1e-12 * aa) || !Number.isFinite(outside)) continue;
-        top.push({ product, gain: (ar * ar) / outside });
+        const gain = gainOf(valuesOf(product, step), q, residual);
+        if (gain === undefined) continue;
+        top.push({ product, gain });
         top.sort((a, b) => b.gain - a.gain);
         if (top.length > MULTIPLIED) top.pop();
       }
