@@ -198,6 +198,36 @@ test("a weighted term deeper than the dictionary, completed by plain terms: I1 +
   }
 });
 
+test("under noise a weighted term is completed by plain terms to the noise: I1 + I2 + 2·√I1·√I2·cos δ at 40 dB", () => {
+  // Under noise no completion is exact: one whose residual is noise is proposed (before, the
+  // search fitted about 110 structures around Taylor terms of cos δ and ended without the law).
+  for (const seed of [0, 3]) {
+    const { proposals, text } = firstScreen("feynman-I.37.4", 40, seed);
+    const weighted = proposals.filter((p) => p.source === "pursuit" && p.weights);
+    assert.deepEqual(
+      weighted.map((p) =>
+        text(p)
+          .split(" + ")
+          .map((t) => t.split("*").sort().join("*"))
+          .sort()
+          .join(" + "),
+      ),
+      ["cos(delta)*sqrt(I1)*sqrt(I2) + x(I1) + x(I2)"],
+      `seed ${seed}`,
+    );
+    assert.ok(weighted[0]!.expected > 5e-3 && weighted[0]!.expected < 2e-2, `NRMSE ${weighted[0]!.expected}`);
+  }
+});
+
+test("under noise a multiplied term completed alone sheds the terms a pruned start kept (I.12.11, 40 dB, seed 3)", () => {
+  // The multiply move's pruned sum kept q·B·v and q·B·v·θ³ beside q·B·v·sin(1.01·θ) + q·Ef; the
+  // term q·B·v·sin θ completed alone over plain products reaches the noise with q·Ef.
+  const { proposals, text } = firstScreen("feynman-I.12.11", 40, 3);
+  const pursued = proposals.filter((p) => p.source === "pursuit" && p.weights);
+  assert.equal(pursued.length, 1);
+  assert.equal(text(pursued[0]!), "x(q)*x(B)*x(v)*sin(theta) + x(q)*x(Ef)");
+});
+
 test("under noise the pursuit stops where its sum's residual is noise (the Gamma test's share)", () => {
   // y = 1.5·a·b·c + 0.8·a·d·e at 40 dB: no sum is exact; without the rule the pursuit grows to six
   // terms, with it it stops once the residual is noise (after the two right terms and a spare).

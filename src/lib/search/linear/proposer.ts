@@ -402,8 +402,9 @@ export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: Lin
         source: end.source === "backward" ? "backward-sum" : "pursuit",
       });
     // Nothing exact among plain products: products with one neuron at an inner weight (sin, exp …),
-    // from a fine weight grid, their weights refined (pursueWeightedSteps). Under noise only the
-    // plain sums' terms are multiplied by them (q·B·v·θ² to q·B·v·sin θ), no sum is grown.
+    // from a fine weight grid, their weights refined (pursueWeightedSteps). Where the plain pursuit
+    // stopped on noise only its sum's terms are multiplied by them (q·B·v·θ² to q·B·v·sin θ), and a
+    // multiplied term completed alone over plain products to the noise; no weighted sum is grown.
     if (!pursued.some((p) => p.expected <= PURSUIT_EXACT)) {
       const fine = fineWeightColumns(x, input.pool, input.allowed, input.lookup);
       const found = yield* pursueWeightedSteps(plain, fine, y, {

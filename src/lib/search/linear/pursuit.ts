@@ -21,7 +21,9 @@
  * moves such a neuron into a plain sum's terms (multiply moves).
  *
  * Under noise no sum is exact: a pursuit given `isNoise` stops where its sum's residual is noise
- * and returns that sum ("noise"), without the terms it stays noise without.
+ * and returns that sum ("noise"), without the terms it stays noise without. A term with a weighted
+ * neuron is also completed alone over plain products to the noise ("completion"): the rest of a
+ * sum grown beside it keeps imitating what plain products give exactly.
  */
 import type { NeuronColumn, WeightedNeuron } from "./columns.js";
 import { backwardElimination } from "./backward.js";
@@ -70,8 +72,9 @@ export interface PursuitResult {
   /**
    * "noise": the sum at which the pursuit stopped because its residual was noise
    * (PursuitOptions.isNoise), without the terms it stays noise without; not exact.
+   * "completion": likewise, a weighted term completed over plain products to the noise.
    */
-  source: "pursuit" | "backward" | "noise";
+  source: "pursuit" | "backward" | "noise" | "completion";
 }
 
 const dot = (a: Float64Array, b: Float64Array) => {
@@ -467,6 +470,7 @@ function* grow(
    * Reaches q·B·v·sin(θ) from q·B·v, deeper than the dictionary goes.
    */
   function* multiply(): Steps<void> {
+    multiplied.length = 0;
     for (let t = 0; t < model.length && error > options.exact; t++) {
       const term = model[t]!;
       if (term.some((k) => k >= firstWeighted)) continue;
@@ -489,6 +493,7 @@ function* grow(
         const refined = nrmseOf(trial) <= options.exact ? trial : refine ? yield* refine(trial) : undefined;
         if (!refined) continue;
         const e = nrmseOf(refined);
+        if (options.isNoise) multiplied.push({ term: refined[t]!, nrmse: e });
         if (e <= options.exact) {
           model = refined;
           error = e;
@@ -525,10 +530,10 @@ function* grow(
    * the plain terms of I1 + I2 + 2·√I1·√I2·cos δ explain less alone than a weighted imitator of
    * their sum (√I1·e^(0.18·I2)), which the weighted pursuit takes first. The term is also tried
    * with its weighted neuron swapped for the best few others of that input, by what each explains
-   * of y beyond the plain single neurons (sin(1.48·δ) stood in for cos δ). Returns an exact sum.
+   * of y beyond the plain single neurons (sin(1.48·δ) stood in for cos δ). Returns an exact sum,
+   * or under noise (options.isNoise) one whose residual is noise.
    */
-  function* complete(): Steps<number[][] | undefined> {
-    const plainOnly = { ...dictionary, weightedEnd: firstWeighted, weightedDepth: 0 };
+  function* complete(): Steps<PursuitResult | undefined> {
     const singles = byInput.flat().flatMap((j) => (j < firstWeighted ? [[j]] : []));
     for (const term of model) {
       const k = term.find((j) => j >= firstWeighted);
@@ -537,23 +542,51 @@ function* grow(
       const same = byInput[inputs.indexOf(neurons[k]!.input)]!;
       const swapped = same.filter((j) => j >= firstWeighted && j < weightedEnd).map((j) => [...rest, j]);
       for (const candidate of [term, ...(yield* scan(singles, SWAPPED, swapped, false))]) {
-        if (kept.has(keyOf(candidate))) continue;
-        kept.add(keyOf(candidate));
-        const ends = yield* grow(
-          plainOnly,
-          y,
-          { ...options, maxTerms: WEIGHTED_TERMS, isNoise: undefined },
-          refine,
-          [candidate],
-          true,
-        );
-        const exact = ends.find((end) => end.nrmse <= options.exact);
-        if (exact) return exact.products;
+        const ended = yield* completeFrom(candidate, options.isNoise !== undefined);
+        if (ended) return ended;
       }
     }
     return undefined;
   }
+  /**
+   * One term kept alone and the rest grown over the plain dictionary (once per term and
+   * dictionary): an exact end, or with `noise` one whose residual is noise and whose plain terms
+   * hold no input of the term's weighted neurons (at the noise, e^(0.09·x) beside x, x², x³
+   * imitates x⁴: a weighted neuron and plain powers of its input stand in for each other).
+   */
+  function* completeFrom(term: readonly number[], noise: boolean): Steps<PursuitResult | undefined> {
+    if (kept.has(keyOf(term))) return undefined;
+    kept.add(keyOf(term));
+    const plainOnly = { ...dictionary, weightedEnd: firstWeighted, weightedDepth: 0 };
+    const isNoise = noise ? options.isNoise : undefined;
+    const ends = yield* grow(plainOnly, y, { ...options, maxTerms: WEIGHTED_TERMS, isNoise }, refine, [term], true);
+    const apart = (end: PursuitResult) => {
+      const held = new Set(end.products.flat().flatMap((k) => (k >= firstWeighted ? [neurons[k]!.input] : [])));
+      return end.products.every(
+        (p) => p.some((k) => k >= firstWeighted) || p.every((k) => !held.has(neurons[k]!.input)),
+      );
+    };
+    return ends.find((end) => end.nrmse <= options.exact || (noise && end.source === "noise" && apart(end)));
+  }
+  /**
+   * Under noise, a start's best multiplied terms (by their refined sum's NRMSE) each completed to
+   * the noise over plain products: the rest of a start grown on Taylor terms of cos δ keeps
+   * imitating I1 + I2 beside √I1·√I2·cos δ (I1²/I2 + I2²/I1), the term alone is completed by them.
+   */
+  function* completeMultiplied(): Steps<PursuitResult | undefined> {
+    const best = [...multiplied].sort((p, q) => p.nrmse - q.nrmse);
+    const tried = new Set<string>();
+    for (const { term } of best) {
+      if (tried.has(keyOf(term)) || tried.size >= COMPLETED_UNDER_NOISE) continue;
+      tried.add(keyOf(term));
+      const ended = yield* completeFrom(term, true);
+      if (ended) return ended;
+    }
+    return undefined;
+  }
   const kept = dictionary.completed;
+  /** Under noise, the terms the last multiply moves tried, with their refined sum's NRMSE. */
+  const multiplied: { term: number[]; nrmse: number }[] = [];
   let model: number[][] = start.map((p) => [...p]);
   let error = model.length > 0 ? nrmseOf(model) : 1;
   const parametersOf = (products: readonly (readonly number[])[]) =>
@@ -565,6 +598,12 @@ function* grow(
     const refined = refine ? yield* refine(model) : undefined;
     if (refined && nrmseOf(refined) <= options.exact) return [ended(refined, "exact")];
     yield* multiply();
+    if (settled === "exact") return [ended(model, settled)];
+    // Under noise a multiplied term completed alone may need fewer parameters than the start kept
+    // beside it (q·B·v·sin θ + q·Ef, where the start's pruned sum kept q·B·v and q·B·v·θ³ too).
+    const completed = options.isNoise ? yield* completeMultiplied() : undefined;
+    if (completed && (!settled || parametersOf(completed.products) < parametersOf(model)))
+      return [ended(completed.products, completed.nrmse <= options.exact ? "exact" : "noise")];
     if (settled) return [ended(model, settled)];
   }
   for (let terms = model.length + 1; terms <= Math.min(options.maxTerms, PURSUIT_TERMS); terms++) {
@@ -609,7 +648,10 @@ function* grow(
     }
     const completed = weighted ? yield* complete() : undefined;
     if (completed) {
-      results.push(ended(completed, "exact"));
+      const exact = completed.nrmse <= options.exact;
+      results.push(
+        exact ? ended(completed.products, "exact") : { ...ended(completed.products, "noise"), source: "completion" },
+      );
       break;
     }
     results.push({ products: model.map((p) => [...p]), nrmse: error, source: "pursuit" });
@@ -641,6 +683,8 @@ const PAIRED = 10;
 const SWAPPED = 1;
 /** Multiply moves refined per term (the best by the residual drop). */
 const MULTIPLIED = 3;
+/** Multiplied terms completed to the noise over plain products, from a start under noise (grow's completeMultiplied). */
+const COMPLETED_UNDER_NOISE = 2;
 /** Levenberg–Marquardt iterations of refineWeights. */
 const WEIGHT_ITERATIONS = 40;
 
@@ -656,8 +700,10 @@ export interface WeightedResult {
  * grows sums over the dictionary, and each length's sum has its inner weights refined by
  * Levenberg–Marquardt (refineWeights): a weight off every grid (sin(2.52·x)) is reached from the
  * nearest fine-grid one. Returns exact sums, and under noise (`isNoise`) a start whose terms a
- * weighted neuron let shed parameters at the noise; a sum grown to the noise is not returned
- * (sin and cos of small weights imitate powers there). `grow: false` only works on the starts.
+ * weighted neuron let shed parameters at the noise, or whose multiplied term plain products
+ * complete to the noise; a sum grown to the noise over the weighted dictionary is not returned
+ * (sin and cos of small weights imitate powers there), one weighted term completed over plain
+ * products to the noise is. `grow: false` only works on the starts.
  */
 export function* pursueWeightedSteps(
   plain: readonly NeuronColumn[],
@@ -707,7 +753,7 @@ export function* pursueWeightedSteps(
   // An answer holds each neuron at one weight (a LoCaL neuron has one); the pursuit on its way
   // may hold it at several (exp(−1.25·x1)·x3 beside exp(−3·x1)·x2), which refining and pruning resolve.
   const valid = (end: PursuitResult) =>
-    (end.nrmse <= options.exact || end.source === "noise") &&
+    (end.nrmse <= options.exact || end.source === "noise" || end.source === "completion") &&
     end.products.some((p) => p.some((k) => k >= plain.length)) &&
     end.products.every((p) => p.every((k) => !clashesIn(neurons, plain.length, end.products)(k)));
   const found = () => ends.some(valid);

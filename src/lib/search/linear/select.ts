@@ -137,23 +137,28 @@ function trialRss(node: Node, j: number): number {
   return node.rss - (c * c) / room;
 }
 
-/** The child of a node with column j added (null when j is collinear with the members). */
-function extend(node: Node, j: number, columns: Columns): Node | null {
+/**
+ * The child of a node with column j added (null when j is collinear with the members). Only the
+ * entries of columns `from` on are computed (the others are left 0): the exhaustive walk's
+ * descendants of a child look at later columns only.
+ */
+function extend(node: Node, j: number, columns: Columns, from = 0): Node | null {
   const room = 1 - node.projected[j]!;
   if (!(room > ROOM)) return null;
   const norm = Math.sqrt(room);
   const g = columns.gram(j);
   const k = columns.size;
-  const p = Float64Array.from(g);
+  const p = new Float64Array(k);
+  for (let i = from; i < k; i++) p[i] = g[i]!;
   for (const q of node.basis) {
     const c = q[j]!;
-    for (let i = 0; i < k; i++) p[i]! -= c * q[i]!;
+    for (let i = from; i < k; i++) p[i]! -= c * q[i]!;
   }
-  for (let i = 0; i < k; i++) p[i]! /= norm;
+  for (let i = from; i < k; i++) p[i]! /= norm;
   const w = node.correlation[j]! / norm;
   const projected = new Float64Array(k);
   const correlation = new Float64Array(k);
-  for (let i = 0; i < k; i++) {
+  for (let i = from; i < k; i++) {
     projected[i] = node.projected[i]! + p[i]! * p[i]!;
     correlation[i] = node.correlation[i]! - w * p[i]!;
   }
@@ -243,22 +248,26 @@ function* exchange(
 function* exhaustive(columns: Columns, k: number, keep: number): Steps<{ members: number[]; rss: number }[]> {
   const out: { members: number[]; rss: number }[] = [];
   let visited = 0;
+  // Once the list was cut to the best `keep`, a subset no better than the last kept would be cut
+  // again (the sort is stable, so a tie with it sorts after it): it is not listed.
+  let cut = Number.POSITIVE_INFINITY;
   const walk = function* (start: number, node: Node): Steps<void> {
     if ((++visited & 15) === 0) yield;
     if (node.members.length === k - 1) {
       for (let j = start; j < columns.size; j++) {
         const rss = trialRss(node, j);
-        if (Number.isNaN(rss)) continue;
+        if (Number.isNaN(rss) || !(Math.max(0, rss) < cut)) continue;
         out.push({ members: [...node.members, j], rss: Math.max(0, rss) });
       }
       if (out.length > 4 * keep) {
         out.sort((p, q) => p.rss - q.rss);
         out.length = keep;
+        cut = out[keep - 1]!.rss;
       }
       return;
     }
     for (let j = start; j < columns.size; j++) {
-      const child = extend(node, j, columns);
+      const child = extend(node, j, columns, j + 1);
       if (child) yield* walk(j + 1, child);
     }
   };
