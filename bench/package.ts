@@ -86,7 +86,8 @@ try {
     [
       `import { createRng, fit } from "consolesr";`,
       `const rng = createRng(1);`,
-      `const X = Array.from({ length: 200 }, () => [rng.uniform(0.5, 2.5), rng.uniform(0.5, 2.5), rng.uniform(0.5, 2.5)]);`,
+      `const u = () => rng.uniform(0.5, 2.5);`,
+      `const X = Array.from({ length: 200 }, () => [u(), u(), u()]);`,
       `const y = X.map(([x1, x2, x3]) => 2 * x1 * x2 + x3 ** 2);`,
       `const result = await fit({ X, y, symbols: ["x", "x^2"], seed: 0 });`,
       `console.log(result.equations[0].text);`,

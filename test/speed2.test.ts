@@ -219,7 +219,7 @@ test("under noise a weighted term is completed by plain terms to the noise: I1 +
   }
 });
 
-test("under noise a multiplied term completed alone sheds the terms a pruned start kept (I.12.11, 40 dB, seed 3)", () => {
+test("under noise a multiplied term completed alone sheds terms a pruned start kept (I.12.11, 40 dB, seed 3)", () => {
   // The multiply move's pruned sum kept q·B·v and q·B·v·θ³ beside q·B·v·sin(1.01·θ) + q·Ef; the
   // term q·B·v·sin θ completed alone over plain products reaches the noise with q·Ef.
   const { proposals, text } = firstScreen("feynman-I.12.11", 40, 3);

@@ -683,7 +683,7 @@ const PAIRED = 10;
 const SWAPPED = 1;
 /** Multiply moves refined per term (the best by the residual drop). */
 const MULTIPLIED = 3;
-/** Multiplied terms completed to the noise over plain products, from a start under noise (grow's completeMultiplied). */
+/** Multiplied terms completed to the noise over plain products from a start under noise (completeMultiplied). */
 const COMPLETED_UNDER_NOISE = 2;
 /** Levenberg–Marquardt iterations of refineWeights. */
 const WEIGHT_ITERATIONS = 40;
