@@ -1,7 +1,8 @@
 /**
  * `npm run build:lib` (also on prepare): compiles src/lib, src/plugins and src/cli to build/ for
- * the package: JavaScript without comments and indentation (esbuild, names and syntax kept, so
- * stack traces still read), and declarations with their doc comments for the library's users.
+ * the package: JavaScript without comments, one statement per line and indented (esbuild, names
+ * kept), so that a stack trace points at a line a user can read, and declarations with their doc
+ * comments for the library's users.
  */
 import { execFileSync } from "node:child_process";
 import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -32,7 +33,6 @@ for (const file of readdirSync(build, { recursive: true, encoding: "utf8" })) {
     loader: "js",
     format: "esm",
     target: "es2022",
-    minifyWhitespace: true,
     keepNames: true,
     legalComments: "none",
   }).code;
@@ -41,5 +41,5 @@ for (const file of readdirSync(build, { recursive: true, encoding: "utf8" })) {
   after += out.length;
 }
 console.log(
-  `build/: JavaScript ${(before / 1024).toFixed(0)} kB → ${(after / 1024).toFixed(0)} kB without indentation`,
+  `build/: JavaScript ${(before / 1024).toFixed(0)} kB → ${(after / 1024).toFixed(0)} kB without comments`,
 );

@@ -9,7 +9,7 @@
  * Dependencies come from npm's cache or the registry (`--prefer-offline`).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -102,16 +102,25 @@ test("npm pack → install into an empty project → CLI on plain node, fit() fr
   const help = run(process.execPath, [bin, "--help"], { cwd: project });
   assert.match(help.stdout, /fit/);
 
-  // Plugin files: a .js one imported natively, a .ts one through tsx (loaded only then).
+  // Plugin files: a .js one imported natively, a .ts one through tsx (an optional peer
+  // dependency: without it, one error line saying so; installed, the .ts file loads).
   const plugin = (name: string) =>
     `export default { kind: "symbol", name: "${name}", complexity: 2, innerWeight: true, ` +
     `text: (a) => \`${name}(\${a})\`, latex: (a) => \`\\\\tanh(\${a})\`, ` +
     `evaluate: Math.tanh, apply: (x, tf) => tf.tanh(x) };\n`;
   writeFileSync(join(project, "tanh.js"), plugin("tanh"));
   writeFileSync(join(project, "tanh2.ts"), plugin("tanh2"));
-  const plugins = run("npx", ["--no-install", "consolesr", "plugins", "--plugin", "tanh.js", "--plugin", "tanh2.ts"], {
-    cwd: project,
-  });
+  const listPlugins = () =>
+    run("npx", ["--no-install", "consolesr", "plugins", "--plugin", "tanh.js", "--plugin", "tanh2.ts"], {
+      cwd: project,
+    });
+  assert.ok(!existsSync(join(project, "node_modules", "tsx")), "tsx was installed with the package");
+  const withoutTsx = listPlugins();
+  assert.equal(withoutTsx.status, 2, withoutTsx.stderr);
+  assert.match(withoutTsx.stderr, /^error: plugin file tanh2\.ts: is TypeScript .*needs tsx: run `npm install tsx`/m);
+  const tsx = run("npm", ["install", "tsx", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: project });
+  assert.equal(tsx.status, 0, tsx.stderr);
+  const plugins = listPlugins();
   assert.equal(plugins.status, 0, plugins.stderr);
   assert.match(plugins.stdout, /^symbol +tanh +.*\[tanh\.js\]$/m);
   assert.match(plugins.stdout, /^symbol +tanh2 +.*\[tanh2\.ts\]$/m);

@@ -6,6 +6,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import katex from "katex";
 import { tf } from "../src/lib/tf.js";
 import * as sdk from "../src/lib/sdk.js";
 import * as lib from "../src/lib/index.js";
@@ -101,9 +102,27 @@ describe("SDK entry point", () => {
   });
 });
 
+/** KaTeX as check-plugin and the playground render a symbol's LaTeX. */
+const renderLatex = (latex: string) => void katex.renderToString(latex, { throwOnError: true });
+
 describe("checkPlugins", () => {
+  test("a symbol's LaTeX is rendered by the renderLatex given; without one it is checked to be a string", () => {
+    const badLatex = { ...goodTanh, name: "tanhbad", latex: (a: string) => `\\tanh\\left(${a}` };
+    const rendered = checkPlugin(badLatex, { tf, renderLatex });
+    assert.ok(rendered.checks.includes("latex"));
+    assert.match(rendered.failures.map(formatFailure).join("\n"), /latex: KaTeX rejects latex\("x_\{1\}"\)/);
+    const unrendered = checkPlugin(badLatex, { tf });
+    assert.ok(unrendered.checks.includes("latex (not rendered)") && !unrendered.checks.includes("latex"));
+    assert.deepEqual(unrendered.failures, []);
+    const notString = checkPlugin({ ...goodTanh, name: "tanhnum", latex: () => 3 }, { tf });
+    assert.match(
+      notString.failures.map(formatFailure).join("\n"),
+      /latex \(not rendered\): latex\("x_\{1\}"\) returned 3/,
+    );
+  });
+
   test("accepts every built-in symbol, constraint and reward", () => {
-    const reports = checkPlugins(builtins, { tf });
+    const reports = checkPlugins(builtins, { tf, renderLatex });
     assert.equal(reports.length, builtins.length);
     assert.deepEqual(
       reports.flatMap((r) => r.failures.map(formatFailure)),

@@ -536,8 +536,17 @@ export function registerCommands(program: Command): void {
     for (const path of files) groups.push({ origin: path, candidates: await importPluginFile(path) });
     await (await import("../lib/backend.js")).useBackend("cpu");
     const { tf } = await import("../lib/tf.js");
-    // Loaded here only: KaTeX costs every other command ~60 ms of start-up.
     const { checkPlugins, formatFailure } = await import("../lib/checkPlugin.js");
+    // KaTeX (an optional peer dependency) renders each symbol's LaTeX where it is installed.
+    let renderLatex: ((latex: string) => void) | undefined;
+    try {
+      const katex = (await import("katex")).default;
+      renderLatex = (latex) => void katex.renderToString(latex, { throwOnError: true });
+    } catch {
+      process.stderr.write(
+        "note: KaTeX is not installed, so symbols' LaTeX is not rendered (npm install katex to check it)\n",
+      );
+    }
     const registered = {
       symbol: builtinSymbols.map((p) => p.name),
       constraint: builtinConstraints.map((p) => p.name),
@@ -545,7 +554,13 @@ export function registerCommands(program: Command): void {
     };
     const reports: PluginCheckReport[] = [];
     for (const { origin, candidates } of groups) {
-      const group = checkPlugins(candidates, { tf, seed, origin, registered: origin === "built-in" ? {} : registered });
+      const group = checkPlugins(candidates, {
+        tf,
+        seed,
+        origin,
+        renderLatex,
+        registered: origin === "built-in" ? {} : registered,
+      });
       for (const report of group) {
         if (report.kind !== "unknown") registered[report.kind] = [...registered[report.kind], report.plugin];
         const status = report.failures.length === 0 ? "ok  " : "FAIL";

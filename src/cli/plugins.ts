@@ -75,7 +75,19 @@ function fileError(path: string, message: string): InputError {
  */
 async function importModule(absolute: string): Promise<unknown> {
   const url = pathToFileURL(absolute).href;
-  const viaTsx = async () => (await import("tsx/esm/api")).tsImport(url, import.meta.url);
+  const viaTsx = async () => {
+    let tsx: typeof import("tsx/esm/api");
+    try {
+      tsx = await import("tsx/esm/api");
+    } catch {
+      // tsx is an optional peer dependency of the package (a dependency of the checkout).
+      throw new TsxMissing(
+        "is TypeScript (or ES-module syntax in a CommonJS folder), which needs tsx: run `npm install tsx` " +
+          "in your project, or compile the plugin to .js (.mjs for ES-module syntax)",
+      );
+    }
+    return tsx.tsImport(url, import.meta.url);
+  };
   // From the sources tsx already runs every import (its loader is registered): let it do this one
   // too, as it always has; natively, a .js file would meet tsx's loader half-way.
   if (extname(absolute) === ".ts" || extname(absolute) === ".mts" || import.meta.url.endsWith(".ts")) return viaTsx();
@@ -86,6 +98,9 @@ async function importModule(absolute: string): Promise<unknown> {
     throw error;
   }
 }
+
+/** The import of a plugin file that needs tsx where tsx is not installed. */
+class TsxMissing extends Error {}
 
 /** The default export of a plugin file, unvalidated: one object or an array of them. */
 export async function importPluginFile(path: string): Promise<unknown[]> {
@@ -98,6 +113,7 @@ export async function importPluginFile(path: string): Promise<unknown[]> {
   try {
     module = (await watchLoading(path, () => importModule(absolute))) as Record<string, unknown>;
   } catch (cause) {
+    if (cause instanceof TsxMissing) throw fileError(path, cause.message);
     throw fileError(path, `cannot be imported: ${oneLine(cause instanceof Error ? cause.message : String(cause))}`);
   }
   let exported = module.default;

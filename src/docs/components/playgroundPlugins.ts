@@ -17,6 +17,10 @@ import {
   type Plugin,
   type Registries,
 } from "../../lib/index.js";
+import katex from "katex";
+
+/** A symbol's LaTeX rendered as the pages render it (check-plugin's "latex" check). */
+const renderLatex = (latex: string) => void katex.renderToString(latex, { throwOnError: true });
 
 export const PLUGIN_EXTENSIONS = [".js", ".mjs"];
 
@@ -67,7 +71,13 @@ const names = (registries: Registries) => ({
  */
 export async function loadPluginSource(source: string, name: string, loaded: readonly Plugin[]): Promise<PluginLoad> {
   const candidates = await importPluginSource(source, name);
-  const reports = checkPlugins(candidates, { tf, seed: 0, origin: name, registered: names(createRegistries(loaded)) });
+  const reports = checkPlugins(candidates, {
+    tf,
+    seed: 0,
+    origin: name,
+    renderLatex,
+    registered: names(createRegistries(loaded)),
+  });
   const failures = reports.flatMap((report) => report.failures);
   if (failures.length > 0) {
     const more =
