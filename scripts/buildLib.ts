@@ -40,6 +40,4 @@ for (const file of readdirSync(build, { recursive: true, encoding: "utf8" })) {
   before += code.length;
   after += out.length;
 }
-console.log(
-  `build/: JavaScript ${(before / 1024).toFixed(0)} kB → ${(after / 1024).toFixed(0)} kB without comments`,
-);
+console.log(`build/: JavaScript ${(before / 1024).toFixed(0)} kB → ${(after / 1024).toFixed(0)} kB without comments`);
