@@ -6,17 +6,18 @@
  *   "perf_hooks" (the package maps them to `false` in its "browser" field, which esbuild honours).
  * - `highs` (the LP solver of the search's argmin): its ESM build imports `node:module` when it runs
  *   under Node, `await import("node:module")`, which no browser can resolve.
- * - `@tensorflow/tfjs` and `@tensorflow/tfjs-core`: Framework's rollup bundles work but print
- *   "Converting require to esm is currently not supported" warnings (tfjs-core's Node platform
- *   file), which test/site.test.ts rightly counts as alarming build output.
+ * - `@tensorflow/tfjs-core` and its cpu and webgl backends: Framework's rollup bundles work but
+ *   print "Converting require to esm is currently not supported" warnings (tfjs-core's Node
+ *   platform file), which test/site.test.ts rightly counts as alarming build output.
  *
  * Framework resolves a bare import in a page or a local module (`import * as tf from
- * "@tensorflow/tfjs"` in src/lib/tf.ts, `import("highs")` in src/lib/search/argmin.ts,
+ * "@tensorflow/tfjs-core"` in src/lib/tf.ts, `import("highs")` in src/lib/search/argmin.ts,
  * `import("@tensorflow/tfjs-backend-wasm")` in src/lib/backend.ts) to
  * `<root>/.observablehq/cache/_node/<name>@<version>/index.js` and bundles the package only when
  * that file does not exist. So this script writes esbuild's browser bundles there first. The
- * union package and the wasm backend import tfjs-core from the tfjs-core bundle beside them, so a
- * page has one tfjs-core (one engine, one kernel registry); highs gets a stub for `node:module`
+ * backends import tfjs-core from the tfjs-core bundle beside them, so a page has one tfjs-core
+ * (one engine, one kernel registry; src/lib/vendor/tfjsRegistrations.js, tfjs-core's gradients
+ * and chained ops, reaches the same through tfjs's globals); highs gets a stub for `node:module`
  * that throws (never reached in a browser). Legal comments are dropped (they name URLs; the
  * licences are in node_modules and in the packages' own repositories).
  *
@@ -91,11 +92,12 @@ const nodeModuleStub: Plugin = {
  * before the backend's first use).
  */
 const entries: Record<string, { contents?: string; plugins: Plugin[] }> = {
-  // No wrapper: the package's own module is the entry, so that the union's `export * from
+  // No wrapper: the package's own module is the entry, so that an `export * from
   // "@tensorflow/tfjs-core"` stays an ES re-export of the external bundle (one level down, esbuild
   // would turn it into a copy made at load time).
   "@tensorflow/tfjs-core": { plugins: [] },
-  "@tensorflow/tfjs": { plugins: [] },
+  "@tensorflow/tfjs-backend-cpu": { plugins: [] },
+  "@tensorflow/tfjs-backend-webgl": { plugins: [] },
   "@tensorflow/tfjs-backend-wasm": {
     contents: `export * from "@tensorflow/tfjs-backend-wasm";
 import {setWasmPaths} from "@tensorflow/tfjs-backend-wasm";

@@ -5,7 +5,7 @@
  * comments for the library's users.
  */
 import { execFileSync } from "node:child_process";
-import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { transformSync } from "esbuild";
 
@@ -14,8 +14,17 @@ const build = join(root, "build");
 const tsc = join(root, "node_modules", ".bin", "tsc");
 
 rmSync(build, { recursive: true, force: true });
+// tfjs-core's gradients and chained ops, bundled (src/lib/vendor, gitignored), then copied beside
+// the compiled library: tsc emits no .js sources.
+execFileSync(process.execPath, ["--import", "tsx", join(root, "scripts/tfjsRegistrations.ts")], {
+  cwd: root,
+  stdio: "inherit",
+});
 execFileSync(tsc, ["-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
 execFileSync(tsc, ["-p", "tsconfig.types.json"], { cwd: root, stdio: "inherit" });
+mkdirSync(join(build, "lib/vendor"), { recursive: true });
+for (const file of ["tfjsRegistrations.js", "tfjsRegistrations.d.ts"])
+  copyFileSync(join(root, "src/lib/vendor", file), join(build, "lib/vendor", file));
 // @observablehq/runtime ships no types: the declarations that use it carry ours along.
 copyFileSync(join(root, "src/lib/observablehq-runtime.d.ts"), join(build, "lib/observablehq-runtime.d.ts"));
 const runtimeTypes = join(build, "lib/runtime.d.ts");
@@ -26,7 +35,7 @@ writeFileSync(
 let before = 0;
 let after = 0;
 for (const file of readdirSync(build, { recursive: true, encoding: "utf8" })) {
-  if (!file.endsWith(".js")) continue;
+  if (!file.endsWith(".js") || file.startsWith("lib/vendor/")) continue;
   const path = join(build, file);
   const code = readFileSync(path, "utf8");
   const out = transformSync(code, {

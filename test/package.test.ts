@@ -145,6 +145,24 @@ test("npm pack → install into an empty project → CLI on plain node, fit() fr
   assert.equal(fitted.status, 0, fitted.stderr);
   assert.equal(fitted.stdout, "2*x1*x2 + x3^2\ntrue\n");
 
+  // The installed tfjs is tfjs-core with the cpu backend (no @tensorflow/tfjs umbrella); its
+  // gradients and chained ops are registered: d/dx Σ sin(x²) = 2x·cos(x²).
+  assert.ok(!existsSync(join(project, "node_modules", "@tensorflow", "tfjs")), "the tfjs umbrella was installed");
+  writeFileSync(
+    join(project, "grad.mjs"),
+    'import { tf } from "consolesr";\n' +
+      "const g = tf.grad((x) => x.square().sin().sum())(tf.tensor1d([0.5, 1, 2]));\n" +
+      "console.log(JSON.stringify(Array.from(g.dataSync())), tf.getBackend());\n",
+  );
+  const grad = run(process.execPath, ["grad.mjs"], { cwd: project });
+  assert.equal(grad.status, 0, grad.stderr);
+  const [values, backend] = grad.stdout.trim().split(" ");
+  assert.equal(backend, "cpu");
+  for (const [i, g] of (JSON.parse(values!) as number[]).entries()) {
+    const x = [0.5, 1, 2][i]!;
+    assert.ok(Math.abs(g - 2 * x * Math.cos(x * x)) < 1e-5, `gradient at ${x}: ${g}`);
+  }
+
   // The README's quick start, verbatim, as a user's .mjs script.
   const readme = readFileSync(join(root, "README.md"), "utf8");
   const quick = /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf("## Quick start (library)")))![1]!;

@@ -1,7 +1,8 @@
 /**
- * Choosing the tfjs backend. cpu and webgl come with the union package; wasm is loaded on
- * first use. In the browser, pages may pass their own loader for wasm (it needs its .wasm files
- * served), see STACK.md.
+ * Choosing the tfjs backend. cpu comes with tf.ts; wasm (a dependency) and webgl (an optional peer
+ * dependency, for the browser: `npm install @tensorflow/tfjs-backend-webgl`) are loaded on first
+ * use. In the browser, pages may pass their own loader for wasm (it needs its .wasm files served),
+ * see STACK.md.
  */
 import { InputError } from "./errors.js";
 import { tf } from "./tf.js";
@@ -15,6 +16,15 @@ export async function useBackend(
 ): Promise<string> {
   checkBackendName(name);
   if (name === "wasm" && !tf.findBackendFactory("wasm")) await loadWasm();
+  if (name === "webgl" && !tf.findBackendFactory("webgl")) {
+    try {
+      await import("@tensorflow/tfjs-backend-webgl");
+    } catch {
+      throw new InputError(
+        'the tfjs backend "webgl" needs @tensorflow/tfjs-backend-webgl (npm install @tensorflow/tfjs-backend-webgl)',
+      );
+    }
+  }
   const ok = await tf.setBackend(name);
   if (!ok) throw new InputError(`the tfjs backend "${name}" could not be initialised here`);
   await tf.ready();
