@@ -14,6 +14,7 @@ import {
   createRng,
   fit,
   InputError,
+  loadResult,
   resultToJson,
   tf,
   type FitArraysOptions,
@@ -349,5 +350,59 @@ describe("fit({X, y})", () => {
     });
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stdout.split("\n")[0], "y = 2*x1*x2 + x3^2");
+  });
+});
+
+describe("loadResult(json)", () => {
+  test("a saved result predicts new rows exactly as the fit's equations did (text or object; CLI --out too)", async () => {
+    const { result } = await firstFit();
+    const text = resultToJson(result);
+    const fresh = inputs(9, 25);
+    const want = result.equations[0]!.predict(fresh);
+    for (const json of [text, JSON.parse(text) as object]) {
+      const loaded = loadResult(json);
+      assert.equal(loaded.equations[0]!.text, result.equations[0]!.text);
+      assert.deepEqual(loaded.equations[0]!.predict(fresh), want);
+      assert.equal(resultToJson(loaded), text, "the loaded result's JSON is the saved one");
+    }
+    // A result `consolesr fit --out` wrote: inputs in the CSV's column order.
+    const dir = mkdtempSync(join(tmpdir(), "consolesr-load-"));
+    try {
+      writeFileSync(join(dir, "d.csv"), ["x1,x2,x3,y", ...X.map((r, i) => [...r, y[i]].join(","))].join("\n"));
+      const run = await cli([
+        "fit",
+        join(dir, "d.csv"),
+        "--target",
+        "y",
+        "--symbols",
+        "x,x^2",
+        "--out",
+        join(dir, "r.json"),
+      ]);
+      assert.equal(run.code, 0, run.stderr);
+      const loaded = loadResult(readFileSync(join(dir, "r.json"), "utf8"));
+      const predicted = loaded.equations[0]!.predict(fresh);
+      for (const [i, [a, b, c]] of fresh.entries()) assert.ok(relative(predicted[i]!, truth(a!, b!, c!)) < 1e-8);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("not a result, a symbol no plugin registers, or a wrong X: one InputError naming it", async () => {
+    const { result } = await firstFit();
+    const json = JSON.parse(resultToJson(result)) as ResultJson;
+    assert.throws(
+      () => loadResult("{", { name: "r.json" }),
+      (e) => e instanceof InputError && /^r\.json: not a JSON/.test(e.message),
+    );
+    assert.throws(() => loadResult({ version: 2 }), /unsupported result version 2/);
+    const renamed = structuredClone(json);
+    renamed.equations[0]!.terms[0]!.factors[0]!.symbol = "tanh";
+    assert.throws(
+      () => loadResult(renamed),
+      (e) =>
+        e instanceof InputError && /uses the symbol "tanh", which is not registered \(pass its plugin/.test(e.message),
+    );
+    assert.throws(() => loadResult(json).equations[0]!.predict([[1, 2]]), /X has 2 columns; the equations read 3/);
   });
 });

@@ -129,7 +129,7 @@ test("npm pack → install into an empty project → CLI on plain node, fit() fr
   writeFileSync(
     join(project, "fit.mjs"),
     [
-      'import { fit } from "consolesr";',
+      'import { fit, loadResult, resultToJson } from "consolesr";',
       "let s = 7;",
       "const r = () => ((s = (s * 16807) % 2147483647) / 2147483647) * 2 + 0.5;",
       "const X = [], y = [];",
@@ -139,11 +139,15 @@ test("npm pack → install into an empty project → CLI on plain node, fit() fr
       "const [equation] = result.equations;",
       "console.log(equation.text);",
       "console.log(Math.abs(equation.predict([[1, 2, 3]])[0] - 13) < 1e-8);",
+      "// A saved result read back predicts what the fit's equation predicted.",
+      "const loaded = loadResult(resultToJson(result)).equations[0];",
+      "const rows = [[1, 2, 3], [0.7, 1.9, 2.2]];",
+      "console.log(JSON.stringify(loaded.predict(rows)) === JSON.stringify(equation.predict(rows)));",
     ].join("\n"),
   );
   const fitted = run(process.execPath, ["fit.mjs"], { cwd: project });
   assert.equal(fitted.status, 0, fitted.stderr);
-  assert.equal(fitted.stdout, "2*x1*x2 + x3^2\ntrue\n");
+  assert.equal(fitted.stdout, "2*x1*x2 + x3^2\ntrue\ntrue\n");
 
   // The installed tfjs is tfjs-core with the cpu backend (no @tensorflow/tfjs umbrella); its
   // gradients and chained ops are registered: d/dx Σ sin(x²) = 2x·cos(x²).

@@ -14,6 +14,7 @@ import { evaluateEquation } from "./equation/evaluate.js";
 import { InputError } from "./errors.js";
 import { pipelineData, resolvePipelineConfig, runPipeline, type PipelineOptions } from "./pipeline.js";
 import type { Registries } from "./plugins.js";
+import { parseResult } from "./reproduce.js";
 import { resultEquation, type EquationResult, type ResultJson } from "./result.js";
 import type { ArgminSolver } from "./search/argmin.js";
 import { resolveSettings, type EpisodeEvent, type SearchMethod } from "./search/index.js";
@@ -366,6 +367,61 @@ export async function fit(options: FitArraysOptions): Promise<FitArraysResult> {
   });
   // A plugin that threw or returned NaN stopped the search: its InputError, as `consolesr fit` exits 2 with it.
   if (search?.error) throw search.error;
+  const equations = result.equations.map((equation) => {
+    const fitted = { ...equation } as FittedEquation;
+    Object.defineProperty(fitted, "predict", { value: predictor(equation, names, registries), enumerable: false });
+    return fitted;
+  });
+  return { ...result, equations };
+}
+
+/** Where loadResult finds its plugins: extra plugins on top of the built-ins, or the registries as they are. */
+export interface LoadResultOptions {
+  /** Extra plugins (the symbols the result's equations use beyond the built-ins) … */
+  plugins?: readonly unknown[];
+  /** … or the registries to use as they are (createRegistries). Not both. */
+  registries?: Registries;
+  /** The name error messages give the result (default "result"). */
+  name?: string;
+}
+
+/**
+ * A saved result (the version-1 JSON that `consolesr fit --out`, `run --out` and
+ * `resultToJson(fit(…))` write, as text or parsed) read back with a predictor on every
+ * equation, as `fit` gives them: `loadResult(json).equations[0].predict(X)` predicts what the
+ * fit's equation predicted, X holding the fit's inputs in their order (`manifest.config.inputs`;
+ * a result without them reads the inputs its equations use, sorted). Read by `parseResult`
+ * (the reader `reproduce` uses): a file that is not a version-1 result, or an equation whose
+ * symbol is not registered (a plugin's: pass it in `plugins`), is one InputError naming it.
+ */
+export function loadResult(json: string | object, options: LoadResultOptions = {}): FitArraysResult {
+  const file = options.name ?? "result";
+  if (options.plugins !== undefined && options.registries !== undefined)
+    throw new InputError(`loadResult: give plugins or registries, not both`);
+  const text = typeof json === "string" ? json : JSON.stringify(json);
+  if (text === undefined) throw new InputError(`${file}: not a consolesr result (expected JSON text or an object)`);
+  const result = parseResult(text, file);
+  const registries = options.registries ?? createRegistries(options.plugins ?? []);
+  const config = result.manifest.config as { inputs?: unknown };
+  const used = [...new Set(result.equations.flatMap((e) => e.terms.flatMap((t) => t.factors.map((f) => f.input))))];
+  const names =
+    Array.isArray(config.inputs) && config.inputs.every((n) => typeof n === "string")
+      ? (config.inputs as string[])
+      : used.sort();
+  for (const equation of result.equations) {
+    for (const factor of equation.terms.flatMap((t) => t.factors)) {
+      if (!registries.symbols.has(factor.symbol))
+        throw new InputError(
+          `${file}: the equation of ${quote(equation.target)} uses the symbol ${quote(factor.symbol)}, which is not ` +
+            `registered (pass its plugin: loadResult(json, { plugins: [...] }))`,
+        );
+      if (!names.includes(factor.input))
+        throw new InputError(
+          `${file}: the equation of ${quote(equation.target)} reads ${quote(factor.input)}, which is not among the ` +
+            `result's inputs (${names.join(", ")})`,
+        );
+    }
+  }
   const equations = result.equations.map((equation) => {
     const fitted = { ...equation } as FittedEquation;
     Object.defineProperty(fitted, "predict", { value: predictor(equation, names, registries), enumerable: false });
