@@ -354,7 +354,7 @@ describe("fit({X, y})", () => {
 });
 
 describe("loadResult(json)", () => {
-  test("a saved result predicts new rows exactly as the fit's equations did (text or object; CLI --out too)", async () => {
+  test("a saved result predicts new rows as the fit did (text or object; a CLI --out file too)", async () => {
     const { result } = await firstFit();
     const text = resultToJson(result);
     const fresh = inputs(9, 25);
