@@ -124,6 +124,12 @@ test("npm pack → install into an empty project → CLI on plain node, fit() fr
   assert.equal(plugins.status, 0, plugins.stderr);
   assert.match(plugins.stdout, /^symbol +tanh +.*\[tanh\.js\]$/m);
   assert.match(plugins.stdout, /^symbol +tanh2 +.*\[tanh2\.ts\]$/m);
+  // The README's example plugins ship with the package, typed from consolesr/sdk, and pass the checks.
+  const example = join("node_modules", "consolesr", "examples", "plugins", "tanh.ts");
+  assert.match(readFileSync(join(project, example), "utf8"), /from "consolesr\/sdk"/);
+  const checked = run("npx", ["--no-install", "consolesr", "check-plugin", example], { cwd: project });
+  assert.equal(checked.status, 0, checked.stdout + checked.stderr);
+  assert.match(checked.stderr, /note: KaTeX is not installed/);
 
   // 4. fit() from an ESM script on arrays.
   writeFileSync(

@@ -8,7 +8,7 @@
  * another). Products are lists of layer-1 neurons; neuron i is the symbol
  * space.symbols[i mod |Φ|] applied to the input space.inputs[⌊i / |Φ|⌋], |Φ| = space.symbols.length.
  */
-import type { ConstraintContext, ConstraintPlugin } from "../../src/lib/sdk.js";
+import type { ConstraintContext, ConstraintPlugin } from "consolesr/sdk";
 
 const TRIG = new Set(["sin", "cos", "tanh"]);
 

@@ -6,7 +6,7 @@
  *
  *   consolesr fit data.csv --plugin examples/plugins/parsimony-strict.ts --reward parsimony-strict --target y
  */
-import type { RewardFit, RewardPlugin } from "../../src/lib/sdk.js";
+import type { RewardFit, RewardPlugin } from "consolesr/sdk";
 
 export default {
   kind: "reward",

@@ -7,7 +7,7 @@
  * The file imports nothing at run time: tfjs arrives as the second argument of `apply`, and the
  * type import below is erased when the file loads (it only lets `tsc` check the object).
  */
-import type { SymbolPlugin } from "../../src/lib/sdk.js";
+import type { SymbolPlugin } from "consolesr/sdk";
 
 export default {
   kind: "symbol",
