@@ -72,6 +72,8 @@ test("npm pack → install into an empty project → CLI on plain node, fit() fr
   });
   const install = run("npm", ["install", tarball, "--no-audit", "--no-fund", "--prefer-offline"], { cwd: project });
   assert.equal(install.status, 0, install.stderr);
+  // No dependency asks for a newer Node than `engines` promises (KaTeX 0.19's commander 15 did).
+  assert.doesNotMatch(install.stdout + install.stderr, /EBADENGINE/);
   const installed = join(project, "node_modules", "consolesr");
   assert.ok(statSync(join(installed, "build", "cli", "main.js")).isFile());
 
@@ -180,6 +182,14 @@ test("npm pack → install into an empty project → CLI on plain node, fit() fr
   const quickRun = run(process.execPath, ["quickstart.mjs"], { cwd: project });
   assert.equal(quickRun.status, 0, quickRun.stderr);
   assert.equal(quickRun.stdout.split("\n")[0], "y = 2*x1*x2 + x3^2");
+  // The same quick start on Node 22 (the node@22 npm package, where npm can fetch or has cached it).
+  const node22 = run("npm", ["exec", "--yes", "--package=node@22", "--", "node", "--version"], { cwd: project });
+  if (node22.status === 0 && /^v22\./.test(node22.stdout.trim())) {
+    const on22 = run("npm", ["exec", "--yes", "--package=node@22", "--", "node", "quickstart.mjs"], { cwd: project });
+    assert.equal(on22.status, 0, on22.stderr);
+    assert.equal(on22.stdout.split("\n")[0], "y = 2*x1*x2 + x3^2");
+    t.diagnostic(`Node ${node22.stdout.trim()}: the quick start gives the same equation`);
+  } else t.diagnostic(`Node 22 not checked: npm exec node@22 failed (${node22.stderr.trim().split("\n").at(-1)})`);
 
   // 5. TypeScript against the installed declarations.
   writeFileSync(
