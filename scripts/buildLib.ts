@@ -32,6 +32,16 @@ writeFileSync(
   runtimeTypes,
   `/// <reference path="./observablehq-runtime.d.ts" />\n${readFileSync(runtimeTypes, "utf8")}`,
 );
+// A side-effect import carries no types; in a declaration it only drags the imported module's own
+// declarations into a user's program (index.d.ts's `import "./local/fitTfjs.js"` would reach
+// tfjs-core's, which do not check under skipLibCheck: false). Declarations keep type imports only.
+for (const file of readdirSync(build, { recursive: true, encoding: "utf8" })) {
+  if (!file.endsWith(".d.ts") || file.startsWith("lib/vendor/")) continue;
+  const path = join(build, file);
+  const text = readFileSync(path, "utf8");
+  const kept = text.replace(/^import "[^"]+";\n/gm, "");
+  if (kept !== text) writeFileSync(path, kept);
+}
 let before = 0;
 let after = 0;
 for (const file of readdirSync(build, { recursive: true, encoding: "utf8" })) {

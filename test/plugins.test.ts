@@ -248,11 +248,14 @@ describe("checkPlugins", () => {
   });
 
   test("rejects an op whose autodiff gradient is wrong (a custom gradient)", () => {
-    const apply = (x: lib.Tensor, t: lib.Tf) =>
-      t.customGrad(((u: lib.Tensor) => ({
-        value: t.tanh(u),
-        gradFunc: (dy: lib.Tensor) => t.mul(dy, 2),
-      })) as unknown as Parameters<lib.Tf["customGrad"]>[0])(x);
+    // customGrad is tfjs-core's own (outside the plugin-facing Tf): the tf given is tfjs-core.
+    const apply = (x: lib.Tensor, t: lib.Tf) => {
+      const core = t as unknown as typeof tf;
+      return core.customGrad(((u: tf.Tensor) => ({
+        value: core.tanh(u),
+        gradFunc: (dy: tf.Tensor) => core.mul(dy, 2),
+      })) as unknown as Parameters<typeof tf.customGrad>[0])(x as tf.Tensor) as lib.Tensor;
+    };
     assertFails(
       { ...goodTanh, name: "slanted", apply },
       "gradient",

@@ -41,7 +41,7 @@ for (const symbol of builtinSymbols) {
     const grads = tf.tidy(
       () =>
         tf
-          .grad((x: tf.Tensor) => tf.sum(symbol.apply(x, tf)))(tf.tensor1d(xs))
+          .grad((x: tf.Tensor) => tf.sum(symbol.apply(x, tf) as tf.Tensor))(tf.tensor1d(xs))
           .arraySync() as number[],
     );
     xs.forEach((x, i) => {

@@ -38,7 +38,8 @@ import {
   type SymbolPlugin,
 } from "./plugins.js";
 import { createRng, type Rng } from "./rng.js";
-import type { Tensor, Tf } from "./tf.js";
+import type { Tf as CoreTf, Tensor } from "./tf.js";
+import type { Tf } from "./tfOps.js";
 
 export interface PluginCheckFailure {
   /** The plugin's name (or where it came from, when it has none). */
@@ -179,7 +180,8 @@ const HI = 3;
 const MARGIN = 0.05;
 
 function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPluginsOptions): void {
-  const { tf } = options;
+  // The checks drive tfjs-core itself (tidy, grad, Tensor): the Tf given is the library's tf.
+  const tf = options.tf as unknown as CoreTf;
   const n = options.points ?? 64;
   // float32-representable points, so that tfjs (float32) and evaluate (float64) see the same x.
   const random = Array.from({ length: n }, () => Math.fround(rng.uniform(LO, HI)));
@@ -268,7 +270,7 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
   c.run("apply", (fail) => {
     if (finite.length === 0) return;
     const out = tf.tidy(() => {
-      const result = s.apply(tf.tensor1d(finite, "float32"), tf) as unknown;
+      const result = s.apply(tf.tensor1d(finite, "float32"), options.tf) as unknown;
       if (!(result instanceof tf.Tensor)) throw new Error(`apply returned ${show(result)}, not a tensor`);
       if (result.shape.length !== 1 || result.shape[0] !== finite.length)
         throw new Error(`apply changed the shape [${finite.length}] to [${result.shape.join(", ")}]`);
@@ -292,7 +294,9 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
   };
   c.run("gradient", (fail) => {
     if (smooth.length === 0) return;
-    const out = tf.tidy(() => tf.grad((x: Tensor) => tf.sum(s.apply(x, tf)))(tf.tensor1d(smooth, "float32")));
+    const out = tf.tidy(() =>
+      tf.grad((x: Tensor) => tf.sum(s.apply(x, options.tf) as Tensor))(tf.tensor1d(smooth, "float32")),
+    );
     const grads = out.dataSync();
     out.dispose();
     smooth.forEach((x, i) => {

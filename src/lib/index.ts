@@ -3,7 +3,8 @@
 import "./local/fitTfjs.js";
 export { VERSION } from "./version.js";
 export { InputError, isInputError } from "./errors.js";
-export { tf, type Tf, type Tensor } from "./tf.js";
+export { tf } from "./tfPublic.js";
+export type { Operand, Tensor, Tf, TfMemory } from "./tfOps.js";
 export { useBackend, BACKENDS, type BackendName } from "./backend.js";
 export {
   calibrate,

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { powerOfName, powerSymbol } from "./equation/powers.js";
 import { InputError } from "./errors.js";
-import type { Tensor, Tf } from "./tf.js";
+import type { Tensor, Tf } from "./tfOps.js";
 
 export interface SymbolPlugin {
   kind: "symbol";

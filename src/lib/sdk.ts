@@ -26,7 +26,7 @@ export {
   type Registries,
   type SymbolRegistry,
 } from "./plugins.js";
-export type { Tensor, Tf } from "./tf.js";
+export type { Operand, Tensor, Tf, TfMemory } from "./tfOps.js";
 export {
   checkPlugins,
   checkPlugin,

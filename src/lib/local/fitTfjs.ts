@@ -3,6 +3,7 @@
  * module registers the engine with fit.ts (setTfjsEngine); the float64 engine needs none of it.
  */
 import { tf, type Tensor } from "../tf.js";
+import { tf as publicTf } from "../tfPublic.js";
 import type { CompiledLocal } from "./compiled.js";
 import { BETA1, BETA2, EPSILON, setTfjsEngine, type AdamSettings, type FitData } from "./fit.js";
 
@@ -77,7 +78,7 @@ export function buildTfjsForward(compiled: CompiledLocal, x: readonly ArrayLike<
     const row = inner ? tf.reshape(inner, [1, -1]) : null;
     const activations = groups.map((g) => {
       const u = row ? tf.mul(g.x, tf.matMul(rowOnes, tf.add(tf.matMul(row, g.spread), g.base))) : g.x;
-      return g.symbol.apply(u, tf);
+      return g.symbol.apply(u, publicTf) as Tensor;
     });
     let products: Tensor | null = null;
     for (let f = 0; f < depth; f++) {
