@@ -266,6 +266,19 @@ function readInputs(X: unknown, names: readonly string[], prefix: string): { row
   return { rows: grid.rows, columns: columnsOf(grid, names, prefix) };
 }
 
+/** The equations, each with its `predict` (non-enumerable: the JSON stays the version-1 JSON). */
+function withPredictors(
+  equations: readonly EquationResult[],
+  names: readonly string[],
+  registries: Registries,
+): FittedEquation[] {
+  return equations.map((equation) => {
+    const fitted = { ...equation } as FittedEquation;
+    Object.defineProperty(fitted, "predict", { value: predictor(equation, names, registries), enumerable: false });
+    return fitted;
+  });
+}
+
 /** The predictor of one equation over the fit's input names, with the fit's symbols. */
 function predictor(
   equation: EquationResult,
@@ -367,12 +380,7 @@ export async function fit(options: FitArraysOptions): Promise<FitArraysResult> {
   });
   // A plugin that threw or returned NaN stopped the search: its InputError, as `consolesr fit` exits 2 with it.
   if (search?.error) throw search.error;
-  const equations = result.equations.map((equation) => {
-    const fitted = { ...equation } as FittedEquation;
-    Object.defineProperty(fitted, "predict", { value: predictor(equation, names, registries), enumerable: false });
-    return fitted;
-  });
-  return { ...result, equations };
+  return { ...result, equations: withPredictors(result.equations, names, registries) };
 }
 
 /** Where loadResult finds its plugins: extra plugins on top of the built-ins, or the registries as they are. */
@@ -422,10 +430,5 @@ export function loadResult(json: string | object, options: LoadResultOptions = {
         );
     }
   }
-  const equations = result.equations.map((equation) => {
-    const fitted = { ...equation } as FittedEquation;
-    Object.defineProperty(fitted, "predict", { value: predictor(equation, names, registries), enumerable: false });
-    return fitted;
-  });
-  return { ...result, equations };
+  return { ...result, equations: withPredictors(result.equations, names, registries) };
 }
