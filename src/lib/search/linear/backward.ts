@@ -161,26 +161,29 @@ function eliminate(
   const floor = 1e-22 * dot(y, y);
   const active = [...members];
   const path: BackwardModel[] = [];
+  // S = R⁻¹ by rows (S[i][c], zero below the diagonal), once; each drop then updates it in O(k²)
+  // instead of inverting the new R in O(k³): with H = R without column `drop` and G the Givens
+  // rotations that make G·H triangular (R'), R'⁻¹ is S·Gᵀ without row `drop` and its last column.
+  let S = Array.from({ length: k }, () => new Float64Array(k));
+  for (let c = 0; c < k; c++) {
+    for (let i = c; i >= 0; i--) {
+      let s = i === c ? 1 : 0;
+      for (let t = i + 1; t <= c; t++) s -= R[i]![t]! * S[t]![c]!;
+      S[i]![c] = s / R[i]![i]!;
+    }
+  }
   while (k > 0) {
     if (k <= maxTerms) path.push({ members: [...active].sort((a, b) => a - b), rss });
     if (k === 1) break;
-    // Rows of R⁻¹ (column c of R⁻¹ solves R·x = e_c) and β = R⁻¹z.
-    const inverse = Array.from({ length: k }, () => new Float64Array(k));
-    for (let c = 0; c < k; c++) {
-      const x = inverse[c]!;
-      for (let i = c; i >= 0; i--) {
-        let s = i === c ? 1 : 0;
-        for (let t = i + 1; t <= c; t++) s -= R[i]![t]! * x[t]!;
-        x[i] = s / R[i]![i]!;
-      }
-    }
     let drop = 0;
     let dropCost = Number.POSITIVE_INFINITY;
     for (let j = 0; j < k; j++) {
+      // β_j = (R⁻¹z)_j and ‖row j of R⁻¹‖².
+      const row = S[j]!;
       let beta = 0;
       let norm = 0;
       for (let c = j; c < k; c++) {
-        const w = inverse[c]![j]!;
+        const w = row[c]!;
         beta += w * z[c]!;
         norm += w * w;
       }
@@ -216,7 +219,16 @@ function eliminate(
       const z2 = z[c + 1]!;
       z[c] = cs * z1 + sn * z2;
       z[c + 1] = -sn * z1 + cs * z2;
+      // S·Gᵀ: the same rotation on columns c, c + 1 of S (rows up to c + 1 hold them).
+      for (let i = 0; i <= c + 1; i++) {
+        const row = S[i]!;
+        const s1 = row[c]!;
+        const s2 = row[c + 1]!;
+        row[c] = cs * s1 + sn * s2;
+        row[c + 1] = -sn * s1 + cs * s2;
+      }
     }
+    S.splice(drop, 1);
     rss += z[k - 1]! ** 2;
     R = R.slice(0, k - 1);
     z = z.slice(0, k - 1);

@@ -146,27 +146,31 @@ export function* monomialProposalsSteps(input: MonomialInput): Steps<ProductProp
    * is linear in x (exp), its weight is then the fitted slope.
    */
   type Extra = { neuron: number; weight: number; values: Float64Array; exponential: boolean };
-  const extras: Extra[] = [];
-  x.forEach((full, i) => {
-    const c = rows(full);
-    pool.forEach((name, s) => {
-      const neuron = i * pool.length + s;
-      const symbol = lookup(name);
-      if (!allowed[neuron] || powerOf(symbol) !== undefined) return;
-      const f = (v: number) => symbol.evaluate(v);
-      const exponential = Math.abs(f(0) - 1) < 1e-12 && Math.abs(f(0.4) * f(1.3) - f(1.7)) < 1e-9 * Math.abs(f(1.7));
-      for (const w of symbol.innerWeight ? WEIGHT_GRID : [1]) {
-        const values = new Float64Array(c.length);
-        let ok = true;
-        for (let r = 0; r < c.length && ok; r++) {
-          const f = symbol.evaluate(symbol.innerWeight ? w * c[r]! : c[r]!);
-          values[r] = log(Math.abs(f));
-          ok = Number.isFinite(values[r]!);
+  // Built only where powers alone leave a residual (below): a product of powers needs none.
+  const extraColumns = (): Extra[] => {
+    const extras: Extra[] = [];
+    x.forEach((full, i) => {
+      const c = rows(full);
+      pool.forEach((name, s) => {
+        const neuron = i * pool.length + s;
+        const symbol = lookup(name);
+        if (!allowed[neuron] || powerOf(symbol) !== undefined) return;
+        const f = (v: number) => symbol.evaluate(v);
+        const exponential = Math.abs(f(0) - 1) < 1e-12 && Math.abs(f(0.4) * f(1.3) - f(1.7)) < 1e-9 * Math.abs(f(1.7));
+        for (const w of symbol.innerWeight ? WEIGHT_GRID : [1]) {
+          const values = new Float64Array(c.length);
+          let ok = true;
+          for (let r = 0; r < c.length && ok; r++) {
+            const f = symbol.evaluate(symbol.innerWeight ? w * c[r]! : c[r]!);
+            values[r] = log(Math.abs(f));
+            ok = Number.isFinite(values[r]!);
+          }
+          if (ok) extras.push({ neuron, weight: w, values, exponential });
         }
-        if (ok) extras.push({ neuron, weight: w, values, exponential });
-      }
+      });
     });
-  });
+    return extras;
+  };
   const ways = writings(powers, maxFactors);
   const exponents = [...ways.keys()];
   /** The product of a fit: powers rounded to writable exponents, plus the chosen extras. */
@@ -215,6 +219,7 @@ export function* monomialProposalsSteps(input: MonomialInput): Steps<ProductProp
   // alone fit log|y| to rounding (a product of powers: a factor more cannot be better).
   const exact = [...out.values()].some((p) => p.residual < 1e-9);
   let chosen: Extra[] = [];
+  const extras = exact ? [] : extraColumns();
   for (let round = 0; round < (exact ? 0 : (input.extras ?? 2)); round++) {
     let best: { extra: Extra; residual: number } | undefined;
     for (const e of extras) {

@@ -142,13 +142,13 @@ function trialRss(node: Node, j: number): number {
  * entries of columns `from` on are computed (the others are left 0): the exhaustive walk's
  * descendants of a child look at later columns only.
  */
-function extend(node: Node, j: number, columns: Columns, from = 0): Node | null {
+function extend(node: Node, j: number, columns: Columns, from = 0, into?: Scratch): Node | null {
   const room = 1 - node.projected[j]!;
   if (!(room > ROOM)) return null;
   const norm = Math.sqrt(room);
   const g = columns.gram(j);
   const k = columns.size;
-  const p = new Float64Array(k);
+  const p = into?.p ?? new Float64Array(k);
   for (let i = from; i < k; i++) p[i] = g[i]!;
   for (const q of node.basis) {
     const c = q[j]!;
@@ -156,20 +156,31 @@ function extend(node: Node, j: number, columns: Columns, from = 0): Node | null 
   }
   for (let i = from; i < k; i++) p[i]! /= norm;
   const w = node.correlation[j]! / norm;
-  const projected = new Float64Array(k);
-  const correlation = new Float64Array(k);
+  const projected = into?.projected ?? new Float64Array(k);
+  const correlation = into?.correlation ?? new Float64Array(k);
   for (let i = from; i < k; i++) {
     projected[i] = node.projected[i]! + p[i]! * p[i]!;
     correlation[i] = node.correlation[i]! - w * p[i]!;
   }
   return {
-    members: [...node.members, j].sort((x, z) => x - z),
+    members: into ? [...node.members, j] : [...node.members, j].sort((x, z) => x - z),
     basis: [...node.basis, p],
     weights: [...node.weights, w],
     rss: Math.max(0, node.rss - w * w),
     projected,
     correlation,
   };
+}
+
+/**
+ * Arrays a node's vectors are written into instead of fresh ones: the exhaustive walk holds one
+ * per depth, as a depth-first walk needs a node only until its next sibling is built. Entries
+ * before `from` keep what an earlier node left there; no descendant reads them.
+ */
+interface Scratch {
+  p: Float64Array;
+  projected: Float64Array;
+  correlation: Float64Array;
 }
 
 /** The node of a set of columns (null when they are collinear). */
@@ -251,6 +262,7 @@ function* exhaustive(columns: Columns, k: number, keep: number): Steps<{ members
   // Once the list was cut to the best `keep`, a subset no better than the last kept would be cut
   // again (the sort is stable, so a tie with it sorts after it): it is not listed.
   let cut = Number.POSITIVE_INFINITY;
+  const scratch: Scratch[] = [];
   const walk = function* (start: number, node: Node): Steps<void> {
     if ((++visited & 15) === 0) yield;
     if (node.members.length === k - 1) {
@@ -266,8 +278,15 @@ function* exhaustive(columns: Columns, k: number, keep: number): Steps<{ members
       }
       return;
     }
+    const depth = node.members.length;
+    scratch[depth] ??= {
+      p: new Float64Array(columns.size),
+      projected: new Float64Array(columns.size),
+      correlation: new Float64Array(columns.size),
+    };
     for (let j = start; j < columns.size; j++) {
-      const child = extend(node, j, columns, j + 1);
+      // Members stay ascending without a sort: j only grows down the walk.
+      const child = extend(node, j, columns, j + 1, scratch[depth]);
       if (child) yield* walk(j + 1, child);
     }
   };
