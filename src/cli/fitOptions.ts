@@ -107,8 +107,9 @@ export function addFitFlags(command: Command): Command {
     .addOption(
       choiceOption(
         "--polish <kind>",
-        "second-order polish after Adam: lm (default) | none | lsq (lm; a structure with no inner weight is solved " +
-          "exactly by QR least squares instead, no Adam: pow's default) | bfgs (BFGS alone, no Adam: the ablation)",
+        "coefficient fit: lsq (the search's default: lm, except that a structure with no inner weight is solved " +
+          "exactly by QR least squares, no Adam) | lm (Adam then Levenberg–Marquardt; a form's default) | " +
+          "none (Adam only, the paper) | bfgs (BFGS alone, no Adam: the ablation)",
         CHOICES.polish,
       ),
     )

@@ -133,14 +133,14 @@ export interface PipelineOptions {
   search?: Partial<Omit<SearchSettings, "method" | "fit">>;
   /**
    * Overrides of the fit settings (default: 200 steps on tfjs for a
-   * form, 50 on the float64 engine in a search; lr 0.01, LM polish).
+   * form with the LM polish, 50 on the float64 engine in a search with "lsq"; lr 0.01).
    */
   fit?: Partial<FitConfig>;
 }
 
 /** Fit defaults: a given form gets 200 Adam steps on tfjs, every structure in a search 50 on the float64 engine. */
 export const FORM_FIT: FitConfig = { steps: 200, learningRate: 0.01, polish: "lm", engine: "tfjs" };
-export const SEARCH_FIT: FitConfig = { steps: 50, learningRate: 0.01, polish: "lm", engine: "js" };
+export const SEARCH_FIT: FitConfig = { steps: 50, learningRate: 0.01, polish: "lsq", engine: "js" };
 export const DEFAULT_CONSTRAINTS = ["static", "dynamic"];
 export const DEFAULT_REWARD = "inv-nrmse";
 

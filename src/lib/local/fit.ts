@@ -30,11 +30,12 @@ export interface FitOptions {
   /** Adam learning rate (default 1e-2, paper). */
   learningRate?: number;
   /**
-   * Second-order polish after Adam: "lm" (default), "none" (Adam only, as in the paper), or
-   * "lsq": "lm", except that a structure with no inner weight (linear in its coefficients) is
-   * solved exactly by QR least squares, without Adam (pow's default: its products are nearly
-   * collinear, and LM's normal equations lose the optimum there). "bfgs": no Adam and no LM, BFGS
-   * alone from the start (the paper's ablation of the coefficient fit, §5.4).
+   * Second-order polish after Adam: "lm" (fitLocal's default, and a given form's), "none" (Adam
+   * only, as in the paper), or "lsq" (every search's default): "lm", except that a structure with
+   * no inner weight (linear in its coefficients) is solved exactly by QR least squares with one
+   * step of iterative refinement, without Adam (one solve for what Adam and LM reach in many; on
+   * pow's nearly collinear products LM's normal equations even lose the optimum). "bfgs": no Adam
+   * and no LM, BFGS alone from the start (the paper's ablation of the coefficient fit, §5.4).
    */
   polish?: "lm" | "none" | "lsq" | "bfgs";
   /** "tfjs" (default; the active tfjs backend) or "js" (the same Adam in float64 JavaScript). */
@@ -248,7 +249,7 @@ export function* fitLocalSteps(structure: LocalStructure, data: FitData, options
   };
 }
 
-/** polish "lsq" on a structure without inner weights: its least-squares coefficients by QR, no Adam, no LM. */
+/** polish "lsq" on a structure without inner weights: its least-squares coefficients by QR (refined once); no Adam. */
 function solveLinear(model: Float64Model, start: Float64Array, denominator: number): Start {
   const solved = model.leastSquares(start);
   const loss = solved.loss / denominator;

@@ -149,7 +149,7 @@ export const paperSettings: SearchSettings = {
   rank: "reward-net",
   qNetwork: "icnn",
   parents: 8,
-  fit: { engine: "js", steps: 50, polish: "lm" },
+  fit: { engine: "js", steps: 50, polish: "lsq" },
   learningRate: 3e-3,
   patience: 30,
   validation: 0.2,
