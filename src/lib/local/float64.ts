@@ -200,8 +200,9 @@ export function float64Model(c: CompiledLocal, x: Columns, y: Columns, scale: re
         });
       }
       const kept = columns.map((a) => Float64Array.from(a));
-      const coefficients = solveLeastSquares(columns, y[o]!);
-      if (!coefficients) return { theta: out, loss: Number.NaN };
+      const solver = householder(columns);
+      const coefficients = solver?.solve(y[o]!);
+      if (!solver || !coefficients) return { theta: out, loss: Number.NaN };
       // One step of iterative refinement: the residual's own least squares, added. An exact fit
       // then lands on the coefficients that reproduce y to the last bit (4, not 3.9999999999999947).
       const residual = Float64Array.from(y[o]!);
@@ -209,10 +210,7 @@ export function float64Model(c: CompiledLocal, x: Columns, y: Columns, scale: re
         const cu = coefficients[u]!;
         for (let i = 0; i < rows; i++) residual[i] = residual[i]! - cu * a[i]!;
       });
-      const correction = solveLeastSquares(
-        kept.map((a) => Float64Array.from(a)),
-        residual,
-      );
+      const correction = solver.solve(residual);
       let before = 0;
       let after = 0;
       if (correction)
@@ -240,10 +238,18 @@ export function float64Model(c: CompiledLocal, x: Columns, y: Columns, scale: re
  * on them: it gets c = 0 and no reflection. Null when a value is not finite.
  */
 export function solveLeastSquares(columns: Float64Array[], target: ArrayLike<number>): Float64Array | null {
+  return householder(columns)?.solve(target) ?? null;
+}
+
+/**
+ * The Householder QR of A (by columns, overwritten) as a solver of min ‖A·c − y‖ for any y of its
+ * rows: the reflections are applied to each target as solveLeastSquares applies them (same bits).
+ * Null when a column holds a value that is not finite.
+ */
+function householder(columns: Float64Array[]): { solve(target: ArrayLike<number>): Float64Array | null } | null {
   const m = columns.length;
-  const n = target.length;
-  const y = Float64Array.from(target);
-  if (!y.every(Number.isFinite) || !columns.every((a) => a.every(Number.isFinite))) return null;
+  const n = columns[0]?.length ?? 0;
+  if (!columns.every((a) => a.every(Number.isFinite))) return null;
   const scale = columns.map((a) => {
     let s = 0;
     for (let i = 0; i < n; i++) s += a[i]! * a[i]!;
@@ -251,8 +257,14 @@ export function solveLeastSquares(columns: Float64Array[], target: ArrayLike<num
     if (norm > 0) for (let i = 0; i < n; i++) a[i] = a[i]! / norm;
     return norm;
   });
-  /** The row of R each independent column's diagonal sits in, and that diagonal. */
-  const pivots: { column: number; row: number; diagonal: number }[] = [];
+  /** The row of R each independent column's diagonal sits in, that diagonal, and vᵀv of its reflection. */
+  const pivots: { column: number; row: number; diagonal: number; vv: number }[] = [];
+  const reflect = (a: Float64Array, r: number, vv: number, b: Float64Array) => {
+    let d = 0;
+    for (let i = r; i < n; i++) d += a[i]! * b[i]!;
+    const f = (2 * d) / vv;
+    for (let i = r; i < n; i++) b[i] = b[i]! - f * a[i]!;
+  };
   let r = 0;
   for (let k = 0; k < m && r < n; k++) {
     if (scale[k] === 0) continue;
@@ -266,26 +278,27 @@ export function solveLeastSquares(columns: Float64Array[], target: ArrayLike<num
     const xr = a[r]!;
     a[r] = xr - alpha;
     const vv = s - 2 * alpha * xr + alpha * alpha;
-    const apply = (b: Float64Array) => {
-      let d = 0;
-      for (let i = r; i < n; i++) d += a[i]! * b[i]!;
-      const f = (2 * d) / vv;
-      for (let i = r; i < n; i++) b[i] = b[i]! - f * a[i]!;
-    };
-    for (let j = k + 1; j < m; j++) apply(columns[j]!);
-    apply(y);
-    pivots.push({ column: k, row: r, diagonal: alpha });
+    for (let j = k + 1; j < m; j++) reflect(a, r, vv, columns[j]!);
+    pivots.push({ column: k, row: r, diagonal: alpha, vv });
     r++;
   }
-  const out = new Float64Array(m);
-  for (let p = pivots.length - 1; p >= 0; p--) {
-    const { column, row, diagonal } = pivots[p]!;
-    let s = y[row]!;
-    for (let q = p + 1; q < pivots.length; q++) s -= columns[pivots[q]!.column]![row]! * out[pivots[q]!.column]!;
-    out[column] = s / diagonal;
-  }
-  for (let k = 0; k < m; k++) out[k] = scale[k]! > 0 ? out[k]! / scale[k]! : 0;
-  return out;
+  return {
+    solve(target) {
+      if (target.length !== n) return null;
+      const y = Float64Array.from(target);
+      if (!y.every(Number.isFinite)) return null;
+      for (const { column, row, vv } of pivots) reflect(columns[column]!, row, vv, y);
+      const out = new Float64Array(m);
+      for (let p = pivots.length - 1; p >= 0; p--) {
+        const { column, row, diagonal } = pivots[p]!;
+        let s = y[row]!;
+        for (let q = p + 1; q < pivots.length; q++) s -= columns[pivots[q]!.column]![row]! * out[pivots[q]!.column]!;
+        out[column] = s / diagonal;
+      }
+      for (let k = 0; k < m; k++) out[k] = scale[k]! > 0 ? out[k]! / scale[k]! : 0;
+      return out;
+    },
+  };
 }
 
 /** Solves the symmetric positive definite system A·x = b by Cholesky; null when A is not SPD. */
