@@ -30,6 +30,8 @@ import { createRng } from "../src/lib/rng.js";
 import { pipelineData, resolvePipelineConfig, runPipeline } from "../src/lib/pipeline.js";
 import { backwardElimination } from "../src/lib/search/linear/backward.js";
 import { solveLeastSquares } from "../src/lib/local/float64.js";
+import { linearProposals } from "../src/lib/search/linear/proposer.js";
+import { allowedNeurons } from "../src/lib/search/constraints.js";
 import { createRegistries, createSymbolRegistry } from "../src/plugins/index.js";
 import { assertInputError, cli } from "./helpers/cli.js";
 
@@ -409,4 +411,38 @@ test("the Pow page's committed {x, x²} result re-runs from its manifest: reprod
   const run = await cli(["reproduce", "data/results/pow-x2-seed0.json", "--quiet"], { timeoutMs: 300_000 });
   assert.equal(run.code, 0, run.stdout + run.stderr);
   assert.match(run.stdout, /^reproduced exactly: all 10 equations and every stored field match/m);
+});
+
+test("at 60 dB, not told, q4 (six voltages and a constant): the wide screen proposes its structure at noise", () => {
+  const registries = createRegistries();
+  const pool = ["x", "x^2"];
+  const config = resolvePipelineConfig({ experiment: "pow", snrDb: 60, symbols: pool }, registries);
+  const { train } = pipelineData(config, { registries });
+  const y = train.y[train.targets.indexOf("q4")]!;
+  const { proposals } = linearProposals({
+    x: train.x,
+    y,
+    pool,
+    allowed: allowedNeurons(train, pool, registries.symbols),
+    lookup: (name) => registries.symbols.get(name),
+    maxFactors: 2,
+    maxTerms: 12,
+    wide: true,
+    intercept: true,
+  });
+  const neuron = (input: string) => train.inputs.indexOf(input) * pool.length;
+  const truth = ["u1", "v1", "u3", "v3", "u5", "v5"]
+    .map((v) => String(neuron(v)))
+    .sort()
+    .join("|");
+  const hit = proposals.find(
+    (p) =>
+      p.products
+        .map((q) => q.join("."))
+        .sort()
+        .join("|") === truth,
+  );
+  assert.ok(hit, "the truth's six single voltages are proposed");
+  // On the screening rows its NRMSE is the noise's (60 dB: about 1e-3).
+  assert.ok(hit.expected < 1.2e-3, `expected ${hit.expected}`);
 });

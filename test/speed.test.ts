@@ -120,6 +120,32 @@ test("a selection's recorded NRMSE is the least-squares NRMSE of its columns (no
   for (let i = 1; i < subsets.length; i++) assert.ok(subsets[i - 1]!.nrmse <= subsets[i]!.nrmse);
 });
 
+test("a centred selection's NRMSE: least squares of its columns beside a constant; no constant column enters", () => {
+  const rng = createRng(6);
+  const rows = 200;
+  // Columns near 1 (as voltages are): uncentred, they are nearly collinear with each other.
+  const columns = Array.from({ length: 24 }, () => Float64Array.from({ length: rows }, () => 1 + 0.02 * rng.next()));
+  columns.push(new Float64Array(rows).fill(3));
+  const y = Float64Array.from(
+    { length: rows },
+    (_, r) => 40 - 30 * columns[2]![r]! + 20 * columns[9]![r]! + 1e-3 * rng.next(),
+  );
+  const subsets = runAll(new Selection(columns, y, { rows, center: true }).upTo(3));
+  assert.ok(subsets.length > 10);
+  assert.deepEqual(subsets.find((s) => s.members.length === 2)?.members, [2, 9], "the truth's pair first");
+  let mean = 0;
+  for (const v of y) mean += v / rows;
+  let variance = 0;
+  for (const v of y) variance += (v - mean) ** 2 / rows;
+  const ones = new Float64Array(rows).fill(1);
+  for (const s of subsets.slice(0, 10)) {
+    assert.ok(!s.members.includes(24), `the constant column in ${s.members}`);
+    const rss = leastSquaresRss([ones, ...s.members.map((m) => columns[m]!)], y);
+    const expected = Math.sqrt(rss / rows / variance);
+    assert.ok(Math.abs(s.nrmse - expected) <= 1e-6 * expected, `${s.members}: ${s.nrmse} against ${expected}`);
+  }
+});
+
 test("the phases add up to no more than the search's CPU time, and cover most of it", async () => {
   const { result, seconds } = await searchDefault(3, (x) => 2 * x[0]! * x[1]! + x[2]! ** 2, { snrDb: 40 });
   const phases = result.outputs[0]!.phases;

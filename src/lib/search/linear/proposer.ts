@@ -110,16 +110,16 @@ export class ScreenCache {
    * (y, or a quotient of it): kept while the columns are the same products (a prefix of a wider
    * library may equal a narrower one).
    */
-  selection(tag: string, columns: readonly ProductColumn[], target: Float64Array): Selection {
+  selection(tag: string, columns: readonly ProductColumn[], target: Float64Array, center = false): Selection {
     const neurons = columns.map((c) => `${c.neurons.join(".")}@${c.weights.join(".")}`);
-    const key = `${tag}:${columns.length}`;
+    const key = `${tag}:${columns.length}:${center}`;
     const kept = this.#selections.get(key);
     if (kept && kept.neurons.length === neurons.length && kept.neurons.every((n, i) => n === neurons[i]))
       return kept.selection;
     const selection = new Selection(
       columns.map((c) => c.values),
       target,
-      { rows: SCREEN_ROWS },
+      { rows: SCREEN_ROWS, center },
     );
     this.#selections.set(key, { neurons, selection });
     return selection;
@@ -229,12 +229,13 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
   // columns imitate polynomial terms on a narrow range, and many of them crowd the selection.
   const gridded = neurons.some((n) => n.weight !== 1);
   const levels = gridded ? [0, 1, 2].filter((g) => g <= input.maxFactors) : [input.maxFactors];
-  const scored: { columns: ProductColumn[]; subset: Subset }[] = [];
+  const scored: { columns: readonly ProductColumn[]; subset: Subset }[] = [];
   let count = 0;
   let truncated = false;
   // Single products of many factors are the log-space solve's; the library holds up to 3.
   const libraryFactors = Math.min(input.maxTerms === 1 ? 3 : SCREEN_FACTORS, input.maxFactors);
   const maxTerms = Math.min(input.maxTerms, SCREEN_TERMS);
+  const libraries: ProductColumn[][] = [];
   for (const level of levels) {
     const built = yield* cache.library(`${level}:${libraryFactors}`, () =>
       productColumnsSteps(neurons, libraryFactors, COLUMN_CAP, level),
@@ -242,6 +243,7 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
     if (built.columns.length === 0) continue;
     count += built.columns.length;
     truncated ||= built.truncated;
+    libraries.push(built.columns);
     // The library grows by size (singles, then pairs, …): its prefixes are the libraries of
     // fewer factors. Selecting in each prefix too finds a sum of simple products that the beam
     // over the whole library can miss when larger products correlate with it more greedily.
@@ -297,6 +299,10 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
     }
   }
   scored.push(...wide);
+  // Where no subset is exact (the wide path's included), the same prefixes with the constant in
+  // every subset (centredSubsets).
+  if (!scored.some((s) => s.subset.nrmse <= PURSUIT_EXACT))
+    for (const library of libraries) scored.push(...(yield* centredSubsets(library, y, maxTerms, input, cache)));
   // Near-exact subsets first, the fewest terms among those within a factor 2 of each other.
   const bucket = (nrmse: number) => Math.floor(log2(Math.max(nrmse, 1e-10)));
   scored.sort(
@@ -330,6 +336,32 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
   return { proposals: merge(products, sums), columns: count, truncated };
 }
 
+/**
+ * Subsets of a library's prefixes selected with the constant in every subset (centred columns,
+ * select.ts), for a search that fits a constant (none otherwise): up to `maxTerms` products beside
+ * it, scored without the catastrophic cancellation that columns close to constant (u ≈ 1 beside
+ * u², u·v …) cause next to the constant column of the plain selection, whose subsets leave it out
+ * or take it as one of their terms. Asked where the plain selection found nothing exact (noise,
+ * or a truth outside the library): on Pow's outputs at 60 dB it finds sums at the noise that the
+ * plain one misses, while on exact data the plain one's subsets are the pursuit's better starts.
+ */
+function* centredSubsets(
+  library: readonly ProductColumn[],
+  y: Float64Array,
+  maxTerms: number,
+  input: LinearInput,
+  cache: ScreenCache,
+): Steps<{ columns: readonly ProductColumn[]; subset: Subset }[]> {
+  const out: { columns: readonly ProductColumn[]; subset: Subset }[] = [];
+  if (!(input.intercept ?? true)) return out;
+  for (const end of libraryPrefixes(library)) {
+    const prefix = library.slice(0, end);
+    for (const subset of yield* cache.selection("y", prefix, y, true).upTo(maxTerms))
+      out.push({ columns: prefix, subset });
+  }
+  return out;
+}
+
 /** Factors per product in the cheap first screen's library: every single neuron and every pair. */
 export const CHEAP_FACTORS = 2;
 
@@ -357,14 +389,26 @@ export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: Lin
   // As the sizes do: every prefix of the library (singles, then singles and pairs) is selected from.
   const sums: LinearProposal[] = [];
   const library = withOnes(built.columns, input);
+  const depth = Math.min(input.maxTerms, SCREEN_TERMS);
   for (const end of libraryPrefixes(library)) {
     const prefix = library.slice(0, end);
-    for (const subset of yield* cache.selection("y", prefix, y).upTo(Math.min(input.maxTerms, SCREEN_TERMS))) {
+    for (const subset of yield* cache.selection("y", prefix, y).upTo(depth)) {
       const chosen = subset.members.map((m) => prefix[m]!.neurons).filter((p) => p.length > 0);
       if (chosen.length > 0)
         sums.push({ products: chosen, score: subset.nrmse, expected: subset.nrmse, source: "sparse-sum" });
     }
   }
+  // Where no sum is exact, the same prefixes with the constant in every subset (centredSubsets);
+  // proposed, not pursued from: the pursuit's starts stay the sums above.
+  const centred: LinearProposal[] = [];
+  if (!sums.some((p) => p.score <= PURSUIT_EXACT))
+    for (const { columns, subset } of yield* centredSubsets(built.columns, y, depth, input, cache))
+      centred.push({
+        products: subset.members.map((m) => columns[m]!.neurons),
+        score: subset.nrmse,
+        expected: subset.nrmse,
+        source: "sparse-sum",
+      });
   // Where no sum of singles and pairs is exact, product pursuit (pursuit.ts): backward elimination
   // over the pairs, then sums of larger products; only an exact sum it finds is proposed (under
   // noise, a sum picked from tens of thousands of products could fit the noise).
@@ -435,7 +479,7 @@ export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: Lin
       }
     }
   }
-  return { proposals: [...products, ...sums, ...pursued], columns: built.columns.length };
+  return { proposals: [...products, ...sums, ...centred, ...pursued], columns: built.columns.length };
 }
 
 /** A pursuit's residual with more than this share of noise (the Gamma test; 1 ± 0.1 for pure noise) ends it. */

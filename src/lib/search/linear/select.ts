@@ -23,6 +23,14 @@ export interface SelectOptions {
   beam?: number;
   /** Rows used for screening, evenly strided (default 400). */
   rows?: number;
+  /**
+   * Every subset holds an additive constant (default false): y and the columns are centred on
+   * the screening rows, so a subset of k columns is the least-squares fit y ≈ c + Σ β_j·a_j, as
+   * the search fits every structure with a constant. Centring also keeps the coefficient-space
+   * scores exact where columns are close to constant (x ≈ 1 beside x², x·z …): uncentred, such
+   * columns are nearly collinear with each other and the scores cancel catastrophically.
+   */
+  center?: boolean;
 }
 
 /** Subsets of one size are enumerated exhaustively when there are at most this many. */
@@ -34,8 +42,11 @@ const dot = (a: Float64Array, b: Float64Array) => {
   return s;
 };
 
-/** Strided rows, columns scaled to unit norm (zero columns stay zero). */
-function screening(columns: readonly Float64Array[], y: Float64Array, rows: number) {
+/** A centred column with less than this share of its norm left holds one value (up to rounding): zero. */
+const CONSTANT_COLUMN = 1e-9;
+
+/** Strided rows, columns scaled to unit norm (zero columns stay zero); centred first with `center`. */
+function screening(columns: readonly Float64Array[], y: Float64Array, rows: number, center: boolean) {
   const n = y.length;
   const step = Math.max(1, Math.floor(n / rows));
   const m = Math.ceil(n / step);
@@ -44,13 +55,24 @@ function screening(columns: readonly Float64Array[], y: Float64Array, rows: numb
     for (let i = 0; i < m; i++) out[i] = v[i * step]!;
     return out;
   };
+  const centred = (v: Float64Array) => {
+    let mean = 0;
+    for (let r = 0; r < v.length; r++) mean += v[r]!;
+    mean /= v.length;
+    for (let r = 0; r < v.length; r++) v[r]! -= mean;
+    return v;
+  };
   const a = columns.map((c) => {
     const v = take(c);
+    const before = Math.sqrt(dot(v, v));
+    if (center) centred(v);
     const norm = Math.sqrt(dot(v, v));
-    if (norm > 0) for (let r = 0; r < v.length; r++) v[r]! /= norm;
+    if (center && !(norm > CONSTANT_COLUMN * before)) v.fill(0);
+    else if (norm > 0) for (let r = 0; r < v.length; r++) v[r]! /= norm;
     return v;
   });
   const ys = take(y);
+  if (center) centred(ys);
   let mean = 0;
   for (const v of ys) mean += v;
   mean /= ys.length;
@@ -105,7 +127,8 @@ class Columns {
       basis: [],
       weights: [],
       rss: this.yy,
-      projected: new Float64Array(this.a.length),
+      // A zero column (one value on every row, centred) counts as collinear with everything.
+      projected: Float64Array.from(this.a, (column) => (column.every((v) => v === 0) ? 1 : 0)),
       correlation: Float64Array.from(this.b),
     };
   }
@@ -339,7 +362,7 @@ export class Selection {
 
   constructor(columns: readonly Float64Array[], y: Float64Array, options: Omit<SelectOptions, "maxTerms">) {
     this.#beamWidth = options.beam ?? 12;
-    const { a, y: ys, scale } = screening(columns, y, options.rows ?? 400);
+    const { a, y: ys, scale } = screening(columns, y, options.rows ?? 400, options.center ?? false);
     this.#a = a;
     this.#y = ys;
     this.#scale = scale;
