@@ -18,7 +18,7 @@ import { Icnn } from "../src/lib/search/icnn.js";
 import { resolvePipelineConfig, pipelineData, runPipeline } from "../src/lib/pipeline.js";
 import { resultToJson } from "../src/lib/result.js";
 import { createSymbolRegistry, createRegistries } from "../src/plugins/index.js";
-import { parseSpec } from "../src/cli/sweep.js";
+import { parseSweepSpec } from "../src/lib/index.js";
 
 await useBackend("cpu");
 const registry = createSymbolRegistry();
@@ -110,7 +110,7 @@ test("qNetwork mlp and polish bfgs run through the pipeline, deterministic and r
 
 test("the ablation and sensitivity specs expand to the paper's grids", () => {
   const spec = (name: string) =>
-    parseSpec(JSON.parse(readFileSync(new URL(`../sweeps/${name}.json`, import.meta.url), "utf8")), name);
+    parseSweepSpec(JSON.parse(readFileSync(new URL(`../sweeps/${name}.json`, import.meta.url), "utf8")), name);
   const ablation = spec("ablation");
   assert.deepEqual(ablation.experiments, ["syn1", "syn2"]);
   assert.deepEqual(ablation.methods, ["paper", "consolesr"]);

@@ -5,7 +5,7 @@
  * a group's summary counts what ran and what used its whole budget. Uses a folder of its own with
  * a two-seed spec, one result made by `consolesr sweep` and one missing.
  */
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -60,4 +60,18 @@ test("a sweep's grid: results where they are, missing cells without numbers, sum
   // No result at all: the summary has no number to show.
   const none = summarise([missing]);
   assert.deepEqual([none.ran, none.ecMean, none.secondsMedian], [0, null, null]);
+});
+
+test("every committed sweep result is a cell of its grid: the pages and the CLI name jobs by one grammar", () => {
+  const repo = new URL("..", import.meta.url).pathname;
+  for (const name of ["ablation", "comparison", "sensitivity-rows", "sensitivity-snr"]) {
+    const files = readdirSync(join(repo, "data", "sweeps", name)).filter(
+      (f) => f.endsWith(".json") && f !== "summary.json",
+    );
+    assert.ok(files.length > 0, name);
+    const grid = sweepGrid(name);
+    const present = new Set(grid.cells.filter((c) => c.present).map((c) => `${c.job}.json`));
+    const stray = files.filter((f) => !present.has(f));
+    assert.deepEqual(stray, [], `${name}: result files no cell reads`);
+  }
 });

@@ -13,14 +13,10 @@
  */
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { basename, extname, join } from "node:path";
+import { join } from "node:path";
 import cliProgress from "cli-progress";
 import type { Command } from "commander";
-import { z } from "zod";
-import { BOUNDS, checkBound } from "../lib/bounds.js";
 import type { Table } from "../lib/data/csv.js";
-import { benchmarkEntries, benchmarkFamily } from "../lib/data/benchmark.js";
-import { experiments } from "../lib/data/experiments.js";
 import { InputError, isInputError } from "../lib/errors.js";
 import {
   manifestConfig,
@@ -34,7 +30,8 @@ import {
 import type { Registries } from "../lib/plugins.js";
 import { parseResult } from "../lib/reproduce.js";
 import { resultToJson, type ResultJson } from "../lib/result.js";
-import { isMethod, METHOD_NAMES, resolveSettings, type SearchMethod } from "../lib/search/index.js";
+import type { SearchMethod } from "../lib/search/index.js";
+import { BOUNDS } from "../lib/bounds.js";
 import { numberOption } from "./fitOptions.js";
 import { csvTable, gitSha, readBytes, readCsvFile, reporter, writeText } from "./io.js";
 import { JobProcesses, type JobRequest } from "./jobProcesses.js";
@@ -42,77 +39,9 @@ import { loadRegistries } from "./plugins.js";
 import { queueNameOption, queueUrlOption } from "./queue.js";
 import type { QueuedJob } from "./queueSubmit.js";
 import { showsBar } from "./progress.js";
+import { expandSweepSpec, parseSweepSpec, type SweepJob } from "../lib/sweep/spec.js";
 
-/** The search settings a variant may override (every key of the settings but the method and the fit). */
-const SEARCH_KEYS = Object.keys(resolveSettings()).filter((key) => key !== "method" && key !== "fit");
-
-const NAME = /^[A-Za-z0-9_.+-]+$/;
-
-const variantSettings = z.strictObject({
-  givenForm: z.boolean().optional(),
-  form: z.string().optional(),
-  symbols: z.array(z.string()).optional(),
-  constraints: z.array(z.string()).optional(),
-  reward: z.string().optional(),
-  fit: z
-    .strictObject({
-      steps: z.number().optional(),
-      learningRate: z.number().optional(),
-      polish: z.string().optional(),
-      engine: z.string().optional(),
-    })
-    .optional(),
-  ...Object.fromEntries(SEARCH_KEYS.map((key) => [key, z.unknown().optional()])),
-});
-
-/** A seed list, or a range "a..b" (both ends included). */
-const seedsSchema = z.union([
-  z.array(z.number()).min(1),
-  z.string().regex(/^\d+\.\.\d+$/, { error: 'a range "a..b"' }),
-]);
-
-export const sweepSpecSchema = z.strictObject({
-  experiments: z.array(z.string()).min(1).optional(),
-  benchmark: z.union([z.literal("all"), z.array(z.string()).min(1)]).optional(),
-  csv: z.string().optional(),
-  targets: z.array(z.string()).min(1).optional(),
-  inputs: z.array(z.string()).min(1).optional(),
-  methods: z.array(z.string()).min(1).default(["consolesr"]),
-  seeds: seedsSchema.default([0]),
-  snr: z.array(z.number().nullable()).min(1).default([null]),
-  rows: z.array(z.number().nullable()).min(1).default([null]),
-  /** Seconds of wall clock per job's search (0: none); a variant's own timeLimit wins. */
-  timeLimit: z.number().optional(),
-  variants: z
-    .array(
-      z.strictObject({
-        name: z.string().regex(NAME, { error: "a name of letters, digits, _ . + -" }),
-        settings: variantSettings.default({}),
-      }),
-    )
-    .min(1)
-    .default([{ name: "default", settings: {} }]),
-});
-
-export type SweepSpec = z.infer<typeof sweepSpecSchema>;
-type VariantSettings = z.infer<typeof variantSettings>;
-
-/** One job of a sweep: JSON, so that it travels to a worker process as it is. */
-export interface SweepJob {
-  /** The result's file name under --out, without ".json"; also the job's name in the summary. */
-  name: string;
-  /** An experiment's name or the CSV's path. */
-  source: string;
-  csv: boolean;
-  targets?: string[];
-  inputs?: string[];
-  method: string;
-  variant: string;
-  settings: VariantSettings;
-  seed: number;
-  snrDb: number | null;
-  rows: number | null;
-}
+export type { SweepJob };
 
 /**
  * Each job's seconds in the summary.json an earlier run of the sweep wrote (empty when there is
@@ -156,134 +85,6 @@ export interface SummaryRow {
   seconds: number | null;
   skipped: boolean;
   error: string | null;
-}
-
-const issuePath = (path: readonly PropertyKey[]) =>
-  path
-    .map((p) => (typeof p === "number" ? `[${p}]` : String(p)))
-    .join(".")
-    .replace(/\.\[/g, "[");
-
-/** Parses and checks a spec; every problem is one InputError naming the field. */
-export function parseSpec(value: unknown, file: string): SweepSpec {
-  const parsed = sweepSpecSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const at = issuePath(issue.path);
-    if (issue.code === "unrecognized_keys") {
-      const keys = issue.keys.map((k) => (at ? `${at}.${k}` : k));
-      throw new InputError(`${file}: unknown field ${keys.map((k) => `"${k}"`).join(", ")}`);
-    }
-    throw new InputError(`${file}: ${at || "the spec"}: ${issue.message.replace(/^Invalid input: /, "")}`);
-  }
-  const spec = parsed.data;
-  const sources = [spec.experiments, spec.benchmark, spec.csv].filter((s) => s !== undefined);
-  if (sources.length !== 1)
-    throw new InputError(
-      `${file}: name exactly one source: "experiments" (a list), "benchmark" (ids, families or "all") ` +
-        `or "csv" (a file, with "targets")`,
-    );
-  if (spec.benchmark) {
-    if (spec.benchmark !== "all")
-      spec.benchmark.forEach((name, i) => {
-        if (!benchmarkEntries.some((e) => e.id === name) && !benchmarkFamily(name))
-          throw new InputError(
-            `${file}: benchmark[${i}]: unknown benchmark id or family "${name}" ` +
-              `(e.g. nguyen-1, feynman-I.12.4, Nguyen, Feynman, or "all")`,
-          );
-      });
-  }
-  if (spec.experiments) {
-    spec.experiments.forEach((name, i) => {
-      if (!experiments[name])
-        throw new InputError(
-          `${file}: experiments[${i}]: unknown experiment "${name}" (known: ${Object.keys(experiments).join(", ")})`,
-        );
-    });
-  }
-  if (spec.csv === undefined) {
-    for (const key of ["targets", "inputs"] as const)
-      if (spec[key]) throw new InputError(`${file}: ${key}: applies to "csv" only`);
-  } else {
-    if (!spec.targets) throw new InputError(`${file}: targets: required with "csv" (the column(s) to explain)`);
-    if (spec.snr.some((s) => s !== null) || spec.rows.some((r) => r !== null))
-      throw new InputError(`${file}: snr and rows apply to experiments only (give [null] or leave them out for a CSV)`);
-  }
-  spec.methods.forEach((method, i) => {
-    if (!isMethod(method))
-      throw new InputError(`${file}: methods[${i}]: unknown method "${method}" (known: ${METHOD_NAMES.join(", ")})`);
-  });
-  spec.snr.forEach((s, i) => {
-    if (s !== null) checkBound(BOUNDS.snrDb, s, `${file}: snr[${i}]`);
-  });
-  spec.rows.forEach((r, i) => {
-    if (r !== null) checkBound(BOUNDS.rows, r, `${file}: rows[${i}]`);
-  });
-  seedList(spec.seeds, file);
-  const names = new Set<string>();
-  for (const v of spec.variants) {
-    if (names.has(v.name)) throw new InputError(`${file}: variants: the name "${v.name}" is used twice`);
-    names.add(v.name);
-  }
-  return spec;
-}
-
-function seedList(seeds: SweepSpec["seeds"], file: string): number[] {
-  let list: number[];
-  if (typeof seeds === "string") {
-    const [a, b] = seeds.split("..").map(Number) as [number, number];
-    if (b < a || b - a >= 100_000) throw new InputError(`${file}: seeds: "${seeds}" must be a..b with a ≤ b`);
-    list = Array.from({ length: b - a + 1 }, (_, i) => a + i);
-  } else list = seeds;
-  list.forEach((s, i) => {
-    checkBound(BOUNDS.seed, s, `${file}: seeds[${i}]`);
-  });
-  if (new Set(list).size !== list.length) throw new InputError(`${file}: seeds: a seed is listed twice`);
-  return list;
-}
-
-/** The entries a spec's `benchmark` names, in the suite's order, each once. */
-function benchmarkIds(names: "all" | string[]): string[] {
-  if (names === "all") return benchmarkEntries.map((e) => e.id);
-  const ids = new Set<string>();
-  for (const name of names) {
-    const family = benchmarkFamily(name);
-    for (const e of benchmarkEntries) if (e.id === name || e.family === family) ids.add(e.id);
-  }
-  return [...ids];
-}
-
-const slug = (text: string) => text.replace(/[^A-Za-z0-9_.+-]+/g, "_");
-
-/** The jobs of a spec, in a stable order: source × method × variant × seed × snr × rows. */
-export function expandSpec(spec: SweepSpec, file: string): SweepJob[] {
-  const jobs: SweepJob[] = [];
-  const sources = spec.experiments ?? (spec.benchmark ? benchmarkIds(spec.benchmark) : [spec.csv!]);
-  const csv = spec.csv !== undefined;
-  for (const source of sources)
-    for (const method of spec.methods)
-      for (const variant of spec.variants)
-        for (const seed of seedList(spec.seeds, file))
-          for (const snrDb of spec.snr)
-            for (const rows of spec.rows) {
-              const stem = csv ? slug(basename(source, extname(source))) : slug(source);
-              jobs.push({
-                name: `${stem}-${method}-${variant.name}-s${seed}-snr${snrDb ?? "none"}-r${rows ?? "default"}`,
-                source,
-                csv,
-                ...(csv ? { targets: spec.targets, ...(spec.inputs ? { inputs: spec.inputs } : {}) } : {}),
-                method,
-                variant: variant.name,
-                settings:
-                  spec.timeLimit !== undefined && !("timeLimit" in variant.settings)
-                    ? ({ ...variant.settings, timeLimit: spec.timeLimit } as VariantSettings)
-                    : variant.settings,
-                seed,
-                snrDb,
-                rows,
-              });
-            }
-  return jobs;
 }
 
 /** The pipeline options of a job: what `run`/`fit` would build from the same flags. */
@@ -580,8 +381,8 @@ async function sweep(specFile: string, flags: SweepFlags): Promise<void> {
     if (isInputError(error)) throw error;
     throw new InputError(`${specFile}: not a JSON file (${oneLine(error)})`);
   }
-  const spec = parseSpec(value, specFile);
-  const jobs = expandSpec(spec, specFile);
+  const spec = parseSweepSpec(value, specFile);
+  const jobs = expandSweepSpec(spec, specFile);
   const out = flags.out;
   if (existsSync(out) && !statSync(out).isDirectory()) throw new InputError(`--out ${out}: is a file; name a folder`);
   if (flags.queue && flags.jobs !== undefined)

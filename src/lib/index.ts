@@ -91,6 +91,15 @@ export { HallOfFame, type Candidate } from "./search/index.js";
 // The browser helpers (no Node module in them): backend fallbacks and HiGHS from a URL.
 export { BACKEND_ORDER, backendOrder, selectBackend, browserArgmin, type BackendChoice } from "./browser.js";
 export * from "./fitArrays.js";
+// The sweep grammar: the CLI runs a spec's jobs, the report pages find their results by the same names.
+export {
+  parseSweepSpec,
+  expandSweepSpec,
+  sweepSpecSchema,
+  type SweepSpec,
+  type SweepJob,
+  type VariantSettings,
+} from "./sweep/spec.js";
 export {
   resolvePipelineConfig,
   configFromManifest,

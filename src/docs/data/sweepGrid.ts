@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { isInputError, parseResult } from "../../lib/index.js";
+import { expandSweepSpec, isInputError, parseResult, parseSweepSpec, type SweepSpec } from "../../lib/index.js";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -45,22 +45,6 @@ export interface SweepCell {
   text: string | null;
 }
 
-interface Spec {
-  experiments: string[];
-  methods?: string[];
-  seeds?: number[] | string;
-  snr?: (number | null)[];
-  rows?: (number | null)[];
-  variants?: { name: string; settings?: Record<string, unknown> }[];
-}
-
-const seedList = (seeds: Spec["seeds"]): number[] => {
-  if (seeds === undefined) return [0];
-  if (Array.isArray(seeds)) return seeds;
-  const [a, b] = seeds.split("..").map(Number) as [number, number];
-  return Array.from({ length: b - a + 1 }, (_, i) => a + i);
-};
-
 const finite = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 /**
@@ -70,8 +54,14 @@ const finite = (v: unknown): number | null => (typeof v === "number" && Number.i
 export function sweepGrid(name: string, root = repoRoot) {
   const specFile = `sweeps/${name}.json`;
   const outDir = `data/sweeps/${name}`;
-  const spec = JSON.parse(readFileSync(resolve(root, specFile), "utf8")) as Spec;
-  const variants = spec.variants ?? [{ name: "default", settings: {} }];
+  // The CLI's own grammar: the same checks, the same jobs in the same order, the same names.
+  let spec: SweepSpec;
+  try {
+    spec = parseSweepSpec(JSON.parse(readFileSync(resolve(root, specFile), "utf8")), specFile);
+  } catch (error) {
+    throw isInputError(error) ? new Error(error.message) : error;
+  }
+  const variants = spec.variants;
   // Seconds are timings, kept outside the byte-identical result: the summary has them.
   const summaryFile = resolve(root, outDir, "summary.json");
   const seconds = new Map<string, number>();
@@ -80,94 +70,86 @@ export function sweepGrid(name: string, root = repoRoot) {
     for (const row of summary.jobs ?? []) if (typeof row.seconds === "number") seconds.set(row.job, row.seconds);
   }
   const cells: SweepCell[] = [];
-  for (const experiment of spec.experiments)
-    for (const method of spec.methods ?? ["consolesr"])
-      for (const variant of variants)
-        for (const seed of seedList(spec.seeds))
-          for (const snr of spec.snr ?? [null])
-            for (const rows of spec.rows ?? [null]) {
-              const job = `${experiment}-${method}-${variant.name}-s${seed}-snr${snr ?? "none"}-r${rows ?? "default"}`;
-              const file = resolve(root, outDir, `${job}.json`);
-              const cell: SweepCell = {
-                job,
-                experiment,
-                method,
-                variant: variant.name,
-                seed,
-                snr,
-                rows,
-                present: false,
-                ec: null,
-                exact: null,
-                exactTargets: null,
-                targets: null,
-                testNrmse: null,
-                seconds: null,
-                episodes: null,
-                stopReasons: [],
-                equations: [],
-                outputs: [],
-                expressions: [],
-                git: null,
-                text: null,
-              };
-              if (existsSync(file)) {
-                let result: ReturnType<typeof parseResult>;
-                const text = readFileSync(file, "utf8");
-                cell.text = text;
-                try {
-                  result = parseResult(text, `${outDir}/${job}.json`);
-                } catch (error) {
-                  throw isInputError(error) ? new Error(error.message) : error;
-                }
-                const evaluation = result.evaluation ?? [];
-                const search = result.search as unknown as Record<string, unknown>;
-                const perTarget = (search.targets as Record<string, unknown>[] | undefined) ?? [];
-                cell.present = true;
-                cell.targets = evaluation.length;
-                cell.exactTargets = evaluation.filter((e) => e.exact).length;
-                cell.exact = evaluation.length > 0 && evaluation.every((e) => e.exact);
-                const ecs = evaluation.map((e) => finite(e.coefficientError)).filter((v) => v !== null);
-                cell.ec =
-                  ecs.length === evaluation.length && ecs.length > 0
-                    ? ecs.reduce((a, b) => a + b, 0) / ecs.length
-                    : null;
-                const tests = evaluation.map((e) => finite(e.testNrmse)).filter((v) => v !== null);
-                cell.testNrmse = tests.length ? Math.max(...tests) : null;
-                cell.seconds = seconds.get(job) ?? null;
-                cell.episodes = finite(search.episodes);
-                cell.stopReasons = [
-                  ...new Set(
-                    perTarget
-                      .map((t) => String(t.stopReason ?? ""))
-                      .filter(Boolean)
-                      .concat(typeof search.stopReason === "string" ? [search.stopReason] : []),
-                  ),
-                ];
-                cell.equations = result.equations.map((e) => ({ target: e.target, text: e.text, latex: e.latex }));
-                cell.outputs = evaluation.map((e) => ({
-                  target: e.target,
-                  exact: e.exact,
-                  ec: finite(e.coefficientError),
-                  testNrmse: finite(e.testNrmse),
-                }));
-                cell.expressions = (result.models ?? []).flatMap((m) =>
-                  m.expression
-                    ? [
-                        {
-                          target: m.target,
-                          text: m.expression.text,
-                          latex: m.expression.latex,
-                          expanded: m.expression.expanded,
-                        },
-                      ]
-                    : [],
-                );
-                const manifest = result.manifest as unknown as Record<string, unknown>;
-                cell.git = typeof manifest.git === "string" ? manifest.git : null;
-              }
-              cells.push(cell);
-            }
+  for (const sweepJob of expandSweepSpec(spec, specFile)) {
+    const job = sweepJob.name;
+    const file = resolve(root, outDir, `${job}.json`);
+    const cell: SweepCell = {
+      job,
+      experiment: sweepJob.source,
+      method: sweepJob.method,
+      variant: sweepJob.variant,
+      seed: sweepJob.seed,
+      snr: sweepJob.snrDb,
+      rows: sweepJob.rows,
+      present: false,
+      ec: null,
+      exact: null,
+      exactTargets: null,
+      targets: null,
+      testNrmse: null,
+      seconds: null,
+      episodes: null,
+      stopReasons: [],
+      equations: [],
+      outputs: [],
+      expressions: [],
+      git: null,
+      text: null,
+    };
+    if (existsSync(file)) {
+      let result: ReturnType<typeof parseResult>;
+      const text = readFileSync(file, "utf8");
+      cell.text = text;
+      try {
+        result = parseResult(text, `${outDir}/${job}.json`);
+      } catch (error) {
+        throw isInputError(error) ? new Error(error.message) : error;
+      }
+      const evaluation = result.evaluation ?? [];
+      const search = result.search as unknown as Record<string, unknown>;
+      const perTarget = (search.targets as Record<string, unknown>[] | undefined) ?? [];
+      cell.present = true;
+      cell.targets = evaluation.length;
+      cell.exactTargets = evaluation.filter((e) => e.exact).length;
+      cell.exact = evaluation.length > 0 && evaluation.every((e) => e.exact);
+      const ecs = evaluation.map((e) => finite(e.coefficientError)).filter((v) => v !== null);
+      cell.ec = ecs.length === evaluation.length && ecs.length > 0 ? ecs.reduce((a, b) => a + b, 0) / ecs.length : null;
+      const tests = evaluation.map((e) => finite(e.testNrmse)).filter((v) => v !== null);
+      cell.testNrmse = tests.length ? Math.max(...tests) : null;
+      cell.seconds = seconds.get(job) ?? null;
+      cell.episodes = finite(search.episodes);
+      cell.stopReasons = [
+        ...new Set(
+          perTarget
+            .map((t) => String(t.stopReason ?? ""))
+            .filter(Boolean)
+            .concat(typeof search.stopReason === "string" ? [search.stopReason] : []),
+        ),
+      ];
+      cell.equations = result.equations.map((e) => ({ target: e.target, text: e.text, latex: e.latex }));
+      cell.outputs = evaluation.map((e) => ({
+        target: e.target,
+        exact: e.exact,
+        ec: finite(e.coefficientError),
+        testNrmse: finite(e.testNrmse),
+      }));
+      cell.expressions = (result.models ?? []).flatMap((m) =>
+        m.expression
+          ? [
+              {
+                target: m.target,
+                text: m.expression.text,
+                latex: m.expression.latex,
+                expanded: m.expression.expanded,
+              },
+            ]
+          : [],
+      );
+      const manifest = result.manifest as unknown as Record<string, unknown>;
+      cell.git = typeof manifest.git === "string" ? manifest.git : null;
+    }
+    cells.push(cell);
+  }
   return {
     name,
     spec,
