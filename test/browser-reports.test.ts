@@ -107,11 +107,20 @@ test("report pages: syn1 re-run matches Node, no errors or foreign requests, no 
   await section.getByLabel("rows").fill(String(ROWS));
   await section.getByLabel("noise SNR").selectOption({ label: `${SNR} dB` });
   await section.getByLabel("episodes per output").fill(String(EPISODES));
+  const link = await section.locator(".rerun-playground").getAttribute("href");
   assert.equal(
-    await section.locator(".rerun-playground").getAttribute("href"),
-    `./playground?experiment=syn1&seed=${SEED}&snr=${SNR}&rows=${ROWS}&method=consolesr&budget=0&episodes=${EPISODES}`,
+    link,
+    `./playground?dataset=syn1&rows=${ROWS}&snr=${SNR}&method=consolesr&seed=${SEED}&episodes=${EPISODES}&budget=0`,
     "the playground link does not carry the form's settings",
   );
+  // Followed, the link opens the playground on syn1 with the form's settings and no ignored parameter.
+  const playground = await browser.context.newPage();
+  await playground.goto(new URL(link!, `${server.origin}/docs/syn1`).href, { waitUntil: "networkidle" });
+  assert.equal(await playground.getByLabel("dataset").inputValue(), "syn1");
+  assert.equal(await playground.getByLabel("seed", { exact: true }).inputValue(), String(SEED));
+  assert.equal(await playground.getByLabel("rows", { exact: true }).inputValue(), String(ROWS));
+  assert.doesNotMatch((await playground.locator("body").textContent()) ?? "", /unknown parameter/);
+  await playground.close();
   const started = performance.now();
   await section.locator(".rerun-run").click();
   await section

@@ -7,6 +7,7 @@ import {
   ControlState,
   PARAMS,
   UrlParams,
+  playgroundLink,
   writeParams,
   type ParamLists,
 } from "../src/docs/components/playgroundParams.js";
@@ -240,4 +241,27 @@ test("a download carries the run's seconds and the runtime, after what reproduce
   assert.deepEqual(Object.keys(timed.manifest), ["seed", "config", "version", "git", "backend", "runtime"]);
   assert.match(timed.manifest.runtime!.engine, /^V8 .* \(Node \d/);
   assert.equal("seconds" in result.search, false, "the run's own result was changed");
+});
+
+test("a report form's playground link names parameters as the playground reads them; another name throws", () => {
+  const link = playgroundLink({
+    dataset: "syn1",
+    seed: 7,
+    snr: null,
+    rows: 300,
+    method: "consolesr",
+    symbols: ["x", "x^2"],
+  });
+  assert.equal(link, "./playground?dataset=syn1&rows=300&snr=none&symbols=x,x^2&method=consolesr&seed=7");
+  const read = new UrlParams(link.slice("./playground".length), lists);
+  assert.deepEqual(read.notices, []);
+  assert.deepEqual(read.values, {
+    dataset: "syn1",
+    rows: 300,
+    snr: null,
+    symbols: ["x", "x^2"],
+    method: "consolesr",
+    seed: 7,
+  });
+  assert.throws(() => playgroundLink({ experiment: "syn1" } as never), /the playground has no parameter "experiment"/);
 });

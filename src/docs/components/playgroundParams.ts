@@ -261,14 +261,30 @@ export function writeParams(config: ControlsConfig, backend: BackendPreference):
     polish: config.fit.polish,
     backend,
   };
+  return queryOf(values);
+}
+
+/** The query string (with its "?") of these parameter values, in the table's order; unset ones left out. */
+function queryOf(values: { [K in ParamName]?: ParamValues[K] | null }): string {
   const query = new URLSearchParams();
   for (const name of Object.keys(PARAMS) as ParamName[]) {
     const value = values[name];
-    if (value === undefined) continue;
+    if (value === undefined || (value === null && name !== "snr")) continue;
     query.set(name, Array.isArray(value) ? value.join(",") : choiceText(name, value as Choice));
   }
   // Symbol names keep their ^ (x^2) readable; URLSearchParams would write %5E.
   return `?${query.toString().replace(/%5E/g, "^").replace(/%2C/g, ",")}`;
+}
+
+/**
+ * The playground's address for a report form's settings ("open in playground"), named as the
+ * playground reads them (PARAMS): a name the table does not hold throws, so a form cannot link
+ * with a parameter the playground would ignore.
+ */
+export function playgroundLink(values: { [K in ParamName]?: ParamValues[K] | null }): string {
+  for (const name of Object.keys(values))
+    if (!Object.hasOwn(PARAMS, name)) throw new Error(`playgroundLink: the playground has no parameter "${name}"`);
+  return `./playground${queryOf(values)}`;
 }
 
 /** A control as the page built it: for what (the dataset, when its default depends on it), from which options. */

@@ -13,6 +13,7 @@ import { convergenceChart, nrmseChart } from "./experimentCharts.js";
 import { tex } from "./katex.js";
 import { chartWidth, scrollX } from "./layout.js";
 import { saveJson } from "./playgroundView.js";
+import { playgroundLink } from "./playgroundParams.js";
 
 /** The SNRs the forms offer (dB; null: noiseless, the published runs' setting). */
 export const SNR_CHOICES = [null, 60, 40, 20];
@@ -162,7 +163,7 @@ ${equation(
 /**
  * The section. `spec`: experiment (a name for data-experiment), fields (from `field`), options(values)
  * → the pipeline's options (resolvePipelineConfig), command(values) → the equivalent CLI line,
- * playground(values) → the playground's query parameters, published(values) → {label, result,
+ * playground(values) → the playground's parameters by its names (playgroundLink), published(values) → {label, result,
  * text, filename} or null (the committed or build-time result for those values), filename(values)
  * → the live result's download name, git (recorded in the live run's manifest), note (what the live
  * run caps, and why).
@@ -216,10 +217,7 @@ ${status}${table}${charts}</section>`;
     const values = valuesNow();
     if (!values) return;
     command.textContent = spec.command(values);
-    const query = new URLSearchParams(
-      Object.entries(spec.playground(values)).filter(([, v]) => v !== null && v !== undefined),
-    );
-    playground.href = `./playground?${query}`;
+    playground.href = playgroundLink(spec.playground(values));
   }
 
   function setStatus(state, text) {
@@ -386,14 +384,14 @@ export function experimentRerun({ experiment, published, methods, git, caps, def
     }),
     command: (v) => runCommand(experiment, v),
     playground: (v) => ({
-      experiment,
+      dataset: experiment,
       seed: v.seed,
       snr: v.snr,
       rows: v.rows,
       method: v.method,
       budget: v.budget,
       episodes: v.episodes,
-      symbols: v.symbols?.join(","),
+      symbols: v.symbols,
     }),
     published: (v) => publishedFor(v.symbols),
     filename: (v) => `${experiment}-seed${v.seed}-live.json`,
@@ -462,7 +460,7 @@ export function benchmarkRerun({ suites, git }) {
       `--method ${v.method} --episodes ${m.episodes} --budget ${v.budget} --stop-nrmse ${stopOf(v.snr)} ` +
       `--out ${v.equation}.json`,
     playground: (v) => ({
-      experiment: v.equation,
+      dataset: v.equation,
       seed: v.seed,
       snr: v.snr,
       rows: m.rows,

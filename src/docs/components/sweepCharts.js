@@ -195,7 +195,7 @@ export function sweepRerun(grid, { git, note, name }) {
       ]
         .filter(Boolean)
         .join(" "),
-    playground: (v) => ({ experiment: v.experiment, seed: v.seed, method: v.method, snr: v.snr, rows: v.rows }),
+    playground: (v) => ({ dataset: v.experiment, seed: v.seed, method: v.method, snr: v.snr, rows: v.rows }),
     published: (v) => {
       const cell = cellOf(v);
       return cell?.present && cell.text
