@@ -299,10 +299,11 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
     }
   }
   scored.push(...wide);
-  // Where no subset is exact (the wide path's included), the same prefixes with the constant in
-  // every subset (centredSubsets).
-  if (!scored.some((s) => s.subset.nrmse <= PURSUIT_EXACT))
-    for (const library of libraries) scored.push(...(yield* centredSubsets(library, y, maxTerms, input, cache)));
+  // Where no subset is exact (the wide path's included), the prefixes of the library without
+  // gridded neurons with the constant in every subset (centredSubsets; the gridded libraries,
+  // thousands of columns, would cost more than the rest of the screen).
+  if (libraries.length > 0 && !scored.some((s) => s.subset.nrmse <= PURSUIT_EXACT))
+    scored.push(...(yield* centredSubsets(libraries[0]!, y, maxTerms, input, cache)));
   // Near-exact subsets first, the fewest terms among those within a factor 2 of each other.
   const bucket = (nrmse: number) => Math.floor(log2(Math.max(nrmse, 1e-10)));
   scored.sort(
@@ -337,13 +338,15 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
 }
 
 /**
- * Subsets of a library's prefixes selected with the constant in every subset (centred columns,
- * select.ts), for a search that fits a constant (none otherwise): up to `maxTerms` products beside
- * it, scored without the catastrophic cancellation that columns close to constant (u ≈ 1 beside
- * u², u·v …) cause next to the constant column of the plain selection, whose subsets leave it out
- * or take it as one of their terms. Asked where the plain selection found nothing exact (noise,
- * or a truth outside the library): on Pow's outputs at 60 dB it finds sums at the noise that the
- * plain one misses, while on exact data the plain one's subsets are the pursuit's better starts.
+ * Subsets of a library's single-factor prefix (one neuron per column: x, x², 1/x … of each input)
+ * selected with the constant in every subset (centred columns, select.ts), for a search that fits a
+ * constant (none otherwise): up to `maxTerms` terms beside it, scored without the catastrophic
+ * cancellation that columns close to constant (u ≈ 1 beside u²) cause next to the constant column
+ * of the plain selection, whose subsets leave it out or take it as one of their terms. Asked where
+ * the plain selection found nothing exact (noise, or a truth outside the library): on Pow's outputs
+ * at 60 dB it finds q4's six voltages and constant at the noise, which the plain one misses, while
+ * on exact data the plain one's subsets are the pursuit's better starts. The prefix only: over the
+ * pairs too it cost a third more search CPU on the noise benchmark.
  */
 function* centredSubsets(
   library: readonly ProductColumn[],
@@ -354,11 +357,11 @@ function* centredSubsets(
 ): Steps<{ columns: readonly ProductColumn[]; subset: Subset }[]> {
   const out: { columns: readonly ProductColumn[]; subset: Subset }[] = [];
   if (!(input.intercept ?? true)) return out;
-  for (const end of libraryPrefixes(library)) {
-    const prefix = library.slice(0, end);
-    for (const subset of yield* cache.selection("y", prefix, y, true).upTo(maxTerms))
-      out.push({ columns: prefix, subset });
-  }
+  const end = library.findIndex((c) => c.neurons.length > 1);
+  const prefix = end < 0 ? library : library.slice(0, end);
+  if (prefix.length === 0) return out;
+  for (const subset of yield* cache.selection("y", prefix, y, true).upTo(maxTerms))
+    out.push({ columns: prefix, subset });
   return out;
 }
 
