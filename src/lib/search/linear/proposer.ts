@@ -235,7 +235,8 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
   // Single products of many factors are the log-space solve's; the library holds up to 3.
   const libraryFactors = Math.min(input.maxTerms === 1 ? 3 : SCREEN_FACTORS, input.maxFactors);
   const maxTerms = Math.min(input.maxTerms, SCREEN_TERMS);
-  const libraries: ProductColumn[][] = [];
+  /** The first library built (without gridded neurons where the pool has any). */
+  let plain: ProductColumn[] | undefined;
   for (const level of levels) {
     const built = yield* cache.library(`${level}:${libraryFactors}`, () =>
       productColumnsSteps(neurons, libraryFactors, COLUMN_CAP, level),
@@ -243,7 +244,7 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
     if (built.columns.length === 0) continue;
     count += built.columns.length;
     truncated ||= built.truncated;
-    libraries.push(built.columns);
+    plain ??= built.columns;
     // The library grows by size (singles, then pairs, …): its prefixes are the libraries of
     // fewer factors. Selecting in each prefix too finds a sum of simple products that the beam
     // over the whole library can miss when larger products correlate with it more greedily.
@@ -299,11 +300,10 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
     }
   }
   scored.push(...wide);
-  // Where no subset is exact (the wide path's included), the prefixes of the library without
-  // gridded neurons with the constant in every subset (centredSubsets; the gridded libraries,
-  // thousands of columns, would cost more than the rest of the screen).
-  if (libraries.length > 0 && !scored.some((s) => s.subset.nrmse <= PURSUIT_EXACT))
-    scored.push(...(yield* centredSubsets(libraries[0]!, y, maxTerms, input, cache)));
+  // Where no subset is exact (the wide path's included), the single-factor columns with the
+  // constant in every subset (centredSubsets).
+  if (plain && !scored.some((s) => s.subset.nrmse <= PURSUIT_EXACT))
+    scored.push(...(yield* centredSubsets(plain, y, maxTerms, input, cache)));
   // Near-exact subsets first, the fewest terms among those within a factor 2 of each other.
   const bucket = (nrmse: number) => Math.floor(log2(Math.max(nrmse, 1e-10)));
   scored.sort(
@@ -401,8 +401,8 @@ export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: Lin
         sums.push({ products: chosen, score: subset.nrmse, expected: subset.nrmse, source: "sparse-sum" });
     }
   }
-  // Where no sum is exact, the same prefixes with the constant in every subset (centredSubsets);
-  // proposed, not pursued from: the pursuit's starts stay the sums above.
+  // Where no sum is exact, the single-factor columns with the constant in every subset
+  // (centredSubsets); proposed, not pursued from: the pursuit's starts stay the sums above.
   const centred: LinearProposal[] = [];
   if (!sums.some((p) => p.score <= PURSUIT_EXACT))
     for (const { columns, subset } of yield* centredSubsets(built.columns, y, depth, input, cache))
