@@ -448,6 +448,7 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
           // Learning from the episode that ends the search changes nothing: it is skipped.
           if (typeof verdict !== "object" && episode < settings.episodes)
             timer.time("icnn", () => strategy!.observe?.({ episode, trajectory, candidate, cached, reward }));
+          const episodeStrategy = strategy;
           ctx.onEpisode?.({
             target: ctx.target,
             episode,
@@ -457,7 +458,10 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
             candidate,
             cached,
             ...trajectory.tally,
-            nets: strategy.nets,
+            // Read when a listener asks (the strategy makes its nets on first use).
+            get nets() {
+              return episodeStrategy.nets;
+            },
           });
           mark = { reached, screened: screenedSoFar() };
           if (typeof verdict === "object") {
@@ -528,6 +532,7 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
   // same answer whenever it is fitted).
   const answer = chosen ?? timer.time("preparation", () => baselineCandidate(ctx, settings));
   endLoop();
+  const finalStrategy = strategy;
   return {
     target: ctx.target,
     best: answer,
@@ -545,7 +550,10 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
     fitSeconds: evaluator.seconds,
     screened,
     size: reached,
-    nets: strategy?.nets,
+    // Read when asked (the strategy makes its nets on first use).
+    get nets() {
+      return finalStrategy?.nets;
+    },
     phases: timer.seconds(),
   };
 }

@@ -44,7 +44,11 @@ function* screenLinear(run: SearchRun): Steps<LinearProposal[]> {
 
 export function consolesrStrategy(run: SearchRun): ProposalStrategy {
   const { settings, trajectories, rng, evaluator } = run;
-  const learner = new QLearner(run.space, settings, run.ctx.argmin, run.nets, rng, trajectories.limits);
+  // Made on first use: a search whose first proposal is its answer never trains −Q or −R, and the
+  // nets draw their weights from their own streams (run.nets), so a later start changes no bit.
+  let made: QLearner | undefined;
+  const learner = (): QLearner =>
+    (made ??= new QLearner(run.space, settings, run.ctx.argmin, run.nets, rng, trajectories.limits));
   /** The best fitted structures by NRMSE, best first: the parents of the edits. */
   const parents: { nrmse: number; products: Products }[] = [];
   const limits: ProductLimits = {
@@ -66,7 +70,7 @@ export function consolesrStrategy(run: SearchRun): ProposalStrategy {
     let choice = open[0]!;
     let score = Number.POSITIVE_INFINITY;
     for (const t of open) {
-      const v = learner.predicted(t);
+      const v = learner().predicted(t);
       if (v < score) {
         score = v;
         choice = t;
@@ -76,7 +80,7 @@ export function consolesrStrategy(run: SearchRun): ProposalStrategy {
   };
 
   const proposeOperators = (keep: readonly Product[]): Trajectory => {
-    const pool: Trajectory[] = [trajectories.canonical(trajectories.rollout(0, keep, learner.policy))];
+    const pool: Trajectory[] = [trajectories.canonical(trajectories.rollout(0, keep, learner().policy))];
     const add = (t: Trajectory | null) => void (t && pool.push(t));
     const structures = () => parents.map((p) => p.products);
     for (let c = 0; c < settings.candidates; c++) {
@@ -127,7 +131,7 @@ export function consolesrStrategy(run: SearchRun): ProposalStrategy {
       parents.length = Math.min(parents.length, settings.parents);
     }
     const seen = settings.proposal === "argmin" ? o.trajectory : trajectories.canonical(o.trajectory);
-    learner.learn(o.trajectory, seen, o.reward, o.episode);
+    learner().learn(o.trajectory, seen, o.reward, o.episode);
   };
 
   return {
@@ -158,10 +162,13 @@ export function consolesrStrategy(run: SearchRun): ProposalStrategy {
       if (first) return first;
       return settings.proposal !== "argmin" && rng.next() >= settings.epsilon
         ? proposeOperators(keep)
-        : trajectories.rollout(settings.epsilon, keep, learner.policy);
+        : trajectories.rollout(settings.epsilon, keep, learner().policy);
     },
-    redraw: (attempt, keep) => trajectories.rollout(attempt < 2 ? settings.epsilon : 1, keep, learner.policy),
+    redraw: (attempt, keep) => trajectories.rollout(attempt < 2 ? settings.epsilon : 1, keep, learner().policy),
     observe,
-    nets: { q: learner.q, r: learner.r },
+    get nets() {
+      const { q, r } = learner();
+      return { q, r };
+    },
   };
 }
