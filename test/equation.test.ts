@@ -13,6 +13,9 @@ import {
 import { exactRecovery, coefficientError } from "../src/lib/metrics/index.js";
 import { createSymbolRegistry } from "../src/plugins/index.js";
 import { toMasks, fromMasks, structureKey } from "../src/lib/local/structure.js";
+import { InputError } from "../src/lib/errors.js";
+import { datasetFromTable } from "../src/lib/data/csv.js";
+import { flagMessage } from "../src/cli/program.js";
 
 const registry = createSymbolRegistry();
 const symbols = registry.values();
@@ -166,5 +169,22 @@ test("exact recovery needs the same terms and every coefficient within 1 %", () 
   assert.ok(
     Math.abs(coefficientError(truth, withWeight(3.3, 2.5), lookup) - 5) < 1e-9,
     "E_c averages the term coefficient and the cos weight",
+  );
+});
+
+test("a form's and a table's errors name the library's field; the CLI says the flag instead", () => {
+  const opts = { symbols, inputs, targets: ["y"] };
+  const named = (field: string) => (error: unknown) =>
+    error instanceof InputError && error.field === field && error.message.startsWith(`${field}: `);
+  assert.throws(() => parseForm("y = x1/x2", opts), named("form"));
+  assert.throws(() => parseForm("y = tanh(x1)", opts), named("form"));
+  const table = { columns: ["a", "b"], values: [Float64Array.of(1, 2), Float64Array.of(3, 4)], rows: 2 };
+  assert.throws(() => datasetFromTable(table, ["b", "b"]), named("targets"));
+  assert.throws(() => datasetFromTable(table, ["b"], ["a", "a"]), named("inputs"));
+  assert.equal(flagMessage(new InputError("form: empty term", { field: "form" })), "--form: empty term");
+  assert.equal(flagMessage(new InputError("targets: required", { field: "targets" })), "--target: required");
+  assert.equal(
+    flagMessage(new InputError("plugin file p.js: no default export")),
+    "plugin file p.js: no default export",
   );
 });

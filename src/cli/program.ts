@@ -10,7 +10,7 @@
 import "./quietTfjs.js";
 import { constants } from "node:os";
 import { Command, CommanderError } from "commander";
-import { isInputError } from "../lib/errors.js";
+import { isInputError, type InputError } from "../lib/errors.js";
 import { VERSION } from "../lib/version.js";
 import { interrupted, registerCommands } from "./commands.js";
 import { registerWorker } from "./queueWorker.js";
@@ -55,11 +55,22 @@ export async function runCli(args: readonly string[]): Promise<number | undefine
       return 2;
     }
     if (isInputError(error)) {
-      process.stderr.write(`error: ${error.message}\n`);
+      process.stderr.write(`error: ${flagMessage(error)}\n`);
       return 2;
     }
     process.stderr.write(`error: internal: ${error instanceof Error ? error.message : String(error)}\n`);
     if (process.env.CONSOLESR_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     return 1;
   }
+}
+
+/** The flag that sets each library option an InputError can name (InputError.field). */
+const FLAG_OF: Record<string, string> = { form: "--form", targets: "--target", inputs: "--inputs" };
+
+/** An input error as the CLI says it: a message that starts with its field names the flag instead. */
+export function flagMessage(error: InputError): string {
+  const flag = error.field === undefined ? undefined : FLAG_OF[error.field];
+  return flag && error.message.startsWith(`${error.field}: `)
+    ? `${flag}: ${error.message.slice(error.field!.length + 2)}`
+    : error.message;
 }

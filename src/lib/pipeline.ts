@@ -354,7 +354,7 @@ export function formEquations(config: CsvFormConfig, train: Dataset, registries:
   const equations = parseForm(config.form, { symbols: symbols.values(), inputs: train.inputs, targets: train.targets });
   checkDomains(equations, train, symbols);
   const missing = train.targets.find((t) => !equations.some((e) => e.target === t));
-  if (missing) throw new InputError(`--form has no equation for target "${missing}"`);
+  if (missing) throw new InputError(`form: no equation for target "${missing}"`, { field: "form" });
   return equations;
 }
 
@@ -409,7 +409,7 @@ export function resolvePipelineConfig(options: PipelineOptions, registries: Regi
   const pool = options.symbols ?? (isModelMethod(options.method ?? "consolesr") ? [] : symbols.names());
   for (const name of pool) symbols.get(name);
   const targets = options.targets ?? (options.form !== undefined ? formTargets(options.form) : []);
-  if (targets.length === 0) throw new InputError("--target is required (the column(s) to explain)");
+  if (targets.length === 0) throw new InputError("targets: required (the column(s) to explain)", { field: "targets" });
   const { name, table } = options.csv;
   const train = datasetFromTable(typeof table === "function" ? table() : table, targets, options.inputs, name);
   const head: CsvSource = { seed, data: name, targets: train.targets, inputs: train.inputs, symbols: [...pool] };

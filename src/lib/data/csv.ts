@@ -174,7 +174,7 @@ export function datasetFromTable(
   inputs?: readonly string[],
   file = "data",
 ): Dataset {
-  if (targets.length === 0) throw new InputError("no target column given (--target)");
+  if (targets.length === 0) throw new InputError("targets: no target column given", { field: "targets" });
   const find = (name: string, role: string) => {
     const j = table.columns.indexOf(name);
     if (j < 0)
@@ -184,10 +184,12 @@ export function datasetFromTable(
     return j;
   };
   const targetIdx = targets.map((t) => find(t, "target"));
-  if (new Set(targets).size !== targets.length) throw new InputError(`--target names a column twice`);
+  if (new Set(targets).size !== targets.length)
+    throw new InputError("targets: a column is named twice", { field: "targets" });
   const inputNames = inputs ? [...inputs] : table.columns.filter((c) => !targets.includes(c));
   const inputIdx = inputNames.map((name) => find(name, "input"));
-  if (new Set(inputNames).size !== inputNames.length) throw new InputError(`--inputs names a column twice`);
+  if (new Set(inputNames).size !== inputNames.length)
+    throw new InputError("inputs: a column is named twice", { field: "inputs" });
   const overlap = inputNames.find((name) => targets.includes(name));
   if (overlap) throw new InputError(`column ${quote(overlap)} is both an input and a target`);
   if (inputNames.length === 0) throw new InputError(`${file}: no input column left after taking the targets`);

@@ -13,6 +13,9 @@ import type { SymbolPlugin } from "../plugins.js";
 import type { Equation, Factor } from "./types.js";
 import { powerOfName } from "./powers.js";
 
+/** Where a form's problems are: the `form` option (the CLI's `--form`). */
+const FORM = { field: "form" };
+
 export interface ParseFormOptions {
   symbols: readonly SymbolPlugin[];
   /** Columns a factor may name. */
@@ -73,20 +76,24 @@ function parseFactor(text: string, o: ParseFormOptions, where: string): Factor |
     const named = o.symbols.find((s) => s.name === call[1]);
     if (named)
       throw new InputError(
-        `--form: the symbol "${named.name}" is written as it prints, ${quote(named.text(input))}, ` +
+        `form: the symbol "${named.name}" is written as it prints, ${quote(named.text(input))}, ` +
           `not ${quote(text)} (${where})`,
+        FORM,
       );
     throw new InputError(
-      `--form: unknown symbol "${call[1]}" in ${quote(text)} (${where}); ` +
+      `form: unknown symbol "${call[1]}" in ${quote(text)} (${where}); ` +
         `write factors as the symbols print: ${o.symbols.map((s) => s.text(input)).join(", ")}`,
+      FORM,
     );
   }
   if (badColumn)
     throw new InputError(
-      `--form: unknown column "${badColumn}" in ${quote(text)} (${where}); inputs: ${o.inputs.join(", ")}`,
+      `form: unknown column "${badColumn}" in ${quote(text)} (${where}); inputs: ${o.inputs.join(", ")}`,
+      FORM,
     );
   throw new InputError(
-    `--form: cannot read the factor ${quote(text)} (${where}); write products of symbols such as x1^2*cos(x2)`,
+    `form: cannot read the factor ${quote(text)} (${where}); write products of symbols such as x1^2*cos(x2)`,
+    FORM,
   );
 }
 
@@ -96,37 +103,40 @@ export function parseForm(form: string, options: ParseFormOptions): Equation[] {
     .split(/[;\n]/)
     .map((s) => s.trim())
     .filter(Boolean);
-  if (statements.length === 0) throw new InputError("--form: no equation given");
+  if (statements.length === 0) throw new InputError("form: no equation given", FORM);
   for (const statement of statements) {
     const sides = statement.split("=");
     if (sides.length !== 2 || !sides[0]!.trim() || !sides[1]!.trim()) {
-      throw new InputError(`--form: ${quote(statement)} is not of the form "target = term + term"`);
+      throw new InputError(`form: ${quote(statement)} is not of the form "target = term + term"`, FORM);
     }
     const target = sides[0]!.trim();
     const targets = options.targets ?? options.inputs;
-    if (!targets.includes(target)) throw new InputError(`--form: unknown target column ${quote(target)}`);
+    if (!targets.includes(target)) throw new InputError(`form: unknown target column ${quote(target)}`, FORM);
     if (equations.some((e) => e.target === target))
-      throw new InputError(`--form: target ${quote(target)} appears twice`);
+      throw new InputError(`form: target ${quote(target)} appears twice`, FORM);
     const rhs = sides[1]!.trim();
     if (/[/]/.test(rhs.replace(/\([^()]*\)/g, "")))
-      throw new InputError(`--form: "/" is not a LoCaL operation in ${quote(rhs)}`);
+      throw new InputError(`form: "/" is not a LoCaL operation in ${quote(rhs)}`, FORM);
     // Terms are separated by top-level + or −; a leading sign belongs to the first coefficient.
     const terms = splitTop(rhs.replace(/^[+-]\s*/, ""), "+-").filter((t, k, all) => t !== "" || k === all.length - 1);
     const equation: Equation = { target, terms: [] };
     for (const termText of terms) {
-      if (!termText) throw new InputError(`--form: empty term in ${quote(rhs)}`);
+      if (!termText) throw new InputError(`form: empty term in ${quote(rhs)}`, FORM);
       const where = `equation for ${target}`;
       const factors = splitTop(termText, "*").map((f) => {
-        if (!f) throw new InputError(`--form: empty factor in ${quote(termText)} (${where})`);
+        if (!f) throw new InputError(`form: empty factor in ${quote(termText)} (${where})`, FORM);
         return parseFactor(f, options, where);
       });
       const kept = factors.filter((f): f is Factor => f !== null);
       // A term of numbers alone is the additive constant (one per equation).
       if (kept.length === 0 && equation.terms.some((t) => t.factors.length === 0))
-        throw new InputError(`--form: ${quote(rhs)} has two constant terms (${where}); write one`);
+        throw new InputError(`form: ${quote(rhs)} has two constant terms (${where}); write one`, FORM);
       const seen = new Set(kept.map((f) => `${f.symbol}|${f.input}`));
       if (seen.size !== kept.length)
-        throw new InputError(`--form: ${quote(termText)} repeats a factor (${where}); use a power symbol such as x^2`);
+        throw new InputError(
+          `form: ${quote(termText)} repeats a factor (${where}); use a power symbol such as x^2`,
+          FORM,
+        );
       equation.terms.push({ coefficient: 1, factors: kept });
     }
     equations.push(equation);
