@@ -4,10 +4,9 @@
  * the CLI's `fit` and `run`, re-runs exactly with `reproduce`, and refuses bad settings with one
  * error line. No timing assertions.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { useBackend } from "../src/lib/backend.js";
 import { predictMlp, trainMlp } from "../src/lib/baselines/index.js";
@@ -28,10 +27,9 @@ import { METHODS, structureSearchRow } from "../src/lib/search/index.js";
 import { tf } from "../src/lib/tf.js";
 import { createRegistries } from "../src/plugins/index.js";
 import { assertInputError, cli } from "./helpers/cli.js";
-import { twoInputs } from "./helpers/data.js";
+import { twoInputs, testDir } from "./helpers/data.js";
 
-const dir = mkdtempSync(join(tmpdir(), "consolesr-baselines-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = testDir("baselines");
 
 /** y = x1·x2 + sin(2·x1) on U(−1, 1)², drawn from `seed`. */
 const problem = (rows: number, seed: number): Dataset =>

@@ -116,7 +116,8 @@ test("report pages: syn1 re-run matches Node, no errors or foreign requests, no 
   // Followed, the link opens the playground on syn1 with the form's settings and no ignored parameter.
   const playground = await browser.context.newPage();
   await playground.goto(new URL(link!, `${server.origin}/docs/syn1`).href, { waitUntil: "networkidle" });
-  assert.equal(await playground.getByLabel("dataset").inputValue(), "syn1");
+  // Inputs.select's value is the option's index; its text is the data set's name.
+  assert.equal((await playground.getByLabel("dataset").locator("option:checked").textContent())?.trim(), "syn1");
   assert.equal(await playground.getByLabel("seed", { exact: true }).inputValue(), String(SEED));
   assert.equal(await playground.getByLabel("rows", { exact: true }).inputValue(), String(ROWS));
   assert.doesNotMatch((await playground.locator("body").textContent()) ?? "", /unknown parameter/);

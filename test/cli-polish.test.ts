@@ -5,17 +5,16 @@
  * on a real pseudo-terminal through `script` where it exists) and the plain lines elsewhere.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { searchProgress, showsBar, type EpisodeProgress, type ProgressStream } from "../src/cli/progress.js";
 import type { Reporter } from "../src/cli/io.js";
 import { assertInputError, bin, cli, root } from "./helpers/cli.js";
+import { testDir } from "./helpers/data.js";
 
-const dir = mkdtempSync(join(tmpdir(), "consolesr-polish-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = testDir("polish");
 
 const TANH = join(root, "examples", "plugins", "tanh.ts");
 const BANNER = "looks like you are running";

@@ -4,15 +4,15 @@
  * `error: …` line on stderr naming the problem; a good fit prints its equation on stdout and
  * writes a version-1 JSON that is byte-identical across runs.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { after, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { assertInputError, cli, root } from "./helpers/cli.js";
+import { testDir } from "./helpers/data.js";
 
-const dir = mkdtempSync(join(tmpdir(), "consolesr-cli-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = testDir("cli");
 
 /**
  * Fails unless the two files hold the same bytes, showing the first line that differs. The

@@ -3,10 +3,9 @@
  * result JSON writes it as `equations[].constant`, the answer rule weighs it like a term, and a
  * result written before it existed still reproduces.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fit, resultEquation, type EquationResult } from "../src/lib/index.js";
 import { createRng } from "../src/lib/rng.js";
@@ -16,9 +15,9 @@ import { equationText, simplifyEquation } from "../src/lib/equation/index.js";
 import { createRegistries } from "../src/plugins/index.js";
 import type { Dataset } from "../src/lib/data/dataset.js";
 import { cli } from "./helpers/cli.js";
+import { testDir } from "./helpers/data.js";
 
-const dir = mkdtempSync(join(tmpdir(), "consolesr-constant-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = testDir("constant");
 
 /** Rows of x1 ~ U(1, 5), x2 ~ U(−2, 2) and y = law(x1, x2), plus Gaussian noise at `snrDb`. */
 function rows(law: (a: number, b: number) => number, n = 300, snrDb?: number, seed = 3) {

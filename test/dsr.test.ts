@@ -6,10 +6,9 @@
  * flat, one seed gives byte-identical JSON, and the CLI's `fit` and `reproduce` run it. No timing
  * assertions.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { useBackend } from "../src/lib/backend.js";
 import {
@@ -42,10 +41,9 @@ import { tf } from "../src/lib/tf.js";
 import type { SymbolPlugin } from "../src/lib/plugins.js";
 import { createRegistries } from "../src/plugins/index.js";
 import { assertInputError, cli } from "./helpers/cli.js";
-import { twoInputs } from "./helpers/data.js";
+import { twoInputs, testDir } from "./helpers/data.js";
 
-const dir = mkdtempSync(join(tmpdir(), "consolesr-dsr-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = testDir("dsr");
 
 const registries = createRegistries();
 const lookup = (name: string) => registries.symbols.get(name);

@@ -6,10 +6,9 @@
  * one seed, runs through `fit` and `reproduce`, and refuses bad settings with one error line.
  * No timing assertions.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { useBackend } from "../src/lib/backend.js";
 import { type EqlModel, extractEql, predictEql, trainEql } from "../src/lib/baselines/index.js";
@@ -31,10 +30,9 @@ import { METHODS, resolveSettings } from "../src/lib/search/index.js";
 import { tf } from "../src/lib/tf.js";
 import { createRegistries } from "../src/plugins/index.js";
 import { assertInputError, cli } from "./helpers/cli.js";
-import { twoInputs } from "./helpers/data.js";
+import { twoInputs, testDir } from "./helpers/data.js";
 
-const dir = mkdtempSync(join(tmpdir(), "consolesr-eql-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = testDir("eql");
 
 /** y = sin(1.5·x1) + 2·x1·x2 on U(−2, 2)², drawn from `seed`. */
 const problem = (rows: number, seed: number): Dataset =>

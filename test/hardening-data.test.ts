@@ -7,10 +7,9 @@
  * one-line InputError, never another error.
  */
 import { spawnSync } from "node:child_process";
-import { accessSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { assertInputError, bin, cli, root, setprivWorks, type Run } from "./helpers/cli.js";
 import { datasetFromTable, MIN_ROWS, parseCsv, type Table } from "../src/lib/data/csv.js";
@@ -25,9 +24,9 @@ import {
 } from "../src/lib/pipeline.js";
 import { createRng, type Rng } from "../src/lib/rng.js";
 import { createRegistries } from "../src/plugins/index.js";
+import { testDir } from "./helpers/data.js";
 
-const dir = mkdtempSync(join(tmpdir(), "consolesr-hardening-data-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = testDir("hardening-data");
 
 /** 200 rows of x1, x2 ~ U[1, 2] and y = 2·x1·x2 ("base.csv" of the issue). */
 function baseRows(n = 200, seed = 1): number[][] {

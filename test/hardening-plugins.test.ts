@@ -9,16 +9,14 @@
  * Every run has a time limit, so a regression fails instead of hanging the test run; the hanging
  * plugins use `--plugin-timeout 2`.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { assertInputError, cli, cliSignalled } from "./helpers/cli.js";
-import { fileIn, productCsv } from "./helpers/data.js";
+import { fileIn, productCsv, testDir } from "./helpers/data.js";
 
-const dir = mkdtempSync(join(tmpdir(), "consolesr-hardening-plugins-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = testDir("hardening-plugins");
 
 const file = fileIn(dir);
 

@@ -7,27 +7,16 @@
  * Rows 3–7, 15 and 16 and the CSV/`--form` fuzz test live in hardening-plugins.test.ts and
  * hardening-data.test.ts.
  */
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { ResultJson } from "../src/lib/result.js";
 import { createRng } from "../src/lib/rng.js";
 import { assertInputError, cli, root, setprivWorks, type CliOptions } from "./helpers/cli.js";
+import { testDir } from "./helpers/data.js";
 
-const dir = mkdtempSync(join(tmpdir(), "consolesr-hardening-"));
-chmodSync(dir, 0o755);
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = testDir("hardening");
 
 /** base.csv: 200 rows of y = 2·x1·x2. */
 const base = join(dir, "base.csv");

@@ -4,10 +4,9 @@
  * its answer on the front (--front, search.front[].chosen); noiseless data keep the 1e-6 rule; an
  * explicit stopNrmse turns the floor off; old results re-run as they were made.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fit } from "../src/lib/index.js";
 import { addNoise } from "../src/lib/data/noise.js";
@@ -17,9 +16,9 @@ import type { Candidate } from "../src/lib/search/evaluator.js";
 import { HallOfFame } from "../src/lib/search/hallOfFame.js";
 import type { Equation } from "../src/lib/equation/types.js";
 import { cli } from "./helpers/cli.js";
+import { testDir } from "./helpers/data.js";
 
-const dir = mkdtempSync(join(tmpdir(), "consolesr-noise-floor-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = testDir("noise-floor");
 
 /** y = 1.3·a²·b − 0.7·c on 500 rows of U(1, 2), with Gaussian noise at `snrDb` (none when omitted). */
 function law(snrDb?: number, seed = 3) {

@@ -9,15 +9,14 @@
  * Dependencies come from npm's cache or the registry (`--prefer-offline`).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { root } from "./helpers/cli.js";
+import { testDir } from "./helpers/data.js";
 
-const dir = mkdtempSync(join(tmpdir(), "consolesr-package-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = testDir("package");
 
 const run = (command: string, args: string[], options: { cwd?: string; timeout?: number } = {}) =>
   spawnSync(command, args, {

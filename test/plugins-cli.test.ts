@@ -8,18 +8,17 @@
  * A CLI start costs 1.5–3 s, so the six broken plugins are checked by one `check-plugin` run
  * (one test each reads its lines), and the loader's many error cases run in-process.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createRng } from "../src/lib/rng.js";
 import { InputError } from "../src/lib/errors.js";
 import { importPluginFile, loadPluginFile, loadRegistries } from "../src/cli/plugins.js";
 import { assertInputError, cli, root, type Run } from "./helpers/cli.js";
+import { testDir } from "./helpers/data.js";
 
-const dir = mkdtempSync(join(tmpdir(), "consolesr-plugins-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = testDir("plugins");
 
 const TANH = join(root, "examples", "plugins", "tanh.ts");
 const MAX_TWO_TRIG = join(root, "examples", "plugins", "max-two-trig.ts");

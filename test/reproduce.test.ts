@@ -6,10 +6,9 @@
  * The re-runs go through the runtime module (src/lib/runtime.ts) over the pipeline
  * (src/lib/pipeline.ts): it gives the CLI's bytes, and redefining its config aborts a running search.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Runtime } from "@observablehq/runtime";
 import { gitSha } from "../src/cli/io.js";
@@ -23,9 +22,9 @@ import { createRng } from "../src/lib/rng.js";
 import define, { runModule, type Progress, type RuntimeConfig } from "../src/lib/runtime.js";
 import { createRegistries } from "../src/plugins/index.js";
 import { assertInputError, cli } from "./helpers/cli.js";
+import { testDir } from "./helpers/data.js";
 
-const dir = mkdtempSync(join(tmpdir(), "consolesr-reproduce-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = testDir("reproduce");
 
 const syn1 = join(dir, "syn1.json");
 const fitted = join(dir, "fit.json");

@@ -1,9 +1,8 @@
 // Search v2: linear-algebra proposals (partial credit for sums and products) and a space that
 // sizes itself. The CLI cases run as a new user would: no --symbols, --terms or --max-factors.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { benchmarkData, benchmarkEntry } from "../src/lib/data/benchmark.js";
 import { createRng } from "../src/lib/rng.js";
@@ -16,11 +15,11 @@ import { experiments } from "../src/lib/data/experiments.js";
 import { pipelineData, resolvePipelineConfig } from "../src/lib/pipeline.js";
 import { createRegistries, createSymbolRegistry } from "../src/plugins/index.js";
 import { assertInputError, cli } from "./helpers/cli.js";
+import { testDir } from "./helpers/data.js";
 
 const symbols = createSymbolRegistry();
 const lookup = (name: string) => symbols.get(name);
-const dir = mkdtempSync(join(tmpdir(), "consolesr-v2-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = testDir("v2");
 
 function csv(name: string, columns: Record<string, ArrayLike<number>>): string {
   const names = Object.keys(columns);

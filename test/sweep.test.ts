@@ -4,15 +4,14 @@
  * a result is byte-identical to `run`/`fit --out` of the same config; a bad spec is one
  * `error: …` line and exit 2, before anything runs.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { assertInputError, cli, root } from "./helpers/cli.js";
+import { testDir } from "./helpers/data.js";
 
-const dir = mkdtempSync(join(tmpdir(), "consolesr-sweep-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = testDir("sweep");
 
 /** The manifest's git commit may differ if a commit lands between two runs. */
 const gitless = (file: string) => readFileSync(file, "utf8").replace(/"git": "[^"]*"/, '"git": "…"');

@@ -4,17 +4,16 @@
  * `reproduce` replays such a run to the same point, a signal inside the first episode keeps an
  * answer, and bad values are one error line.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fit } from "../src/lib/index.js";
 import { createRng } from "../src/lib/rng.js";
 import { assertInputError, cli, cliSignalled } from "./helpers/cli.js";
+import { testDir } from "./helpers/data.js";
 
-const dir = mkdtempSync(join(tmpdir(), "consolesr-time-limit-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = testDir("time-limit");
 
 /**
  * y = x1·x2·x3·x4 / (1 + 2·x2·x4·x5·x6) on 1000 rows of U(1, 2): a ratio of products, which no

@@ -1,6 +1,8 @@
 /** Small seeded datasets shared by the test files. */
-import { writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { after } from "node:test";
 import type { Dataset } from "../../src/lib/data/dataset.js";
 import { createRng } from "../../src/lib/rng.js";
 
@@ -36,4 +38,15 @@ export function productCsv(): string {
     lines.push(`${x1},${x2},${2 * x1 * x2}`);
   }
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * A folder of the test file's own under the system's temporary folder, readable by other users
+ * (the tests that run the CLI as another user read from it) and removed when the file's tests end.
+ */
+export function testDir(name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `consolesr-${name}-`));
+  chmodSync(dir, 0o755);
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }

@@ -338,8 +338,9 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
 }
 
 /**
- * Subsets of a library's single-factor prefix (one neuron per column: x, x², 1/x … of each input)
- * selected with the constant in every subset (centred columns, select.ts), for a search that fits a
+ * Where a single-factor column is nearly constant (nearlyConstant: Pow's voltages u ≈ 1), subsets
+ * of a library's single-factor prefix (one neuron per column: x, x², 1/x … of each input) selected
+ * with the constant in every subset (centred columns, select.ts), for a search that fits a
  * constant (none otherwise): up to `maxTerms` terms beside it, scored without the catastrophic
  * cancellation that columns close to constant (u ≈ 1 beside u²) cause next to the constant column
  * of the plain selection, whose subsets leave it out or take it as one of their terms. Asked where
@@ -359,10 +360,25 @@ function* centredSubsets(
   if (!(input.intercept ?? true)) return out;
   const end = library.findIndex((c) => c.neurons.length > 1);
   const prefix = end < 0 ? library : library.slice(0, end);
-  if (prefix.length === 0) return out;
+  if (prefix.length === 0 || !prefix.some((c) => nearlyConstant(c.values))) return out;
   for (const subset of yield* cache.selection("y", prefix, y, true).upTo(maxTerms))
     out.push({ columns: prefix, subset });
   return out;
+}
+
+/**
+ * Whether a column varies, but by less than 1 % of its mean (mean² > 10⁴·variance): beside the
+ * constant column it is then collinear to four digits and more, and the plain selection's scores
+ * (differences of yᵀy-sized sums) lose that much to rounding, so the centred selection is asked.
+ * Elsewhere it is not: on y = x + 2·log(3·x) over [1, 5] its exact scores let sums of powers imitate
+ * the log to 1e-7, which the plain selection never reached, and the search stopped on one.
+ */
+function nearlyConstant(values: Float64Array): boolean {
+  let mean = 0;
+  for (const v of values) mean += v / values.length;
+  let variance = 0;
+  for (const v of values) variance += (v - mean) ** 2 / values.length;
+  return variance > 0 && mean * mean > 1e4 * variance;
 }
 
 /** Factors per product in the cheap first screen's library: every single neuron and every pair. */
