@@ -61,7 +61,6 @@ export function sweepGrid(name: string, root = repoRoot) {
   } catch (error) {
     throw isInputError(error) ? new Error(error.message) : error;
   }
-  const variants = spec.variants;
   // Seconds are timings, kept outside the byte-identical result: the summary has them.
   const summaryFile = resolve(root, outDir, "summary.json");
   const seconds = new Map<string, number>();
@@ -156,7 +155,8 @@ export function sweepGrid(name: string, root = repoRoot) {
     specFile,
     outDir,
     command: `npx consolesr sweep ${specFile} --out ${outDir}`,
-    variants: variants.map((v) => ({ name: v.name, settings: v.settings ?? {} })),
+    // The grammar's defaults are applied: every variant has its settings.
+    variants: spec.variants.map((v) => ({ name: v.name, settings: v.settings })),
     cells,
     done: cells.filter((c) => c.present).length,
     total: cells.length,

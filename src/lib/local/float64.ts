@@ -213,15 +213,18 @@ export function float64Model(c: CompiledLocal, x: Columns, y: Columns, scale: re
       const correction = solver.solve(residual);
       let before = 0;
       let after = 0;
-      if (correction)
+      if (correction) {
+        // A·correction column by column (each row's sum in the columns' order, as row by row).
+        const d = new Float64Array(rows);
+        kept.forEach((a, u) => {
+          const cu = correction[u]!;
+          for (let i = 0; i < rows; i++) d[i] = d[i]! + cu * a[i]!;
+        });
         for (let i = 0; i < rows; i++) {
-          let d = 0;
-          kept.forEach((a, u) => {
-            d += correction[u]! * a[i]!;
-          });
           before += residual[i]! * residual[i]!;
-          after += (residual[i]! - d) * (residual[i]! - d);
+          after += (residual[i]! - d[i]!) * (residual[i]! - d[i]!);
         }
+      }
       terms.forEach((q, u) => {
         out[nI + q] = coefficients[u]! + (correction && after < before ? correction[u]! : 0);
       });

@@ -64,7 +64,7 @@ function screening(columns: readonly Float64Array[], y: Float64Array, rows: numb
   };
   const a = columns.map((c) => {
     const v = take(c);
-    const before = Math.sqrt(dot(v, v));
+    const before = center ? Math.sqrt(dot(v, v)) : 0;
     if (center) centred(v);
     const norm = Math.sqrt(dot(v, v));
     if (center && !(norm > CONSTANT_COLUMN * before)) v.fill(0);
