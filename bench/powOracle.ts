@@ -2,8 +2,12 @@
  * `node --import tsx bench/powOracle.ts [SNR]`: which Pow outputs (pool {x, x^2}) noise at SNR dB
  * (default 60) leaves identifiable. The noise benchmark's oracle (bench/searchSuite.ts) for the
  * power flow: each output's reduced truth, fitted with its form, against the same form with one
- * term dropped, by the answer rule's score (hallOfFame.ts, leave-one-out NRMSE); identifiable when
- * every drop scores worse. The truth is used for this judgement only; no search runs.
+ * term dropped or one term added, by the answer rule's score (hallOfFame.ts, leave-one-out NRMSE),
+ * and against every structure of the same size one swap away: one term replaced by another product of at most two pool
+ * factors over the truth's own inputs. Identifiable when every drop, addition and swap scores worse; a
+ * swap that scores better means another structure with as many parameters explains the data as
+ * well, and no selection rule can prefer the truth. The truth is used for this judgement only; no
+ * search runs.
  */
 import { pipelineData, resolvePipelineConfig } from "../src/lib/pipeline.js";
 import { createRegistries } from "../src/plugins/index.js";
@@ -14,10 +18,11 @@ import { equationLeaveOneOut } from "../src/lib/metrics/leaveOneOut.js";
 import { frontScoreOf, parametersOf } from "../src/lib/search/hallOfFame.js";
 import { simplifyEquation } from "../src/lib/equation/simplify.js";
 import { experiments } from "../src/lib/data/experiments.js";
-import type { Equation } from "../src/lib/equation/types.js";
+import type { Equation, Term } from "../src/lib/equation/types.js";
 const registries = createRegistries();
 const snr = Number(process.argv[2] ?? 60);
-const config = resolvePipelineConfig({ experiment: "pow", snrDb: snr, symbols: ["x", "x^2"] }, registries);
+const pool = ["x", "x^2"];
+const config = resolvePipelineConfig({ experiment: "pow", snrDb: snr, symbols: pool }, registries);
 const { train } = pipelineData(config, { registries });
 const lookup = (n: string) => registries.symbols.get(n);
 const exp = experiments.pow!;
@@ -30,6 +35,7 @@ const order = {
 };
 const columns = (n: string) => columnOf(train, n);
 let ok = 0;
+let nested = 0;
 for (const raw of exp.truth) {
   const truth = simplifyEquation(raw, order);
   const fitScore = (form: Equation) => {
@@ -39,15 +45,54 @@ for (const raw of exp.truth) {
   };
   const own = fitScore(truth);
   const worse = truth.terms.map((_, j) => fitScore({ ...truth, terms: truth.terms.filter((_, k) => k !== j) }) - own);
-  const wins = worse.every((d) => d > 0);
+  const key = (t: Term) =>
+    t.factors
+      .map((f) => `${f.symbol}(${f.input})`)
+      .sort()
+      .join("*");
+  const held = new Set(truth.terms.map(key));
+  const inputs = [...new Set(truth.terms.flatMap((t) => t.factors.map((f) => f.input)))];
+  const products: Term[] = [];
+  for (const [i, a] of inputs.entries()) {
+    for (const sa of pool) {
+      products.push({ coefficient: 1, factors: [{ symbol: sa, input: a }] });
+      for (const b of inputs.slice(i + 1))
+        for (const sb of pool)
+          products.push({
+            coefficient: 1,
+            factors: [
+              { symbol: sa, input: a },
+              { symbol: sb, input: b },
+            ],
+          });
+    }
+  }
+  let swap = { delta: Infinity, label: "" };
+  for (const [j, out] of truth.terms.entries()) {
+    if (!out.factors.length) continue;
+    for (const inTerm of products) {
+      if (held.has(key(inTerm))) continue;
+      const delta = fitScore({ ...truth, terms: truth.terms.map((t, k) => (k === j ? inTerm : t)) }) - own;
+      if (delta < swap.delta) swap = { delta, label: `${key(out)} -> ${key(inTerm)}` };
+    }
+  }
+  let add = { delta: Infinity, label: "" };
+  for (const inTerm of products) {
+    if (held.has(key(inTerm))) continue;
+    const delta = fitScore({ ...truth, terms: [...truth.terms, inTerm] }) - own;
+    if (delta < add.delta) add = { delta, label: key(inTerm) };
+  }
+  const drops = worse.every((d) => d > 0);
+  const wins = drops && add.delta > 0 && swap.delta > 0;
   ok += wins ? 1 : 0;
+  nested += drops && add.delta > 0 ? 1 : 0;
   console.log(
     truth.target,
     wins ? "identifiable" : "NOT",
-    "min Δscore dropping a term:",
-    Math.min(...worse).toFixed(1),
-    truth.terms.length,
-    "terms",
+    `(${truth.terms.length} terms) min Δscore dropping a term: ${Math.min(...worse).toFixed(1)};`,
+    `best added term: ${add.delta.toFixed(1)} (${add.label}); best swap: ${swap.delta.toFixed(1)} (${swap.label})`,
   );
 }
-console.log(`${ok}/10 identifiable at ${snr} dB`);
+console.log(
+  `${nested}/10 win against their sub- and super-structures, ${ok}/10 also against every same-size swap, at ${snr} dB`,
+);
