@@ -5,12 +5,12 @@
  * $SEED): wall and CPU seconds of the run, exact recoveries, each target's test NRMSE, and for
  * DSR and VPG the expressions sampled per target. Prints figures; asserts nothing.
  */
-import { useBackend } from "../src/lib/backend.js";
-import { pipelineData, resolvePipelineConfig, runPipeline } from "../src/lib/pipeline.js";
-import type { DsrTrainingRecord } from "../src/lib/result.js";
+import { useBackend } from "../src/lib/engine/backend.js";
+import { pipelineData, resolvePipelineConfig, runPipeline } from "../src/lib/run/pipeline.js";
+import type { DsrTrainingRecord } from "../src/lib/result/result.js";
 import { METHODS, type SearchMethod } from "../src/lib/search/index.js";
-import { tf } from "../src/lib/tf.js";
-import { createRegistries } from "../src/plugins/index.js";
+import { tf } from "../src/lib/engine/tf.js";
+import { createRegistries } from "../src/lib/plugins/builtin.js";
 
 tf.env().set("PROD", true);
 await useBackend("cpu");

@@ -4,16 +4,17 @@
  * same run; the full fit (Adam + LM) per form; and how many steps Adam alone needs to bring
  * every coefficient within 1 % (why the LM polish exists). Prints figures; asserts nothing.
  */
-import { tf } from "../src/lib/tf.js";
-import { useBackend } from "../src/lib/backend.js";
-import { createRng } from "../src/lib/rng.js";
+import { tf } from "../src/lib/engine/tf.js";
+import { useBackend } from "../src/lib/engine/backend.js";
+import { createRng } from "../src/lib/core/rng.js";
 import { columnOf, experimentData, experiments, type Dataset } from "../src/lib/data/index.js";
-import { structureOfEquations, simplifyEquation, equationsOfLocal, formOf } from "../src/lib/equation/index.js";
+import { simplifyEquation } from "../src/lib/equation/index.js";
+import { structureOfEquations, equationsOfLocal, formOf } from "../src/lib/local/extract.js";
 import { fitLocalSync, type FitOptions } from "../src/lib/local/fit.js";
 // fitLocalSync on the tfjs engine needs it registered (the library's entry does that).
 import "../src/lib/local/fitTfjs.js";
 import { exactRecovery } from "../src/lib/metrics/index.js";
-import { createSymbolRegistry } from "../src/plugins/index.js";
+import { createSymbolRegistry } from "../src/lib/plugins/builtin.js";
 
 tf.env().set("PROD", true);
 const registry = createSymbolRegistry();

@@ -1,10 +1,10 @@
 /**
- * `npm run bench`: the cost of the deterministic elementary functions (src/lib/math.ts) against
+ * `npm run bench`: the cost of the deterministic elementary functions (src/lib/core/math.ts) against
  * the engine's own Math.*, in nanoseconds per call over a million seeded arguments each (warm:
  * each loop runs once untimed). Both give the same bits on Node 20; ours give them in every engine.
  * Figures, never assertions. The search's own seconds (syn1, syn2) are in bench/search.ts.
  */
-import { cos, exp, hypot, log, log2, log10, pow, sin } from "../src/lib/math.js";
+import { cos, exp, hypot, log, log2, log10, pow, sin } from "../src/lib/core/math.js";
 
 const N = 1_000_000;
 let state = 0x9e3779b9;
@@ -41,7 +41,7 @@ const rows: [string, (x: number, y: number) => number, (x: number, y: number) =>
     ["pow", (x, y) => pow(x, y), (x, y) => x ** y, positive, exponent],
     ["hypot", (x, y) => hypot(x, y), (x, y) => Math.hypot(x, y), small, trig],
   ];
-console.log(`# Deterministic elementary functions (src/lib/math.ts) against Math.*, ns per call, ${N} arguments`);
+console.log(`# Deterministic elementary functions (src/lib/core/math.ts) against Math.*, ns per call, ${N} arguments`);
 console.log("function  ours ns  Math ns  ratio");
 for (const [name, ours, engine, xs, ys] of rows) {
   const a = time(ours, xs, ys);

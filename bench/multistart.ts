@@ -8,14 +8,14 @@
  * the best of 3 alternating rounds. Prints figures; asserts nothing.
  */
 import { benchmarkData, benchmarkEntries } from "../src/lib/data/benchmark.js";
-import { formOf } from "../src/lib/equation/extract.js";
-import { fitForm } from "../src/lib/fitForm.js";
+import { formOf } from "../src/lib/local/extract.js";
+import { fitForm } from "../src/lib/run/fitForm.js";
 import { fitLocalSync, type FitResult } from "../src/lib/local/fit.js";
 // fitLocalSync on the tfjs engine needs it registered (the library's entry does that).
 import "../src/lib/local/fitTfjs.js";
 import type { LocalStructure } from "../src/lib/local/structure.js";
-import { createRng } from "../src/lib/rng.js";
-import { createSymbolRegistry } from "../src/plugins/index.js";
+import { createRng } from "../src/lib/core/rng.js";
+import { createSymbolRegistry } from "../src/lib/plugins/builtin.js";
 
 const symbols = createSymbolRegistry();
 const MODES = ["single", "multi"] as const;

@@ -19,7 +19,7 @@
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { benchmarkEntries } from "../src/lib/data/benchmark.js";
-import { VERSION } from "../src/lib/version.js";
+import { VERSION } from "../src/lib/core/version.js";
 import { fileURLToPath } from "node:url";
 import { runPool, worker, type Job, type RunRecord } from "./searchSuite.js";
 

@@ -11,10 +11,10 @@
 import { generateDataset } from "../src/lib/data/experiments.js";
 import { consolesrSettings } from "../src/lib/search/index.js";
 import { createEvaluator } from "../src/lib/search/index.js";
-import { createRng } from "../src/lib/rng.js";
+import { createRng } from "../src/lib/core/rng.js";
 import { equationText } from "../src/lib/equation/format.js";
 import type { Equation } from "../src/lib/equation/types.js";
-import { createRewardRegistry, createSymbolRegistry } from "../src/plugins/index.js";
+import { createRewardRegistry, createSymbolRegistry } from "../src/lib/plugins/builtin.js";
 
 const flag = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);

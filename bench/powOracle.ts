@@ -9,11 +9,11 @@
  * well, and no selection rule can prefer the truth. The truth is used for this judgement only; no
  * search runs.
  */
-import { pipelineData, resolvePipelineConfig } from "../src/lib/pipeline.js";
-import { createRegistries } from "../src/plugins/index.js";
+import { pipelineData, resolvePipelineConfig } from "../src/lib/run/pipeline.js";
+import { createRegistries } from "../src/lib/plugins/builtin.js";
 import { columnOf } from "../src/lib/data/dataset.js";
-import { fitForm } from "../src/lib/fitForm.js";
-import { formOf } from "../src/lib/equation/extract.js";
+import { fitForm } from "../src/lib/run/fitForm.js";
+import { formOf } from "../src/lib/local/extract.js";
 import { equationLeaveOneOut } from "../src/lib/metrics/leaveOneOut.js";
 import { frontScoreOf, parametersOf } from "../src/lib/search/hallOfFame.js";
 import { simplifyEquation } from "../src/lib/equation/simplify.js";

@@ -7,12 +7,12 @@
  * 64 best. Library: Feynman I.12.11's sized search (pool x, sin, cos, x², up to 4 factors, 400
  * rows). Prints figures and ratios; asserts nothing.
  */
-import { tf } from "../src/lib/tf.js";
-import { useBackend } from "../src/lib/backend.js";
+import { tf } from "../src/lib/engine/tf.js";
+import { useBackend } from "../src/lib/engine/backend.js";
 import { benchmarkData, benchmarkEntry } from "../src/lib/data/benchmark.js";
 import { allowedNeurons } from "../src/lib/search/constraints.js";
 import { neuronColumns, productColumns } from "../src/lib/search/linear/columns.js";
-import { createSymbolRegistry } from "../src/plugins/index.js";
+import { createSymbolRegistry } from "../src/lib/plugins/builtin.js";
 
 tf.env().set("PROD", true);
 const symbols = createSymbolRegistry();

@@ -4,13 +4,13 @@
  * fitted before recovery with and without the static and dynamic constraint plugins.
  * Prints figures; asserts nothing. Exact recovery is judged against the truth after the search.
  */
-import { tf } from "../src/lib/tf.js";
-import { createRng } from "../src/lib/rng.js";
+import { tf } from "../src/lib/engine/tf.js";
+import { createRng } from "../src/lib/core/rng.js";
 import { experimentData, experiments } from "../src/lib/data/index.js";
-import { evaluateExperiment } from "../src/lib/evaluate.js";
+import { evaluateExperiment } from "../src/lib/run/evaluate.js";
 import { search } from "../src/lib/search/index.js";
 import { createArgminSolver } from "../src/lib/search/argmin.js";
-import { createConstraintRegistry, createRewardRegistry, createSymbolRegistry } from "../src/plugins/index.js";
+import { createConstraintRegistry, createRewardRegistry, createSymbolRegistry } from "../src/lib/plugins/builtin.js";
 
 tf.env().set("PROD", true);
 await tf.setBackend("cpu");

@@ -31,19 +31,19 @@ import {
 import { stressEntries } from "../src/lib/data/stress.js";
 import { columnOf } from "../src/lib/data/dataset.js";
 import { evaluateEquation } from "../src/lib/equation/evaluate.js";
-import { formOf } from "../src/lib/equation/extract.js";
+import { formOf } from "../src/lib/local/extract.js";
 import { equationText } from "../src/lib/equation/format.js";
 import { simplifyEquation } from "../src/lib/equation/simplify.js";
 import type { Equation } from "../src/lib/equation/types.js";
-import { fitForm } from "../src/lib/fitForm.js";
+import { fitForm } from "../src/lib/run/fitForm.js";
 import { exactRecovery } from "../src/lib/metrics/recovery.js";
-import { nrmse } from "../src/lib/metrics/nrmse.js";
+import { nrmse } from "../src/lib/numeric/nrmse.js";
 import { equationLeaveOneOut } from "../src/lib/metrics/leaveOneOut.js";
-import { createRng } from "../src/lib/rng.js";
+import { createRng } from "../src/lib/core/rng.js";
 import { parametersOf, SEARCH_METHOD_NAMES, type SearchMethod, type SearchSettings } from "../src/lib/search/index.js";
 import { frontScoreOf } from "../src/lib/search/hallOfFame.js";
 import type { Dataset } from "../src/lib/data/dataset.js";
-import { VERSION } from "../src/lib/version.js";
+import { VERSION } from "../src/lib/core/version.js";
 
 const METHODS: SearchMethod[] = SEARCH_METHOD_NAMES;
 const OUT = "src/docs/data/search-benchmark.json";
@@ -139,7 +139,7 @@ export async function createJobRunner(): Promise<
   (job: Job, overrides?: Partial<SearchSettings>) => Promise<RunRecord>
 > {
   const { createConstraintRegistry, createRewardRegistry, createSymbolRegistry } = await import(
-    "../src/plugins/index.js"
+    "../src/lib/plugins/builtin.js"
   );
   const { search } = await import("../src/lib/search/index.js");
   const { createArgminSolver } = await import("../src/lib/search/argmin.js");
@@ -692,7 +692,7 @@ async function main(): Promise<void> {
   }
 
   // ---- equations no method recovered, with a reason from enumeration and the truth's own fit
-  const { createSymbolRegistry } = await import("../src/plugins/index.js");
+  const { createSymbolRegistry } = await import("../src/lib/plugins/builtin.js");
   const { allowedNeurons } = await import("../src/lib/search/index.js");
   const symbols = createSymbolRegistry();
   const unrecovered = perEquation

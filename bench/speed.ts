@@ -9,18 +9,18 @@
  *   node --import tsx bench/speed.ts [--cases mas,pow-x2,product,sum3,pow] [--seed 0]
  */
 import { Command } from "commander";
-import { createRegistries } from "../src/plugins/index.js";
+import { createRegistries } from "../src/lib/plugins/builtin.js";
 import {
   pipelineData,
   pipelinePlugins,
   resolvePipelineConfig,
   searchOptionsOf,
   type PipelineOptions,
-} from "../src/lib/pipeline.js";
+} from "../src/lib/run/pipeline.js";
 import { search } from "../src/lib/search/index.js";
 import { createArgminSolver } from "../src/lib/search/argmin.js";
-import { createRng } from "../src/lib/rng.js";
-import { evaluateExperiment } from "../src/lib/evaluate.js";
+import { createRng } from "../src/lib/core/rng.js";
+import { evaluateExperiment } from "../src/lib/run/evaluate.js";
 import { experiments } from "../src/lib/data/experiments.js";
 import { addPhases, noPhases, PHASES, type PhaseSeconds } from "../src/lib/search/phases.js";
 import type { Table } from "../src/lib/data/csv.js";

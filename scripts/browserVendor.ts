@@ -11,8 +11,8 @@
  *   platform file), which test/site.test.ts rightly counts as alarming build output.
  *
  * Framework resolves a bare import in a page or a local module (`import * as tf from
- * "@tensorflow/tfjs-core"` in src/lib/tf.ts, `import("highs")` in src/lib/search/argmin.ts,
- * `import("@tensorflow/tfjs-backend-wasm")` in src/lib/backend.ts) to
+ * "@tensorflow/tfjs-core"` in src/lib/engine/tf.ts, `import("highs")` in src/lib/search/argmin.ts,
+ * `import("@tensorflow/tfjs-backend-wasm")` in src/lib/engine/backend.ts) to
  * `<root>/.observablehq/cache/_node/<name>@<version>/index.js` and bundles the package only when
  * that file does not exist. So this script writes esbuild's browser bundles there first. The
  * backends import tfjs-core from the tfjs-core bundle beside them, so a page has one tfjs-core

@@ -1,5 +1,5 @@
 /**
- * `npm run build:lib` (also on prepare): compiles src/lib, src/plugins and src/cli to build/ for
+ * `npm run build:lib` (also on prepare): compiles src/lib and src/cli to build/ for
  * the package: JavaScript without comments, one statement per line and indented (esbuild, names
  * kept), so that a stack trace points at a line a user can read, and declarations with their doc
  * comments for the library's users.
@@ -26,8 +26,8 @@ mkdirSync(join(build, "lib/vendor"), { recursive: true });
 for (const file of ["tfjsRegistrations.js", "tfjsRegistrations.d.ts"])
   copyFileSync(join(root, "src/lib/vendor", file), join(build, "lib/vendor", file));
 // @observablehq/runtime ships no types: the declarations that use it carry ours along.
-copyFileSync(join(root, "src/lib/observablehq-runtime.d.ts"), join(build, "lib/observablehq-runtime.d.ts"));
-const runtimeTypes = join(build, "lib/runtime.d.ts");
+copyFileSync(join(root, "src/lib/api/observablehq-runtime.d.ts"), join(build, "lib/api/observablehq-runtime.d.ts"));
+const runtimeTypes = join(build, "lib/api/runtime.d.ts");
 writeFileSync(
   runtimeTypes,
   `/// <reference path="./observablehq-runtime.d.ts" />\n${readFileSync(runtimeTypes, "utf8")}`,

@@ -8,7 +8,7 @@
  *   (answer, recovery, structures, episodes, stop reason, NRMSEs, E_c).
  *
  * Writes data/results/freshness.json: per file {file, sha, reproduced, date, code, dirty, seconds,
- * detail[, sample]}. `code` is the digest of src/lib and src/plugins (src/docs/data/freshnessCode.ts);
+ * detail[, sample]}. `code` is the digest of src/lib (src/docs/data/freshnessCode.ts);
  * a page built from code with another digest says "not yet checked at this commit". The site build
  * only reads this file: it never re-runs a committed search.
  *
@@ -170,7 +170,7 @@ for (const file of files) {
   const out = {
     description:
       "Whether the code re-makes each committed result the site shows, as `npm run freshness` last found it " +
-      "(scripts/freshness.ts). code: digest of src/lib and src/plugins at the check.",
+      "(scripts/freshness.ts). code: digest of src/lib at the check.",
     command: "npm run freshness",
     entries: [...every.filter((f) => entries.has(f)).map((f) => entries.get(f)!)],
   };

@@ -3,7 +3,7 @@
  * test/golden/search.json. Re-baseline only in a commit that changes search behaviour on purpose.
  */
 import { writeFileSync } from "node:fs";
-import { useBackend } from "../src/lib/backend.js";
+import { useBackend } from "../src/lib/engine/backend.js";
 import { goldenRuns } from "../test/golden/runs.js";
 
 await useBackend("cpu");

@@ -15,7 +15,6 @@ const MAX_LINE = 120;
 /** The folders checked: code files (CODE) under them, tracked or not ignored by git. */
 const FOLDERS = [
   "src/lib",
-  "src/plugins",
   "src/cli",
   "src/docs/components",
   "src/docs/data",

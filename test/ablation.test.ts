@@ -7,17 +7,18 @@
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { useBackend } from "../src/lib/backend.js";
+import { useBackend } from "../src/lib/engine/backend.js";
 import { columnOf, experimentData, experiments } from "../src/lib/data/index.js";
-import { parseForm, structureOfEquations } from "../src/lib/equation/index.js";
+import { parseForm } from "../src/lib/equation/index.js";
+import { structureOfEquations } from "../src/lib/local/extract.js";
 import { fitLocalSync } from "../src/lib/local/fit.js";
 // fitLocalSync on the tfjs engine needs it registered (the library's entry does that).
 import "../src/lib/local/fitTfjs.js";
-import { createRng } from "../src/lib/rng.js";
+import { createRng } from "../src/lib/core/rng.js";
 import { Icnn } from "../src/lib/search/icnn.js";
-import { resolvePipelineConfig, pipelineData, runPipeline } from "../src/lib/pipeline.js";
-import { resultToJson } from "../src/lib/result.js";
-import { createSymbolRegistry, createRegistries } from "../src/plugins/index.js";
+import { resolvePipelineConfig, pipelineData, runPipeline } from "../src/lib/run/pipeline.js";
+import { resultToJson } from "../src/lib/result/result.js";
+import { createSymbolRegistry, createRegistries } from "../src/lib/plugins/builtin.js";
 import { parseSweepSpec } from "../src/lib/index.js";
 
 await useBackend("cpu");

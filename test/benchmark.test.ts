@@ -14,11 +14,11 @@ import {
   benchmarkTruth,
   testRange,
 } from "../src/lib/data/benchmark.js";
-import { formOf } from "../src/lib/equation/extract.js";
+import { formOf } from "../src/lib/local/extract.js";
 import { parseWrittenEquations } from "../src/lib/equation/written.js";
-import { fitForm } from "../src/lib/fitForm.js";
-import { nrmse, std } from "../src/lib/metrics/nrmse.js";
-import { createSymbolRegistry } from "../src/plugins/index.js";
+import { fitForm } from "../src/lib/run/fitForm.js";
+import { nrmse, std } from "../src/lib/numeric/nrmse.js";
+import { createSymbolRegistry } from "../src/lib/plugins/builtin.js";
 
 const symbols = createSymbolRegistry();
 

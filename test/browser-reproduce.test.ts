@@ -5,16 +5,16 @@
 //
 // That needs the page's calibration to pick the float64 js engine here (headless Chromium without
 // a GPU: WebGL is SwiftShader) and every decision of the search to compute the same bits in
-// Chromium's V8 and Node's (src/lib/math.ts). The page's calibration table, each run's seconds and
+// Chromium's V8 and Node's (src/lib/core/math.ts). The page's calibration table, each run's seconds and
 // the CSVs' data go to the test's diagnostics and to artifacts/ (git-ignored), where reproduce finds
 // each CSV beside its JSON.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseResult } from "../src/lib/reproduce.js";
-import { exp, sin } from "../src/lib/math.js";
-import { createRng } from "../src/lib/rng.js";
+import { parseResult } from "../src/lib/result/reproduce.js";
+import { exp, sin } from "../src/lib/core/math.js";
+import { createRng } from "../src/lib/core/rng.js";
 import { cli } from "./helpers/cli.js";
 import {
   artifacts,

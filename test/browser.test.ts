@@ -23,8 +23,8 @@ import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Page } from "playwright-core";
-import { parseResult } from "../src/lib/reproduce.js";
-import { createRng } from "../src/lib/rng.js";
+import { parseResult } from "../src/lib/result/reproduce.js";
+import { createRng } from "../src/lib/core/rng.js";
 import { cli } from "./helpers/cli.js";
 import {
   artifacts,

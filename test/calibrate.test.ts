@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { calibrate, runtimeFacts, tf } from "../src/lib/index.js";
-import { browserOf } from "../src/lib/runtimeFacts.js";
+import { browserOf } from "../src/lib/core/runtimeFacts.js";
 import { cli } from "./helpers/cli.js";
 
 test("calibrate: js and tfjs backends timed, the fastest chosen, a failing backend listed, never chosen", async () => {

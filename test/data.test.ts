@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { createRng } from "../src/lib/rng.js";
+import { createRng } from "../src/lib/core/rng.js";
 import {
   experimentData,
   experiments,
@@ -11,8 +11,8 @@ import {
   addNoise,
   std,
 } from "../src/lib/index.js";
-import { VERSION } from "../src/lib/version.js";
-import { createSymbolRegistry } from "../src/plugins/index.js";
+import { VERSION } from "../src/lib/core/version.js";
+import { createSymbolRegistry } from "../src/lib/plugins/builtin.js";
 
 const registry = createSymbolRegistry();
 const lookup = (name: string) => registry.get(name);

@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { useBackend } from "../src/lib/backend.js";
+import { useBackend } from "../src/lib/engine/backend.js";
 import {
   expandExpression,
   evaluateExpression,
@@ -33,13 +33,13 @@ import {
   resolvePipelineConfig,
   runPipeline,
   type PipelineOptions,
-} from "../src/lib/pipeline.js";
-import { type DsrTrainingRecord, resultToJson } from "../src/lib/result.js";
-import { createRng } from "../src/lib/rng.js";
+} from "../src/lib/run/pipeline.js";
+import { type DsrTrainingRecord, resultToJson } from "../src/lib/result/result.js";
+import { createRng } from "../src/lib/core/rng.js";
 import { METHODS, resolveSettings } from "../src/lib/search/index.js";
-import { tf } from "../src/lib/tf.js";
-import type { SymbolPlugin } from "../src/lib/plugins.js";
-import { createRegistries } from "../src/plugins/index.js";
+import { tf } from "../src/lib/engine/tf.js";
+import type { SymbolPlugin } from "../src/lib/plugins/kinds.js";
+import { createRegistries } from "../src/lib/plugins/builtin.js";
 import { assertInputError, cli } from "./helpers/cli.js";
 import { twoInputs, testDir } from "./helpers/data.js";
 

@@ -10,12 +10,12 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { useBackend } from "../src/lib/backend.js";
+import { useBackend } from "../src/lib/engine/backend.js";
 import { type EqlModel, extractEql, predictEql, trainEql } from "../src/lib/baselines/index.js";
 import { datasetToCsv, parseCsv } from "../src/lib/data/csv.js";
 import type { Dataset } from "../src/lib/data/dataset.js";
 import { simplifyEquation } from "../src/lib/equation/simplify.js";
-import { nrmse } from "../src/lib/metrics/nrmse.js";
+import { nrmse } from "../src/lib/numeric/nrmse.js";
 import {
   configFromManifest,
   manifestConfig,
@@ -23,12 +23,12 @@ import {
   resolvePipelineConfig,
   runPipeline,
   type PipelineOptions,
-} from "../src/lib/pipeline.js";
-import { resultToJson } from "../src/lib/result.js";
-import { createRng } from "../src/lib/rng.js";
+} from "../src/lib/run/pipeline.js";
+import { resultToJson } from "../src/lib/result/result.js";
+import { createRng } from "../src/lib/core/rng.js";
 import { METHODS, resolveSettings } from "../src/lib/search/index.js";
-import { tf } from "../src/lib/tf.js";
-import { createRegistries } from "../src/plugins/index.js";
+import { tf } from "../src/lib/engine/tf.js";
+import { createRegistries } from "../src/lib/plugins/builtin.js";
 import { assertInputError, cli } from "./helpers/cli.js";
 import { twoInputs, testDir } from "./helpers/data.js";
 

@@ -5,15 +5,14 @@ import {
   simplifyEquation,
   equationText,
   equationLatex,
-  structureOfEquations,
-  equationsOfLocal,
   formatNumber,
   type Equation,
 } from "../src/lib/equation/index.js";
+import { structureOfEquations, equationsOfLocal } from "../src/lib/local/extract.js";
 import { exactRecovery, coefficientError } from "../src/lib/metrics/index.js";
-import { createSymbolRegistry } from "../src/plugins/index.js";
+import { createSymbolRegistry } from "../src/lib/plugins/builtin.js";
 import { toMasks, fromMasks, structureKey } from "../src/lib/local/structure.js";
-import { InputError } from "../src/lib/errors.js";
+import { InputError } from "../src/lib/core/errors.js";
 import { datasetFromTable } from "../src/lib/data/csv.js";
 import { flagMessage } from "../src/cli/program.js";
 

@@ -7,10 +7,10 @@ import {
   type Equation,
   type FoldOptions,
 } from "../src/lib/equation/index.js";
-import { nrmse } from "../src/lib/metrics/nrmse.js";
-import { createRng } from "../src/lib/rng.js";
-import { Registry, type SymbolPlugin } from "../src/lib/plugins.js";
-import { builtinSymbols, createSymbolRegistry } from "../src/plugins/index.js";
+import { nrmse } from "../src/lib/numeric/nrmse.js";
+import { createRng } from "../src/lib/core/rng.js";
+import { Registry, type SymbolPlugin } from "../src/lib/plugins/kinds.js";
+import { builtinSymbols, createSymbolRegistry } from "../src/lib/plugins/builtin.js";
 
 // A user-defined symbol: the example plugin that ships with the package.
 import tanh from "../examples/plugins/tanh.js";

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { useBackend } from "../src/lib/backend.js";
+import { useBackend } from "../src/lib/engine/backend.js";
 import { goldenRuns } from "./golden/runs.js";
 
 const committed = JSON.parse(readFileSync(new URL("./golden/search.json", import.meta.url), "utf8")) as Record<

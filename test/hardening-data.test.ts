@@ -14,16 +14,16 @@ import assert from "node:assert/strict";
 import { assertInputError, bin, cli, root, setprivWorks, type Run } from "./helpers/cli.js";
 import { datasetFromTable, MIN_ROWS, parseCsv, type Table } from "../src/lib/data/csv.js";
 import type { Dataset } from "../src/lib/data/dataset.js";
-import { InputError } from "../src/lib/errors.js";
+import { InputError } from "../src/lib/core/errors.js";
 import {
   formEquations,
   resolvePipelineConfig,
   runPipeline,
   type CsvFormConfig,
   type CsvSearchConfig,
-} from "../src/lib/pipeline.js";
-import { createRng, type Rng } from "../src/lib/rng.js";
-import { createRegistries } from "../src/plugins/index.js";
+} from "../src/lib/run/pipeline.js";
+import { createRng, type Rng } from "../src/lib/core/rng.js";
+import { createRegistries } from "../src/lib/plugins/builtin.js";
 import { testDir } from "./helpers/data.js";
 
 const dir = testDir("hardening-data");

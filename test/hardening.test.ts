@@ -11,8 +11,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileS
 import { join } from "node:path";
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { ResultJson } from "../src/lib/result.js";
-import { createRng } from "../src/lib/rng.js";
+import type { ResultJson } from "../src/lib/result/result.js";
+import { createRng } from "../src/lib/core/rng.js";
 import { assertInputError, cli, root, setprivWorks, type CliOptions } from "./helpers/cli.js";
 import { testDir } from "./helpers/data.js";
 

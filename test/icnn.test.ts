@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createRng, type Rng } from "../src/lib/rng.js";
+import { createRng, type Rng } from "../src/lib/core/rng.js";
 import { Icnn, type IcnnShape } from "../src/lib/search/icnn.js";
 import { createArgminSolver, roundAction, type ActionConstraints } from "../src/lib/search/argmin.js";
 

@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { fit } from "../src/lib/index.js";
 import { addNoise } from "../src/lib/data/noise.js";
 import { leaveOneOutNrmse, leverages } from "../src/lib/metrics/leaveOneOut.js";
-import { std } from "../src/lib/metrics/nrmse.js";
-import { createRng } from "../src/lib/rng.js";
+import { std } from "../src/lib/numeric/nrmse.js";
+import { createRng } from "../src/lib/core/rng.js";
 
 /** Least squares by normal equations (Gauss–Jordan; a few columns only). */
 function leastSquares(columns: number[][], y: number[], rows: number[]): number[] {

@@ -1,16 +1,17 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { tf } from "../src/lib/tf.js";
-import { useBackend } from "../src/lib/backend.js";
-import { createRng } from "../src/lib/rng.js";
+import { tf } from "../src/lib/engine/tf.js";
+import { useBackend } from "../src/lib/engine/backend.js";
+import { createRng } from "../src/lib/core/rng.js";
 import { experimentData, experiments, columnOf, type Dataset } from "../src/lib/data/index.js";
-import { fitForm } from "../src/lib/fitForm.js";
-import { evaluateExperiment } from "../src/lib/evaluate.js";
+import { fitForm } from "../src/lib/run/fitForm.js";
+import { evaluateExperiment } from "../src/lib/run/evaluate.js";
 import { fitLocalSync } from "../src/lib/local/fit.js";
 // fitLocalSync on the tfjs engine needs it registered (the library's entry does that).
 import "../src/lib/local/fitTfjs.js";
-import { structureOfEquations, parseForm, formOf } from "../src/lib/equation/index.js";
-import { createSymbolRegistry } from "../src/plugins/index.js";
+import { parseForm } from "../src/lib/equation/index.js";
+import { structureOfEquations, formOf } from "../src/lib/local/extract.js";
+import { createSymbolRegistry } from "../src/lib/plugins/builtin.js";
 
 tf.env().set("PROD", true);
 await useBackend("cpu");

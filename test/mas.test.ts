@@ -20,9 +20,9 @@ import {
 } from "../src/lib/data/mas/index.js";
 import { experiments } from "../src/lib/data/experiments.js";
 import { evaluateEquation } from "../src/lib/equation/evaluate.js";
-import { createRng } from "../src/lib/rng.js";
-import { pipelineData, resolvePipelineConfig } from "../src/lib/pipeline.js";
-import { createRegistries } from "../src/plugins/index.js";
+import { createRng } from "../src/lib/core/rng.js";
+import { pipelineData, resolvePipelineConfig } from "../src/lib/run/pipeline.js";
+import { createRegistries } from "../src/lib/plugins/builtin.js";
 import { assertInputError, cli } from "./helpers/cli.js";
 
 const { n, A, masses } = MAS_NETWORK;

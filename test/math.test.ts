@@ -1,4 +1,4 @@
-// The deterministic elementary functions of src/lib/math.ts, over 1,000,000 seeded arguments per
+// The deterministic elementary functions of src/lib/core/math.ts, over 1,000,000 seeded arguments per
 // function (pairs for pow and hypot; test/helpers/mathArgs.ts):
 //
 // - their error against a double-double reference (test/helpers/ddmath.ts, itself checked against
@@ -16,7 +16,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
-import { cos, sin } from "../src/lib/math.js";
+import { cos, sin } from "../src/lib/core/math.js";
 import {
   ddExp,
   ddHypot,

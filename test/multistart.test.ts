@@ -3,17 +3,18 @@
 // there, and that a structure which fits from all-ones costs one start only.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { tf } from "../src/lib/tf.js";
-import { useBackend } from "../src/lib/backend.js";
+import { tf } from "../src/lib/engine/tf.js";
+import { useBackend } from "../src/lib/engine/backend.js";
 import { benchmarkData, benchmarkEntry } from "../src/lib/data/benchmark.js";
 import { columnOf, experimentData, experiments } from "../src/lib/data/index.js";
-import { formOf, parseForm, structureOfEquations } from "../src/lib/equation/index.js";
-import { fitForm } from "../src/lib/fitForm.js";
+import { parseForm } from "../src/lib/equation/index.js";
+import { formOf, structureOfEquations } from "../src/lib/local/extract.js";
+import { fitForm } from "../src/lib/run/fitForm.js";
 import { fitLocalSync, type FitOptions } from "../src/lib/local/fit.js";
 // fitLocalSync on the tfjs engine needs it registered (the library's entry does that).
 import "../src/lib/local/fitTfjs.js";
-import { createRng } from "../src/lib/rng.js";
-import { createSymbolRegistry } from "../src/plugins/index.js";
+import { createRng } from "../src/lib/core/rng.js";
+import { createSymbolRegistry } from "../src/lib/plugins/builtin.js";
 
 tf.env().set("PROD", true);
 await useBackend("cpu");

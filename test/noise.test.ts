@@ -6,9 +6,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { estimateNoise, noiseShare } from "../src/lib/search/noise.js";
 import { addNoise } from "../src/lib/data/noise.js";
-import { nrmse } from "../src/lib/metrics/nrmse.js";
-import { createRng } from "../src/lib/rng.js";
-import { sin } from "../src/lib/math.js";
+import { nrmse } from "../src/lib/numeric/nrmse.js";
+import { createRng } from "../src/lib/core/rng.js";
+import { sin } from "../src/lib/core/math.js";
 
 interface Law {
   name: string;

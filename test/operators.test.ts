@@ -2,7 +2,7 @@
 // its name says, and over 1,000 draws of `mutate` every move is seen and no child breaks the limits.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createRng } from "../src/lib/rng.js";
+import { createRng } from "../src/lib/core/rng.js";
 import {
   addFactor,
   addProduct,

@@ -235,7 +235,7 @@ test("npm pack → install into an empty project → CLI on plain node, fit() fr
   assert.match(bad.stdout, /bad\.ts\(2,\d+\): error TS2322: Type 'string' is not assignable to type 'Matrix'/);
   // Strict, NodeNext, skipLibCheck: false: no error anywhere. consolesr's public types reach no
   // tfjs declaration (tfjs-core's own do not check so: their @webgpu/types clash with lib.dom);
-  // `tf` and a plugin's `apply(x, tf)` are typed by consolesr's Tf and Tensor (src/lib/tfOps.ts).
+  // `tf` and a plugin's `apply(x, tf)` are typed by consolesr's Tf and Tensor (src/lib/engine/tfOps.ts).
   const strict = run(tsc, ["-p", "tsconfig.lib.json"], { cwd: project });
   assert.equal(strict.status, 0, strict.stdout);
 });

@@ -1,5 +1,5 @@
 /**
- * The plugin SDK at the library level: the conformance checks (src/lib/checkPlugin.ts) accept
+ * The plugin SDK at the library level: the conformance checks (src/lib/conformance/check.ts) accept
  * the built-ins and the examples and name the defect of broken plugins; registering user
  * plugins (registerPlugins / createRegistries) validates, refuses duplicates, and guards user
  * symbols so that a throw becomes an error naming the plugin.
@@ -7,12 +7,12 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import katex from "katex";
-import { tf } from "../src/lib/tf.js";
+import { tf } from "../src/lib/engine/tf.js";
 import * as sdk from "../src/lib/sdk.js";
 import * as lib from "../src/lib/index.js";
-import { checkPlugin, checkPlugins, formatFailure, sampleConstraintContexts } from "../src/lib/checkPlugin.js";
-import { createRng } from "../src/lib/rng.js";
-import { InputError } from "../src/lib/errors.js";
+import { checkPlugin, checkPlugins, formatFailure, sampleConstraintContexts } from "../src/lib/conformance/check.js";
+import { createRng } from "../src/lib/core/rng.js";
+import { InputError } from "../src/lib/core/errors.js";
 import {
   guardSymbol,
   registerPlugins,
@@ -20,8 +20,8 @@ import {
   type ConstraintPlugin,
   type RewardPlugin,
   type SymbolPlugin,
-} from "../src/lib/plugins.js";
-import { builtinConstraints, builtinRewards, builtinSymbols, createRegistries } from "../src/plugins/index.js";
+} from "../src/lib/plugins/kinds.js";
+import { builtinConstraints, builtinRewards, builtinSymbols, createRegistries } from "../src/lib/plugins/builtin.js";
 import tanh from "../examples/plugins/tanh.js";
 import maxTwoTrig from "../examples/plugins/max-two-trig.js";
 import parsimonyStrict from "../examples/plugins/parsimony-strict.js";
@@ -85,7 +85,7 @@ describe("SDK entry point", () => {
         inputs.filter((i) => i.startsWith("node:") || i.includes("@tensorflow")),
         [],
       );
-      assert.ok(inputs.some((i) => i.includes("src/lib/checkPlugin.ts")));
+      assert.ok(inputs.some((i) => i.includes("src/lib/conformance/check.ts")));
     },
   );
 

@@ -25,14 +25,14 @@ import { experimentData, experiments } from "../src/lib/data/experiments.js";
 import { evaluateEquation } from "../src/lib/equation/evaluate.js";
 import { simplifyEquation } from "../src/lib/equation/simplify.js";
 import type { Equation } from "../src/lib/equation/types.js";
-import { nrmse } from "../src/lib/metrics/nrmse.js";
-import { createRng } from "../src/lib/rng.js";
-import { pipelineData, resolvePipelineConfig, runPipeline } from "../src/lib/pipeline.js";
+import { nrmse } from "../src/lib/numeric/nrmse.js";
+import { createRng } from "../src/lib/core/rng.js";
+import { pipelineData, resolvePipelineConfig, runPipeline } from "../src/lib/run/pipeline.js";
 import { backwardElimination } from "../src/lib/search/linear/backward.js";
 import { solveLeastSquares } from "../src/lib/local/float64.js";
 import { linearProposals } from "../src/lib/search/linear/proposer.js";
 import { allowedNeurons } from "../src/lib/search/constraints.js";
-import { createRegistries, createSymbolRegistry } from "../src/plugins/index.js";
+import { createRegistries, createSymbolRegistry } from "../src/lib/plugins/builtin.js";
 import { assertInputError, cli } from "./helpers/cli.js";
 
 const registry = createSymbolRegistry();

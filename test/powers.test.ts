@@ -1,5 +1,5 @@
 /**
- * Merged powers and cancelled factors (equation/powers.ts, simplifyEquation): factors of one
+ * Merged powers and cancelled factors (plugins/powers.ts, simplifyEquation): factors of one
  * input whose symbols are powers multiply into one factor, in the text, the LaTeX and `terms`,
  * and the complexity the answer rule sees is the merged one.
  */
@@ -10,14 +10,14 @@ import {
   equationText,
   parseForm,
   simplifyEquation,
-  structureOfEquations,
   type Equation,
   type Factor,
 } from "../src/lib/equation/index.js";
-import { powerComplexity } from "../src/lib/equation/powers.js";
+import { structureOfEquations } from "../src/lib/local/extract.js";
+import { powerComplexity } from "../src/lib/plugins/powers.js";
 import { complexityOf } from "../src/lib/search/evaluator.js";
-import { fitForm } from "../src/lib/fitForm.js";
-import { createSymbolRegistry } from "../src/plugins/index.js";
+import { fitForm } from "../src/lib/run/fitForm.js";
+import { createSymbolRegistry } from "../src/lib/plugins/builtin.js";
 import type { Dataset } from "../src/lib/data/dataset.js";
 
 const registry = createSymbolRegistry();

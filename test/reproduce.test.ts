@@ -3,8 +3,8 @@
  * (exit 0); an edited coefficient is reported as a difference naming the target and the number
  * (exit 1); a bad file is one `error: …` line (exit 2). Results are made with the CLI, the
  * re-runs go through the library function, plus a few CLI spawns for the exit codes.
- * The re-runs go through the runtime module (src/lib/runtime.ts) over the pipeline
- * (src/lib/pipeline.ts): it gives the CLI's bytes, and redefining its config aborts a running search.
+ * The re-runs go through the runtime module (src/lib/run/runtime.ts) over the pipeline
+ * (src/lib/run/pipeline.ts): it gives the CLI's bytes, and redefining its config aborts a running search.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,13 +14,18 @@ import { Runtime } from "@observablehq/runtime";
 import { gitSha } from "../src/cli/io.js";
 import { reproduce } from "../src/cli/reproduce.js";
 import { experimentData, experiments } from "../src/lib/data/experiments.js";
-import { isInputError } from "../src/lib/errors.js";
-import { configFromManifest, pipelineData, resolvePipelineConfig, type PipelineConfig } from "../src/lib/pipeline.js";
-import { compareEquations, EXACT_TOLERANCE, FLOAT32_TOLERANCE, toleranceFor } from "../src/lib/reproduce.js";
-import { resultToJson, type ResultJson } from "../src/lib/result.js";
-import { createRng } from "../src/lib/rng.js";
-import define, { runModule, type Progress, type RuntimeConfig } from "../src/lib/runtime.js";
-import { createRegistries } from "../src/plugins/index.js";
+import { isInputError } from "../src/lib/core/errors.js";
+import {
+  configFromManifest,
+  pipelineData,
+  resolvePipelineConfig,
+  type PipelineConfig,
+} from "../src/lib/run/pipeline.js";
+import { compareEquations, EXACT_TOLERANCE, FLOAT32_TOLERANCE, toleranceFor } from "../src/lib/result/reproduce.js";
+import { resultToJson, type ResultJson } from "../src/lib/result/result.js";
+import { createRng } from "../src/lib/core/rng.js";
+import define, { runModule, type Progress, type RuntimeConfig } from "../src/lib/api/runtime.js";
+import { createRegistries } from "../src/lib/plugins/builtin.js";
 import { assertInputError, cli } from "./helpers/cli.js";
 import { testDir } from "./helpers/data.js";
 

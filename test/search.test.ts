@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { tf } from "../src/lib/tf.js";
-import { createRng } from "../src/lib/rng.js";
+import { tf } from "../src/lib/engine/tf.js";
+import { createRng } from "../src/lib/core/rng.js";
 import { experimentData, experiments, selectTargets, type Dataset } from "../src/lib/data/index.js";
 import {
   createEvaluator,
@@ -14,15 +14,15 @@ import {
 import { fitLocalSync } from "../src/lib/local/fit.js";
 // fitLocalSync on the tfjs engine needs it registered (the library's entry does that).
 import "../src/lib/local/fitTfjs.js";
-import { equationsOfLocal } from "../src/lib/equation/extract.js";
+import { equationsOfLocal } from "../src/lib/local/extract.js";
 import { simplifyEquation } from "../src/lib/equation/simplify.js";
 import { equationText } from "../src/lib/equation/format.js";
 import { createSpace } from "../src/lib/search/cmp.js";
 import { ConstraintGate } from "../src/lib/search/constraints.js";
 import { Trajectories } from "../src/lib/search/trajectory.js";
 import { createArgminSolver } from "../src/lib/search/argmin.js";
-import { createConstraintRegistry, createRewardRegistry, createSymbolRegistry } from "../src/plugins/index.js";
-import type { RewardPlugin } from "../src/lib/plugins.js";
+import { createConstraintRegistry, createRewardRegistry, createSymbolRegistry } from "../src/lib/plugins/builtin.js";
+import type { RewardPlugin } from "../src/lib/plugins/kinds.js";
 
 tf.env().set("PROD", true);
 await tf.setBackend("cpu");

@@ -5,15 +5,15 @@ import { join } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { benchmarkData, benchmarkEntry } from "../src/lib/data/benchmark.js";
-import { createRng } from "../src/lib/rng.js";
+import { createRng } from "../src/lib/core/rng.js";
 import { checkSize, FACTORS_CAP, sizesOf, TERMS_CAP } from "../src/lib/search/growth.js";
 import { neuronColumns, productColumns } from "../src/lib/search/linear/columns.js";
 import { monomialProposals, powerOf, sharedFactors } from "../src/lib/search/linear/monomial.js";
 import { selectSubsets } from "../src/lib/search/linear/select.js";
 import { linearProposals } from "../src/lib/search/linear/proposer.js";
 import { experiments } from "../src/lib/data/experiments.js";
-import { pipelineData, resolvePipelineConfig } from "../src/lib/pipeline.js";
-import { createRegistries, createSymbolRegistry } from "../src/plugins/index.js";
+import { pipelineData, resolvePipelineConfig } from "../src/lib/run/pipeline.js";
+import { createRegistries, createSymbolRegistry } from "../src/lib/plugins/builtin.js";
 import { assertInputError, cli } from "./helpers/cli.js";
 import { testDir } from "./helpers/data.js";
 

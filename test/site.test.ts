@@ -109,7 +109,7 @@ test("the site builds offline and dist/ references no remote host", { timeout: 6
   assert.doesNotMatch(output, /BLOCKED-NETWORK/, "the build made a network request");
   // Framework reports some failures as a line and still exits 0 (a non-local import, a missing
   // npm package): any such line fails the test. File names are left out of the match (a page
-  // importing src/lib/errors.ts prints "copy src/lib/errors.ts → …").
+  // importing src/lib/core/errors.ts prints "copy src/lib/core/errors.ts → …").
   const alarming = output
     .split("\n")
     .filter((line) =>

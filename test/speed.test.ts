@@ -4,10 +4,10 @@
 // did (structures fitted, what it recorded) and that the phases account for the time honestly.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createRng } from "../src/lib/rng.js";
+import { createRng } from "../src/lib/core/rng.js";
 import { Selection } from "../src/lib/search/linear/select.js";
-import { createRegistries } from "../src/plugins/index.js";
-import { pipelineData, pipelinePlugins, resolvePipelineConfig, searchOptionsOf } from "../src/lib/pipeline.js";
+import { createRegistries } from "../src/lib/plugins/builtin.js";
+import { pipelineData, pipelinePlugins, resolvePipelineConfig, searchOptionsOf } from "../src/lib/run/pipeline.js";
 import { search } from "../src/lib/search/index.js";
 import { createArgminSolver } from "../src/lib/search/argmin.js";
 import { PHASES } from "../src/lib/search/phases.js";

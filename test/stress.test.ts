@@ -5,10 +5,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { benchmarkData, benchmarkEntries, benchmarkEntry, benchmarkTruth } from "../src/lib/data/benchmark.js";
 import { stressEntries } from "../src/lib/data/stress.js";
-import { formOf } from "../src/lib/equation/extract.js";
-import { fitForm } from "../src/lib/fitForm.js";
+import { formOf } from "../src/lib/local/extract.js";
+import { fitForm } from "../src/lib/run/fitForm.js";
 import { WEIGHT_GRID } from "../src/lib/search/linear/columns.js";
-import { createSymbolRegistry } from "../src/plugins/index.js";
+import { createSymbolRegistry } from "../src/lib/plugins/builtin.js";
 
 const symbols = createSymbolRegistry();
 const family = (name: string) => stressEntries.filter((e) => e.family === name);

@@ -1,9 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { tf } from "../src/lib/tf.js";
-import { createRng } from "../src/lib/rng.js";
-import { Registry, validatePlugin, type SymbolPlugin } from "../src/lib/plugins.js";
-import { builtinSymbols, createSymbolRegistry } from "../src/plugins/index.js";
+import { tf } from "../src/lib/engine/tf.js";
+import { createRng } from "../src/lib/core/rng.js";
+import { Registry, validatePlugin, type SymbolPlugin } from "../src/lib/plugins/kinds.js";
+import { builtinSymbols, createSymbolRegistry } from "../src/lib/plugins/builtin.js";
 
 tf.env().set("PROD", true);
 await tf.setBackend("cpu");

@@ -12,10 +12,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { columnOf } from "../src/lib/data/dataset.js";
 import { evaluateEquation } from "../src/lib/equation/index.js";
-import { nrmse } from "../src/lib/metrics/nrmse.js";
-import { configFromManifest, pipelineData } from "../src/lib/pipeline.js";
-import { parseResult } from "../src/lib/reproduce.js";
-import { createRegistries } from "../src/plugins/index.js";
+import { nrmse } from "../src/lib/numeric/nrmse.js";
+import { configFromManifest, pipelineData } from "../src/lib/run/pipeline.js";
+import { parseResult } from "../src/lib/result/reproduce.js";
+import { createRegistries } from "../src/lib/plugins/builtin.js";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const RESULT = "data/results/syn2-seed0.json";

@@ -6,7 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { tf } from "../src/lib/tf.js";
+import { tf } from "../src/lib/engine/tf.js";
 
 await tf.setBackend("cpu");
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fit } from "../src/lib/index.js";
-import { createRng } from "../src/lib/rng.js";
+import { createRng } from "../src/lib/core/rng.js";
 import { assertInputError, cli, cliSignalled } from "./helpers/cli.js";
 import { testDir } from "./helpers/data.js";
 

@@ -1,11 +1,11 @@
 /**
  * Flags shared by `fit` and `run`: the LoCaL fit settings, the backend and the search. Every
  * flag is validated once, where commander parses it: numbers through the shared bounds
- * (src/lib/bounds.ts, which result files go through too), names through `choices`.
+ * (src/lib/search/bounds.ts, which result files go through too), names through `choices`.
  */
 import { Option, type Command } from "commander";
-import { BOUNDS, CHOICES, FLAG_BOUNDS, HIDDEN_LAYERS_CAP, parseBound, type Bound } from "../lib/bounds.js";
-import type { FitOptions } from "../lib/local/fit.js";
+import { BOUNDS, CHOICES, FLAG_BOUNDS, HIDDEN_LAYERS_CAP, parseBound, type Bound } from "../lib/search/index.js";
+import type { FitOptions } from "../lib/local/index.js";
 import {
   METHOD_NAMES,
   METHODS,
@@ -14,7 +14,7 @@ import {
   type SearchMethod,
   type SearchSettings,
 } from "../lib/search/index.js";
-import { InputError } from "../lib/errors.js";
+import { InputError } from "../lib/core/index.js";
 import { list } from "./io.js";
 
 export interface FitFlags {

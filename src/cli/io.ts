@@ -20,10 +20,10 @@ import {
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isMainThread, workerData } from "node:worker_threads";
-import { InputError } from "../lib/errors.js";
-import { parseCsv, parseCsvSteps, type Table } from "../lib/data/csv.js";
-import { Clock, driveSteps } from "../lib/search/clock.js";
-import { oneLine } from "../lib/syntax.js";
+import { InputError } from "../lib/core/index.js";
+import { parseCsv, parseCsvSteps, type Table } from "../lib/data/index.js";
+import { Clock, driveSteps } from "../lib/core/index.js";
+import { oneLine } from "../lib/core/index.js";
 import type { ProgressStream } from "./progress.js";
 import { WORKER_TAG, type WorkerData } from "./supervisor.js";
 

@@ -10,8 +10,8 @@
 import "./quietTfjs.js";
 import { constants } from "node:os";
 import { Command, CommanderError } from "commander";
-import { isInputError, type InputError } from "../lib/errors.js";
-import { VERSION } from "../lib/version.js";
+import { isInputError, type InputError } from "../lib/core/index.js";
+import { VERSION } from "../lib/core/index.js";
 import { interrupted, registerCommands } from "./commands.js";
 import { registerWorker } from "./queueWorker.js";
 

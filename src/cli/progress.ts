@@ -12,7 +12,7 @@
  * (the summary, warnings, the equations on stdout, the `interrupted` line) starts on a clean line.
  */
 import cliProgress from "cli-progress";
-import { formatNumber } from "../lib/equation/format.js";
+import { formatNumber } from "../lib/equation/index.js";
 import type { Reporter } from "./io.js";
 
 /**

@@ -7,8 +7,8 @@
  * Imported only when --queue is given (sweep.ts imports it lazily), and so is bullmq.
  */
 import type { Queue } from "bullmq";
-import type { PipelineConfig } from "../lib/pipeline.js";
-import { parseResult } from "../lib/reproduce.js";
+import type { PipelineConfig } from "../lib/run/index.js";
+import { parseResult } from "../lib/result/index.js";
 import { writeText, type Reporter } from "./io.js";
 import {
   ATTEMPTS,

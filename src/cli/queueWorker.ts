@@ -11,8 +11,8 @@
 import { availableParallelism } from "node:os";
 import type { Job } from "bullmq";
 import { type Command, Option } from "commander";
-import { BOUNDS } from "../lib/bounds.js";
-import { InputError } from "../lib/errors.js";
+import { BOUNDS } from "../lib/search/index.js";
+import { InputError } from "../lib/core/index.js";
 import { numberOption } from "./fitOptions.js";
 import { reporter } from "./io.js";
 import { JobProcesses, type JobRequest } from "./jobProcesses.js";

@@ -1,13 +1,13 @@
 /**
  * `consolesr reproduce <result.json>`: reads the config back from the result's manifest
- * (configFromManifest), runs the reactive module of src/lib/runtime.ts headless on it (the same
- * pipeline `fit` and `run` use), and compares the equations term by term (src/lib/reproduce.ts).
+ * (configFromManifest), runs the reactive module of src/lib/api/runtime.ts headless on it (the same
+ * pipeline `fit` and `run` use), and compares the equations term by term (src/lib/result/reproduce.ts).
  */
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { Option, type Command } from "commander";
-import type { Table } from "../lib/data/csv.js";
-import { InputError } from "../lib/errors.js";
+import type { Table } from "../lib/data/index.js";
+import { InputError } from "../lib/core/index.js";
 import {
   configFromManifest,
   formEquations,
@@ -18,7 +18,7 @@ import {
   pipelinePlugins,
   type CsvSearchConfig,
   type PipelineConfig,
-} from "../lib/pipeline.js";
+} from "../lib/run/index.js";
 import {
   compareResults,
   formatComparison,
@@ -27,10 +27,10 @@ import {
   parseResult,
   tolerancePolicy,
   type Comparison,
-} from "../lib/reproduce.js";
-import type { EquationResult, ResultJson } from "../lib/result.js";
-import { shown } from "../lib/syntax.js";
-import { VERSION } from "../lib/version.js";
+} from "../lib/result/index.js";
+import type { EquationResult, ResultJson } from "../lib/result/index.js";
+import { shown } from "../lib/core/index.js";
+import { VERSION } from "../lib/core/index.js";
 import { csvTable, readBytes, reporter, sha256, type Reporter } from "./io.js";
 import { addPluginTimeoutFlag, collect, loadRegistries, TRUST_NOTE } from "./plugins.js";
 
@@ -177,10 +177,10 @@ export async function reproduce(file: string, options: ReproduceOptions = {}): P
     if (isFormConfig(config)) formEquations(config, train, registries);
     csv = { path, rows: train.rows };
   }
-  const { useBackend } = await import("../lib/backend.js");
+  const { useBackend } = await import("../lib/engine/index.js");
   const backend = await useBackend(options.backend ?? "cpu");
   log.info(describe(file, config, backend, csv));
-  const { runModule } = await import("../lib/runtime.js");
+  const { runModule } = await import("../lib/api/index.js");
   const result = await runModule(config, { backend, registries, table, file: csv?.path });
   const equations = result.equations;
   // A model (the MLP) is retrained: its policy says why its numbers match exactly or within MODEL_TOLERANCE.

@@ -16,8 +16,8 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import cliProgress from "cli-progress";
 import type { Command } from "commander";
-import type { Table } from "../lib/data/csv.js";
-import { InputError, isInputError } from "../lib/errors.js";
+import type { Table } from "../lib/data/index.js";
+import { InputError, isInputError } from "../lib/core/index.js";
 import {
   manifestConfig,
   pipelineData,
@@ -26,12 +26,12 @@ import {
   type FitConfig,
   type PipelineConfig,
   type PipelineOptions,
-} from "../lib/pipeline.js";
-import type { Registries } from "../lib/plugins.js";
-import { parseResult } from "../lib/reproduce.js";
-import { resultToJson, type ResultJson } from "../lib/result.js";
+} from "../lib/run/index.js";
+import type { Registries } from "../lib/plugins/index.js";
+import { parseResult } from "../lib/result/index.js";
+import { resultToJson, type ResultJson } from "../lib/result/index.js";
 import type { SearchMethod } from "../lib/search/index.js";
-import { BOUNDS } from "../lib/bounds.js";
+import { BOUNDS } from "../lib/search/index.js";
 import { numberOption } from "./fitOptions.js";
 import { csvTable, gitSha, readBytes, readCsvFile, reporter, writeText } from "./io.js";
 import { JobProcesses, type JobRequest } from "./jobProcesses.js";
@@ -39,7 +39,7 @@ import { loadRegistries } from "./plugins.js";
 import { queueNameOption, queueUrlOption } from "./queue.js";
 import type { QueuedJob } from "./queueSubmit.js";
 import { showsBar } from "./progress.js";
-import { expandSweepSpec, parseSweepSpec, type SweepJob } from "../lib/sweep/spec.js";
+import { expandSweepSpec, parseSweepSpec, type SweepJob } from "../lib/sweep/index.js";
 
 export type { SweepJob };
 
@@ -236,7 +236,7 @@ export async function computeJob(
   const started = performance.now();
   const read = () => (table ??= readCsvFile(job.source));
   const config = resolveJob(job, registries, read);
-  const { useBackend } = await import("../lib/backend.js");
+  const { useBackend } = await import("../lib/engine/index.js");
   const backend = await useBackend("cpu");
   const data = pipelineData(config, { registries, table: job.csv ? read() : undefined });
   const { result, search } = await runPipeline({ data, config, registries, git: gitSha(), backend });

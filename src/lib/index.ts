@@ -1,58 +1,28 @@
-/** consolesr's public API. Browser-safe: nothing here imports a `node:` module. */
+/**
+ * consolesr's public API, `import … from "consolesr"`: every name is listed here, by group (no
+ * `export *`), so that what a user can reach is a decision. Browser-safe: nothing here imports a
+ * `node:` module. The objects the report pages draw from inside the search and the paper's systems
+ * (the CMP's states and bounds, the Pareto store, the power grid, the mass–damper network) are in
+ * the second entry, `consolesr/inspect` (src/lib/inspect.ts); plugin authors have `consolesr/sdk`.
+ */
 // Registers fitLocal's tfjs engine (local/fitTfjs.ts): the library's users fit on tfjs by default.
 import "./local/fitTfjs.js";
-export { VERSION } from "./version.js";
-export { InputError, isInputError } from "./errors.js";
-export { tf } from "./tfPublic.js";
-export type { Operand, Tensor, Tf, TfMemory } from "./tfOps.js";
-export { useBackend, BACKENDS, type BackendName } from "./backend.js";
+
+// ── Fit your data ────────────────────────────────────────────────────────────────────────────
 export {
-  calibrate,
-  type Calibration,
-  type CalibrationEntry,
-  type CalibrateOptions,
-  type FitEngine,
-} from "./calibrate.js";
-export { elementary } from "./math.js";
-export { runtimeFacts, type RuntimeFacts } from "./runtimeFacts.js";
-export { createRng, type Rng } from "./rng.js";
-export * from "./plugins.js";
-export * from "./equation/index.js";
-export * from "./data/index.js";
-export * from "./metrics/index.js";
-export { fitLocal, fitLocalSync, type FitData, type FitOptions, type FitResult } from "./local/fit.js";
-export { compileLocal, type LocalWeights } from "./local/compiled.js";
-export { toMasks, fromMasks, structureKey, validateStructure, type LocalStructure } from "./local/structure.js";
-export { fitForm, checkDomains, type FitFormOptions, type FitFormResult } from "./fitForm.js";
-export { evaluateExperiment } from "./evaluate.js";
-export {
-  resultToJson,
-  resultEquation,
-  resultTerms,
-  type ResultJson,
-  type EquationResult,
-  type EvaluationResult,
-  type Manifest,
-} from "./result.js";
-export {
-  createSymbolRegistry,
-  createConstraintRegistry,
-  createRewardRegistry,
-  createRegistries,
-  builtinSymbols,
-  builtinConstraints,
-  builtinRewards,
-} from "../plugins/index.js";
-export {
-  checkPlugins,
-  checkPlugin,
-  formatFailure,
-  sampleConstraintContexts,
-  sampleRewardFits,
-  type CheckPluginsOptions,
-  type PluginCheckReport,
-  type PluginCheckFailure,
-} from "./checkPlugin.js";
+  fit,
+  loadResult,
+  type Matrix,
+  type TypedMatrix,
+  type Targets,
+  type FitArraysOptions,
+  type FitArraysResult,
+  type FittedEquation,
+  type LoadResultOptions,
+} from "./api/index.js";
+export { fitForm, checkDomains, type FitFormOptions, type FitFormResult } from "./run/index.js";
+
+// ── The search and its settings ──────────────────────────────────────────────────────────────
 export {
   search,
   resolveSettings,
@@ -65,6 +35,8 @@ export {
   isMethod,
   methodRow,
   settingsRecord,
+  createArgminSolver,
+  type ArgminSolver,
   type MethodRow,
   type ProposalStrategy,
   type SearchOptions,
@@ -73,25 +45,151 @@ export {
   type SearchMethod,
   type EpisodeEvent,
 } from "./search/index.js";
-export { createArgminSolver, type ArgminSolver } from "./search/argmin.js";
-// The CMP of Algorithm 2 (states, layer bounds, transitions) and the ICNN type, for reports
-// that draw the search's own objects (the toy page's −Q slices).
+
+// ── Runs, results and reproducing them ───────────────────────────────────────────────────────
 export {
-  createSpace,
-  initialState,
-  layerBounds,
-  partialStructure,
-  transition,
-  type SearchSpace,
-} from "./search/cmp.js";
-export type { Icnn } from "./search/icnn.js";
-export { allowedNeurons } from "./search/index.js";
-// The hall of fame's Pareto rule, for a page that draws the front of a run while it goes (the playground).
-export { HallOfFame, type Candidate } from "./search/index.js";
+  resolvePipelineConfig,
+  configFromManifest,
+  pipelineData,
+  runPipeline,
+  isExperimentConfig,
+  isFormConfig,
+  evaluateExperiment,
+  type PipelineConfig,
+  type PipelineOptions,
+  type PipelineOutput,
+  type PipelineData,
+} from "./run/index.js";
+export { runModule, type Progress, type RuntimeConfig, type RuntimeHooks } from "./api/index.js";
+// The reactive module a page or `consolesr reproduce` runs (run/runtime.ts).
+export { defineExperimentModule } from "./api/index.js";
+export {
+  resultToJson,
+  resultEquation,
+  resultTerms,
+  parseResult,
+  compareEquations,
+  compareResults,
+  formatComparison,
+  toleranceFor,
+  tolerancePolicy,
+  type ResultJson,
+  type EquationResult,
+  type EvaluationResult,
+  type Manifest,
+  type Comparison,
+  type TolerancePolicy,
+} from "./result/index.js";
+
+// ── Data: CSV, the paper's experiments, the benchmark list ───────────────────────────────────
+export {
+  parseCsv,
+  datasetFromTable,
+  datasetToCsv,
+  columnOf,
+  selectTargets,
+  addNoise,
+  experiments,
+  experimentData,
+  generateDataset,
+  benchmarkEntries,
+  benchmarkEntry,
+  benchmarkData,
+  MIN_ROWS,
+  type Dataset,
+  type Table,
+  type Experiment,
+  type GenerateOptions,
+  type ExperimentDataOptions,
+  type BenchmarkEntry,
+} from "./data/index.js";
+
+// ── Equations ────────────────────────────────────────────────────────────────────────────────
+export {
+  parseForm,
+  parseWrittenEquations,
+  simplifyEquation,
+  evaluateEquation,
+  equationText,
+  equationLatex,
+  formatNumber,
+  columnLatex,
+  type Equation,
+  type Term,
+  type Factor,
+  type ParseFormOptions,
+  type SimplifyOptions,
+  type SymbolLookup,
+  type ColumnLookup,
+} from "./equation/index.js";
+
+// ── Metrics (paper §5.1) ─────────────────────────────────────────────────────────────────────
+export { nrmse, std, coefficientError, exactRecovery, type RecoveryCheck } from "./metrics/index.js";
+
+// ── LoCaL networks ───────────────────────────────────────────────────────────────────────────
+export {
+  fitLocal,
+  fitLocalSync,
+  compileLocal,
+  equationsOfLocal,
+  structureOfEquations,
+  formOf,
+  type FitData,
+  type FitOptions,
+  type FitResult,
+  type LocalWeights,
+  type LocalStructure,
+} from "./local/index.js";
+
+// ── Plugins: symbols, constraints, rewards ───────────────────────────────────────────────────
+export {
+  defineSymbol,
+  defineConstraint,
+  defineReward,
+  validatePlugin,
+  registerPlugins,
+  Registry,
+  createRegistries,
+  createSymbolRegistry,
+  createConstraintRegistry,
+  createRewardRegistry,
+  builtinSymbols,
+  builtinConstraints,
+  builtinRewards,
+  type Plugin,
+  type SymbolPlugin,
+  type ConstraintPlugin,
+  type ConstraintContext,
+  type RewardPlugin,
+  type RewardFit,
+  type Product,
+  type Registries,
+  type SymbolRegistry,
+} from "./plugins/index.js";
+export {
+  checkPlugins,
+  checkPlugin,
+  formatFailure,
+  type CheckPluginsOptions,
+  type PluginCheckReport,
+  type PluginCheckFailure,
+} from "./conformance/index.js";
+
+// ── Engines: tfjs, its backends, the float64 engine, calibration ─────────────────────────────
+export { publicTf as tf, useBackend, type Operand, type Tensor, type Tf, type TfMemory } from "./engine/index.js";
+export { BACKENDS, runtimeFacts, type BackendName, type RuntimeFacts } from "./core/index.js";
+export {
+  calibrate,
+  type Calibration,
+  type CalibrationEntry,
+  type CalibrateOptions,
+  type FitEngine,
+} from "./api/index.js";
 // The browser helpers (no Node module in them): backend fallbacks and HiGHS from a URL.
-export { BACKEND_ORDER, backendOrder, selectBackend, browserArgmin, type BackendChoice } from "./browser.js";
-export * from "./fitArrays.js";
-// The sweep grammar: the CLI runs a spec's jobs, the report pages find their results by the same names.
+export { BACKEND_ORDER, backendOrder, selectBackend, type BackendChoice } from "./engine/index.js";
+export { browserArgmin } from "./search/index.js";
+
+// ── Sweeps: the grammar the CLI runs and the report pages read ───────────────────────────────
 export {
   parseSweepSpec,
   expandSweepSpec,
@@ -99,34 +197,7 @@ export {
   type SweepSpec,
   type SweepJob,
   type VariantSettings,
-} from "./sweep/spec.js";
-export {
-  resolvePipelineConfig,
-  configFromManifest,
-  pipelineData,
-  runPipeline,
-  type PipelineConfig,
-  type PipelineOptions,
-  type PipelineOutput,
-  isExperimentConfig,
-  isFormConfig,
-  type PipelineData,
-} from "./pipeline.js";
-export {
-  default as defineExperimentModule,
-  runModule,
-  type Progress,
-  type RuntimeConfig,
-  type RuntimeHooks,
-} from "./runtime.js";
-export {
-  parseResult,
-  compareEquations,
-  compareResults,
-  formatComparison,
-  toleranceFor,
-  tolerancePolicy,
-  type Comparison,
-  type TolerancePolicy,
-} from "./reproduce.js";
-export { benchmarkEntries, benchmarkEntry, benchmarkData, type BenchmarkEntry } from "./data/benchmark.js";
+} from "./sweep/index.js";
+
+// ── Basics ───────────────────────────────────────────────────────────────────────────────────
+export { VERSION, InputError, isInputError, createRng, elementary, type Rng } from "./core/index.js";

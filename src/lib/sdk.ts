@@ -25,8 +25,8 @@ export {
   type Product,
   type Registries,
   type SymbolRegistry,
-} from "./plugins.js";
-export type { Operand, Tensor, Tf, TfMemory } from "./tfOps.js";
+} from "./plugins/index.js";
+export type { Operand, Tensor, Tf, TfMemory } from "./engine/index.js";
 export {
   checkPlugins,
   checkPlugin,
@@ -36,7 +36,7 @@ export {
   type CheckPluginsOptions,
   type PluginCheckReport,
   type PluginCheckFailure,
-} from "./checkPlugin.js";
+} from "./conformance/index.js";
 export {
   createRegistries,
   createSymbolRegistry,
@@ -45,5 +45,5 @@ export {
   builtinSymbols,
   builtinConstraints,
   builtinRewards,
-} from "../plugins/index.js";
-export { InputError, isInputError } from "./errors.js";
+} from "./plugins/index.js";
+export { InputError, isInputError } from "./core/index.js";

@@ -4,12 +4,12 @@
  * of every episode), never to wall-clock times. `npm run golden -- --update` rewrites
  * test/golden/search.json; do that only in a commit that changes search behaviour on purpose.
  */
-import { createRng } from "../../src/lib/rng.js";
+import { createRng } from "../../src/lib/core/rng.js";
 import { benchmarkData, benchmarkEntry } from "../../src/lib/data/benchmark.js";
-import { pipelineData, resolvePipelineConfig, runPipeline } from "../../src/lib/pipeline.js";
+import { pipelineData, resolvePipelineConfig, runPipeline } from "../../src/lib/run/pipeline.js";
 import { search } from "../../src/lib/search/index.js";
 import { createArgminSolver } from "../../src/lib/search/argmin.js";
-import { createRegistries } from "../../src/plugins/index.js";
+import { createRegistries } from "../../src/lib/plugins/builtin.js";
 import { createJobRunner, type Job } from "../../bench/searchSuite.js";
 
 /** Suite jobs: each method, each stop reason, recovered and missed, noiseless and 100 dB. */

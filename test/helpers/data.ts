@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after } from "node:test";
 import type { Dataset } from "../../src/lib/data/dataset.js";
-import { createRng } from "../../src/lib/rng.js";
+import { createRng } from "../../src/lib/core/rng.js";
 
 /** y = f(x1, x2) on `rows` rows of x1, x2 ~ U(lo, hi) drawn from createRng(seed) (every x1, then every x2). */
 export function twoInputs(

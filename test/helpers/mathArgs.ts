@@ -4,7 +4,7 @@
  * in every engine (integer and exactly rounded double operations only, never Math.random or a
  * Math.* function whose last bit is implementation-defined).
  */
-import { cos, exp, hypot, log, log2, log10, pow, sin } from "../../src/lib/math.js";
+import { cos, exp, hypot, log, log2, log10, pow, sin } from "../../src/lib/core/math.js";
 
 // ── a small PRNG: Marsaglia's xorshift128 on four 32-bit words, each output through a multiply–xorshift mix ──
 export class Xorshift128 {

@@ -22,7 +22,7 @@ export function freshnessNote(freshness, file) {
   const text =
     state === "reproduced"
       ? html`<b>Reproduced at ${short(entry.sha)}</b>${entry.dirty ? " (with uncommitted changes)" : ""} on
-        ${day(entry.date)}${sample}: ${entry.detail}; the library code (src/lib, src/plugins) is the same in
+        ${day(entry.date)}${sample}: ${entry.detail}; the library code (src/lib) is the same in
         this build.`
       : state === "differs"
         ? html`<b>Not reproduced at ${short(entry.sha)}</b> on ${day(entry.date)}${sample}, with the code of this

@@ -2,7 +2,7 @@
 export const NOISE_FLOOR_STOP = 1e-6;
 
 /**
- * The playground's runs, on the library's runtime module (src/lib/runtime.ts, the module
+ * The playground's runs, on the library's runtime module (src/lib/run/runtime.ts, the module
  * `consolesr reproduce` runs headless): the page's Run button makes its controls a new `config`
  * (and `backend`, `registries`, `signal`, `hooks`) of one @observablehq/runtime module, whose
  * `search` cell runs the pipeline; a run still going is aborted through `signal` and stops at its
@@ -22,7 +22,6 @@ import {
   defineExperimentModule as define,
   equationText,
   experiments,
-  HallOfFame,
   InputError,
   Registry,
   SEARCH_METHOD_NAMES,
@@ -32,7 +31,6 @@ import {
   type ArgminSolver,
   type Calibration,
   type CalibrationEntry,
-  type Candidate,
   type PipelineOptions,
   type PipelineOutput,
   type Plugin,
@@ -46,6 +44,7 @@ import {
   type SearchMethod,
   type Table,
 } from "../../lib/index.js";
+import { HallOfFame, type Candidate } from "../../lib/inspect.js";
 import type { BackendPreference, EngineChoice } from "./playgroundParams.js";
 
 export interface PlaygroundConfig {

@@ -26,7 +26,7 @@ export const BENCHMARK_FILES = [
 ];
 
 /** What a result depends on: the library and the built-in plugins (the pages, CLI and tests do not change a result). */
-export const CODE_DIRS = ["src/lib", "src/plugins"];
+export const CODE_DIRS = ["src/lib"];
 
 /** One committed result's last check. */
 export interface FreshnessEntry {

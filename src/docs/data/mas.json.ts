@@ -12,7 +12,7 @@ import {
   MAS_MASS_RANGE,
   MAS_NETWORK,
   MAS_NETWORK_SEED,
-} from "../../lib/index.js";
+} from "../../lib/inspect.js";
 import { committedRun, round } from "./committedRun.js";
 
 const started = performance.now();

@@ -7,7 +7,7 @@
 // recomputes the evaluation against the reduced truth and reads the grid back from the learned
 // equations (learnedTopology). It uses the library's public entry only, as a user's report would.
 // Reproduce: `npx tsx src/docs/data/pow.json.ts > pow.json` (seconds: no search runs here).
-import { CASE5, learnedTopology, POW_GRID } from "../../lib/index.js";
+import { CASE5, learnedTopology, POW_GRID } from "../../lib/inspect.js";
 import { committedRun, round } from "./committedRun.js";
 
 const started = performance.now();

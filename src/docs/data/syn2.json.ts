@@ -1,9 +1,9 @@
 // Data loader for src/docs/syn2.md (paper §5.1, syn2). syn2's search takes minutes, too long for a
 // build, so this loader reads a committed result of
 //   npx consolesr run syn2 --seed 0 --timings --out data/results/syn2-seed0.json
-// validates it (src/lib/reproduce.ts parseResult), regenerates the run's data from its manifest
-// (src/lib/pipeline.ts configFromManifest + pipelineData: the same train and U(3,4) test draw) and
-// recomputes the evaluation against the truth with the library (src/lib/evaluate.ts, the function
+// validates it (src/lib/result/reproduce.ts parseResult), regenerates the run's data from its manifest
+// (src/lib/run/pipeline.ts configFromManifest + pipelineData: the same train and U(3,4) test draw) and
+// recomputes the evaluation against the truth with the library (src/lib/run/evaluate.ts, the function
 // runPipeline calls). It also scores the equations the paper prints for CoNSoLe on syn2 with the
 // same metric. Prints one JSON on stdout in experimentPage.ts's shape (syn1.json's, without the
 // per-episode rewards, which a result JSON does not hold).

@@ -8,31 +8,33 @@
 // Reproduce: `npx tsx src/docs/data/toy.json.ts > toy.json` (or `npx observable build`, which runs it).
 import { execSync } from "node:child_process";
 import {
-  allowedNeurons,
   createArgminSolver,
   createConstraintRegistry,
   createRegistries,
   createRewardRegistry,
   createRng,
-  createSpace,
   createSymbolRegistry,
   experimentData,
   experiments,
   fitLocalSync,
   formOf,
-  initialState,
-  layerBounds,
-  partialStructure,
   pipelineData,
   resolvePipelineConfig,
   resultToJson,
   runPipeline,
   search,
   structureOfEquations,
-  transition,
   VERSION,
-  type Icnn,
 } from "../../lib/index.js";
+import {
+  allowedNeurons,
+  createSpace,
+  initialState,
+  layerBounds,
+  partialStructure,
+  transition,
+  type Icnn,
+} from "../../lib/inspect.js";
 
 const started = performance.now();
 const SEED = 0;

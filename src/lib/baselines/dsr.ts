@@ -13,10 +13,10 @@
  * fit gave); the run stops when it is spent or when an expression's train NRMSE is at or below
  * `stopNrmse`. The answer is the best expression found (highest reward; the first on a tie).
  */
-import type { Dataset } from "../data/dataset.js";
-import { std } from "../metrics/nrmse.js";
-import type { Rng } from "../rng.js";
-import { tf } from "../tf.js";
+import type { Dataset } from "../data/index.js";
+import { std } from "../numeric/index.js";
+import type { Rng } from "../core/index.js";
+import { tf } from "../engine/index.js";
 import { fitExpression, rewardOf } from "./dsrExpression.js";
 import type { TokenLibrary } from "./dsrLibrary.js";
 import { createPolicy, disposePolicy, policyGradientStep, sampleBatch } from "./dsrPolicy.js";

@@ -20,10 +20,10 @@
  * no x^4 symbol). Anything else (a symbol of a sum of inputs, a division by a sum) does not
  * expand: the reason says what, and the result keeps the expression only.
  */
-import type { Factor, Term } from "../equation/types.js";
-import type { SymbolPlugin } from "../plugins.js";
+import type { Factor, Term } from "../equation/index.js";
+import type { SymbolPlugin } from "../plugins/index.js";
 import type { TokenLibrary } from "./dsrLibrary.js";
-import { cos, pow, sin } from "../math.js";
+import { cos, pow, sin } from "../core/index.js";
 
 /** A term while expanding: coefficient · Π inputᵢ^powerᵢ · Π other factors / Π divided factors. */
 interface Monomial {

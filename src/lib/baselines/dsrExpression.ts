@@ -7,9 +7,9 @@
  * Values outside a symbol's domain are NaN (the symbols' own evaluate), never a quiet number:
  * an expression that is NaN or infinite on a training row is invalid (reward 0).
  */
-import { columnLatex, formatNumber } from "../equation/format.js";
-import { type Float64Model, levenbergMarquardt } from "../local/float64.js";
-import type { SymbolPlugin } from "../plugins.js";
+import { columnLatex, formatNumber } from "../equation/index.js";
+import { type Float64Model, levenbergMarquardt } from "../local/index.js";
+import type { SymbolPlugin } from "../plugins/index.js";
 import type { Token, TokenLibrary } from "./dsrLibrary.js";
 
 type Columns = readonly Float64Array[];

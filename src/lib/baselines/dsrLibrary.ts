@@ -7,7 +7,7 @@
  * (exp∘log, log∘exp, x^-1∘x^-1, x^2∘sqrt, sqrt∘x^2), and a symbol that is v itself at those points
  * and their negatives (the identity "x") is left out as a no-op. So plugin symbols take part like the built-ins.
  */
-import type { SymbolPlugin } from "../plugins.js";
+import type { SymbolPlugin } from "../plugins/index.js";
 
 export type Operator = "+" | "-" | "*" | "/";
 

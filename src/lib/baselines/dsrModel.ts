@@ -6,17 +6,17 @@
  * fingerprint of its predictions, and what a comparison needs (samples, iterations, the best
  * reward of each batch).
  */
-import type { Dataset } from "../data/dataset.js";
-import { columnOf } from "../data/dataset.js";
-import { evaluateEquation } from "../equation/evaluate.js";
-import { equationLatex, equationText } from "../equation/format.js";
-import { simplifyEquation } from "../equation/simplify.js";
-import type { Equation } from "../equation/types.js";
-import { InputError } from "../errors.js";
-import { nrmse, std } from "../metrics/nrmse.js";
-import type { Registry, SymbolPlugin } from "../plugins.js";
-import { resultTerms, type EquationResult, type ModelResult } from "../result.js";
-import type { Rng } from "../rng.js";
+import type { Dataset } from "../data/index.js";
+import { columnOf } from "../data/index.js";
+import { evaluateEquation } from "../equation/index.js";
+import { equationLatex, equationText } from "../equation/index.js";
+import { simplifyEquation } from "../equation/index.js";
+import type { Equation } from "../equation/index.js";
+import { InputError } from "../core/index.js";
+import { nrmse, std } from "../numeric/index.js";
+import type { Registry, SymbolPlugin } from "../plugins/index.js";
+import { resultTerms, type EquationResult, type ModelResult } from "../result/index.js";
+import type { Rng } from "../core/index.js";
 import { trainDsr, type DsrSettings, type DsrVariant } from "./dsr.js";
 import { expandExpression } from "./dsrExpand.js";
 import { evaluateExpression, expressionLatex, expressionText } from "./dsrExpression.js";

@@ -11,11 +11,11 @@
  * were drawn from. Weights start Glorot-uniform from the
  * Rng. Every tensor is made in tf.tidy or disposed (disposePolicy frees the variables).
  */
-import { tf } from "../tf.js";
-import type { Rng } from "../rng.js";
+import { tf } from "../engine/index.js";
+import type { Rng } from "../core/index.js";
 import type { TokenLibrary } from "./dsrLibrary.js";
 import { NONE, PrefixState, type LengthLimits } from "./dsrPrior.js";
-import { exp } from "../math.js";
+import { exp } from "../core/index.js";
 
 export interface Policy {
   units: number;

@@ -13,10 +13,10 @@
  * batch order is drawn from it too; training runs on tfjs (float32), and every number the
  * result reports is computed from the read-back weights in float64. Every tensor is disposed.
  */
-import type { Dataset } from "../data/dataset.js";
-import { tf } from "../tf.js";
-import type { Rng } from "../rng.js";
-import { cos, sin } from "../math.js";
+import type { Dataset } from "../data/index.js";
+import { tf } from "../engine/index.js";
+import type { Rng } from "../core/index.js";
+import { cos, sin } from "../core/index.js";
 
 export interface EqlSettings {
   /** Units of each kind in the one hidden layer: `[units]`. */

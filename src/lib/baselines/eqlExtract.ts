@@ -15,10 +15,10 @@
  * more inputs is no product of unary factors: the target then has no equation, only its
  * expression, and E_c does not apply to it.
  */
-import { columnLatex, formatNumber } from "../equation/format.js";
-import type { Factor, Term } from "../equation/types.js";
+import { columnLatex, formatNumber } from "../equation/index.js";
+import type { Factor, Term } from "../equation/index.js";
 import { eqlWidths, type EqlModel } from "./eql.js";
-import { cos, sin } from "../math.js";
+import { cos, sin } from "../core/index.js";
 
 export interface EqlExtraction {
   text: string;

@@ -4,18 +4,18 @@
  * result's `models` block, and for EQL, DSR and VPG the equations their expressions expand into;
  * an experiment's evaluation scores the models' predictions (or those equations) on its test set.
  */
-import type { Dataset } from "../data/dataset.js";
-import { columnOf } from "../data/dataset.js";
-import { InputError } from "../errors.js";
-import { nrmse } from "../metrics/nrmse.js";
-import { equationLatex, equationText } from "../equation/format.js";
-import { evaluateEquation } from "../equation/evaluate.js";
-import { simplifyEquation } from "../equation/simplify.js";
-import type { Equation } from "../equation/types.js";
-import type { Registry, SymbolPlugin } from "../plugins.js";
-import { resultTerms, type EquationResult, type ModelResult } from "../result.js";
-import type { Rng } from "../rng.js";
-import type { SearchSettings } from "../search/settings.js";
+import type { Dataset } from "../data/index.js";
+import { columnOf } from "../data/index.js";
+import { InputError } from "../core/index.js";
+import { nrmse } from "../numeric/index.js";
+import { equationLatex, equationText } from "../equation/index.js";
+import { evaluateEquation } from "../equation/index.js";
+import { simplifyEquation } from "../equation/index.js";
+import type { Equation } from "../equation/index.js";
+import type { Registry, SymbolPlugin } from "../plugins/index.js";
+import { resultTerms, type EquationResult, type ModelResult } from "../result/index.js";
+import type { Rng } from "../core/index.js";
+import type { SearchSettings } from "../search/index.js";
 import { eqlWidths, predictEql, trainEql } from "./eql.js";
 import { extractEql } from "./eqlExtract.js";
 import { fitDsrTarget } from "./dsrModel.js";

@@ -9,10 +9,10 @@
  * result reports is computed from them in float64 here, so one seed on one backend gives the
  * same numbers. Every tensor is disposed: tf.memory().numTensors is the same before and after.
  */
-import type { Dataset } from "../data/dataset.js";
-import { nrmse } from "../metrics/nrmse.js";
-import type { Rng } from "../rng.js";
-import { tf } from "../tf.js";
+import type { Dataset } from "../data/index.js";
+import { nrmse } from "../numeric/index.js";
+import type { Rng } from "../core/index.js";
+import { tf } from "../engine/index.js";
 
 export interface MlpSettings {
   /** Hidden layer widths, e.g. [64, 64]. */

@@ -13,15 +13,15 @@
  *
  * Browser-safe: no node: imports.
  */
-import { evaluateEquation } from "../equation/evaluate.js";
-import type { Equation } from "../equation/types.js";
-import { parseWrittenEquations } from "../equation/written.js";
-import { InputError } from "../errors.js";
-import type { Registry, SymbolPlugin } from "../plugins.js";
-import { createRng } from "../rng.js";
+import { evaluateEquation } from "../equation/index.js";
+import type { Equation } from "../equation/index.js";
+import { parseWrittenEquations } from "../equation/index.js";
+import { InputError } from "../core/index.js";
+import type { Registry, SymbolPlugin } from "../plugins/index.js";
+import { createRng } from "../core/index.js";
 import { addNoise, type Experiment } from "./experiments.js";
 import { stressEntries } from "./stress.js";
-import type { Rng } from "../rng.js";
+import type { Rng } from "../core/index.js";
 import type { Dataset } from "./dataset.js";
 
 export type BenchmarkFamily =

@@ -6,10 +6,10 @@
  * MAX_MAGNITUDE; a column whose values differ must reach MIN_MAGNITUDE).
  */
 import { csvParseRows } from "d3-dsv";
-import { InputError } from "../errors.js";
-import { runSteps, type Steps } from "../search/clock.js";
-import { std } from "../metrics/nrmse.js";
-import { COLUMN_NAME, DECIMAL, oneLine, quote } from "../syntax.js";
+import { InputError } from "../core/index.js";
+import { runSteps, type Steps } from "../core/index.js";
+import { std } from "../numeric/index.js";
+import { COLUMN_NAME, DECIMAL, oneLine, quote } from "../core/index.js";
 import type { Dataset } from "./dataset.js";
 
 export interface Table {

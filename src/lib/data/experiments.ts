@@ -5,9 +5,9 @@
  * hook: a power flow, see pow/index.ts; mass-damper trajectories, see mas/index.ts). The truth
  * scores the results; no search code reads it.
  */
-import type { Equation } from "../equation/types.js";
-import { evaluateEquation, type SymbolLookup } from "../equation/evaluate.js";
-import type { Rng } from "../rng.js";
+import type { Equation } from "../equation/index.js";
+import { evaluateEquation, type SymbolLookup } from "../equation/index.js";
+import type { Rng } from "../core/index.js";
 import type { Dataset } from "./dataset.js";
 import { addNoise } from "./noise.js";
 import { masExperiment } from "./mas/index.js";

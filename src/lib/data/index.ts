@@ -52,3 +52,12 @@ export {
   type Damper,
   type LearnedMatrix,
 } from "./mas/index.js";
+export {
+  benchmarkData,
+  benchmarkEntries,
+  benchmarkEntry,
+  type BenchmarkEntry,
+  benchmarkExperiment,
+  benchmarkFamily,
+} from "./benchmark.js";
+export { parseCsvSteps } from "./csv.js";

@@ -1,7 +1,7 @@
 /** Gaussian noise on targets at a signal-to-noise ratio (shared by every experiment's data). */
-import { std } from "../metrics/nrmse.js";
-import type { Rng } from "../rng.js";
-import { pow } from "../math.js";
+import { std } from "../numeric/index.js";
+import type { Rng } from "../core/index.js";
+import { pow } from "../core/index.js";
 
 /** Adds N(0, σ²) in place with σ = std(y)/10^(snr/20): signal power / noise power = 10^(snr/10). */
 export function addNoise(y: Float64Array, snrDb: number, rng: Rng): void {

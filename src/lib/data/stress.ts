@@ -21,7 +21,7 @@
  * Browser-safe: no node: imports.
  */
 import type { BenchmarkEntry, BenchmarkFamily } from "./benchmark.js";
-import { createRng } from "../rng.js";
+import { createRng } from "../core/index.js";
 
 /** The proposal's inner-weight grid (search/linear/columns.ts WEIGHT_GRID), repeated to keep this module data-only. */
 const GRID = [0.5, 1, 1.5, 2, 3, 4, 6.2832];

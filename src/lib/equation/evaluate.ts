@@ -1,4 +1,4 @@
-import type { SymbolPlugin } from "../plugins.js";
+import type { SymbolPlugin } from "../plugins/index.js";
 import type { Equation, Factor, Term } from "./types.js";
 
 export type SymbolLookup = (name: string) => SymbolPlugin;

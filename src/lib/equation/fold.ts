@@ -32,9 +32,9 @@
 import type { ColumnLookup } from "./evaluate.js";
 import { simplifyEquation, type SimplifyOptions } from "./simplify.js";
 import type { Equation, Factor, Term } from "./types.js";
-import { nrmse as nrmseOf } from "../metrics/nrmse.js";
-import type { SymbolPlugin } from "../plugins.js";
-import { pow } from "../math.js";
+import { nrmse as nrmseOf } from "../numeric/index.js";
+import type { SymbolPlugin } from "../plugins/index.js";
+import { pow } from "../core/index.js";
 
 export interface FoldOptions extends SimplifyOptions {
   columns: ColumnLookup;

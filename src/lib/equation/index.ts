@@ -4,5 +4,5 @@ export { simplifyEquation, compareTerms, compareFactors, type SimplifyOptions } 
 export { equationText, equationLatex, formatNumber, columnLatex } from "./format.js";
 export { parseForm, type ParseFormOptions } from "./parse.js";
 export { parseWrittenEquations } from "./written.js";
-export { equationsOfLocal, structureOfEquations, formOf } from "./extract.js";
 export { foldNearDegenerate, type FoldOptions, type FoldResult } from "./fold.js";
+export { leastSquares } from "./fold.js";

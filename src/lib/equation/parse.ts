@@ -7,11 +7,11 @@
  * Factors are matched against each symbol's own `text` template (the text of the symbol
  * applied to a placeholder), so a plugin symbol is parseable with no parser change.
  */
-import { InputError } from "../errors.js";
-import { COLUMN_NAME, DECIMAL as NUMBER, quote } from "../syntax.js";
-import type { SymbolPlugin } from "../plugins.js";
+import { InputError } from "../core/index.js";
+import { COLUMN_NAME, DECIMAL as NUMBER, quote } from "../core/index.js";
+import type { SymbolPlugin } from "../plugins/index.js";
 import type { Equation, Factor } from "./types.js";
-import { powerOfName } from "./powers.js";
+import { powerOfName } from "../plugins/index.js";
 
 /** Where a form's problems are: the `form` option (the CLI's `--form`). */
 const FORM = { field: "form" };

@@ -7,7 +7,7 @@
  */
 import { evaluateFactor, evaluateTerm, type ColumnLookup, type SymbolLookup } from "./evaluate.js";
 import type { Equation, Factor, Term } from "./types.js";
-import { fraction, powerName, powerOfName } from "./powers.js";
+import { fraction, powerName, powerOfName } from "../plugins/index.js";
 
 export interface SimplifyOptions {
   symbols: SymbolLookup;

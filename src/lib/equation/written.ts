@@ -5,11 +5,11 @@
  * structure comes from parseForm itself, so both read the same grammar and give the same errors;
  * this only adds the numbers back. Used for ground truths written as text (the benchmark suite).
  */
-import { InputError } from "../errors.js";
-import type { SymbolPlugin } from "../plugins.js";
+import { InputError } from "../core/index.js";
+import type { SymbolPlugin } from "../plugins/index.js";
 import { parseForm, type ParseFormOptions } from "./parse.js";
 import type { Equation } from "./types.js";
-import { powerOfName, powerSymbol } from "./powers.js";
+import { powerOfName, powerSymbol } from "../plugins/index.js";
 
 const HOLE = "\u0001";
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;

@@ -3,7 +3,7 @@
  * they form and the (product, output) terms with a weight in W2. Both fitting engines (tfjs
  * and float64 JS) and the equation extraction work on this form.
  */
-import type { SymbolPlugin } from "../plugins.js";
+import type { SymbolPlugin } from "../plugins/index.js";
 import { neuronIndex, neuronOf, validateStructure, type LocalStructure } from "./structure.js";
 
 export interface CompiledLocal {

@@ -6,12 +6,12 @@
  * Multi-start (FitOptions.starts): where that start does not fit exactly and a factor's symbol is
  * periodic, a second start from a least-squares frequency scan (periodicStart); the lower loss wins.
  */
-import { InputError } from "../errors.js";
-import { pow } from "../math.js";
-import type { SymbolPlugin } from "../plugins.js";
-import { nrmse, std } from "../metrics/nrmse.js";
+import { InputError } from "../core/index.js";
+import { pow } from "../core/index.js";
+import type { SymbolPlugin } from "../plugins/index.js";
+import { nrmse, std } from "../numeric/index.js";
 import { compileLocal, initialTheta, unpackWeights, type CompiledLocal, type LocalWeights } from "./compiled.js";
-import { runSteps, type Steps } from "../search/clock.js";
+import { runSteps, type Steps } from "../core/index.js";
 import { bfgs, float64Model, levenbergMarquardtSteps, type Float64Model } from "./float64.js";
 import type { LocalStructure } from "./structure.js";
 

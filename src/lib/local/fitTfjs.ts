@@ -2,8 +2,7 @@
  * fitLocal's tfjs engine: the LoCaL forward pass as one tfjs program, and Adam on it. Loading this
  * module registers the engine with fit.ts (setTfjsEngine); the float64 engine needs none of it.
  */
-import { tf, type Tensor } from "../tf.js";
-import { tf as publicTf } from "../tfPublic.js";
+import { publicTf, tf, type CoreTensor as Tensor } from "../engine/index.js";
 import type { CompiledLocal } from "./compiled.js";
 import { BETA1, BETA2, EPSILON, setTfjsEngine, type AdamSettings, type FitData } from "./fit.js";
 

@@ -3,8 +3,8 @@
  * the Levenberg–Marquardt polish after Adam, the `js` fitting engine, and the benchmark's
  * floor. Per row: a_k = f_k(w_k·x), p_j = Π_{k∈j} a_k, ŷ_o = Σ_{t→o} c_t·p_{j(t)}.
  */
-import type { SymbolPlugin } from "../plugins.js";
-import { runSteps, type Steps } from "../search/clock.js";
+import type { SymbolPlugin } from "../plugins/index.js";
+import { runSteps, type Steps } from "../core/index.js";
 import type { CompiledLocal } from "./compiled.js";
 
 type Columns = readonly ArrayLike<number>[];

@@ -3,7 +3,7 @@
  * the symbolic-activation layer feed which product (mask Z1), and which products are summed
  * into which output (mask Z2). Neuron i of layer 1 is input ⌊i/|Φ|⌋ under symbol i mod |Φ|.
  */
-import { InputError } from "../errors.js";
+import { InputError } from "../core/index.js";
 
 export interface LocalStructure {
   /** Layer-0 names (n0). */

@@ -8,10 +8,10 @@
  * fitted too: their columns are the fit's tangents ∂ŷ/∂w (the linearised model's hat matrix, as
  * for any nonlinear least squares), so that a fitted weight costs what a coefficient costs.
  */
-import { evaluateEquation, evaluateFactor, type ColumnLookup, type SymbolLookup } from "../equation/evaluate.js";
-import { leastSquares } from "../equation/fold.js";
-import type { Equation } from "../equation/types.js";
-import { std } from "./nrmse.js";
+import { evaluateEquation, evaluateFactor, type ColumnLookup, type SymbolLookup } from "../equation/index.js";
+import { leastSquares } from "../equation/index.js";
+import type { Equation } from "../equation/index.js";
+import { std } from "../numeric/index.js";
 
 /**
  * Leverages (the hat matrix's diagonal) of the columns: Σ_j q_ij² over an orthonormal basis of

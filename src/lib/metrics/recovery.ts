@@ -3,8 +3,8 @@
  * simplified equations: pass the truth and the learned equation through simplifyEquation
  * with the same options first. Ground truth is for these metrics only; the search never sees it.
  */
-import type { SymbolLookup } from "../equation/evaluate.js";
-import type { Equation, Term } from "../equation/types.js";
+import type { SymbolLookup } from "../equation/index.js";
+import type { Equation, Term } from "../equation/index.js";
 
 const signature = (term: Term) =>
   term.factors

@@ -313,3 +313,21 @@ export function roundAction(action: ArrayLike<number>): Float64Array {
   for (let j = 0; j < action.length; j++) out[j] = action[j]! >= 0.5 ? 1 : 0;
   return out;
 }
+
+const solvers = new Map<string, Promise<ArgminSolver>>();
+
+/**
+ * The search's argmin solver with HiGHS loaded from `highsWasmUrl`, one per URL per page. The URL
+ * goes in through `locateFile`: highs 1.15's ESM build never reads a `wasmBinary` option (its
+ * Emscripten glue declares the variable but does not take it from the module argument), so bytes
+ * passed that way are ignored and it falls back to `highs.wasm` beside its own module.
+ */
+export function browserArgmin(highsWasmUrl: string): Promise<ArgminSolver> {
+  let solver = solvers.get(highsWasmUrl);
+  if (!solver) {
+    solver = createArgminSolver({ locateFile: () => highsWasmUrl });
+    solver.catch(() => solvers.delete(highsWasmUrl));
+    solvers.set(highsWasmUrl, solver);
+  }
+  return solver;
+}

@@ -10,10 +10,10 @@
  *   and a one-hot layer, so the next decision sees which neurons and products exist
  *   (SEARCH-NOTES: counts alone do not tell the next layer what was built).
  */
-import { InputError } from "../errors.js";
-import type { LocalStructure } from "../local/structure.js";
-import type { Product } from "../plugins.js";
-import type { Rng } from "../rng.js";
+import { InputError } from "../core/index.js";
+import type { LocalStructure } from "../local/index.js";
+import type { Product } from "../plugins/index.js";
+import type { Rng } from "../core/index.js";
 
 export type StateEncoding = "paper" | "structure";
 

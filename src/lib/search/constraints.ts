@@ -2,9 +2,9 @@
  * The constraint plugins as the search sees them: a gate every (state, action) passes, the
  * products the dynamic constraint keeps, and the evidence (|ρ| of fitted products) they read.
  */
-import type { Dataset } from "../data/dataset.js";
-import { InputError } from "../errors.js";
-import type { ConstraintContext, ConstraintPlugin, Product, Registry, SymbolPlugin } from "../plugins.js";
+import type { Dataset } from "../data/index.js";
+import { InputError } from "../core/index.js";
+import type { ConstraintContext, ConstraintPlugin, Product, Registry, SymbolPlugin } from "../plugins/index.js";
 import type { Candidate } from "./evaluator.js";
 import { partialStructure, type Limits, type SearchSpace } from "./cmp.js";
 

@@ -2,20 +2,20 @@
  * Fitting and scoring one proposed structure, cached by its canonical key so that a structure
  * the search proposes again costs nothing (SEARCH-NOTES: greedy actions repeat).
  */
-import type { Dataset } from "../data/dataset.js";
-import { columnOf } from "../data/dataset.js";
-import { equationsOfLocal } from "../equation/extract.js";
-import { evaluateEquation, evaluateTerm } from "../equation/evaluate.js";
-import { foldNearDegenerate, leastSquares } from "../equation/fold.js";
-import { simplifyEquation } from "../equation/simplify.js";
-import type { Equation } from "../equation/types.js";
-import { fitLocalSteps, type FitOptions } from "../local/fit.js";
-import { runSteps, type Steps } from "./clock.js";
-import { structureKey, withConstant, type LocalStructure } from "../local/structure.js";
-import type { Product, Registry, RewardFit, RewardPlugin, SymbolPlugin } from "../plugins.js";
-import { InputError } from "../errors.js";
-import { leaveOneOutNrmse, tangentColumns } from "../metrics/leaveOneOut.js";
-import { nrmse as nrmseOf } from "../metrics/nrmse.js";
+import type { Dataset } from "../data/index.js";
+import { columnOf } from "../data/index.js";
+import { equationsOfLocal } from "../local/index.js";
+import { evaluateEquation, evaluateTerm } from "../equation/index.js";
+import { foldNearDegenerate, leastSquares } from "../equation/index.js";
+import { simplifyEquation } from "../equation/index.js";
+import type { Equation } from "../equation/index.js";
+import { fitLocalSteps, type FitOptions } from "../local/index.js";
+import { runSteps, type Steps } from "../core/index.js";
+import { structureKey, withConstant, type LocalStructure } from "../local/index.js";
+import type { Product, Registry, RewardFit, RewardPlugin, SymbolPlugin } from "../plugins/index.js";
+import { InputError } from "../core/index.js";
+import { leaveOneOutNrmse, tangentColumns } from "../metrics/index.js";
+import { nrmse as nrmseOf } from "../numeric/index.js";
 
 export interface Candidate {
   key: string;

@@ -5,7 +5,7 @@
  * a size is used up or stalls (PySR grows its maxsize the same way), up to the caps; a flag
  * given alone caps its own dimension and the other grows.
  */
-import { InputError } from "../errors.js";
+import { InputError } from "../core/index.js";
 
 /** Largest products per output and factors per product: the auto sizes' caps and the flags' bounds. */
 export const TERMS_CAP = 12;

@@ -19,8 +19,8 @@
  * a term picked from tens of thousands screened can match the noise of several rows.
  * Scores are reported relative to the front's lowest (0 is the lowest; lower is better).
  */
-import type { Equation } from "../equation/types.js";
-import { log } from "../math.js";
+import type { Equation } from "../equation/index.js";
+import { log } from "../core/index.js";
 import type { Candidate } from "./evaluator.js";
 
 /**

@@ -24,8 +24,8 @@
  * backward pass updates the same rows. `layers()` returns the usual row-major matrices (a cached
  * copy).
  */
-import type { Rng } from "../rng.js";
-import { pow } from "../math.js";
+import type { Rng } from "../core/index.js";
+import { pow } from "../core/index.js";
 
 export interface IcnnShape {
   /** Length of the state part of the input (may be 0). */

@@ -2,15 +2,15 @@
  * The structure search over every target (one output at a time: SEARCH-NOTES measured the joint
  * search failing where per-output search succeeds), returning the version-1 result pieces.
  */
-import type { Dataset } from "../data/dataset.js";
-import { equationLatex, equationText } from "../equation/format.js";
-import type { Equation } from "../equation/types.js";
-import type { InputError } from "../errors.js";
-import type { ConstraintPlugin, Registry, RewardPlugin, SymbolPlugin } from "../plugins.js";
-import { resultTerms, type EquationResult } from "../result.js";
-import type { Rng } from "../rng.js";
+import type { Dataset } from "../data/index.js";
+import { equationLatex, equationText } from "../equation/index.js";
+import type { Equation } from "../equation/index.js";
+import type { InputError } from "../core/index.js";
+import type { ConstraintPlugin, Registry, RewardPlugin, SymbolPlugin } from "../plugins/index.js";
+import { resultTerms, type EquationResult } from "../result/index.js";
+import type { Rng } from "../core/index.js";
 import { createArgminSolver, type ArgminSolver } from "./argmin.js";
-import { Clock } from "./clock.js";
+import { Clock } from "../core/index.js";
 import { searchOutput } from "./loop.js";
 import { resolveSettings } from "./methods.js";
 import type { SearchSettings } from "./settings.js";
@@ -46,7 +46,7 @@ export type {
 export { createEvaluator, complexityOf, type Candidate } from "./evaluator.js";
 export { HallOfFame, frontScores, parametersOf } from "./hallOfFame.js";
 export { estimateNoise, type NoiseEstimate } from "./noise.js";
-export { Clock, Interrupted } from "./clock.js";
+export { Clock, Interrupted } from "../core/index.js";
 export {
   PRODUCT_MOVES,
   mutate,
@@ -172,3 +172,17 @@ export async function search(data: Dataset, options: SearchOptions): Promise<Sea
     settings,
   };
 }
+export { type ArgminSolver, browserArgmin, createArgminSolver } from "./argmin.js";
+export {
+  type Bound,
+  BOUNDS,
+  checkBound,
+  checkWith,
+  CHOICES,
+  fitSchema,
+  FLAG_BOUNDS,
+  HIDDEN_LAYERS_CAP,
+  parseBound,
+} from "./bounds.js";
+export { createSpace, initialState, layerBounds, partialStructure, type SearchSpace, transition } from "./cmp.js";
+export { type Icnn } from "./icnn.js";

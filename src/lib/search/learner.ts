@@ -4,13 +4,13 @@
  * exact LP for a ReLU ICNN, solved by highs); a replay buffer, TD targets from a target network
  * refreshed every T0 episodes. consolesr and paper share it; they differ in what they propose.
  */
-import type { Rng } from "../rng.js";
+import type { Rng } from "../core/index.js";
 import type { ArgminSolver } from "./argmin.js";
 import { LAYERS, randomAction, type LayerBounds, type Limits, type SearchSpace } from "./cmp.js";
 import { Icnn } from "./icnn.js";
 import type { SearchSettings } from "./settings.js";
 import type { Policy, Trajectory } from "./trajectory.js";
-import { log10 } from "../math.js";
+import { log10 } from "../core/index.js";
 
 /** Actions the non-convex ablation ("mlp") scores per decision, in place of the exact LP argmin. */
 export const SAMPLED_ACTIONS = 64;

@@ -4,22 +4,22 @@
  * An auto-sized search runs it over growing sizes (growth.ts), sharing the fit cache, the hall
  * of fame and the constraints' evidence; each size gets a fresh space and strategy.
  */
-import { InputError } from "../errors.js";
-import { Clock, driveSteps, Interrupted } from "./clock.js";
+import { InputError } from "../core/index.js";
+import { Clock, driveSteps, Interrupted } from "../core/index.js";
 import { allowedNeurons, ConstraintGate, type Evidence } from "./constraints.js";
 import { createSpace, type Limits } from "./cmp.js";
 import { createEvaluator, type Candidate, type Evaluator } from "./evaluator.js";
-import type { LocalStructure } from "../local/structure.js";
+import type { LocalStructure } from "../local/index.js";
 import { sizesOf, STAGE_PATIENCE, type Size } from "./growth.js";
 import { frontScoreOf, frontScores, HallOfFame, parametersOf } from "./hallOfFame.js";
 import { estimateNoise, type NoiseEstimate } from "./noise.js";
-import { columnOf } from "../data/dataset.js";
+import { columnOf } from "../data/index.js";
 import { shapeReward } from "./learner.js";
 import { structureSearchRow } from "./methods.js";
 import type { SearchSettings, StopReason } from "./settings.js";
 import { stopRules } from "./stop.js";
 import type { OutputSearchResult, ProposalStrategy, SearchContext, SearchRun } from "./strategy.js";
-import type { Product, RewardPlugin } from "../plugins.js";
+import type { Product, RewardPlugin } from "../plugins/index.js";
 import { Trajectories, type Tally } from "./trajectory.js";
 import { PhaseTimer, type Phase } from "./phases.js";
 import {
@@ -29,7 +29,7 @@ import {
   warmStart,
   type LinearProposal,
 } from "./linear/proposer.js";
-import type { Steps } from "./clock.js";
+import type { Steps } from "../core/index.js";
 import type { ArgminSolver } from "./argmin.js";
 
 /** Creates what every strategy shares at one size. */

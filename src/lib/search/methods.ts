@@ -8,7 +8,7 @@
  * DSR and VPG; src/lib/baselines/) runs a loop of its own and answers with a fitted model per
  * target (the result's `models` block; EQL, DSR and VPG add the equations they can expand).
  */
-import { InputError } from "../errors.js";
+import { InputError } from "../core/index.js";
 import { consolesrSettings, paperSettings, checkSettings, type SearchSettings } from "./settings.js";
 import type { Threshold } from "./stop.js";
 import type { ProposalStrategy, SearchRun } from "./strategy.js";

@@ -54,7 +54,7 @@
  * with 6, 90 ms with 100; more rows are strided to 1000: 75–95 ms with 3 inputs, 180 ms with 100.
  * Float64 arithmetic with math.js's exp and log: the same bits on every engine.
  */
-import { exp, log } from "../math.js";
+import { exp, log } from "../core/index.js";
 
 export interface NoiseEstimate {
   /** Estimated noise σ over the population std of y: the NRMSE an exact law would score. */

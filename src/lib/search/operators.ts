@@ -4,7 +4,7 @@
  * climb with (README "Deviations" 5): on single products of several factors a factor swap is
  * the move that climbs; on sums, products are added, dropped, replaced and crossed over.
  */
-import type { Rng } from "../rng.js";
+import type { Rng } from "../core/index.js";
 import { shuffle } from "./cmp.js";
 
 export type Products = number[][];

@@ -3,9 +3,9 @@
  * methods.ts, says which part), and their validation. Paper defaults (Algorithm 2, appendix):
  * γ = 0.2, ε = 0.4, T = 600, λ = 1e-2, T0 = 10; ICNN lr 5e-3, 50 epochs, batch 100.
  */
-import type { FitOptions } from "../local/fit.js";
+import type { FitOptions } from "../local/index.js";
 import type { StateEncoding } from "./cmp.js";
-import { checkWith, searchSettingsSchema } from "../bounds.js";
+import { checkWith, searchSettingsSchema } from "./bounds.js";
 
 export interface SearchSettings {
   /** The method (a name in the method table). */
@@ -183,7 +183,7 @@ export const consolesrSettings: SearchSettings = {
 
 /**
  * Throws an InputError naming the first setting out of its bounds
- * (src/lib/bounds.ts, shared with the CLI's flags and result files).
+ * (src/lib/search/bounds.ts, shared with the CLI's flags and result files).
  */
 export function checkSettings(settings: SearchSettings): void {
   checkWith(searchSettingsSchema, settings, "search option ");

@@ -3,10 +3,10 @@
  * next structure to fit and may learn from the fit. Everything strategies share (the space, the
  * constraint gate, the fit cache, trajectory making, the random stream) is one SearchRun.
  */
-import type { Dataset } from "../data/dataset.js";
-import type { InputError } from "../errors.js";
-import type { ConstraintPlugin, Product, Registry, RewardPlugin, SymbolPlugin } from "../plugins.js";
-import type { Rng } from "../rng.js";
+import type { Dataset } from "../data/index.js";
+import type { InputError } from "../core/index.js";
+import type { ConstraintPlugin, Product, Registry, RewardPlugin, SymbolPlugin } from "../plugins/index.js";
+import type { Rng } from "../core/index.js";
 import type { ArgminSolver } from "./argmin.js";
 import type { Limits, SearchSpace } from "./cmp.js";
 import type { ConstraintGate } from "./constraints.js";
@@ -15,7 +15,7 @@ import type { Icnn } from "./icnn.js";
 import type { SearchSettings, StopReason } from "./settings.js";
 import type { Tally, Trajectories, Trajectory } from "./trajectory.js";
 import type { Size } from "./growth.js";
-import type { Clock, Steps } from "./clock.js";
+import type { Clock, Steps } from "../core/index.js";
 import type { NoiseEstimate } from "./noise.js";
 import type { PhaseSeconds } from "./phases.js";
 import type { ScreenCache } from "./linear/proposer.js";

@@ -4,10 +4,10 @@
  * trajectory), written from a set of products in one canonical slot order, or canonicalised.
  * Every action passes the constraint gate or is redrawn.
  */
-import { InputError } from "../errors.js";
-import type { LocalStructure } from "../local/structure.js";
-import type { Product } from "../plugins.js";
-import type { Rng } from "../rng.js";
+import { InputError } from "../core/index.js";
+import type { LocalStructure } from "../local/index.js";
+import type { Product } from "../plugins/index.js";
+import type { Rng } from "../core/index.js";
 import { roundAction } from "./argmin.js";
 import {
   initialState,

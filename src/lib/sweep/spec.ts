@@ -4,10 +4,10 @@
  * Comparison pages find each job's result by the same names, so a rename here renames both.
  */
 import { z } from "zod";
-import { BOUNDS, checkBound } from "../bounds.js";
-import { benchmarkEntries, benchmarkFamily } from "../data/benchmark.js";
-import { experiments } from "../data/experiments.js";
-import { InputError } from "../errors.js";
+import { BOUNDS, checkBound } from "../search/index.js";
+import { benchmarkEntries, benchmarkFamily } from "../data/index.js";
+import { experiments } from "../data/index.js";
+import { InputError } from "../core/index.js";
 import { isMethod, METHOD_NAMES, resolveSettings } from "../search/index.js";
 
 /** The search settings a variant may override (every key of the settings but the method and the fit). */

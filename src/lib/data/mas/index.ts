@@ -17,9 +17,9 @@
 import type { Dataset } from "../dataset.js";
 import type { Experiment, ExperimentDataOptions } from "../experiments.js";
 import { addNoise } from "../noise.js";
-import { InputError } from "../../errors.js";
-import { createRng } from "../../rng.js";
-import type { Equation } from "../../equation/types.js";
+import { InputError } from "../../core/index.js";
+import { createRng } from "../../core/index.js";
+import type { Equation } from "../../equation/index.js";
 import { masTrajectories, massDamperNetwork, MAS_STEPS, MAS_TRAJECTORIES, type MassDamperNetwork } from "./network.js";
 
 export {

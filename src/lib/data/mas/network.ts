@@ -11,8 +11,8 @@
  *   damper), drawn from createRng(MAS_NETWORK_SEED): the network is one and the same for every
  *   run; a run's seed draws only its initial momenta.
  */
-import { createRng } from "../../rng.js";
-import { log2 } from "../../math.js";
+import { createRng } from "../../core/index.js";
+import { log2 } from "../../core/index.js";
 
 export const MAS_NETWORK_SEED = 2022;
 export const MAS_MASS_RANGE: [number, number] = [1, 2];

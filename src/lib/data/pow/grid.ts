@@ -5,7 +5,7 @@
  * polar coordinates with slack, PV and PQ buses. Plain float64; no randomness.
  */
 import { PQ, PV, SLACK, type BusType, type PowerCase } from "./case5.js";
-import { cos, sin } from "../../math.js";
+import { cos, sin } from "../../core/index.js";
 
 export interface Grid {
   power: PowerCase;

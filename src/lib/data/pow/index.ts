@@ -21,13 +21,13 @@
 import type { Dataset } from "../dataset.js";
 import type { Experiment, ExperimentDataOptions } from "../experiments.js";
 import { addNoise } from "../noise.js";
-import { InputError } from "../../errors.js";
-import { createRng } from "../../rng.js";
+import { InputError } from "../../core/index.js";
+import { createRng } from "../../core/index.js";
 import { CASE5 } from "./case5.js";
 import { makeGrid, type Grid } from "./grid.js";
 import { HOURS_PER_YEAR, operatingPoints, type OperatingPoints } from "./profiles.js";
 import { learnedTopology, pName, qName, reducedTruth, topologySummary, uName, vName } from "./truth.js";
-import type { Equation } from "../../equation/types.js";
+import type { Equation } from "../../equation/index.js";
 
 export { CASE5, PQ, PV, SLACK, type PowerCase, type Bus, type Branch, type Generator } from "./case5.js";
 export {

@@ -21,10 +21,10 @@
  * All randomness comes from the Rng passed in, drawn in a fixed order (per bus, whole series at a
  * time), so a seed gives the same bytes.
  */
-import type { Rng } from "../../rng.js";
+import type { Rng } from "../../core/index.js";
 import { PQ, PV, SLACK, type PowerCase } from "./case5.js";
 import { busIndex, injections, makeGrid, powerFlow, powerFlowResidual, type Grid } from "./grid.js";
-import { cos, exp, sin } from "../../math.js";
+import { cos, exp, sin } from "../../core/index.js";
 
 export const HOURS_PER_YEAR = 8760;
 

@@ -17,7 +17,7 @@
  * In the pool {x} a constant is c·u_s (u_s is a constant column): the simplification folds a
  * factor whose column is constant on the training data into the coefficient, so c·u_s reads c.
  */
-import type { Equation, Factor, Term } from "../../equation/types.js";
+import type { Equation, Factor, Term } from "../../equation/index.js";
 import { PQ } from "./case5.js";
 import type { Grid } from "./grid.js";
 

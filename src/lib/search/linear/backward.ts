@@ -18,7 +18,7 @@
  * {x, x²}, 0.05–0.15 s each on 400 rows and 137 columns). Ties at the rounding floor drop the
  * most complex column first. Cost O(K³) for K columns: the caller caps K.
  */
-import { hypot } from "../../math.js";
+import { hypot } from "../../core/index.js";
 
 export interface BackwardModel {
   /** Column indices (into the caller's list), ascending. */

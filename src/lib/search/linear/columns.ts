@@ -9,8 +9,8 @@
  * neurons (a neuron at most once, at one weight), de-duplicated by value (x·x³ = x²·x²), the
  * simplest kept, up to a cap.
  */
-import type { SymbolPlugin } from "../../plugins.js";
-import { runSteps, type Steps } from "../clock.js";
+import type { SymbolPlugin } from "../../plugins/index.js";
+import { runSteps, type Steps } from "../../core/index.js";
 
 /** Inner weights tried for a symbol whose scale does not fold out. */
 export const WEIGHT_GRID = [0.5, 1, 1.5, 2, 3, 4, 6.2832] as const;

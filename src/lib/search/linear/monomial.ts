@@ -6,10 +6,10 @@
  * points (x, x², x³, x⁻¹, x⁻², sqrt among the built-ins); an exponent is written with the
  * fewest power neurons of its input that sum to it (x⁵ = x³·x²).
  */
-import { runSteps, type Steps } from "../clock.js";
-import type { SymbolPlugin } from "../../plugins.js";
+import { runSteps, type Steps } from "../../core/index.js";
+import type { SymbolPlugin } from "../../plugins/index.js";
 import { WEIGHT_GRID } from "./columns.js";
-import { log, log2, pow } from "../../math.js";
+import { log, log2, pow } from "../../core/index.js";
 
 export interface ProductProposal {
   /** CMP neurons, ascending. */

@@ -4,8 +4,8 @@
  * selection over the product-column library. Computed once per search size, on at most 400
  * strided rows; counts of what was screened are kept for the JSON.
  */
-import { std } from "../../metrics/nrmse.js";
-import type { SymbolPlugin } from "../../plugins.js";
+import { std } from "../../numeric/index.js";
+import type { SymbolPlugin } from "../../plugins/index.js";
 import {
   fineWeightColumns,
   neuronColumns,
@@ -17,9 +17,9 @@ import { monomialProposalsSteps, powerOf, sharedFactors, type MonomialInput } fr
 import { Selection, type Subset } from "./select.js";
 import { backwardElimination } from "./backward.js";
 import { pursueSteps, pursueWeightedSteps } from "./pursuit.js";
-import { log2 } from "../../math.js";
+import { log2 } from "../../core/index.js";
 import { noiseShare } from "../noise.js";
-import { runSteps, type Steps } from "../clock.js";
+import { runSteps, type Steps } from "../../core/index.js";
 
 export interface LinearProposal {
   products: number[][];

@@ -27,9 +27,9 @@
  */
 import type { NeuronColumn, WeightedNeuron } from "./columns.js";
 import { backwardElimination } from "./backward.js";
-import { exp, log } from "../../math.js";
-import { solveSpd } from "../../local/float64.js";
-import type { Steps } from "../clock.js";
+import { exp, log } from "../../core/index.js";
+import { solveSpd } from "../../local/index.js";
+import type { Steps } from "../../core/index.js";
 
 /** Dictionary columns at most (the factors per product are cut where the count would pass it). */
 export const DICTIONARY_CAP = 40000;

@@ -8,7 +8,7 @@
  * result is the same on every engine. The work is written as steps (clock.ts) that yield
  * between subsets, so a search can be stopped inside it.
  */
-import { runSteps, type Steps } from "../clock.js";
+import { runSteps, type Steps } from "../../core/index.js";
 
 export interface Subset {
   /** Column indices, ascending. */

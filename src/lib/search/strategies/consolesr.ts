@@ -11,12 +11,12 @@
  */
 import { QLearner } from "../learner.js";
 import { crossover, mutate, type Products, type ProductLimits } from "../operators.js";
-import type { Product } from "../../plugins.js";
+import type { Product } from "../../plugins/index.js";
 import type { Outcome, ProposalStrategy, SearchRun } from "../strategy.js";
 import type { Trajectory } from "../trajectory.js";
 import { linearProposalsSteps, parametersOfProducts, warmStart, type LinearProposal } from "../linear/proposer.js";
-import { structureKey } from "../../local/structure.js";
-import type { Steps } from "../clock.js";
+import { structureKey } from "../../local/index.js";
+import type { Steps } from "../../core/index.js";
 import { frontScoreOf } from "../hallOfFame.js";
 
 /** Linear-algebra proposals fitted at a size the search widens through (all of them at the last). */

@@ -1,0 +1,27 @@
+/** The api room's door: the calls that drive a whole run from a script or a page — fit({X, y}), the
+ * engine calibration and the reactive runtime module — which load tfjs (scripts/boundaries.ts). */
+export {
+  calibrate,
+  type CalibrateOptions,
+  type Calibration,
+  type CalibrationEntry,
+  type FitEngine,
+} from "./calibrate.js";
+export {
+  default as defineExperimentModule,
+  type Progress,
+  runModule,
+  type RuntimeConfig,
+  type RuntimeHooks,
+} from "./runtime.js";
+export {
+  fit,
+  loadResult,
+  type Matrix,
+  type TypedMatrix,
+  type Targets,
+  type FitArraysOptions,
+  type FitArraysResult,
+  type FittedEquation,
+  type LoadResultOptions,
+} from "./fitArrays.js";

@@ -1,0 +1,9 @@
+/** The core room's door: what other folders of the library use from it (scripts/boundaries.ts). */
+export { Clock, driveSteps, Interrupted, runSteps, type Steps } from "./clock.js";
+export { InputError, isInputError } from "./errors.js";
+export { cos, elementary, exp, hypot, log, log10, log2, pow, sin } from "./math.js";
+export { createRng, type Rng } from "./rng.js";
+export { COLUMN_NAME, DECIMAL, oneLine, quote, shown } from "./syntax.js";
+export { VERSION } from "./version.js";
+export { BACKENDS, type BackendName, checkBackendName } from "./backendNames.js";
+export { runtimeFacts, type RuntimeFacts } from "./runtimeFacts.js";

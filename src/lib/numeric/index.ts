@@ -1,0 +1,2 @@
+/** The numeric room's door: what other folders of the library use from it (scripts/boundaries.ts). */
+export { nrmse, std } from "./nrmse.js";

@@ -1,0 +1,30 @@
+/** The plugins room's door: what other folders of the library use from it (scripts/boundaries.ts). */
+export {
+  builtinConstraints,
+  builtinRewards,
+  builtinSymbols,
+  createConstraintRegistry,
+  createRegistries,
+  createRewardRegistry,
+  createSymbolRegistry,
+} from "./builtin.js";
+export {
+  type ConstraintContext,
+  type ConstraintPlugin,
+  defineConstraint,
+  defineReward,
+  defineSymbol,
+  guardSymbol,
+  isAsyncFunction,
+  type Plugin,
+  type Product,
+  registerPlugins,
+  type Registries,
+  Registry,
+  type RewardFit,
+  type RewardPlugin,
+  type SymbolPlugin,
+  type SymbolRegistry,
+  validatePlugin,
+} from "./kinds.js";
+export { fraction, powerName, powerOfName, powerSymbol } from "./powers.js";

@@ -1,0 +1,24 @@
+/** The result room's door: what other folders of the library use from it (scripts/boundaries.ts). */
+export {
+  compareEquations,
+  compareResults,
+  type Comparison,
+  formatComparison,
+  isObject,
+  MAX_RESULT_BYTES,
+  modelTolerancePolicy,
+  parseResult,
+  toleranceFor,
+  tolerancePolicy,
+  type TolerancePolicy,
+} from "./reproduce.js";
+export {
+  type EquationResult,
+  type EvaluationResult,
+  type Manifest,
+  type ModelResult,
+  resultEquation,
+  type ResultJson,
+  resultTerms,
+  resultToJson,
+} from "./result.js";

@@ -1,0 +1,195 @@
+/**
+ * The version-1 result JSON of DESIGN "CLI contract", shared by the CLI, the pages and
+ * `reproduce`. Wall-clock times are kept out of it unless asked for, so that one seed gives
+ * byte-identical JSON (they go to stderr instead).
+ */
+import type { Equation, Term } from "../equation/index.js";
+import type { RuntimeFacts } from "../core/index.js";
+
+export interface EquationResult {
+  target: string;
+  /** The whole law (its constant included), in the DESIGN text grammar. */
+  text: string;
+  latex: string;
+  /** The LoCaL part: each product with its coefficient (no term without factors). */
+  terms: Term[];
+  /**
+   * The additive constant, where the law has one (absent: none). Results written before it
+   * existed may hold their constant as a term without factors; resultEquation reads both.
+   */
+  constant?: number;
+  trainNrmse: number;
+}
+
+/** An equation's `terms` and `constant` as the result JSON writes them (the constant apart). */
+export function resultTerms(equation: Equation): Pick<EquationResult, "terms" | "constant"> {
+  const terms = equation.terms.filter((t) => t.factors.length > 0);
+  const constants = equation.terms.filter((t) => t.factors.length === 0);
+  if (constants.length === 0) return { terms };
+  return { terms, constant: constants.reduce((sum, t) => sum + t.coefficient, 0) };
+}
+
+/**
+ * A result's equation as the library evaluates it: its terms, then its constant as a term
+ * without factors (a term without factors that an older result kept among its terms joins it).
+ */
+export function resultEquation(e: Pick<EquationResult, "target" | "terms" | "constant">): Equation {
+  const products = e.terms.filter((t) => t.factors.length > 0);
+  let constant = e.constant ?? 0;
+  let has = e.constant !== undefined;
+  for (const t of e.terms)
+    if (t.factors.length === 0) {
+      constant += t.coefficient;
+      has = true;
+    }
+  return { target: e.target, terms: has ? [...products, { coefficient: constant, factors: [] }] : products };
+}
+
+export interface EvaluationResult {
+  target: string;
+  truth: string;
+  exact: boolean;
+  /** E_c in %; null where it does not apply (a model method has no coefficients: see `reason`). */
+  coefficientError: number | null;
+  testNrmse: number;
+  reason: string;
+}
+
+/**
+ * A model method's answer for one target (the MLP baseline): what it is, how it trained, and how
+ * well it predicts. The weights are not stored; `reproduce` re-trains from the manifest and
+ * compares these numbers, `predictions` among them.
+ */
+export interface ModelResult {
+  target: string;
+  /** The method ("mlp"). */
+  model: string;
+  inputs: string[];
+  /** Widths from the input to the output, e.g. [3, 64, 64, 1], and the hidden layers' activation. */
+  layers: number[];
+  activation: string;
+  parameters: number;
+  training: MlpTrainingRecord | EqlTrainingRecord | DsrTrainingRecord;
+  /** NRMSE on every training row (its validation rows included). */
+  trainNrmse: number;
+  /** NRMSE on an experiment's test set (the extrapolation range); absent for a CSV. */
+  testNrmse?: number;
+  /** A fingerprint of its predictions on the test set (an experiment) or the training set (a CSV). */
+  predictions: { set: "test" | "train"; rows: number; mean: number; rms: number; head: number[] };
+  /**
+   * EQL: the network's expression after training; DSR and VPG: the best expression found, with
+   * its fitted constants (text and LaTeX, unexpanded). And whether it expanded into a sum of
+   * products of the project's factors (then `equations` holds it), or why not.
+   */
+  expression?: { text: string; latex: string; expanded: boolean; reason?: string };
+}
+
+/** How an MLP trained. */
+export interface MlpTrainingRecord {
+  /** Rows it trained on and rows held out for early stopping (the seed draws the split). */
+  rows: number;
+  validationRows: number;
+  epochs: number;
+  /** The epoch whose weights were kept (lowest validation loss). */
+  bestEpoch: number;
+  stopReason: "patience" | "epochs";
+  validationNrmse: number;
+}
+
+/** How EQL trained: its three phases (no regularisation, L1, L0 with the mask fixed). */
+export interface EqlTrainingRecord {
+  rows: number;
+  /** Each phase's epochs and its mean squared error on the training rows at its end. */
+  phases: { phase: "plain" | "l1" | "l0"; epochs: number; mse: number }[];
+  /** Weights (biases included) left after thresholding, of all of them. */
+  active: number;
+  weights: number;
+}
+
+/** How DSR or VPG searched: the token library, the expressions sampled, the rewards. */
+export interface DsrTrainingRecord {
+  rows: number;
+  /** The token library: the operators, the pool's unary symbols, the inputs and "const". */
+  tokens: string[];
+  /** Batches sampled (each but the last trained the policy). */
+  iterations: number;
+  /** Expressions sampled (the budget spent) and how many were distinct (each fitted once). */
+  samples: number;
+  distinct: number;
+  /** Samples drawn up to the best expression's first draw. */
+  bestAt: number;
+  /** The best reward 1/(1 + NRMSE) of each iteration's batch. */
+  batchBest: number[];
+  /** The best expression's reward as sampled (before its negligible addends were dropped). */
+  reward: number;
+  stopReason: "reward-threshold" | "budget";
+}
+
+export interface Manifest {
+  seed: number;
+  config: Record<string, unknown>;
+  /**
+   * A CSV run's data file: its SHA-256 (hex) and data rows
+   * (absent for experiments, and where the bytes were not known).
+   */
+  data?: { sha256: string; rows: number };
+  version: string;
+  git: string;
+  backend: string;
+  /**
+   * What it ran on (JS engine, OS, cores): only beside wall-clock seconds (`--timings`, a page's
+   * download), outside the byte-identical part; never compared by `reproduce`.
+   */
+  runtime?: RuntimeFacts;
+}
+
+/** How noisy a target is: the estimated noise-only NRMSE and the estimator that gave it. */
+export interface NoiseRecord {
+  nrmse: number;
+  method: string;
+}
+
+export interface ResultJson {
+  version: 1;
+  equations: EquationResult[];
+  search: {
+    method: string;
+    episodes: number;
+    structures: number;
+    seconds?: number;
+    stopReason: string;
+    /** Per target, for a structure search: episodes, distinct structures fitted, why it stopped. */
+    targets?: {
+      target: string;
+      episodes: number;
+      /** Distinct structures whose coefficients were fitted (LoCaL fits). */
+      structures: number;
+      /** Library columns screened by the linear-algebra proposals (evaluated, not fitted). */
+      columnsScreened?: number;
+      /** The size the search reached: products per output and factors per product. */
+      terms?: number;
+      maxFactors?: number;
+      stopReason: string;
+    }[];
+    /**
+     * The noise estimate: the NRMSE noise alone leaves, and how it was made. One object for one
+     * target; per target ({target, nrmse, method}) for several. Absent: not estimated (older results).
+     */
+    noise?: NoiseRecord | (NoiseRecord & { target: string })[];
+    /**
+     * The Pareto front of the hall of fame, per target: `score` is the answer rule's (relative to
+     * the lowest, in nats; lower is better) and `chosen` marks the answer (both absent in older results).
+     */
+    front?: { target: string; complexity: number; nrmse: number; text: string; score?: number; chosen?: boolean }[];
+  };
+  /** A model method's answer, one per target (the MLP baseline); `equations` is then empty. */
+  models?: ModelResult[];
+  /** Present for the paper's experiments, where the truth is known: metrics only. */
+  evaluation?: EvaluationResult[];
+  manifest: Manifest;
+}
+
+/** Stable JSON: keys in insertion order, numbers as JavaScript prints them, two-space indent. */
+export function resultToJson(result: ResultJson): string {
+  return `${JSON.stringify(result, null, 2)}\n`;
+}

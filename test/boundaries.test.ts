@@ -1,0 +1,95 @@
+/**
+ * The library's folder boundaries (scripts/boundaries.ts, run by `npm run lint`): the real tree
+ * passes, and small trees made here with one deliberate fault each fail with a line naming it.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { checkBoundaries, checkClients } from "../scripts/boundaries.js";
+import { testDir } from "./helpers/data.js";
+
+const LAYERS = ["core", "data", "search"];
+
+/** A tree of files (path → text) under a fresh folder; returns its root. */
+function tree(files: Record<string, string>): string {
+  const root = testDir("boundaries");
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+/** core ← data ← search, every import through a door. */
+const clean = {
+  "index.ts": 'export { search } from "./search/index.js";\n',
+  "core/index.ts": 'export { one } from "./one.js";\n',
+  "core/one.ts": "export const one = 1;\n",
+  "data/index.ts": 'export { table } from "./table.js";\n',
+  "data/table.ts": 'import { one } from "../core/index.js";\nexport const table = [one];\n',
+  "search/index.ts": 'import { table } from "../data/index.js";\nexport const search = () => table;\n',
+};
+
+test("the library's own tree passes: every import through a door, downward, no node: module", () => {
+  const lib = fileURLToPath(new URL("../src/lib", import.meta.url));
+  const { graph, problems } = checkBoundaries(lib);
+  assert.deepEqual(problems, []);
+  assert.ok(graph.get("search")?.includes("local"), "the graph lists search → local");
+  const cli = fileURLToPath(new URL("../src/cli", import.meta.url));
+  assert.deepEqual(checkClients(cli, lib), []);
+});
+
+test("a clean tree passes and its graph is read", () => {
+  const { graph, problems } = checkBoundaries(tree(clean), LAYERS);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(Object.fromEntries(graph), { data: ["core"], search: ["data"] });
+});
+
+test("a deliberate cycle fails: data imports search while search imports data", () => {
+  const root = tree({
+    ...clean,
+    "data/table.ts": 'import { search } from "../search/index.js";\nexport const table = [search];\n',
+  });
+  const { problems } = checkBoundaries(root, LAYERS);
+  assert.ok(problems.includes("folder cycle: data -> search -> data"), problems.join("\n"));
+  assert.ok(problems.some((p) => p.startsWith("data/table.ts: data imports search, a folder above it")));
+});
+
+test("a deliberate deep import fails: search reaches data/table.ts past data's door", () => {
+  const root = tree({
+    ...clean,
+    "search/index.ts": 'import { table } from "../data/table.js";\nexport const search = () => table;\n',
+  });
+  const { problems } = checkBoundaries(root, LAYERS);
+  assert.deepEqual(problems, ["search/index.ts: imports data/table.ts past data's door (import data/index.js)"]);
+});
+
+test("a node: module, an unlisted folder and a client's deep import fail", () => {
+  const root = tree({
+    ...clean,
+    "core/one.ts": 'import { readFileSync } from "node:fs";\nexport const one = readFileSync.length;\n',
+    "extra/index.ts": "export const extra = 1;\n",
+  });
+  const { problems } = checkBoundaries(root, LAYERS);
+  assert.ok(problems.includes("core/one.ts: imports node:fs (the library runs in the browser too)"));
+  assert.ok(problems.includes("extra/: a folder not in the layer list (scripts/boundaries.ts LAYERS)"));
+  const both = tree({
+    ...Object.fromEntries(Object.entries(clean).map(([path, text]) => [`lib/${path}`, text])),
+    "cli/main.ts": 'import { table } from "../lib/data/table.js";\nimport { search } from "../lib/index.js";\n',
+  });
+  assert.deepEqual(checkClients(join(both, "cli"), join(both, "lib")), [
+    "main.ts: imports src/lib/data/table.ts past data's door",
+  ]);
+});
+
+test("comments do not count as imports", () => {
+  const root = tree({
+    ...clean,
+    "search/index.ts":
+      '/** Unlike `import { table } from "../data/table.js"`, */\n// import "../data/table.js";\n' +
+      'import { table } from "../data/index.js";\nexport const search = () => table;\n',
+  });
+  assert.deepEqual(checkBoundaries(root, LAYERS).problems, []);
+});
