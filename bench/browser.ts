@@ -6,7 +6,7 @@
  * engine a fresh page, so that the first (cold) run includes the backend's start-up (shader
  * compilation on webgl), then seed 1 and seed 0 again (warm; seed 0 warm is the cold run's exact
  * config). The page's address sets the engine and the backend; each run is started with the
- * page's Run button. Then the page's calibration (src/lib/run/calibrate.ts, measured before each
+ * page's Run button. Then the page's calibration (src/lib/api/calibrate.ts, measured before each
  * page's first run) as the auto page showed it: each engine's median fit and warm-up, and the choice.
  *
  * Figures, never assertions. Here WebGL is SwiftShader (software rendering on the CPU): a real

@@ -5,7 +5,9 @@
  * - folders import each other only downward, in LAYERS' order (a folder may import the ones listed
  *   before it), so the folder graph has no cycle;
  * - nothing in the library imports a `node:` module (it runs in the browser too);
- * - the CLI (src/cli) reaches the library through the same doors or its entries.
+ * - the CLI (src/cli) reaches the library through the same doors or its entries;
+ * - no file but numeric/linalg.ts defines a numeric kernel (dot, least squares, QR, Givens,
+ *   Cholesky, a square solve): one definition of each.
  * Late loads (`await import(…)`, or a side-effect `import "…"` that binds nothing) may reach past a
  * door to the one module they load (LAZY), so that a door need not load tfjs or the baselines with
  * everything else.
@@ -38,11 +40,23 @@ export const LAYERS = [
   "api",
 ] as const;
 
+/**
+ * Second doors: engine/tf.ts is tfjs-core itself, for the library's own tensor code; it stays out of
+ * engine/index.ts so that the public declarations (which reach that door) never reach tfjs-core's,
+ * whose types do not check in a user's project under skipLibCheck: false.
+ */
+export const SECOND_DOORS = new Set(["engine/tf.ts"]);
+
 /** Modules outside every room: generated bundles the engine loads (scripts/tfjsRegistrations.ts). */
 const OUTSIDE = new Set(["vendor"]);
 
 /** The modules a late load may reach past their door. */
 export const LAZY = new Set(["local/fitTfjs.ts"]);
+
+/** Where the numeric kernels live, and the names a private copy of one would go by elsewhere. */
+const NUMERIC = "numeric/linalg.ts";
+const KERNEL =
+  /(?:function\s+|const\s+)(dot|leastSquares|householder\w*|givens|rotate|cholesky\w*|solveSpd|solveSquare|solveDense|gramSchmidt)\b/g;
 
 export interface BoundaryReport {
   /** Folder → the folders it imports, sorted. */
@@ -92,6 +106,9 @@ export function checkBoundaries(root: string, layers: readonly string[] = LAYERS
     const name = relative(root, file).split(sep).join("/");
     const from = folderOf(root, file);
     const text = code(readFileSync(file, "utf8"));
+    if (name !== NUMERIC)
+      for (const kernel of text.matchAll(KERNEL))
+        problems.push(`${name}: defines ${kernel[1]}, a numeric kernel (numeric/linalg.ts owns each one)`);
     for (const match of text.matchAll(IMPORT)) {
       const spec = match[1] ?? match[2] ?? match[3]!;
       const lazy = match[1] === undefined;
@@ -118,7 +135,7 @@ export function checkBoundaries(root: string, layers: readonly string[] = LAYERS
         if ((rank.get(into) ?? -1) > (rank.get(from) ?? -1))
           problems.push(`${name}: ${from} imports ${into}, a folder above it (upward import)`);
       }
-      const door = rel === `${into}/index.ts`;
+      const door = rel === `${into}/index.ts` || SECOND_DOORS.has(rel);
       if (!door && !(lazy && LAZY.has(rel)))
         problems.push(`${name}: imports ${rel} past ${into}'s door (import ${into}/index.js)`);
     }
@@ -142,7 +159,11 @@ export function checkClients(dir: string, libRoot: string): string[] {
       const rel = relative(libRoot, target(file, spec)).split(sep).join("/");
       if (rel.startsWith("..")) continue;
       const parts = rel.split("/");
-      const door = parts.length === 1 || (parts.length === 2 && parts[1] === "index.ts") || OUTSIDE.has(parts[0]!);
+      const door =
+        parts.length === 1 ||
+        (parts.length === 2 && parts[1] === "index.ts") ||
+        SECOND_DOORS.has(rel) ||
+        OUTSIDE.has(parts[0]!);
       if (!door && !(match[1] === undefined && LAZY.has(rel)))
         problems.push(`${relative(dir, file)}: imports src/lib/${rel} past ${parts[0]}'s door`);
     }

@@ -93,3 +93,16 @@ test("comments do not count as imports", () => {
   });
   assert.deepEqual(checkBoundaries(root, LAYERS).problems, []);
 });
+
+test("a private numeric kernel fails: one definition of each, in numeric/linalg.ts", () => {
+  const root = tree({
+    ...clean,
+    "data/table.ts":
+      'import { one } from "../core/index.js";\n' +
+      "const dot = (a: number[], b: number[]) => a.reduce((s, v, i) => s + v * b[i]!, 0);\n" +
+      "export const table = [dot([one], [one])];\n",
+  });
+  assert.deepEqual(checkBoundaries(root, LAYERS).problems, [
+    "data/table.ts: defines dot, a numeric kernel (numeric/linalg.ts owns each one)",
+  ]);
+});

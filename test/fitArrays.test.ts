@@ -1,4 +1,4 @@
-// fit({X, y}): the one-call API on arrays (src/lib/run/fitArrays.ts). It recovers y = 2·x1·x2 + x3²
+// fit({X, y}): the one-call API on arrays (src/lib/api/fitArrays.ts). It recovers y = 2·x1·x2 + x3²
 // from 200 seeded rows, predicts new rows in float64, gives the same result from rows and from
 // typed arrays with a shape and the same equations and search block as `consolesr fit` on a CSV
 // of the same numbers, handles two targets, refuses bad arrays with one line naming the problem,
@@ -322,7 +322,7 @@ describe("fit({X, y})", () => {
       external: ["@tensorflow/*", "highs"],
     });
     const inputs = Object.keys(bundle.metafile.inputs);
-    assert.ok(inputs.some((i) => i.endsWith("src/lib/run/fitArrays.ts")));
+    assert.ok(inputs.some((i) => i.endsWith("src/lib/api/fitArrays.ts")));
     assert.deepEqual(
       inputs.filter(
         (i) => i.startsWith("node:") || i.includes("node_modules/@tensorflow") || i.includes("node_modules/highs"),

@@ -29,7 +29,7 @@ import { nrmse } from "../src/lib/numeric/nrmse.js";
 import { createRng } from "../src/lib/core/rng.js";
 import { pipelineData, resolvePipelineConfig, runPipeline } from "../src/lib/run/pipeline.js";
 import { backwardElimination } from "../src/lib/search/linear/backward.js";
-import { solveLeastSquares } from "../src/lib/local/float64.js";
+import { leastSquares as solveLeastSquares } from "../src/lib/numeric/linalg.js";
 import { linearProposals } from "../src/lib/search/linear/proposer.js";
 import { allowedNeurons } from "../src/lib/search/constraints.js";
 import { createRegistries, createSymbolRegistry } from "../src/lib/plugins/builtin.js";

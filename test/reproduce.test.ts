@@ -3,7 +3,7 @@
  * (exit 0); an edited coefficient is reported as a difference naming the target and the number
  * (exit 1); a bad file is one `error: …` line (exit 2). Results are made with the CLI, the
  * re-runs go through the library function, plus a few CLI spawns for the exit codes.
- * The re-runs go through the runtime module (src/lib/run/runtime.ts) over the pipeline
+ * The re-runs go through the runtime module (src/lib/api/runtime.ts) over the pipeline
  * (src/lib/run/pipeline.ts): it gives the CLI's bytes, and redefining its config aborts a running search.
  */
 import { readFileSync, writeFileSync } from "node:fs";

@@ -15,7 +15,7 @@ import { allowedNeurons } from "../src/lib/search/constraints.js";
 import { fineWeightColumns, neuronColumns } from "../src/lib/search/linear/columns.js";
 import { cheapProposalsSteps, type LinearProposal } from "../src/lib/search/linear/proposer.js";
 import { pursueSteps } from "../src/lib/search/linear/pursuit.js";
-import { leastSquares } from "../src/lib/equation/fold.js";
+import { refitCoefficients } from "../src/lib/equation/fold.js";
 import { noiseShare } from "../src/lib/search/noise.js";
 import { createSymbolRegistry } from "../src/lib/plugins/builtin.js";
 
@@ -258,7 +258,7 @@ test("under noise the pursuit stops where its sum's residual is noise (the Gamma
       new Float64Array(rows).fill(1),
       ...products.map((p) => Float64Array.from(y, (_, r) => p.reduce((v, k) => v * plain[k]!.values[r]!, 1))),
     ];
-    const beta = leastSquares(basis, y, rows);
+    const beta = refitCoefficients(basis, y, rows);
     const residual = Float64Array.from(y, (v, r) => v - basis.reduce((s, b, j) => s + beta[j]! * b[r]!, 0));
     return noiseShare(data.train.x, residual)!;
   };

@@ -535,7 +535,7 @@ export function registerCommands(program: Command): void {
       groups.push({ origin: "built-in", candidates: [...builtinSymbols, ...builtinConstraints, ...builtinRewards] });
     for (const path of files) groups.push({ origin: path, candidates: await importPluginFile(path) });
     await (await import("../lib/engine/index.js")).useBackend("cpu");
-    const { tf } = await import("../lib/engine/index.js");
+    const { tf } = await import("../lib/engine/tf.js");
     const { checkPlugins, formatFailure } = await import("../lib/conformance/index.js");
     // KaTeX (an optional peer dependency) renders each symbol's LaTeX where it is installed.
     let renderLatex: ((latex: string) => void) | undefined;

@@ -1,7 +1,7 @@
 /**
  * Browser-only helpers: choosing a tfjs backend with fallbacks (webgl, then wasm, then cpu) and
  * loading the search's LP solver (HiGHS) from an explicit URL. Also the one-call `fit({X, y})`
- * (src/lib/run/fitArrays.ts, the same function src/lib/index.ts exports) and `resultToJson`, so that
+ * (src/lib/api/fitArrays.ts, the same function src/lib/index.ts exports) and `resultToJson`, so that
  * a page can fit arrays from this entry alone: `fit({X, y, backend, argmin: await
  * browserArgmin(url)})`. tfjs and highs stay bare imports here (the page's bundler resolves them;
  * in the site, scripts/browserVendor.ts provides them).

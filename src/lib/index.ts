@@ -61,7 +61,7 @@ export {
   type PipelineData,
 } from "./run/index.js";
 export { runModule, type Progress, type RuntimeConfig, type RuntimeHooks } from "./api/index.js";
-// The reactive module a page or `consolesr reproduce` runs (run/runtime.ts).
+// The reactive module a page or `consolesr reproduce` runs (api/runtime.ts).
 export { defineExperimentModule } from "./api/index.js";
 export {
   resultToJson,

@@ -2,7 +2,7 @@
 export const NOISE_FLOOR_STOP = 1e-6;
 
 /**
- * The playground's runs, on the library's runtime module (src/lib/run/runtime.ts, the module
+ * The playground's runs, on the library's runtime module (src/lib/api/runtime.ts, the module
  * `consolesr reproduce` runs headless): the page's Run button makes its controls a new `config`
  * (and `backend`, `registries`, `signal`, `hooks`) of one @observablehq/runtime module, whose
  * `search` cell runs the pipeline; a run still going is aborted through `signal` and stops at its

@@ -97,7 +97,7 @@ export function calibratingNote(state) {
 }
 
 /**
- * The page's calibration (src/lib/run/calibrate.ts): one fit timed on each engine, the fastest
+ * The page's calibration (src/lib/api/calibrate.ts): one fit timed on each engine, the fastest
  * chosen. One row per engine (data-engine, data-backend, data-seconds: the median fit, "" when it
  * did not run); the table's data-choice is the chosen engine ("js" or "tfjs") and data-backend
  * the backend it leaves live.

@@ -1,7 +1,7 @@
 // "Re-run with…": the form and the live run every report page shares. The page's published result
 // (committed, or made at build time) is shown first; the form (bounded inputs and an explicit Run
 // button) runs one configuration live in this browser through the library's runtime module (the
-// module `consolesr reproduce` runs headless: src/lib/run/runtime.ts, via runModule), and the
+// module `consolesr reproduce` runs headless: src/lib/api/runtime.ts, via runModule), and the
 // equations (KaTeX), the comparison table and the charts update in place, published beside yours.
 // The library (and tfjs) is loaded only when Run is pressed, so a page that is only read stays light.
 //

@@ -20,7 +20,7 @@ import { resultEquation, type EquationResult, type ResultJson } from "../result/
 import type { ArgminSolver } from "../search/index.js";
 import { resolveSettings, type EpisodeEvent, type SearchMethod } from "../search/index.js";
 import { COLUMN_NAME, oneLine, quote } from "../core/index.js";
-import { tf } from "../engine/index.js";
+import { tf } from "../engine/tf.js";
 import { createRegistries } from "../plugins/index.js";
 // Registers fitLocal's tfjs engine (local/fitTfjs.ts).
 import "../local/fitTfjs.js";

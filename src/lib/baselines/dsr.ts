@@ -16,7 +16,7 @@
 import type { Dataset } from "../data/index.js";
 import { std } from "../numeric/index.js";
 import type { Rng } from "../core/index.js";
-import { tf } from "../engine/index.js";
+import { tf } from "../engine/tf.js";
 import { fitExpression, rewardOf } from "./dsrExpression.js";
 import type { TokenLibrary } from "./dsrLibrary.js";
 import { createPolicy, disposePolicy, policyGradientStep, sampleBatch } from "./dsrPolicy.js";

@@ -11,7 +11,7 @@
  * were drawn from. Weights start Glorot-uniform from the
  * Rng. Every tensor is made in tf.tidy or disposed (disposePolicy frees the variables).
  */
-import { tf } from "../engine/index.js";
+import { tf } from "../engine/tf.js";
 import type { Rng } from "../core/index.js";
 import type { TokenLibrary } from "./dsrLibrary.js";
 import { NONE, PrefixState, type LengthLimits } from "./dsrPrior.js";

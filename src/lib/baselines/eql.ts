@@ -14,7 +14,7 @@
  * result reports is computed from the read-back weights in float64. Every tensor is disposed.
  */
 import type { Dataset } from "../data/index.js";
-import { tf } from "../engine/index.js";
+import { tf } from "../engine/tf.js";
 import type { Rng } from "../core/index.js";
 import { cos, sin } from "../core/index.js";
 

@@ -12,7 +12,7 @@
 import type { Dataset } from "../data/index.js";
 import { nrmse } from "../numeric/index.js";
 import type { Rng } from "../core/index.js";
-import { tf } from "../engine/index.js";
+import { tf } from "../engine/tf.js";
 
 export interface MlpSettings {
   /** Hidden layer widths, e.g. [64, 64]. */

@@ -38,7 +38,8 @@ import {
   type SymbolPlugin,
 } from "../plugins/index.js";
 import { createRng, type Rng } from "../core/index.js";
-import type { CoreTf, CoreTensor as Tensor, Tf } from "../engine/index.js";
+import type { Tf } from "../engine/index.js";
+import type { Tf as CoreTf, Tensor } from "../engine/tf.js";
 
 export interface PluginCheckFailure {
   /** The plugin's name (or where it came from, when it has none). */

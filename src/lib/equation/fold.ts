@@ -32,7 +32,7 @@
 import type { ColumnLookup } from "./evaluate.js";
 import { simplifyEquation, type SimplifyOptions } from "./simplify.js";
 import type { Equation, Factor, Term } from "./types.js";
-import { nrmse as nrmseOf } from "../numeric/index.js";
+import { leastSquares, nrmse as nrmseOf } from "../numeric/index.js";
 import type { SymbolPlugin } from "../plugins/index.js";
 import { pow } from "../core/index.js";
 
@@ -242,7 +242,7 @@ export function foldNearDegenerate(equation: Equation, options: FoldOptions): Fo
     // Merge and order only: the data-dependent drops wait for the refitted coefficients.
     const merged = simplifyEquation(eq, mergeOptions);
     const basis = merged.terms.map((term) => termValues({ coefficient: 1, factors: term.factors }));
-    const coefficients = leastSquares(basis, y, rows);
+    const coefficients = refitCoefficients(basis, y, rows);
     if (!coefficients.every(Number.isFinite)) return undefined;
     const refitted: Equation = {
       target: merged.target,
@@ -355,55 +355,24 @@ export function nearAffine(
 }
 
 /**
- * Least-squares coefficients of y on the columns (modified Gram–Schmidt, orthogonalised twice).
- * A column within DEPENDENT (relative) of the span of the earlier ones gets 0.
+ * Least-squares coefficients of y on the columns, over the first `rows` rows (numeric/linalg's
+ * QR). A column with a value that is not finite, or within DEPENDENT (relative) of the span of the
+ * earlier ones, gets 0; every coefficient is NaN when y holds a value that is not finite.
  */
-export function leastSquares(basis: readonly Float64Array[], y: ArrayLike<number>, rows: number): number[] {
-  const q: Float64Array[] = [];
-  const kept: number[] = [];
-  // r[p][i]: the component of kept column p along q[i], i < p; diagonal at i = p.
-  const r: number[][] = [];
-  const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => {
-    let s = 0;
-    for (let i = 0; i < rows; i++) s += a[i]! * b[i]!;
-    return s;
-  };
-  for (let k = 0; k < basis.length; k++) {
-    const v = Float64Array.from(basis[k]!);
-    const norm = Math.sqrt(dot(v, v));
-    if (!(norm > 0) || !Number.isFinite(norm)) continue;
-    const column = new Array<number>(q.length + 1).fill(0);
-    for (let pass = 0; pass < 2; pass++) {
-      for (let i = 0; i < q.length; i++) {
-        const d = dot(q[i]!, v);
-        column[i] = column[i]! + d;
-        const qi = q[i]!;
-        for (let n = 0; n < rows; n++) v[n] = v[n]! - d * qi[n]!;
-      }
-    }
-    const rest = Math.sqrt(dot(v, v));
-    if (!(rest > DEPENDENT * norm)) continue;
-    for (let n = 0; n < rows; n++) v[n] = v[n]! / rest;
-    column[q.length] = rest;
-    q.push(v);
-    r.push(column);
-    kept.push(k);
-  }
-  const residual = Float64Array.from(y);
-  const z = q.map((qi) => {
-    const d = dot(qi, residual);
-    for (let n = 0; n < rows; n++) residual[n] = residual[n]! - d * qi[n]!;
-    return d;
-  });
-  const beta = new Array<number>(q.length).fill(0);
-  for (let p = q.length - 1; p >= 0; p--) {
-    let s = z[p]!;
-    for (let j = p + 1; j < q.length; j++) s -= r[j]![p]! * beta[j]!;
-    beta[p] = s / r[p]![p]!;
-  }
+export function refitCoefficients(basis: readonly ArrayLike<number>[], y: ArrayLike<number>, rows: number): number[] {
+  const head = (v: ArrayLike<number>) => Float64Array.from({ length: rows }, (_, i) => v[i]!);
+  const columns = basis.map(head);
+  const usable = columns.map((_, k) => k).filter((k) => columns[k]!.every(Number.isFinite));
   const out = new Array<number>(basis.length).fill(0);
-  kept.forEach((k, p) => {
-    out[k] = beta[p]!;
+  if (usable.length === 0) return y.length >= rows && head(y).every(Number.isFinite) ? out : out.fill(Number.NaN);
+  const solved = leastSquares(
+    usable.map((k) => columns[k]!),
+    head(y),
+    { dependent: DEPENDENT, overwrite: true },
+  );
+  if (!solved) return out.fill(Number.NaN);
+  usable.forEach((k, p) => {
+    out[k] = solved[p]!;
   });
   return out;
 }

@@ -5,4 +5,4 @@ export { equationText, equationLatex, formatNumber, columnLatex } from "./format
 export { parseForm, type ParseFormOptions } from "./parse.js";
 export { parseWrittenEquations } from "./written.js";
 export { foldNearDegenerate, type FoldOptions, type FoldResult } from "./fold.js";
-export { leastSquares } from "./fold.js";
+export { refitCoefficients } from "./fold.js";

@@ -2,7 +2,8 @@
  * fitLocal's tfjs engine: the LoCaL forward pass as one tfjs program, and Adam on it. Loading this
  * module registers the engine with fit.ts (setTfjsEngine); the float64 engine needs none of it.
  */
-import { publicTf, tf, type CoreTensor as Tensor } from "../engine/index.js";
+import { publicTf } from "../engine/index.js";
+import { tf, type Tensor } from "../engine/tf.js";
 import type { CompiledLocal } from "./compiled.js";
 import { BETA1, BETA2, EPSILON, setTfjsEngine, type AdamSettings, type FitData } from "./fit.js";
 

@@ -5,6 +5,7 @@
  */
 import type { SymbolPlugin } from "../plugins/index.js";
 import { runSteps, type Steps } from "../core/index.js";
+import { householderQr, solveSpd } from "../numeric/index.js";
 import type { CompiledLocal } from "./compiled.js";
 
 type Columns = readonly ArrayLike<number>[];
@@ -187,7 +188,7 @@ export function float64Model(c: CompiledLocal, x: Columns, y: Columns, scale: re
     return { theta: out, loss: total };
   };
 
-  const leastSquares = (theta: ArrayLike<number>) => {
+  const refitLinear = (theta: ArrayLike<number>) => {
     const out = Float64Array.from(theta);
     for (let o = 0; o < outputs; o++) {
       const terms = termsOf[o]!;
@@ -200,7 +201,7 @@ export function float64Model(c: CompiledLocal, x: Columns, y: Columns, scale: re
         });
       }
       const kept = columns.map((a) => Float64Array.from(a));
-      const solver = householder(columns);
+      const solver = householderQr(columns, { overwrite: true });
       const coefficients = solver?.solve(y[o]!);
       if (!solver || !coefficients) return { theta: out, loss: Number.NaN };
       // One step of iterative refinement: the residual's own least squares, added. An exact fit
@@ -232,105 +233,7 @@ export function float64Model(c: CompiledLocal, x: Columns, y: Columns, scale: re
     return { theta: out, loss: loss(out) };
   };
 
-  return { parameters: p, predict, loss, normalEquations, linearFit, leastSquares };
-}
-
-/**
- * min ‖A·c − y‖ by Householder QR (A given by columns, overwritten; each scaled to unit norm
- * first). A column whose part outside the earlier ones is below 1e-12 (relative) is dependent
- * on them: it gets c = 0 and no reflection. Null when a value is not finite.
- */
-export function solveLeastSquares(columns: Float64Array[], target: ArrayLike<number>): Float64Array | null {
-  return householder(columns)?.solve(target) ?? null;
-}
-
-/**
- * The Householder QR of A (by columns, overwritten) as a solver of min ‖A·c − y‖ for any y of its
- * rows: the reflections are applied to each target as solveLeastSquares applies them (same bits).
- * Null when a column holds a value that is not finite.
- */
-function householder(columns: Float64Array[]): { solve(target: ArrayLike<number>): Float64Array | null } | null {
-  const m = columns.length;
-  const n = columns[0]?.length ?? 0;
-  if (!columns.every((a) => a.every(Number.isFinite))) return null;
-  const scale = columns.map((a) => {
-    let s = 0;
-    for (let i = 0; i < n; i++) s += a[i]! * a[i]!;
-    const norm = Math.sqrt(s);
-    if (norm > 0) for (let i = 0; i < n; i++) a[i] = a[i]! / norm;
-    return norm;
-  });
-  /** The row of R each independent column's diagonal sits in, that diagonal, and vᵀv of its reflection. */
-  const pivots: { column: number; row: number; diagonal: number; vv: number }[] = [];
-  const reflect = (a: Float64Array, r: number, vv: number, b: Float64Array) => {
-    let d = 0;
-    for (let i = r; i < n; i++) d += a[i]! * b[i]!;
-    const f = (2 * d) / vv;
-    for (let i = r; i < n; i++) b[i] = b[i]! - f * a[i]!;
-  };
-  let r = 0;
-  for (let k = 0; k < m && r < n; k++) {
-    if (scale[k] === 0) continue;
-    const a = columns[k]!;
-    let s = 0;
-    for (let i = r; i < n; i++) s += a[i]! * a[i]!;
-    const norm = Math.sqrt(s);
-    if (!(norm > 1e-12)) continue;
-    const alpha = a[r]! > 0 ? -norm : norm;
-    // v = x − alpha·e1 in a[r…]; H = I − 2vvᵀ/vᵀv, vᵀv = ‖x‖² − 2·alpha·x_r + alpha².
-    const xr = a[r]!;
-    a[r] = xr - alpha;
-    const vv = s - 2 * alpha * xr + alpha * alpha;
-    for (let j = k + 1; j < m; j++) reflect(a, r, vv, columns[j]!);
-    pivots.push({ column: k, row: r, diagonal: alpha, vv });
-    r++;
-  }
-  return {
-    solve(target) {
-      if (target.length !== n) return null;
-      const y = Float64Array.from(target);
-      if (!y.every(Number.isFinite)) return null;
-      for (const { column, row, vv } of pivots) reflect(columns[column]!, row, vv, y);
-      const out = new Float64Array(m);
-      for (let p = pivots.length - 1; p >= 0; p--) {
-        const { column, row, diagonal } = pivots[p]!;
-        let s = y[row]!;
-        for (let q = p + 1; q < pivots.length; q++) s -= columns[pivots[q]!.column]![row]! * out[pivots[q]!.column]!;
-        out[column] = s / diagonal;
-      }
-      for (let k = 0; k < m; k++) out[k] = scale[k]! > 0 ? out[k]! / scale[k]! : 0;
-      return out;
-    },
-  };
-}
-
-/** Solves the symmetric positive definite system A·x = b by Cholesky; null when A is not SPD. */
-export function solveSpd(A: Float64Array, b: Float64Array): Float64Array | null {
-  const n = b.length;
-  const L = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j <= i; j++) {
-      let s = A[i * n + j]!;
-      for (let k = 0; k < j; k++) s -= L[i * n + k]! * L[j * n + k]!;
-      if (i === j) {
-        if (!(s > 0)) return null;
-        L[i * n + i] = Math.sqrt(s);
-      } else L[i * n + j] = s / L[j * n + j]!;
-    }
-  }
-  const z = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    let s = b[i]!;
-    for (let k = 0; k < i; k++) s -= L[i * n + k]! * z[k]!;
-    z[i] = s / L[i * n + i]!;
-  }
-  const out = new Float64Array(n);
-  for (let i = n - 1; i >= 0; i--) {
-    let s = z[i]!;
-    for (let k = i + 1; k < n; k++) s -= L[k * n + i]! * out[k]!;
-    out[i] = s / L[i * n + i]!;
-  }
-  return out;
+  return { parameters: p, predict, loss, normalEquations, linearFit, leastSquares: refitLinear };
 }
 
 export interface PolishResult {

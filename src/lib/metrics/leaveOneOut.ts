@@ -9,7 +9,7 @@
  * for any nonlinear least squares), so that a fitted weight costs what a coefficient costs.
  */
 import { evaluateEquation, evaluateFactor, type ColumnLookup, type SymbolLookup } from "../equation/index.js";
-import { leastSquares } from "../equation/index.js";
+import { refitCoefficients } from "../equation/index.js";
 import type { Equation } from "../equation/index.js";
 import { std } from "../numeric/index.js";
 
@@ -59,7 +59,7 @@ function refitResidual(columns: readonly ArrayLike<number>[], r: Float64Array, r
     out[row] = 0;
     return out;
   };
-  const coefficients = leastSquares(columns.map(without), without(r), r.length);
+  const coefficients = refitCoefficients(columns.map(without), without(r), r.length);
   return columns.reduce((left, c, j) => left - coefficients[j]! * c[row]!, r[row]!);
 }
 

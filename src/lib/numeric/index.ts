@@ -1,2 +1,16 @@
 /** The numeric room's door: what other folders of the library use from it (scripts/boundaries.ts). */
 export { nrmse, std } from "./nrmse.js";
+export {
+  dot,
+  householderQr,
+  leastSquares,
+  givens,
+  rotate,
+  cholesky,
+  choleskyForward,
+  choleskySolve,
+  solveSpd,
+  solveSquare,
+  type Qr,
+  type QrOptions,
+} from "./linalg.js";

@@ -6,7 +6,7 @@ import type { Dataset } from "../data/index.js";
 import { columnOf } from "../data/index.js";
 import { equationsOfLocal } from "../local/index.js";
 import { evaluateEquation, evaluateTerm } from "../equation/index.js";
-import { foldNearDegenerate, leastSquares } from "../equation/index.js";
+import { foldNearDegenerate, refitCoefficients } from "../equation/index.js";
 import { simplifyEquation } from "../equation/index.js";
 import type { Equation } from "../equation/index.js";
 import { fitLocalSteps, type FitOptions } from "../local/index.js";
@@ -161,7 +161,7 @@ export function createEvaluator(
   const refitted = (equation: Equation, drop = -1) => {
     const terms = equation.terms.filter((_, k) => k !== drop);
     const basis = terms.map((t) => evaluateTerm({ coefficient: 1, factors: t.factors }, lookup, columns, data.rows));
-    const beta = leastSquares(basis, y, data.rows);
+    const beta = refitCoefficients(basis, y, data.rows);
     const out = simplifyEquation(
       { target: equation.target, terms: terms.map((t, k) => ({ coefficient: beta[k]!, factors: t.factors })) },
       order,

@@ -55,6 +55,7 @@
  * Float64 arithmetic with math.js's exp and log: the same bits on every engine.
  */
 import { exp, log } from "../core/index.js";
+import { cholesky, choleskyForward, choleskySolve, dot } from "../numeric/index.js";
 
 export interface NoiseEstimate {
   /** Estimated noise σ over the population std of y: the NRMSE an exact law would score. */
@@ -286,24 +287,6 @@ function totalDegreeColumns(
   return { columns, ends, degrees };
 }
 
-/** Σ a·b in four interleaved sums (twice as fast in V8; the order is fixed, so the bits are too). */
-function dot(a: Float64Array, b: Float64Array): number {
-  const n = a.length;
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let r = 0;
-  for (; r + 3 < n; r += 4) {
-    s0 += a[r]! * b[r]!;
-    s1 += a[r + 1]! * b[r + 1]!;
-    s2 += a[r + 2]! * b[r + 2]!;
-    s3 += a[r + 3]! * b[r + 3]!;
-  }
-  for (; r < n; r++) s0 += a[r]! * b[r]!;
-  return s0 + s1 + (s2 + s3);
-}
-
 /** f(a[i], i) for every i, in a new array (Float64Array.from with a map function is slow in V8). */
 function map(a: ArrayLike<number>, f: (v: number, i: number) => number): Float64Array {
   const out = new Float64Array(a.length);
@@ -316,7 +299,7 @@ function map(a: ArrayLike<number>, f: (v: number, i: number) => number): Float64
  * weighted columns scaled to unit norm, its Cholesky factor (a column dropped when nearly dependent on
  * the previous ones), and solves for any prefix with one step of iterative refinement.
  */
-function leastSquares(columns: readonly Float64Array[], z: Float64Array, w: Float64Array | null) {
+function normalEquations(columns: readonly Float64Array[], z: Float64Array, w: Float64Array | null) {
   const p = columns.length;
   const n = z.length;
   const root = w ? map(w, Math.sqrt) : null;
@@ -330,43 +313,13 @@ function leastSquares(columns: readonly Float64Array[], z: Float64Array, w: Floa
     const ui = unit(i);
     for (let j = 0; j <= i; j++) gram[i * p + j] = dot(a, weighted[j]!) * ui * unit(j);
   }
-  // left-looking Cholesky, lower triangle; a dropped column gets a zero row
-  const chol = new Float64Array(p * p);
-  const kept = new Uint8Array(p);
+  // Cholesky, lower triangle; a dropped column (pivot ≤ PIVOT) gets a zero row
+  const factor = cholesky(gram, p, PIVOT)!;
+  const { kept } = factor;
   const rank = new Int32Array(p + 1);
-  for (let j = 0; j < p; j++) {
-    let d = gram[j * p + j]!;
-    for (let k = 0; k < j; k++) d -= chol[j * p + k]! ** 2;
-    if (norms[j]! > 0 && d > PIVOT) {
-      kept[j] = 1;
-      const pivot = Math.sqrt(d);
-      chol[j * p + j] = pivot;
-      for (let i = j + 1; i < p; i++) {
-        let s = gram[i * p + j]!;
-        for (let k = 0; k < j; k++) s -= chol[i * p + k]! * chol[j * p + k]!;
-        chol[i * p + j] = s / pivot;
-      }
-    }
-    rank[j + 1] = rank[j]! + kept[j]!;
-  }
+  for (let j = 0; j < p; j++) rank[j + 1] = rank[j]! + kept[j]!;
   /** Solves (scaled) G_k·u = g for the first k columns, in place. */
-  const solveScaled = (g: Float64Array, k: number) => {
-    for (let i = 0; i < k; i++) {
-      if (!kept[i]) {
-        g[i] = 0;
-        continue;
-      }
-      let s = g[i]!;
-      for (let q = 0; q < i; q++) s -= chol[i * p + q]! * g[q]!;
-      g[i] = s / chol[i * p + i]!;
-    }
-    for (let i = k - 1; i >= 0; i--) {
-      if (!kept[i]) continue;
-      let s = g[i]!;
-      for (let q = i + 1; q < k; q++) s -= chol[q * p + i]! * g[q]!;
-      g[i] = s / chol[i * p + i]!;
-    }
-  };
+  const solveScaled = (g: Float64Array, k: number) => choleskySolve(factor, p, g, k);
   /** Weighted residual zw − W^½·X_k·β. */
   const residualOf = (beta: Float64Array, k: number) => {
     const r = Float64Array.from(zw);
@@ -393,12 +346,7 @@ function leastSquares(columns: readonly Float64Array[], z: Float64Array, w: Floa
   // RSS of every prefix from the forward solve (cheap, but only good to ~1e-16·zᵀz): for choosing
   const c = new Float64Array(p);
   for (let j = 0; j < p; j++) c[j] = kept[j] ? dot(weighted[j]!, zw) * unit(j) : 0;
-  for (let i = 0; i < p; i++) {
-    if (!kept[i]) continue;
-    let s = c[i]!;
-    for (let q = 0; q < i; q++) s -= chol[i * p + q]! * c[q]!;
-    c[i] = s / chol[i * p + i]!;
-  }
+  choleskyForward(factor, p, c);
   const quickRss = new Float64Array(p + 1);
   quickRss[0] = dot(zw, zw);
   for (let j = 0; j < p; j++) quickRss[j + 1] = quickRss[j]! - c[j]! ** 2;
@@ -423,7 +371,7 @@ function predict(columns: readonly Float64Array[], beta: Float64Array, rows: num
  */
 function bestPrefix(columns: readonly Float64Array[], ends: readonly number[], z: Float64Array) {
   const n = z.length;
-  const fit = leastSquares(columns, z, null);
+  const fit = normalEquations(columns, z, null);
   let choice = ends[0]!;
   for (const k of ends) {
     if (fpe(fit.quickRss[k]!, fit.rank[k]!, n) < fpe(fit.quickRss[choice]!, fit.rank[choice]!, n)) choice = k;
@@ -468,7 +416,7 @@ function logModel(inputs: readonly Float64Array[], y: Float64Array, cap: number)
   const { columns, ends, degrees } = totalDegreeColumns(transformed, n, cap, LOG_DEGREE);
   const z = map(y, (v) => (sign * v > 0 ? log(sign * v) : 0));
   const w = map(y, (v) => (sign * v > 0 ? v * v : 0));
-  const fit = leastSquares(columns, z, w);
+  const fit = normalEquations(columns, z, w);
   let best: { rss: number; p: number; k: number; degree: number; g: Float64Array } | undefined;
   const residualOf = (g: Float64Array) => map(y, (v, i) => v - sign * exp(Math.min(g[i]!, 700)));
   ends.forEach((k, b) => {
@@ -490,7 +438,7 @@ function logModel(inputs: readonly Float64Array[], y: Float64Array, cap: number)
     const target = map(y, (v, i) => (fitted[i] !== 0 ? (v - fitted[i]!) / fitted[i]! : 0));
     const shift = predict(
       prefix,
-      leastSquares(
+      normalEquations(
         prefix,
         target,
         map(fitted, (v) => v * v),

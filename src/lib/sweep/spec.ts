@@ -182,8 +182,8 @@ const slug = (text: string) => text.replace(/[^A-Za-z0-9_.+-]+/g, "_");
 /** A path's file name without its extension (data/law.csv → law), without node:path (the library runs in browsers). */
 function stemOf(path: string): string {
   const name = path.split(/[\\/]/).pop() ?? path;
-  const dot = name.lastIndexOf(".");
-  return dot > 0 ? name.slice(0, dot) : name;
+  const period = name.lastIndexOf(".");
+  return period > 0 ? name.slice(0, period) : name;
 }
 
 /** The jobs of a spec, in a stable order: source × method × variant × seed × snr × rows. */

@@ -6,6 +6,7 @@
  */
 import { PQ, PV, SLACK, type BusType, type PowerCase } from "./case5.js";
 import { cos, sin } from "../../core/index.js";
+import { solveSquare } from "../../numeric/index.js";
 
 export interface Grid {
   power: PowerCase;
@@ -172,32 +173,6 @@ function polarInjections(grid: Grid, vm: Float64Array, va: Float64Array, p: Floa
   }
 }
 
-/** Solves A·x = b (row-major m×m, overwritten) by Gaussian elimination with partial pivoting. */
-function solveDense(A: Float64Array, b: Float64Array, m: number): Float64Array {
-  for (let c = 0; c < m; c++) {
-    let pivot = c;
-    for (let r = c + 1; r < m; r++) if (Math.abs(A[r * m + c]!) > Math.abs(A[pivot * m + c]!)) pivot = r;
-    if (A[pivot * m + c] === 0) throw new RangeError("power flow: singular Jacobian");
-    if (pivot !== c) {
-      for (let k = 0; k < m; k++) [A[c * m + k], A[pivot * m + k]] = [A[pivot * m + k]!, A[c * m + k]!];
-      [b[c], b[pivot]] = [b[pivot]!, b[c]!];
-    }
-    for (let r = c + 1; r < m; r++) {
-      const f = A[r * m + c]! / A[c * m + c]!;
-      if (f === 0) continue;
-      for (let k = c; k < m; k++) A[r * m + k] = A[r * m + k]! - f * A[c * m + k]!;
-      b[r] = b[r]! - f * b[c]!;
-    }
-  }
-  const x = new Float64Array(m);
-  for (let r = m - 1; r >= 0; r--) {
-    let s = b[r]!;
-    for (let k = r + 1; k < m; k++) s -= A[r * m + k]! * x[k]!;
-    x[r] = s / A[r * m + r]!;
-  }
-  return x;
-}
-
 /** Stop once every mismatch is below this (pu); the float64 floor of these sums is ~1e-13. */
 const TARGET = 1e-12;
 /** A solution whose mismatch is above this is an error, never data. */
@@ -267,11 +242,12 @@ export function powerFlow(
         J[r * m + c] = value;
       });
     });
-    const dx = solveDense(
+    const dx = solveSquare(
       Float64Array.from(J),
       F.map((f) => -f),
       m,
     );
+    if (!dx) throw new RangeError("power flow: singular Jacobian");
     const saved = { vm: Float64Array.from(vm), va: Float64Array.from(va) };
     pvpq.forEach((a, c) => {
       va[a] = va[a]! + dx[c]!;

@@ -7,6 +7,7 @@
  * fewest power neurons of its input that sum to it (x⁵ = x³·x²).
  */
 import { runSteps, type Steps } from "../../core/index.js";
+import { dot, householderQr } from "../../numeric/index.js";
 import type { SymbolPlugin } from "../../plugins/index.js";
 import { WEIGHT_GRID } from "./columns.js";
 import { log, log2, pow } from "../../core/index.js";
@@ -51,43 +52,19 @@ function writings(powers: readonly { symbol: number; p: number }[], maxFactors: 
   return best;
 }
 
-/** Least squares of t on the columns (with an intercept): coefficients and the RMS residual. */
-function leastSquares(columns: readonly Float64Array[], t: Float64Array): { beta: number[]; residual: number } | null {
-  const k = columns.length + 1;
+/**
+ * Least squares of t on the columns with an intercept (numeric/linalg's QR): the coefficients,
+ * intercept first, and the RMS residual; null when a column is (nearly) a combination of the
+ * others: its part outside their span under 1e-6 of its norm, where log-space exponents mean nothing.
+ */
+function logFit(columns: readonly Float64Array[], t: Float64Array): { beta: number[]; residual: number } | null {
   const n = t.length;
-  const col = (j: number, r: number) => (j === 0 ? 1 : columns[j - 1]![r]!);
-  const g = Array.from({ length: k }, () => new Float64Array(k + 1));
-  for (let i = 0; i < k; i++) {
-    for (let j = i; j < k; j++) {
-      let s = 0;
-      for (let r = 0; r < n; r++) s += col(i, r) * col(j, r);
-      g[i]![j] = s;
-      g[j]![i] = s;
-    }
-    let s = 0;
-    for (let r = 0; r < n; r++) s += col(i, r) * t[r]!;
-    g[i]![k] = s;
-  }
-  // Gaussian elimination with partial pivoting on the normal equations (k ≤ a dozen).
-  for (let c = 0; c < k; c++) {
-    let pivot = c;
-    for (let r = c + 1; r < k; r++) if (Math.abs(g[r]![c]!) > Math.abs(g[pivot]![c]!)) pivot = r;
-    if (!(Math.abs(g[pivot]![c]!) > 1e-12 * Math.max(1, Math.abs(g[c]![c]!)))) return null;
-    [g[c], g[pivot]] = [g[pivot]!, g[c]!];
-    for (let r = 0; r < k; r++) {
-      if (r === c) continue;
-      const f = g[r]![c]! / g[c]![c]!;
-      for (let q = c; q <= k; q++) g[r]![q]! -= f * g[c]![q]!;
-    }
-  }
-  const beta = g.map((row, i) => row[k]! / row[i]!);
-  let rss = 0;
-  for (let r = 0; r < n; r++) {
-    let v = 0;
-    for (let j = 0; j < k; j++) v += beta[j]! * col(j, r);
-    rss += (t[r]! - v) ** 2;
-  }
-  return { beta, residual: Math.sqrt(rss / n) };
+  const qr = householderQr([new Float64Array(n).fill(1), ...columns], { dependent: 1e-6 });
+  if (!qr || qr.kept.length < columns.length + 1) return null;
+  const beta = qr.solve(t);
+  if (!beta) return null;
+  const r = qr.residual(t);
+  return { beta: Array.from(beta), residual: Math.sqrt(dot(r, r) / n) };
 }
 
 export interface MonomialInput {
@@ -204,7 +181,7 @@ export function* monomialProposalsSteps(input: MonomialInput): Steps<ProductProp
   };
   const out = new Map<string, ProductProposal>();
   const consider = (chosen: Extra[]) => {
-    const fit = leastSquares([...base.map((b) => b.values), ...chosen.map((e) => e.values)], t);
+    const fit = logFit([...base.map((b) => b.values), ...chosen.map((e) => e.values)], t);
     if (!fit) return;
     for (const tolerance of [0.15, 0.3]) {
       const proposal = productOf(fit.beta, chosen, tolerance);
@@ -225,7 +202,7 @@ export function* monomialProposalsSteps(input: MonomialInput): Steps<ProductProp
     for (const e of extras) {
       yield;
       if (chosen.some((c) => c.neuron === e.neuron)) continue;
-      const fit = leastSquares([...base.map((b) => b.values), ...chosen.map((c) => c.values), e.values], t);
+      const fit = logFit([...base.map((b) => b.values), ...chosen.map((c) => c.values), e.values], t);
       if (fit && (!best || fit.residual < best.residual)) best = { extra: e, residual: fit.residual };
       consider([...chosen, e]);
     }
@@ -253,7 +230,7 @@ export function sharedFactors(input: MonomialInput): number[][] {
   const { keep, t, powers } = space;
   const inputs = x.flatMap((c, i) => (c.every((v) => v > 0) || c.every((v) => v < 0) ? [i] : []));
   if (powers.length === 0 || inputs.length === 0) return [];
-  const fit = leastSquares(
+  const fit = logFit(
     inputs.map((i) => Float64Array.from(keep, (r) => log(Math.abs(x[i]![r]!)))),
     t,
   );

@@ -28,7 +28,7 @@
 import type { NeuronColumn, WeightedNeuron } from "./columns.js";
 import { backwardElimination } from "./backward.js";
 import { exp, log } from "../../core/index.js";
-import { solveSpd } from "../../local/index.js";
+import { dot, householderQr, solveSpd } from "../../numeric/index.js";
 import type { Steps } from "../../core/index.js";
 
 /** Dictionary columns at most (the factors per product are cut where the count would pass it). */
@@ -77,34 +77,17 @@ export interface PursuitResult {
   source: "pursuit" | "backward" | "noise" | "completion";
 }
 
-const dot = (a: Float64Array, b: Float64Array) => {
-  let s = 0;
-  for (let r = 0; r < a.length; r++) s += a[r]! * b[r]!;
-  return s;
-};
-
-/** Orthonormal basis of the columns' span (re-orthogonalised Gram–Schmidt) and y's residual outside it. */
+/**
+ * An orthonormal basis of the columns' span and y's residual outside it (numeric/linalg's QR; a
+ * column with a value that is not finite, or within 1e-10 of the earlier ones' span, adds nothing).
+ */
 function basisOf(columns: readonly Float64Array[], y: Float64Array): { q: Float64Array[]; residual: Float64Array } {
-  const q: Float64Array[] = [];
-  const project = (v: Float64Array) => {
-    for (let pass = 0; pass < 2; pass++)
-      for (const u of q) {
-        const c = dot(u, v);
-        for (let r = 0; r < v.length; r++) v[r]! -= c * u[r]!;
-      }
-  };
-  for (const column of columns) {
-    const v = Float64Array.from(column);
-    const norm0 = Math.sqrt(dot(v, v));
-    project(v);
-    const norm = Math.sqrt(dot(v, v));
-    if (!(norm > 1e-10 * norm0) || !Number.isFinite(norm)) continue;
-    for (let r = 0; r < v.length; r++) v[r]! /= norm;
-    q.push(v);
-  }
-  const residual = Float64Array.from(y);
-  project(residual);
-  return { q, residual };
+  const qr = householderQr(
+    columns.filter((c) => c.every(Number.isFinite)),
+    { dependent: 1e-10 },
+  );
+  if (!qr || qr.kept.length === 0) return { q: [], residual: Float64Array.from(y) };
+  return { q: qr.basis(), residual: qr.residual(y) };
 }
 
 /**
@@ -112,12 +95,8 @@ function basisOf(columns: readonly Float64Array[], y: Float64Array): { q: Float6
  * r already outside it); undefined where the column lies (numerically) in the basis.
  */
 function gainOf(values: Float64Array, q: readonly Float64Array[], residual: Float64Array): number | undefined {
-  let aa = 0;
-  let ar = 0;
-  for (let r = 0; r < values.length; r++) {
-    aa += values[r]! * values[r]!;
-    ar += values[r]! * residual[r]!;
-  }
+  const aa = dot(values, values);
+  const ar = dot(values, residual);
   let inside = 0;
   for (const u of q) {
     const d = dot(u, values);

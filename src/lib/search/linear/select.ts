@@ -9,6 +9,7 @@
  * between subsets, so a search can be stopped inside it.
  */
 import { runSteps, type Steps } from "../../core/index.js";
+import { dot } from "../../numeric/index.js";
 
 export interface Subset {
   /** Column indices, ascending. */
@@ -35,12 +36,6 @@ export interface SelectOptions {
 
 /** Subsets of one size are enumerated exhaustively when there are at most this many. */
 const EXHAUSTIVE = 20000;
-
-const dot = (a: Float64Array, b: Float64Array) => {
-  let s = 0;
-  for (let r = 0; r < a.length; r++) s += a[r]! * b[r]!;
-  return s;
-};
 
 /** A centred column with less than this share of its norm left holds one value (up to rounding): zero. */
 const CONSTANT_COLUMN = 1e-9;

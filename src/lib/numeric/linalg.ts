@@ -1,0 +1,288 @@
+/**
+ * The library's dense linear algebra, each kernel written once (docs/design.md, "One numeric
+ * core"): the dot product, the Householder QR (least squares, nested prefixes, projections), the
+ * Givens rotation, the Cholesky factorisation and the square solve with partial pivoting. Every
+ * least-squares fit of the library goes through `householderQr`; scripts/boundaries.ts fails a
+ * private copy elsewhere (a function named dot, leastSquares, cholesky, givens or householder).
+ *
+ * All of it is float64 and deterministic: sums run in a fixed order, so one input gives one
+ * output, bit for bit, in Node and in every browser.
+ */
+import { hypot } from "../core/index.js";
+
+/**
+ * Σ a[i]·b[i] for i in [from, to), in four interleaved sums (twice as fast in V8 as one running
+ * sum; the order is fixed, so the bits are too).
+ */
+export function dot(a: ArrayLike<number>, b: ArrayLike<number>, from = 0, to = a.length): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let i = from;
+  for (; i + 3 < to; i += 4) {
+    s0 += a[i]! * b[i]!;
+    s1 += a[i + 1]! * b[i + 1]!;
+    s2 += a[i + 2]! * b[i + 2]!;
+    s3 += a[i + 3]! * b[i + 3]!;
+  }
+  for (; i < to; i++) s0 += a[i]! * b[i]!;
+  return s0 + s1 + (s2 + s3);
+}
+
+/** The Householder QR of a set of columns, with the operations the library's fits need. */
+export interface Qr {
+  /** Rows of the columns. */
+  readonly rows: number;
+  /** The independent columns, by index, in order; the others are dependent on earlier ones. */
+  readonly kept: readonly number[];
+  /** For each column, how many independent columns are among it and the ones before it. */
+  readonly rankAt: Int32Array;
+  /** Qᵀ·v, in place (each reflection in order); v has `rows` entries. */
+  applyQt(v: Float64Array): Float64Array;
+  /**
+   * Least-squares coefficients of y on the first `prefix` columns (all by default), in the
+   * columns' own units; a dependent column gets 0. Null when y has a value that is not finite.
+   */
+  solve(y: ArrayLike<number>, prefix?: number): Float64Array | null;
+  /** y minus its projection on the span of the first `prefix` columns (all by default). */
+  residual(y: ArrayLike<number>, prefix?: number): Float64Array;
+  /** ‖P·v‖², the squared norm of v's part inside the columns' span. */
+  inside(v: ArrayLike<number>): number;
+  /** Entry (i, p) of R: row i, the p-th independent column (columns scaled to unit norm). */
+  r(i: number, p: number): number;
+  /** The first `kept.length` columns of Q, explicitly: an orthonormal basis of the span. */
+  basis(): Float64Array[];
+}
+
+export interface QrOptions {
+  /**
+   * A column whose part outside the earlier ones is at most this share of its own norm is
+   * dependent on them: it gets no reflection and a zero coefficient (default 1e-12).
+   */
+  dependent?: number;
+  /** Work in the given arrays (they are overwritten) instead of copies. */
+  overwrite?: boolean;
+}
+
+/**
+ * The Householder QR of A (given by columns; each scaled to unit norm first). Null when a column
+ * holds a value that is not finite. Reflection k acts on rows k… only, so the first j entries of
+ * Qᵀy serve every prefix of j independent columns: one factorisation solves all nested models.
+ */
+export function householderQr(columns: readonly Float64Array[], options: QrOptions = {}): Qr | null {
+  const dependent = options.dependent ?? 1e-12;
+  const m = columns.length;
+  const n = columns[0]?.length ?? 0;
+  if (!columns.every((a) => a.length === n && a.every(Number.isFinite))) return null;
+  const a = options.overwrite ? (columns as Float64Array[]) : columns.map((c) => Float64Array.from(c));
+  const scale = a.map((c) => {
+    const norm = Math.sqrt(dot(c, c));
+    if (norm > 0) for (let i = 0; i < n; i++) c[i] = c[i]! / norm;
+    return norm;
+  });
+  /** The row of R each independent column's diagonal sits in, that diagonal, and vᵀv of its reflection. */
+  const pivots: { column: number; diagonal: number; vv: number }[] = [];
+  const reflect = (v: Float64Array, row: number, vv: number, b: Float64Array) => {
+    const f = (2 * dot(v, b, row, n)) / vv;
+    for (let i = row; i < n; i++) b[i] = b[i]! - f * v[i]!;
+  };
+  const rankAt = new Int32Array(m);
+  for (let k = 0; k < m; k++) {
+    const r = pivots.length;
+    if (scale[k]! > 0 && r < n) {
+      const v = a[k]!;
+      const s = dot(v, v, r, n);
+      const norm = Math.sqrt(s);
+      if (norm > dependent) {
+        const alpha = v[r]! > 0 ? -norm : norm;
+        // v = x − alpha·e1 in v[r…]; H = I − 2vvᵀ/vᵀv, vᵀv = ‖x‖² − 2·alpha·x_r + alpha².
+        const xr = v[r]!;
+        v[r] = xr - alpha;
+        const vv = s - 2 * alpha * xr + alpha * alpha;
+        for (let j = k + 1; j < m; j++) reflect(v, r, vv, a[j]!);
+        pivots.push({ column: k, diagonal: alpha, vv });
+      }
+    }
+    rankAt[k] = pivots.length;
+  }
+  const applyQt = (v: Float64Array) => {
+    for (const [row, { column, vv }] of pivots.entries()) reflect(a[column]!, row, vv, v);
+    return v;
+  };
+  /** Q·v, in place (the reflections in reverse). */
+  const applyQ = (v: Float64Array) => {
+    for (let row = pivots.length - 1; row >= 0; row--) reflect(a[pivots[row]!.column]!, row, pivots[row]!.vv, v);
+    return v;
+  };
+  const rankOf = (prefix: number) => (prefix <= 0 ? 0 : rankAt[Math.min(prefix, m) - 1]!);
+  return {
+    rows: n,
+    kept: pivots.map((p) => p.column),
+    rankAt,
+    applyQt,
+    solve(target, prefix = m) {
+      if (target.length !== n) return null;
+      const y = Float64Array.from(target);
+      if (!y.every(Number.isFinite)) return null;
+      applyQt(y);
+      const rank = rankOf(prefix);
+      const out = new Float64Array(m);
+      for (let p = rank - 1; p >= 0; p--) {
+        const { column, diagonal } = pivots[p]!;
+        let s = y[p]!;
+        for (let q = p + 1; q < rank; q++) s -= a[pivots[q]!.column]![p]! * out[pivots[q]!.column]!;
+        out[column] = s / diagonal;
+      }
+      for (let k = 0; k < m; k++) out[k] = scale[k]! > 0 ? out[k]! / scale[k]! : 0;
+      return out;
+    },
+    residual(target, prefix = m) {
+      const z = applyQt(Float64Array.from(target));
+      z.fill(0, 0, rankOf(prefix));
+      return applyQ(z);
+    },
+    inside(v) {
+      const z = applyQt(Float64Array.from(v));
+      return dot(z, z, 0, pivots.length);
+    },
+    basis() {
+      return pivots.map((_, p) => {
+        const e = new Float64Array(n);
+        e[p] = 1;
+        return applyQ(e);
+      });
+    },
+    r(i, p) {
+      return i < p ? a[pivots[p]!.column]![i]! : i === p ? pivots[p]!.diagonal : 0;
+    },
+  };
+}
+
+/** min ‖A·c − y‖ (A by columns): householderQr(columns, options).solve(y); null when not finite. */
+export function leastSquares(
+  columns: readonly Float64Array[],
+  target: ArrayLike<number>,
+  options?: QrOptions,
+): Float64Array | null {
+  return householderQr(columns, options)?.solve(target) ?? null;
+}
+
+/**
+ * The rotation [c s; −s c] that zeroes b against a (c·a + s·b = r = hypot(a, b), −s·a + c·b = 0);
+ * undefined when a and b are both 0. Applied by `rotate`. hypot is the library's own (core/math.ts),
+ * the same bits in every engine.
+ */
+export function givens(a: number, b: number): { c: number; s: number } | undefined {
+  const r = hypot(a, b);
+  return r === 0 ? undefined : { c: a / r, s: b / r };
+}
+
+/** Rotates the pair (x[i], y[j]) by (c, s) in place: x[i] ← c·x[i] + s·y[j], y[j] ← −s·x[i] + c·y[j]. */
+export function rotate(x: Float64Array, y: Float64Array, i: number, j: number, c: number, s: number): void {
+  const a = x[i]!;
+  const b = y[j]!;
+  x[i] = c * a + s * b;
+  y[j] = -s * a + c * b;
+}
+
+/**
+ * The Cholesky factor L (row-major n×n, lower) of the symmetric n×n matrix A. A pivot at or below
+ * `drop` (when given) marks its column dependent: a zero row and column in L, reported in `kept`;
+ * without `drop` a pivot that is not positive makes A not positive definite: null.
+ */
+export function cholesky(A: Float64Array, n: number, drop?: number): { L: Float64Array; kept: Uint8Array } | null {
+  const L = new Float64Array(n * n);
+  const kept = new Uint8Array(n);
+  for (let j = 0; j < n; j++) {
+    let d = A[j * n + j]!;
+    for (let k = 0; k < j; k++) d -= L[j * n + k]! * L[j * n + k]!;
+    if (drop === undefined ? !(d > 0) : !(d > drop)) {
+      if (drop === undefined) return null;
+      continue;
+    }
+    kept[j] = 1;
+    const pivot = Math.sqrt(d);
+    L[j * n + j] = pivot;
+    for (let i = j + 1; i < n; i++) {
+      let s = A[i * n + j]!;
+      for (let k = 0; k < j; k++) s -= L[i * n + k]! * L[j * n + k]!;
+      L[i * n + j] = s / pivot;
+    }
+  }
+  return { L, kept };
+}
+
+/** Solves L·u = b in place for the leading k×k block (a dependent row gives 0). */
+export function choleskyForward(
+  factor: { L: Float64Array; kept: Uint8Array },
+  n: number,
+  b: Float64Array,
+  k = n,
+): Float64Array {
+  const { L, kept } = factor;
+  for (let i = 0; i < k; i++) {
+    if (!kept[i]) {
+      b[i] = 0;
+      continue;
+    }
+    let s = b[i]!;
+    for (let q = 0; q < i; q++) s -= L[i * n + q]! * b[q]!;
+    b[i] = s / L[i * n + i]!;
+  }
+  return b;
+}
+
+/** Solves L·Lᵀ·x = b in place for the leading k×k block (a dependent row gives 0). */
+export function choleskySolve(
+  factor: { L: Float64Array; kept: Uint8Array },
+  n: number,
+  b: Float64Array,
+  k = n,
+): Float64Array {
+  const { L, kept } = factor;
+  choleskyForward(factor, n, b, k);
+  for (let i = k - 1; i >= 0; i--) {
+    if (!kept[i]) continue;
+    let s = b[i]!;
+    for (let q = i + 1; q < k; q++) s -= L[q * n + i]! * b[q]!;
+    b[i] = s / L[i * n + i]!;
+  }
+  return b;
+}
+
+/** Solves the symmetric positive definite system A·x = b; null when A is not positive definite. */
+export function solveSpd(A: Float64Array, b: Float64Array): Float64Array | null {
+  const n = b.length;
+  const factor = cholesky(A, n);
+  return factor ? choleskySolve(factor, n, Float64Array.from(b)) : null;
+}
+
+/**
+ * Solves the square system A·x = b (A row-major m×m, both overwritten) by Gaussian elimination
+ * with partial pivoting; null when a pivot is 0 (A is singular).
+ */
+export function solveSquare(A: Float64Array, b: Float64Array, m: number): Float64Array | null {
+  for (let c = 0; c < m; c++) {
+    let pivot = c;
+    for (let r = c + 1; r < m; r++) if (Math.abs(A[r * m + c]!) > Math.abs(A[pivot * m + c]!)) pivot = r;
+    if (A[pivot * m + c] === 0) return null;
+    if (pivot !== c) {
+      for (let k = 0; k < m; k++) [A[c * m + k], A[pivot * m + k]] = [A[pivot * m + k]!, A[c * m + k]!];
+      [b[c], b[pivot]] = [b[pivot]!, b[c]!];
+    }
+    for (let r = c + 1; r < m; r++) {
+      const f = A[r * m + c]! / A[c * m + c]!;
+      if (f === 0) continue;
+      for (let k = c; k < m; k++) A[r * m + k] = A[r * m + k]! - f * A[c * m + k]!;
+      b[r] = b[r]! - f * b[c]!;
+    }
+  }
+  const x = new Float64Array(m);
+  for (let r = m - 1; r >= 0; r--) {
+    let s = b[r]!;
+    for (let k = r + 1; k < m; k++) s -= A[r * m + k]! * x[k]!;
+    x[r] = s / A[r * m + r]!;
+  }
+  return x;
+}
