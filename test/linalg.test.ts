@@ -43,7 +43,7 @@ test("Householder least squares recovers exact coefficients, every prefix, and a
   const y = column(n, (r) => 2 * x[0]![r]! - 3 * x[1]![r]! + 0.5 * x[2]![r]!);
   const qr = householderQr(x)!;
   const beta = qr.solve(y)!;
-  [2, -3, 0.5].forEach((b, j) => close(beta[j]!, b));
+  for (const [j, b] of [2, -3, 0.5].entries()) close(beta[j]!, b);
   // Prefix 1: y on x0 alone is (x0·y)/(x0·x0).
   close(qr.solve(y, 1)![0]!, dot(x[0]!, y) / dot(x[0]!, x[0]!));
   assert.equal(qr.solve(y, 1)![1], 0);
@@ -88,7 +88,7 @@ test("givens zeroes the second entry, rotate applies it, and Cholesky and the sq
   const A = Float64Array.of(4, 2, 0, 2, 5, 1, 0, 1, 3);
   const x = Float64Array.of(1, -2, 3);
   const b = Float64Array.of(4 - 4, 2 - 10 + 3, -2 + 9);
-  solveSpd(A, b)!.forEach((v, i) => close(v, x[i]!, 1e-14));
+  for (const [i, v] of solveSpd(A, b)!.entries()) close(v, x[i]!, 1e-14);
   assert.equal(solveSpd(Float64Array.of(1, 2, 2, 1), Float64Array.of(1, 1)), null);
   // A dropped pivot gives a zero row: the rest still solves.
   const factor = cholesky(Float64Array.of(1, 0, 0, 0, 0, 0, 0, 0, 4), 3, 1e-12)!;
