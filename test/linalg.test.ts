@@ -33,7 +33,7 @@ test("dot: the sum of products over a range, any length", () => {
   assert.equal(dot([1, 2, 3, 4, 5], [1, 1, 1, 1, 1], 1, 4), 9);
 });
 
-test("Householder least squares recovers exact coefficients, every prefix, and a residual orthogonal to the columns", () => {
+test("Householder least squares: exact coefficients, every prefix, a residual orthogonal to the columns", () => {
   const n = 60;
   const x = [
     column(n, () => rng.uniform(-1, 1)),
@@ -78,7 +78,7 @@ test("a dependent column gets no reflection and a zero coefficient; the threshol
   assert.equal(beta[2], 0);
 });
 
-test("givens zeroes the second entry, rotate applies it, and Cholesky and the square solve invert their systems", () => {
+test("givens zeroes an entry, rotate applies it; Cholesky and the square solve invert their systems", () => {
   const g = givens(3, -4)!;
   const v = Float64Array.of(3, -4);
   rotate(v, v, 0, 1, g.c, g.s);
