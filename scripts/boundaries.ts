@@ -55,7 +55,8 @@ export const LAZY = new Set(["local/fitTfjs.ts"]);
 
 /** Where the numeric kernels live, and the names a private copy of one would go by elsewhere. */
 const NUMERIC = "numeric/linalg.ts";
-const KERNELS = "dot|leastSquares|householder\\w*|givens|rotate|cholesky\\w*|solveSpd|solveSquare|solveDense|gramSchmidt";
+const KERNELS =
+  "dot|leastSquares|householder\\w*|givens|rotate|cholesky\\w*|solveSpd|solveSquare|solveDense|gramSchmidt";
 const KERNEL = new RegExp(`(?:function\\s+|const\\s+)(${KERNELS})\\b`, "g");
 
 export interface BoundaryReport {
