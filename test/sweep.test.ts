@@ -200,7 +200,14 @@ describe("sweep", () => {
         { ...SPEC, variants: [{ name: "a", settings: { bogus: 1 } }] },
         /unknown field "variants\[0\]\.settings\.bogus"/,
       ],
-      [{ ...SPEC, variants: [{ name: "a", settings: { episodes: -3 } }] }, /variant a\).*episodes must be/],
+      [
+        { ...SPEC, variants: [{ name: "a", settings: { episodes: -3 } }] },
+        /variants\[0\]\.settings\.episodes: an integer from 1 to 1000000/,
+      ],
+      [
+        { ...SPEC, variants: [{ name: "a", settings: { fit: { polish: "newton" } } }] },
+        /variants\[0\]\.settings\.fit\.polish: lm or none or lsq or bfgs/,
+      ],
       [{ experiments: ["syn1"], csv: "data.csv", targets: ["y"] }, /exactly one source/],
       [{ csv: "data.csv" }, /targets: required/],
       [{ benchmark: ["nguyen-1", "nope"] }, /benchmark\[1\]: unknown benchmark id or family "nope"/],

@@ -1,21 +1,46 @@
 /**
  * Flags shared by `fit` and `run`: the LoCaL fit settings, the backend and the search. Every
- * flag is validated once, where commander parses it: numbers through the shared bounds
- * (src/lib/search/bounds.ts, which result files go through too), names through `choices`.
+ * setting's flag, help and bound come from the settings table (src/lib/core/settings.ts); a number
+ * is validated once, where commander parses it, through the same bound the library and result
+ * files use (src/lib/search/bounds.ts); a name through `choices`.
  */
 import { Option, type Command } from "commander";
-import { BOUNDS, CHOICES, FLAG_BOUNDS, HIDDEN_LAYERS_CAP, parseBound, type Bound } from "../lib/search/index.js";
+import { FLAG_BOUNDS, parseBound, type Bound } from "../lib/search/index.js";
+import { BOUNDS } from "../lib/search/index.js";
 import type { FitOptions } from "../lib/local/index.js";
+import { METHOD_NAMES, METHODS, type SearchMethod, type SearchSettings } from "../lib/search/index.js";
 import {
-  METHOD_NAMES,
-  METHODS,
-  TERMS_CAP,
-  FACTORS_CAP,
-  type SearchMethod,
-  type SearchSettings,
-} from "../lib/search/index.js";
-import { InputError } from "../lib/core/index.js";
+  type Choice,
+  type ChoiceSettingName,
+  flaggedRows,
+  HIDDEN_LAYERS_CAP,
+  InputError,
+  type NumberSettingName,
+  type SettingGroup,
+  type SettingName,
+  type SettingRow,
+  SETTINGS,
+} from "../lib/core/index.js";
 import { list } from "./io.js";
+
+/** The attribute commander gives a flag's value: `--max-factors <n>` → maxFactors, `--lr <rate>` → lr. */
+export const flagKey = (row: SettingRow): string =>
+  row
+    .flag!.split(" ")[0]!
+    .slice(2)
+    .replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** The value a table row's flag holds. */
+type FlagValue<N extends SettingName> = (typeof SETTINGS)[N] extends { kind: "choice" }
+  ? Choice<Extract<N, ChoiceSettingName>>
+  : number;
+
+/** The table's flags of the search and the model baselines, by setting name (`--q-network` is qNetwork). */
+type TableSearchFlags = {
+  [N in SettingName as (typeof SETTINGS)[N] extends { group: "search" | "model"; flag: string }
+    ? N
+    : never]?: FlagValue<N>;
+};
 
 export interface FitFlags {
   steps?: number;
@@ -25,33 +50,14 @@ export interface FitFlags {
   backend: string;
 }
 
-export interface SearchFlags {
+export interface SearchFlags extends TableSearchFlags {
   method: SearchMethod;
-  episodes?: number;
-  budget?: number;
   timeLimit?: number;
   /** Print each target's Pareto front (complexity, train NRMSE, score, equation; the answer marked). */
   front?: boolean;
-  terms?: number;
-  maxFactors?: number;
   constraints: string[];
   reward: string;
-  stopNrmse?: number;
-  epsilon?: number;
-  gamma?: number;
-  proposal?: SearchSettings["proposal"];
-  rank?: SearchSettings["rank"];
-  qNetwork?: SearchSettings["qNetwork"];
   hidden?: number[];
-  epochs?: number;
-  batch?: number;
-  patience?: number;
-  validation?: number;
-  l1?: number;
-  threshold?: number;
-  entropy?: number;
-  minLength?: number;
-  maxLength?: number;
 }
 
 /** `--flag <value>` parsed into a bounded number (an InputError naming the flag otherwise). */
@@ -90,49 +96,35 @@ export function listOption(
   return fallback === undefined ? option : option.default(list(fallback), fallback);
 }
 
+/** A table row's flag: its bound (the flag's own, where narrower) or its choices, and its help. */
+export function settingOption(name: SettingName): Option {
+  const row: SettingRow = SETTINGS[name];
+  if (!row.flag) throw new Error(`setting ${name} has no flag`);
+  return row.kind === "choice"
+    ? choiceOption(row.flag, row.help, row.choices)
+    : numberOption(row.flag, row.help, FLAG_BOUNDS[name as NumberSettingName]);
+}
+
+/** Every flag of one group of the table, in the table's order. */
+const addRows = (command: Command, group: SettingGroup): Command =>
+  flaggedRows(group).reduce((c, [name]) => c.addOption(settingOption(name)), command);
+
 export const BACKENDS = ["cpu", "wasm"] as const;
 
 export function addFitFlags(command: Command): Command {
-  return command
-    .addOption(
-      numberOption("--steps <n>", "Adam steps per fit (default 200 for a form, 50 in the search)", BOUNDS.steps),
-    )
-    .addOption(
-      numberOption(
-        "--lr <rate>",
-        "Adam learning rate (paper: 1e-2; with --method mlp the MLP's, default 3e-3)",
-        BOUNDS.learningRate,
-      ),
-    )
-    .addOption(
-      choiceOption(
-        "--polish <kind>",
-        "coefficient fit: lsq (the search's default: lm, except that a structure with no inner weight is solved " +
-          "exactly by QR least squares, no Adam) | lm (Adam then Levenberg–Marquardt; a form's default) | " +
-          "none (Adam only, the paper) | bfgs (BFGS alone, no Adam: the ablation)",
-        CHOICES.polish,
-      ),
-    )
-    .addOption(
-      choiceOption("--engine <engine>", "where Adam runs (default tfjs for a form, js in the search)", CHOICES.engine),
-    )
-    .addOption(choiceOption("--backend <name>", "tfjs backend", BACKENDS, "cpu"));
+  return addRows(command, "fit").addOption(choiceOption("--backend <name>", "tfjs backend", BACKENDS, "cpu"));
 }
 
 export function addSearchFlags(command: Command): Command {
-  return command
-    .addOption(
-      choiceOption(
-        "--method <name>",
-        `search method: ${METHOD_NAMES.map((name) => `${name} (${METHODS[name].description})`).join("; ")}`,
-        METHOD_NAMES,
-        "consolesr",
-      ),
-    )
-    .addOption(numberOption("--episodes <n>", "maximum episodes per output (paper T = 600)", BOUNDS.episodes))
-    .addOption(
-      numberOption("--budget <n>", "maximum distinct structures fitted per output (0: no limit)", BOUNDS.budget),
-    )
+  command.addOption(
+    choiceOption(
+      "--method <name>",
+      `search method: ${METHOD_NAMES.map((name) => `${name} (${METHODS[name].description})`).join("; ")}`,
+      METHOD_NAMES,
+      "consolesr",
+    ),
+  );
+  return addRows(command, "search")
     .addOption(
       numberOption(
         "--time-limit <seconds>",
@@ -146,60 +138,12 @@ export function addSearchFlags(command: Command): Command {
         "rule's, lower is better) and equation, the answer marked *",
     )
     .addOption(
-      numberOption(
-        "--terms <n>",
-        `products per output (LoCaL n2), 1…${TERMS_CAP}; default: grows by itself`,
-        FLAG_BOUNDS.terms,
-      ),
-    )
-    .addOption(
-      numberOption(
-        "--max-factors <n>",
-        `symbols per product (static constraint), 1…${FACTORS_CAP}; default: grows by itself`,
-        FLAG_BOUNDS.maxFactors,
-      ),
-    )
-    .addOption(
       listOption("--constraints <names>", "constraint plugins, comma-separated (empty: none)", {
         allowEmpty: true,
         fallback: "static,dynamic",
       }),
     )
-    .option("--reward <name>", "reward plugin", "inv-nrmse")
-    .addOption(
-      numberOption(
-        "--stop-nrmse <x>",
-        "stop rule: train NRMSE at or below this, 0…1 (default 1e-6, or the noise floor estimated from the " +
-          "data where it is higher; giving it turns the estimate off)",
-        FLAG_BOUNDS.stopNrmse,
-      ),
-    )
-    .addOption(numberOption("--epsilon <p>", "ε-greedy exploration, 0…1 (paper 0.4)", BOUNDS.epsilon))
-    .addOption(numberOption("--gamma <g>", "discount factor, 0…1 (paper 0.2)", BOUNDS.gamma))
-    .addOption(
-      choiceOption(
-        "--proposal <kind>",
-        "consolesr's proposals: linear (default: linear-algebra proposals first, then operators) | wide (linear, " +
-          "plus backward elimination over the whole product library for sums up to --terms products; pow's default) " +
-          "| operators | argmin (the paper's ε-greedy LP rollout)",
-        CHOICES.proposal,
-      ),
-    )
-    .addOption(
-      choiceOption(
-        "--rank <kind>",
-        "rank proposals by the −R network (reward-net) or not at all (none: the ablation)",
-        CHOICES.rank,
-      ),
-    )
-    .addOption(
-      choiceOption(
-        "--q-network <kind>",
-        "the −Q and −R networks: icnn (default: input-convex, LP argmin) | mlp (not convex, the best of 64 " +
-          "sampled actions: the paper's non-convex ablation)",
-        CHOICES.qNetwork,
-      ),
-    );
+    .option("--reward <name>", "reward plugin", "inv-nrmse");
 }
 
 /** `--hidden 64,64`: 1 to HIDDEN_LAYERS_CAP layer widths, each a bounded integer. */
@@ -216,59 +160,11 @@ function hiddenOption(): Option {
 }
 
 /**
- * The model baselines' flags (--method mlp, --method eql); --lr is their Adam learning rate,
+ * The model baselines' flags (--method mlp, eql, dsr, vpg); --lr is their Adam learning rate,
  * --hidden EQL's units of each kind, --epochs its epochs per phase.
  */
 export function addModelFlags(command: Command): Command {
-  return command
-    .addOption(hiddenOption())
-    .addOption(
-      numberOption(
-        "--epochs <n>",
-        "MLP: most epochs (mlp default 500); EQL: epochs per phase (default 200)",
-        BOUNDS.epochs,
-      ),
-    )
-    .addOption(numberOption("--batch <n>", "MLP, EQL: mini-batch rows (default 64)", BOUNDS.batch))
-    .addOption(
-      numberOption(
-        "--patience <n>",
-        "MLP: stop after this many epochs without a better validation loss (default 30)",
-        BOUNDS.patience,
-      ),
-    )
-    .addOption(
-      numberOption(
-        "--validation <fraction>",
-        "MLP: fraction of the training rows held out for early stopping, above 0 and at most 0.5 (default 0.2)",
-        BOUNDS.validation,
-      ),
-    )
-    .addOption(numberOption("--l1 <strength>", "EQL: L1 strength of its second phase, 0…1 (default 1e-2)", BOUNDS.l1))
-    .addOption(
-      numberOption(
-        "--threshold <w>",
-        "EQL: weights with |w| below this are fixed at 0 in its last phase, 0…10 (default 0.1)",
-        BOUNDS.threshold,
-      ),
-    )
-    .addOption(
-      numberOption("--entropy <weight>", "DSR, VPG: weight of the entropy bonus, 0…1 (default 0.005)", BOUNDS.entropy),
-    )
-    .addOption(
-      numberOption(
-        "--min-length <tokens>",
-        "DSR, VPG: shortest expression sampled, in tokens (default 4)",
-        BOUNDS.minLength,
-      ),
-    )
-    .addOption(
-      numberOption(
-        "--max-length <tokens>",
-        "DSR, VPG: longest expression sampled, in tokens (default 30)",
-        BOUNDS.maxLength,
-      ),
-    );
+  return addRows(command.addOption(hiddenOption()), "model");
 }
 
 export function fitSettings(
@@ -284,34 +180,15 @@ export function fitSettings(
   };
 }
 
+/** The search settings the flags give: every flag of the table's search and model rows, the time limit and --hidden. */
 export function searchOverrides(
   flags: SearchFlags,
   defaults: Partial<SearchSettings> = {},
 ): { method: SearchMethod; settings: Partial<SearchSettings>; constraints: string[] } {
-  const settings: Partial<SearchSettings> = { ...defaults };
-  const keys = [
-    "episodes",
-    "budget",
-    "timeLimit",
-    "terms",
-    "maxFactors",
-    "stopNrmse",
-    "epsilon",
-    "gamma",
-    "proposal",
-    "rank",
-    "qNetwork",
-    "hidden",
-    "epochs",
-    "batch",
-    "patience",
-    "validation",
-    "l1",
-    "threshold",
-    "entropy",
-    "minLength",
-    "maxLength",
-  ] as const;
-  for (const key of keys) if (flags[key] !== undefined) (settings as Record<string, unknown>)[key] = flags[key];
-  return { method: flags.method, settings, constraints: flags.constraints };
+  const settings: Record<string, unknown> = { ...defaults };
+  const given = flags as unknown as Record<string, unknown>;
+  for (const [name, row] of [...flaggedRows("search"), ...flaggedRows("model")])
+    if (given[flagKey(row)] !== undefined) settings[name] = given[flagKey(row)];
+  for (const key of ["timeLimit", "hidden"] as const) if (flags[key] !== undefined) settings[key] = flags[key];
+  return { method: flags.method, settings: settings as Partial<SearchSettings>, constraints: flags.constraints };
 }

@@ -199,5 +199,16 @@ export {
   type VariantSettings,
 } from "./sweep/index.js";
 
+// ── The settings table: every setting's bound or choices, flag, help and group ────────────────
+export {
+  SETTINGS,
+  type SettingName,
+  type SettingRow,
+  type SettingGroup,
+  type NumberRow,
+  type ChoiceRow,
+} from "./core/index.js";
+export { settingRows } from "./search/index.js";
+
 // ── Basics ───────────────────────────────────────────────────────────────────────────────────
 export { VERSION, InputError, isInputError, createRng, elementary, type Rng } from "./core/index.js";

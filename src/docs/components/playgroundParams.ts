@@ -9,9 +9,29 @@
  * registered (a plugin's symbol before its file is loaded) is left out, with one notice per
  * problem for the page to show on one line. A file (a CSV, a plugin) cannot be kept in a URL.
  */
+import { SETTINGS } from "../../lib/index.js";
 import type { PlaygroundConfig } from "./playground.js";
+import {
+  BACKEND_CHOICES,
+  type BackendPreference,
+  type Choice,
+  choiceText,
+  type EngineChoice,
+  ENGINES,
+  type ParamName,
+  type ParamValues,
+  queryOf,
+} from "./playgroundLink.js";
 
-type Choice = string | number | null;
+export {
+  BACKEND_CHOICES,
+  type BackendPreference,
+  ENGINES,
+  type EngineChoice,
+  type ParamName,
+  type ParamValues,
+  playgroundLink,
+} from "./playgroundLink.js";
 
 interface IntSpec {
   kind: "int";
@@ -50,12 +70,6 @@ export const STOP_CHOICES = [1e-6, 1e-4, 1e-2, -1] as const;
 export const SNR_CHOICES = [null, 60, 40, 30, 20, 10] as const;
 export const LEARNING_RATES = [0.001, 0.005, 0.01, 0.05] as const;
 export const POLISHES = ["lm", "lsq", "none"] as const;
-/** The fit engine control: "auto" takes the calibration's choice (see resolveEngine). */
-export const ENGINES = ["auto", "js", "tfjs"] as const;
-/** The tfjs backend control: "auto" takes the calibration's fastest tfjs backend. */
-export const BACKEND_CHOICES = ["auto", "webgl", "wasm", "cpu"] as const;
-export type EngineChoice = (typeof ENGINES)[number];
-export type BackendPreference = (typeof BACKEND_CHOICES)[number];
 
 /**
  * The config as the controls hold it: the fit engine as chosen ("auto" too), before
@@ -65,59 +79,44 @@ export type ControlsConfig = Omit<PlaygroundConfig, "fit"> & {
   fit: Omit<PlaygroundConfig["fit"], "engine"> & { engine: EngineChoice };
 };
 
-/** Every control of the page, by its name in the URL. */
+/** The settings a control takes its range from (the library's settings table). */
+type TableControl = "rows" | "seed" | "episodes" | "budget" | "terms" | "maxFactors" | "gamma" | "epsilon" | "steps";
+
+/**
+ * A number setting's control from the library's settings table: its bound, capped by the table's
+ * `form` maximum where a page runs it lower.
+ */
+function fromTable(name: TableControl): IntSpec | NumberSpec {
+  const row = SETTINGS[name];
+  const max = "form" in row && row.form ? row.form.max : row.max;
+  return row.kind === "integer" ? { kind: "int", min: row.min, max } : { kind: "number", min: row.min, max };
+}
+
+/** Every control of the page, by its name in the URL (exactly the names of PARAM_NAMES). */
 export const PARAMS = {
   dataset: { kind: "choice", choices: "datasets" },
-  rows: { kind: "int", min: 10, max: 100000 },
+  rows: fromTable("rows"),
   snr: { kind: "choice", choices: SNR_CHOICES },
   targets: { kind: "names", from: "columns" },
   symbols: { kind: "names", from: "symbols" },
   constraints: { kind: "names", from: "constraints" },
   reward: { kind: "choice", choices: "rewards" },
   method: { kind: "choice", choices: "methods" },
-  seed: { kind: "int", min: 0, max: 2 ** 31 - 1 },
-  episodes: { kind: "int", min: 1, max: 10000 },
-  budget: { kind: "int", min: 0, max: 100000 },
+  seed: fromTable("seed"),
+  episodes: fromTable("episodes"),
+  budget: fromTable("budget"),
   timeLimit: { kind: "number", min: 0, max: 3600 },
-  terms: { kind: "int", min: 0, max: 12 },
-  maxFactors: { kind: "int", min: 0, max: 6 },
-  gamma: { kind: "number", min: 0, max: 1 },
-  epsilon: { kind: "number", min: 0, max: 1 },
+  terms: fromTable("terms"),
+  maxFactors: fromTable("maxFactors"),
+  gamma: fromTable("gamma"),
+  epsilon: fromTable("epsilon"),
   stop: { kind: "choice", choices: STOP_CHOICES },
-  steps: { kind: "int", min: 0, max: 5000 },
+  steps: fromTable("steps"),
   engine: { kind: "choice", choices: ENGINES },
   lr: { kind: "choice", choices: LEARNING_RATES },
   polish: { kind: "choice", choices: POLISHES },
   backend: { kind: "choice", choices: BACKEND_CHOICES },
-} as const satisfies Record<string, Spec>;
-
-export type ParamName = keyof typeof PARAMS;
-
-/** The value each parameter gives its control. */
-export interface ParamValues {
-  dataset: string;
-  rows: number;
-  snr: number | null;
-  targets: string[];
-  symbols: string[];
-  constraints: string[];
-  reward: string;
-  method: string;
-  seed: number;
-  episodes: number;
-  budget: number;
-  timeLimit: number;
-  terms: number;
-  maxFactors: number;
-  gamma: number;
-  epsilon: number;
-  stop: number;
-  steps: number;
-  engine: EngineChoice;
-  lr: number;
-  polish: string;
-  backend: BackendPreference;
-}
+} as const satisfies { [K in ParamName]: Spec };
 
 /** [min, max] of a numeric control, for Inputs.number. */
 export const rangeOf = (name: ParamName): [number, number] => {
@@ -125,19 +124,6 @@ export const rangeOf = (name: ParamName): [number, number] => {
   if (spec.kind !== "int" && spec.kind !== "number") throw new Error(`${name} is not a numeric control`);
   return [spec.min, spec.max];
 };
-
-/**
- * How a choice is written in a URL: null as "none", the stop rule as 1e-6 or "never" (its −1),
- * other numbers as JavaScript prints them.
- */
-const choiceText = (name: ParamName, value: Choice): string =>
-  value === null
-    ? "none"
-    : name === "stop" && typeof value === "number"
-      ? value < 0
-        ? "never"
-        : value.toExponential()
-      : String(value);
 
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
 
@@ -262,29 +248,6 @@ export function writeParams(config: ControlsConfig, backend: BackendPreference):
     backend,
   };
   return queryOf(values);
-}
-
-/** The query string (with its "?") of these parameter values, in the table's order; unset ones left out. */
-function queryOf(values: { [K in ParamName]?: ParamValues[K] | null }): string {
-  const query = new URLSearchParams();
-  for (const name of Object.keys(PARAMS) as ParamName[]) {
-    const value = values[name];
-    if (value === undefined || (value === null && name !== "snr")) continue;
-    query.set(name, Array.isArray(value) ? value.join(",") : choiceText(name, value as Choice));
-  }
-  // Symbol names keep their ^ (x^2) readable; URLSearchParams would write %5E.
-  return `?${query.toString().replace(/%5E/g, "^").replace(/%2C/g, ",")}`;
-}
-
-/**
- * The playground's address for a report form's settings ("open in playground"), named as the
- * playground reads them (PARAMS): a name the table does not hold throws, so a form cannot link
- * with a parameter the playground would ignore.
- */
-export function playgroundLink(values: { [K in ParamName]?: ParamValues[K] | null }): string {
-  for (const name of Object.keys(values))
-    if (!Object.hasOwn(PARAMS, name)) throw new Error(`playgroundLink: the playground has no parameter "${name}"`);
-  return `./playground${queryOf(values)}`;
 }
 
 /** A control as the page built it: for what (the dataset, when its default depends on it), from which options. */

@@ -13,7 +13,7 @@ import { convergenceChart, nrmseChart } from "./experimentCharts.js";
 import { tex } from "./katex.js";
 import { chartWidth, scrollX } from "./layout.js";
 import { saveJson } from "./playgroundView.js";
-import { playgroundLink } from "./playgroundParams.js";
+import { playgroundLink } from "./playgroundLink.js";
 
 /** The SNRs the forms offer (dB; null: noiseless, the published runs' setting). */
 export const SNR_CHOICES = [null, 60, 40, 20];

@@ -7,3 +7,24 @@ export { COLUMN_NAME, DECIMAL, oneLine, quote, shown } from "./syntax.js";
 export { VERSION } from "./version.js";
 export { BACKENDS, type BackendName, checkBackendName } from "./backendNames.js";
 export { runtimeFacts, type RuntimeFacts } from "./runtimeFacts.js";
+export {
+  type ChoiceRow,
+  type Choice,
+  type ChoiceSettingName,
+  FACTORS_CAP,
+  flaggedRows,
+  HIDDEN_LAYERS_CAP,
+  LENGTH_CAP,
+  MIN_ROWS,
+  type NumberRow,
+  type NumberSettingName,
+  ROWS_CAP,
+  ruleOf,
+  SEED_MAX,
+  type SettingGroup,
+  type SettingName,
+  type SettingRow,
+  SETTINGS,
+  TERMS_CAP,
+  TIME_LIMIT_CAP,
+} from "./settings.js";

@@ -6,7 +6,8 @@
  * MAX_MAGNITUDE; a column whose values differ must reach MIN_MAGNITUDE).
  */
 import { csvParseRows } from "d3-dsv";
-import { InputError } from "../core/index.js";
+import { InputError, MIN_ROWS } from "../core/index.js";
+export { MIN_ROWS };
 import { runSteps, type Steps } from "../core/index.js";
 import { std } from "../numeric/index.js";
 import { COLUMN_NAME, DECIMAL, oneLine, quote } from "../core/index.js";
@@ -21,9 +22,6 @@ export interface Table {
    */
   sha256?: string;
 }
-
-/** Fewest data rows a fit accepts: below this NRMSE and a 1 % coefficient check mean little. */
-export const MIN_ROWS = 10;
 
 /** Largest magnitude a used column may hold: beyond it the squares and products a fit forms overflow float64. */
 export const MAX_MAGNITUDE = 1e100;

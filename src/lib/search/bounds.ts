@@ -1,5 +1,6 @@
 /**
- * The bounds of every number a user can set, defined once (zod). The CLI's flag parsers
+ * The bounds of every number a user can set, as zod schemas built from the settings table
+ * (core/settings.ts). The CLI's flag parsers
  * (src/cli/fitOptions.ts), the library's settings check (search/settings.ts) and a result
  * file's manifest (configFromManifest) all validate through these, so that a value refused as a
  * flag is refused in a result file too, with the same words, and before anything is allocated.
@@ -8,9 +9,18 @@
  * are what allocations scale with; counts (episodes, steps) bound its time, and Ctrl-C stops it.
  */
 import { z } from "zod";
-import { MIN_ROWS } from "../data/index.js";
-import { InputError } from "../core/index.js";
-import { FACTORS_CAP, TERMS_CAP } from "./growth.js";
+import {
+  HIDDEN_LAYERS_CAP,
+  InputError,
+  type NumberRow,
+  ruleOf,
+  SETTINGS,
+  type ChoiceSettingName,
+  type NumberSettingName,
+  type SettingName,
+  type SettingRow,
+  TIME_LIMIT_CAP,
+} from "../core/index.js";
 
 /** A bounded number: its rule in words ("an integer from 1 to 12") and its schema. */
 export interface Bound {
@@ -40,82 +50,49 @@ function sentinel(b: Bound, value: number, rule: string): Bound {
   };
 }
 
-/** Longest time limit in seconds: a week. */
-export const TIME_LIMIT_CAP = 604_800;
-/** Largest seed: seeds are 32-bit (rng.ts). */
-export const SEED_MAX = 0xffffffff;
-/** Most rows an experiment draws (train and test each). */
-export const ROWS_CAP = 1_000_000;
-/** Most tokens of a DSR expression (its batch keeps a mask per token and step). */
-export const LENGTH_CAP = 64;
+/** A row's bound, as the library checks it (sentinel included) or as its flag does. */
+function boundOf(row: NumberRow, forFlag: boolean): Bound {
+  const min = forFlag && row.flagMin !== undefined ? row.flagMin : row.min;
+  const plain = bound(row.kind === "integer", min, row.max, { openMin: row.openMin, rule: ruleOf(row, forFlag) });
+  return row.sentinel && !forFlag ? sentinel(plain, row.sentinel.value, row.sentinel.rule) : plain;
+}
 
-export const BOUNDS = {
-  seed: bound(true, 0, SEED_MAX),
-  rows: bound(true, MIN_ROWS, ROWS_CAP),
-  snrDb: bound(false, -200, 1000),
-  // The search.
-  episodes: bound(true, 1, 1_000_000),
-  budget: bound(true, 0, 10_000_000, { rule: "an integer from 0 (no limit) to 10000000" }),
+const numberRows = (Object.entries(SETTINGS) as [SettingName, SettingRow][]).filter(
+  (entry): entry is [NumberSettingName, NumberRow] => entry[1].kind !== "choice",
+);
+
+/** Every number setting's bound (the settings table, core/settings.ts), and the time limit's. */
+export const BOUNDS: Record<NumberSettingName | "timeLimit", Bound> = {
+  ...(Object.fromEntries(numberRows.map(([name, row]) => [name, boundOf(row, false)])) as Record<
+    NumberSettingName,
+    Bound
+  >),
   // Seconds of wall clock; a week at most (a larger value is a typo, not a plan).
   timeLimit: bound(false, 0, TIME_LIMIT_CAP, { rule: `a number of seconds from 0 (no limit) to ${TIME_LIMIT_CAP}` }),
-  terms: bound(true, 0, TERMS_CAP, { rule: `an integer from 1 to ${TERMS_CAP}, or 0 for a size that grows by itself` }),
-  maxFactors: bound(true, 0, FACTORS_CAP, {
-    rule: `an integer from 1 to ${FACTORS_CAP}, or 0 for a size that grows by itself`,
-  }),
-  gamma: bound(false, 0, 1),
-  epsilon: bound(false, 0, 1),
-  lambda: bound(false, 0, 1),
-  // −1: never stop on it (a library run that must use its whole budget, e.g. the toy figure).
-  stopNrmse: sentinel(bound(false, 0, 1), -1, "a number from 0 to 1, or −1 for no threshold"),
-  pearson: bound(false, 0, 1),
-  targetEvery: bound(true, 1, 1_000_000),
-  icnnLearningRate: bound(false, 0, 1, { openMin: true }),
-  epochs: bound(true, 1, 10_000),
-  batch: bound(true, 1, 100_000),
-  hiddenUnits: bound(true, 1, 1024),
-  candidates: bound(true, 1, 100_000),
-  parents: bound(true, 1, 1000),
-  // The MLP baseline.
-  patience: bound(true, 1, 10_000),
-  validation: bound(false, 0, 0.5, { openMin: true }),
-  // The EQL baseline.
-  l1: bound(false, 0, 1),
-  threshold: bound(false, 0, 10),
-  // The DSR and VPG baselines: the entropy weight and the expressions' lengths in tokens.
-  entropy: bound(false, 0, 1),
-  minLength: bound(true, 1, LENGTH_CAP),
-  maxLength: bound(true, 3, LENGTH_CAP),
-  // One fit.
-  steps: bound(true, 0, 1_000_000),
-  learningRate: bound(false, 0, 10, { openMin: true }),
-  // `sweep --jobs`: worker processes.
-  jobs: bound(true, 1, 256),
-} as const;
+};
 
 /**
  * The flags' own bounds where they are narrower than the library's
  * (a flag cannot ask for "auto" = 0 or the sentinel −1).
  */
-export const FLAG_BOUNDS = {
+export const FLAG_BOUNDS: Record<NumberSettingName | "timeLimit", Bound> = {
   ...BOUNDS,
-  terms: bound(true, 1, TERMS_CAP),
-  maxFactors: bound(true, 1, FACTORS_CAP),
-  stopNrmse: bound(false, 0, 1),
-} as const;
+  ...(Object.fromEntries(
+    numberRows.filter(([, row]) => row.flagMin !== undefined).map(([name, row]) => [name, boundOf(row, true)]),
+  ) as Partial<Record<NumberSettingName, Bound>>),
+};
 
-export const HIDDEN_LAYERS_CAP = 8;
-
-/** The choices of the search's enumerated settings. */
+/** The choices of the search's enumerated settings (the settings table's choice rows). */
 export const CHOICES = {
-  proposal: ["linear", "wide", "operators", "argmin"],
-  rank: ["reward-net", "none"],
-  shaping: ["raw", "log"],
-  explore: ["uniform", "mutate"],
-  qNetwork: ["icnn", "mlp"],
-  encoding: ["paper", "structure"],
-  polish: ["lm", "none", "lsq", "bfgs"],
-  engine: ["tfjs", "js"],
-} as const;
+  proposal: SETTINGS.proposal.choices,
+  rank: SETTINGS.rank.choices,
+  shaping: SETTINGS.shaping.choices,
+  explore: SETTINGS.explore.choices,
+  qNetwork: SETTINGS.qNetwork.choices,
+  encoding: SETTINGS.encoding.choices,
+  polish: SETTINGS.polish.choices,
+  engine: SETTINGS.engine.choices,
+} as const satisfies Record<ChoiceSettingName, readonly string[]>;
 
 const choice = <K extends keyof typeof CHOICES>(key: K) =>
   z.enum(CHOICES[key], { error: `${CHOICES[key].join(" or ")}` });

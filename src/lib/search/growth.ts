@@ -5,11 +5,10 @@
  * a size is used up or stalls (PySR grows its maxsize the same way), up to the caps; a flag
  * given alone caps its own dimension and the other grows.
  */
-import { InputError } from "../core/index.js";
+import { FACTORS_CAP, InputError, TERMS_CAP } from "../core/index.js";
+export { FACTORS_CAP, TERMS_CAP };
 
 /** Largest products per output and factors per product: the auto sizes' caps and the flags' bounds. */
-export const TERMS_CAP = 12;
-export const FACTORS_CAP = 6;
 
 /** New structures in a row without a 1 % better NRMSE after which an auto size widens. */
 export const STAGE_PATIENCE = 10;

@@ -27,6 +27,7 @@ export {
   structureSearchRow,
   resolveSettings,
   settingsRecord,
+  settingRows,
   type MethodRow,
   type ModelRow,
   type StructureSearchRow,
@@ -181,7 +182,6 @@ export {
   CHOICES,
   fitSchema,
   FLAG_BOUNDS,
-  HIDDEN_LAYERS_CAP,
   parseBound,
 } from "./bounds.js";
 export { createSpace, initialState, layerBounds, partialStructure, type SearchSpace, transition } from "./cmp.js";

@@ -8,7 +8,7 @@
  * DSR and VPG; src/lib/baselines/) runs a loop of its own and answers with a fitted model per
  * target (the result's `models` block; EQL, DSR and VPG add the equations they can expand).
  */
-import { InputError } from "../core/index.js";
+import { InputError, SETTINGS, type SettingName, type SettingRow } from "../core/index.js";
 import { consolesrSettings, paperSettings, checkSettings, type SearchSettings } from "./settings.js";
 import type { Threshold } from "./stop.js";
 import type { ProposalStrategy, SearchRun } from "./strategy.js";
@@ -281,4 +281,25 @@ export function settingsRecord(settings: SearchSettings): Partial<SearchSettings
   return Object.fromEntries(
     Object.entries(settings).filter((entry) => (entry[0] === "method" || uses.has(entry[0])) && recorded(entry)),
   );
+}
+
+/**
+ * The settings table (core/settings.ts) with, for each row, the methods that read it (their
+ * `uses`; a fit setting: the methods that fit; a data setting: every method): the reference's
+ * table and the "methods that use it" column.
+ */
+export function settingRows(): { name: SettingName; row: SettingRow; methods: SearchMethod[] }[] {
+  const reads = (method: SearchMethod, key: string) => (METHODS[method].uses as readonly string[]).includes(key);
+  return (Object.entries(SETTINGS) as [SettingName, SettingRow][]).map(([name, row]) => ({
+    name,
+    row,
+    methods:
+      row.group === "data"
+        ? [...METHOD_NAMES]
+        : row.group === "sweep"
+          ? []
+          : METHOD_NAMES.filter((m) =>
+              reads(m, row.group === "fit" ? "fit" : name === "hiddenUnits" ? "hidden" : name),
+            ),
+  }));
 }

@@ -4,7 +4,7 @@
  * Comparison pages find each job's result by the same names, so a rename here renames both.
  */
 import { z } from "zod";
-import { BOUNDS, checkBound } from "../search/index.js";
+import { BOUNDS, CHOICES, checkBound } from "../search/index.js";
 import { benchmarkEntries, benchmarkFamily } from "../data/index.js";
 import { experiments } from "../data/index.js";
 import { InputError } from "../core/index.js";
@@ -15,6 +15,16 @@ const SEARCH_KEYS = Object.keys(resolveSettings()).filter((key) => key !== "meth
 
 const NAME = /^[A-Za-z0-9_.+-]+$/;
 
+/** A setting's check from the settings table (core/settings.ts): its bound or its choices. */
+const tableSchema = (key: string): z.ZodType => {
+  if (key in BOUNDS) return BOUNDS[key as keyof typeof BOUNDS].schema.optional();
+  if (key in CHOICES) {
+    const choices = CHOICES[key as keyof typeof CHOICES];
+    return z.enum(choices, { error: choices.join(" or ") }).optional();
+  }
+  return z.unknown().optional();
+};
+
 const variantSettings = z.strictObject({
   givenForm: z.boolean().optional(),
   form: z.string().optional(),
@@ -22,14 +32,11 @@ const variantSettings = z.strictObject({
   constraints: z.array(z.string()).optional(),
   reward: z.string().optional(),
   fit: z
-    .strictObject({
-      steps: z.number().optional(),
-      learningRate: z.number().optional(),
-      polish: z.string().optional(),
-      engine: z.string().optional(),
-    })
+    .strictObject(
+      Object.fromEntries(["steps", "learningRate", "polish", "engine"].map((key) => [key, tableSchema(key)])),
+    )
     .optional(),
-  ...Object.fromEntries(SEARCH_KEYS.map((key) => [key, z.unknown().optional()])),
+  ...Object.fromEntries(SEARCH_KEYS.map((key) => [key, tableSchema(key)])),
 });
 
 /** A seed list, or a range "a..b" (both ends included). */
