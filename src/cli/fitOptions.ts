@@ -52,7 +52,6 @@ export interface FitFlags {
 
 export interface SearchFlags extends TableSearchFlags {
   method: SearchMethod;
-  timeLimit?: number;
   /** Print each target's Pareto front (complexity, train NRMSE, score, equation; the answer marked). */
   front?: boolean;
   constraints: string[];
@@ -125,13 +124,6 @@ export function addSearchFlags(command: Command): Command {
     ),
   );
   return addRows(command, "search")
-    .addOption(
-      numberOption(
-        "--time-limit <seconds>",
-        "wall-clock limit of the search; at it the best so far is printed and written (0: none, the default)",
-        BOUNDS.timeLimit,
-      ),
-    )
     .option(
       "--front",
       "print each target's Pareto front after the equations: complexity, train NRMSE, score (the answer " +
@@ -180,7 +172,7 @@ export function fitSettings(
   };
 }
 
-/** The search settings the flags give: every flag of the table's search and model rows, the time limit and --hidden. */
+/** The search settings the flags give: every flag of the table's search and model rows, and --hidden. */
 export function searchOverrides(
   flags: SearchFlags,
   defaults: Partial<SearchSettings> = {},
@@ -189,6 +181,6 @@ export function searchOverrides(
   const given = flags as unknown as Record<string, unknown>;
   for (const [name, row] of [...flaggedRows("search"), ...flaggedRows("model")])
     if (given[flagKey(row)] !== undefined) settings[name] = given[flagKey(row)];
-  for (const key of ["timeLimit", "hidden"] as const) if (flags[key] !== undefined) settings[key] = flags[key];
+  if (flags.hidden !== undefined) settings.hidden = flags.hidden;
   return { method: flags.method, settings: settings as Partial<SearchSettings>, constraints: flags.constraints };
 }

@@ -80,7 +80,17 @@ export type ControlsConfig = Omit<PlaygroundConfig, "fit"> & {
 };
 
 /** The settings a control takes its range from (the library's settings table). */
-type TableControl = "rows" | "seed" | "episodes" | "budget" | "terms" | "maxFactors" | "gamma" | "epsilon" | "steps";
+type TableControl =
+  | "timeLimit"
+  | "rows"
+  | "seed"
+  | "episodes"
+  | "budget"
+  | "terms"
+  | "maxFactors"
+  | "gamma"
+  | "epsilon"
+  | "steps";
 
 /**
  * A number setting's control from the library's settings table: its bound, capped by the table's
@@ -105,7 +115,7 @@ export const PARAMS = {
   seed: fromTable("seed"),
   episodes: fromTable("episodes"),
   budget: fromTable("budget"),
-  timeLimit: { kind: "number", min: 0, max: 3600 },
+  timeLimit: fromTable("timeLimit"),
   terms: fromTable("terms"),
   maxFactors: fromTable("maxFactors"),
   gamma: fromTable("gamma"),

@@ -90,6 +90,17 @@ export const SETTINGS = {
     rule: "an integer from 0 (no limit) to 10000000",
     form: { max: 100_000 },
   }),
+  timeLimit: number(
+    "search",
+    0,
+    TIME_LIMIT_CAP,
+    "wall-clock limit of the search; at it the best so far is printed and written (0: none, the default)",
+    {
+      flag: "--time-limit <seconds>",
+      rule: `a number of seconds from 0 (no limit) to ${TIME_LIMIT_CAP}`,
+      form: { max: 3600 },
+    },
+  ),
   terms: integer("search", 0, TERMS_CAP, `products per output (LoCaL n2), 1…${TERMS_CAP}; default: grows by itself`, {
     flag: "--terms <n>",
     rule: `an integer from 1 to ${TERMS_CAP}, or 0 for a size that grows by itself`,

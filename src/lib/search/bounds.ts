@@ -19,7 +19,6 @@ import {
   type NumberSettingName,
   type SettingName,
   type SettingRow,
-  TIME_LIMIT_CAP,
 } from "../core/index.js";
 
 /** A bounded number: its rule in words ("an integer from 1 to 12") and its schema. */
@@ -61,21 +60,17 @@ const numberRows = (Object.entries(SETTINGS) as [SettingName, SettingRow][]).fil
   (entry): entry is [NumberSettingName, NumberRow] => entry[1].kind !== "choice",
 );
 
-/** Every number setting's bound (the settings table, core/settings.ts), and the time limit's. */
-export const BOUNDS: Record<NumberSettingName | "timeLimit", Bound> = {
-  ...(Object.fromEntries(numberRows.map(([name, row]) => [name, boundOf(row, false)])) as Record<
-    NumberSettingName,
-    Bound
-  >),
-  // Seconds of wall clock; a week at most (a larger value is a typo, not a plan).
-  timeLimit: bound(false, 0, TIME_LIMIT_CAP, { rule: `a number of seconds from 0 (no limit) to ${TIME_LIMIT_CAP}` }),
-};
+/** Every number setting's bound (the settings table, core/settings.ts). */
+export const BOUNDS = Object.fromEntries(numberRows.map(([name, row]) => [name, boundOf(row, false)])) as Record<
+  NumberSettingName,
+  Bound
+>;
 
 /**
  * The flags' own bounds where they are narrower than the library's
  * (a flag cannot ask for "auto" = 0 or the sentinel −1).
  */
-export const FLAG_BOUNDS: Record<NumberSettingName | "timeLimit", Bound> = {
+export const FLAG_BOUNDS: Record<NumberSettingName, Bound> = {
   ...BOUNDS,
   ...(Object.fromEntries(
     numberRows.filter(([, row]) => row.flagMin !== undefined).map(([name, row]) => [name, boundOf(row, true)]),
