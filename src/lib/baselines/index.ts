@@ -15,7 +15,7 @@ import type { Equation } from "../equation/index.js";
 import type { Registry, SymbolPlugin } from "../plugins/index.js";
 import { resultTerms, type EquationResult, type ModelResult } from "../result/index.js";
 import type { Rng } from "../core/index.js";
-import type { SearchSettings } from "../search/index.js";
+import type { ModelMethod, SearchSettings } from "../search/index.js";
 import { eqlWidths, predictEql, trainEql } from "./eql.js";
 import { extractEql } from "./eqlExtract.js";
 import { fitDsrTarget } from "./dsrModel.js";
@@ -87,6 +87,16 @@ export interface ModelContext {
   pool?: readonly string[];
 }
 
+/** One model method's fit: every target of `train`, scored on it and, where given, on `test`. */
+type ModelFit = (
+  train: Dataset,
+  test: Dataset | undefined,
+  settings: SearchSettings,
+  rng: Rng,
+  onModel?: (model: ModelResult) => void,
+  context?: ModelContext,
+) => ModelsOutput;
+
 /**
  * Fits `settings.method`'s model to every target of `train`, one generator fork per target, and
  * scores it on the training set and, where given, the test set. A target whose training NRMSE is
@@ -100,15 +110,25 @@ export function fitModels(
   onModel?: (model: ModelResult) => void,
   context?: ModelContext,
 ): ModelsOutput {
-  if (settings.method === "eql") {
-    if (!context) throw new InputError("eql needs the symbol registry to write its equations");
-    return fitEql(train, test, settings, rng, context, onModel);
-  }
-  if (settings.method === "dsr" || settings.method === "vpg") {
-    if (!context) throw new InputError(`${settings.method} needs the symbol registry for its tokens`);
-    return fitDsr(train, test, settings, rng, context, onModel);
-  }
-  if (settings.method !== "mlp") throw new InputError(`unknown model method "${settings.method}"`);
+  const fit = (MODEL_FITS as Record<string, ModelFit | undefined>)[settings.method];
+  if (!fit) throw new InputError(`unknown model method "${settings.method}"`);
+  return fit(train, test, settings, rng, onModel, context);
+}
+
+/** EQL, DSR and VPG write equations: they need the symbol registry. */
+function needContext(method: string, context: ModelContext | undefined, what: string): ModelContext {
+  if (!context) throw new InputError(`${method} needs the symbol registry ${what}`);
+  return context;
+}
+
+/** The paper's MLP baseline per target (mlp.ts): no equation. */
+function fitMlp(
+  train: Dataset,
+  test: Dataset | undefined,
+  settings: SearchSettings,
+  rng: Rng,
+  onModel?: (model: ModelResult) => void,
+): ModelsOutput {
   const testPredictions = test ? new Map<string, Float64Array>() : undefined;
   const models = train.targets.map((target): ModelResult => {
     const trained = trainMlp(train, target, settings, rng.fork());
@@ -161,9 +181,10 @@ function fitEql(
   test: Dataset | undefined,
   settings: SearchSettings,
   rng: Rng,
-  context: ModelContext,
   onModel?: (model: ModelResult) => void,
+  given?: ModelContext,
 ): ModelsOutput {
+  const context = needContext("eql", given, "to write its equations");
   const lookup = (name: string) => context.symbols.get(name);
   const testPredictions = test ? new Map<string, Float64Array>() : undefined;
   const equations: EquationResult[] = [];
@@ -237,9 +258,10 @@ function fitDsr(
   test: Dataset | undefined,
   settings: SearchSettings,
   rng: Rng,
-  context: ModelContext,
   onModel?: (model: ModelResult) => void,
+  given?: ModelContext,
 ): ModelsOutput {
+  const context = needContext(settings.method, given, "for its tokens");
   const variant = settings.method === "vpg" ? "vpg" : "dsr";
   const testPredictions = test ? new Map<string, Float64Array>() : undefined;
   const equations: EquationResult[] = [];
@@ -259,3 +281,14 @@ function fitDsr(
   });
   return { models, testPredictions, equations, simplified };
 }
+
+/**
+ * Each model method's fit, by its name in the method table (search/methods.ts): one row per
+ * `kind: "model"` row there, checked by the compiler (a model method without a fit, or a fit
+ * without a method, does not build). The method table itself cannot hold them: it sits below this
+ * folder, and the baselines load tfjs only when one runs (run/pipeline.ts imports them late).
+ */
+export const MODEL_FITS = { mlp: fitMlp, eql: fitEql, dsr: fitDsr, vpg: fitDsr } as const satisfies Record<
+  ModelMethod,
+  ModelFit
+>;

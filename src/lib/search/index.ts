@@ -32,6 +32,7 @@ export {
   type ModelRow,
   type StructureSearchRow,
   type SearchMethod,
+  type ModelMethod,
 } from "./methods.js";
 export { consolesrSettings, paperSettings, STOP_REASONS, type SearchSettings, type StopReason } from "./settings.js";
 export { allowedNeurons } from "./constraints.js";

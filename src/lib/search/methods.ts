@@ -230,6 +230,10 @@ export const METHODS = {
 } satisfies Record<string, MethodRow>;
 
 export type SearchMethod = keyof typeof METHODS;
+/** The methods that fit a model per target (`kind: "model"`): each has its fit in baselines/index.ts. */
+export type ModelMethod = {
+  [K in SearchMethod]: (typeof METHODS)[K]["kind"] extends "model" ? K : never;
+}[SearchMethod];
 export const METHOD_NAMES = Object.keys(METHODS) as SearchMethod[];
 
 export const isMethod = (name: unknown): name is SearchMethod =>
