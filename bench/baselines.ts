@@ -6,7 +6,7 @@
  * DSR and VPG the expressions sampled per target. Prints figures; asserts nothing.
  */
 import { useBackend } from "../src/lib/engine/backend.js";
-import { pipelineData, resolvePipelineConfig, runPipeline } from "../src/lib/run/pipeline.js";
+import { pipelineData, resolvePipelineConfig, runPipeline } from "../src/lib/run/index.js";
 import type { DsrTrainingRecord } from "../src/lib/result/result.js";
 import { METHODS, type SearchMethod } from "../src/lib/search/index.js";
 import { tf } from "../src/lib/engine/tf.js";

@@ -9,7 +9,7 @@
  * well, and no selection rule can prefer the truth. The truth is used for this judgement only; no
  * search runs.
  */
-import { pipelineData, resolvePipelineConfig } from "../src/lib/run/pipeline.js";
+import { pipelineData, resolvePipelineConfig } from "../src/lib/run/index.js";
 import { createRegistries } from "../src/lib/plugins/builtin.js";
 import { columnOf } from "../src/lib/data/dataset.js";
 import { fitForm } from "../src/lib/run/fitForm.js";

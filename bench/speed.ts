@@ -16,7 +16,7 @@ import {
   resolvePipelineConfig,
   searchOptionsOf,
   type PipelineOptions,
-} from "../src/lib/run/pipeline.js";
+} from "../src/lib/run/index.js";
 import { search } from "../src/lib/search/index.js";
 import { createArgminSolver } from "../src/lib/search/argmin.js";
 import { createRng } from "../src/lib/core/rng.js";

@@ -16,7 +16,7 @@ import { fitLocalSync } from "../src/lib/local/fit.js";
 import "../src/lib/local/fitTfjs.js";
 import { createRng } from "../src/lib/core/rng.js";
 import { Icnn } from "../src/lib/search/icnn.js";
-import { resolvePipelineConfig, pipelineData, runPipeline } from "../src/lib/run/pipeline.js";
+import { resolvePipelineConfig, pipelineData, runPipeline } from "../src/lib/run/index.js";
 import { resultToJson } from "../src/lib/result/result.js";
 import { createSymbolRegistry, createRegistries } from "../src/lib/plugins/builtin.js";
 import { parseSweepSpec } from "../src/lib/index.js";

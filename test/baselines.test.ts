@@ -20,7 +20,7 @@ import {
   resolvePipelineConfig,
   runPipeline,
   type PipelineOptions,
-} from "../src/lib/run/pipeline.js";
+} from "../src/lib/run/index.js";
 import { resultToJson } from "../src/lib/result/result.js";
 import { createRng } from "../src/lib/core/rng.js";
 import { METHODS, structureSearchRow } from "../src/lib/search/index.js";

@@ -33,7 +33,7 @@ import {
   resolvePipelineConfig,
   runPipeline,
   type PipelineOptions,
-} from "../src/lib/run/pipeline.js";
+} from "../src/lib/run/index.js";
 import { type DsrTrainingRecord, resultToJson } from "../src/lib/result/result.js";
 import { createRng } from "../src/lib/core/rng.js";
 import { METHODS, resolveSettings } from "../src/lib/search/index.js";

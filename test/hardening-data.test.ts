@@ -21,7 +21,7 @@ import {
   runPipeline,
   type CsvFormConfig,
   type CsvSearchConfig,
-} from "../src/lib/run/pipeline.js";
+} from "../src/lib/run/index.js";
 import { createRng, type Rng } from "../src/lib/core/rng.js";
 import { createRegistries } from "../src/lib/plugins/builtin.js";
 import { testDir } from "./helpers/data.js";

@@ -21,7 +21,7 @@ import {
 import { experiments } from "../src/lib/data/experiments.js";
 import { evaluateEquation } from "../src/lib/equation/evaluate.js";
 import { createRng } from "../src/lib/core/rng.js";
-import { pipelineData, resolvePipelineConfig } from "../src/lib/run/pipeline.js";
+import { pipelineData, resolvePipelineConfig } from "../src/lib/run/index.js";
 import { createRegistries } from "../src/lib/plugins/builtin.js";
 import { assertInputError, cli } from "./helpers/cli.js";
 

@@ -10,7 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fit } from "../src/lib/index.js";
 import { addNoise } from "../src/lib/data/noise.js";
-import { configFromManifest, searchSettingsOf, type CsvSearchConfig } from "../src/lib/run/pipeline.js";
+import { configFromManifest, searchSettingsOf, type CsvSearchConfig } from "../src/lib/run/index.js";
 import { createRng } from "../src/lib/core/rng.js";
 import type { Candidate } from "../src/lib/search/evaluator.js";
 import { HallOfFame } from "../src/lib/search/hallOfFame.js";

@@ -27,7 +27,7 @@ import { simplifyEquation } from "../src/lib/equation/simplify.js";
 import type { Equation } from "../src/lib/equation/types.js";
 import { nrmse } from "../src/lib/numeric/nrmse.js";
 import { createRng } from "../src/lib/core/rng.js";
-import { pipelineData, resolvePipelineConfig, runPipeline } from "../src/lib/run/pipeline.js";
+import { pipelineData, resolvePipelineConfig, runPipeline } from "../src/lib/run/index.js";
 import { backwardElimination } from "../src/lib/search/linear/backward.js";
 import { leastSquares as solveLeastSquares } from "../src/lib/numeric/linalg.js";
 import { linearProposals } from "../src/lib/search/linear/proposer.js";

@@ -15,12 +15,7 @@ import { gitSha } from "../src/cli/io.js";
 import { reproduce } from "../src/cli/reproduce.js";
 import { experimentData, experiments } from "../src/lib/data/experiments.js";
 import { isInputError } from "../src/lib/core/errors.js";
-import {
-  configFromManifest,
-  pipelineData,
-  resolvePipelineConfig,
-  type PipelineConfig,
-} from "../src/lib/run/pipeline.js";
+import { configFromManifest, pipelineData, resolvePipelineConfig, type PipelineConfig } from "../src/lib/run/index.js";
 import { compareEquations, EXACT_TOLERANCE, FLOAT32_TOLERANCE, toleranceFor } from "../src/lib/result/reproduce.js";
 import { resultToJson, type ResultJson } from "../src/lib/result/result.js";
 import { createRng } from "../src/lib/core/rng.js";

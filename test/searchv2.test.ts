@@ -12,7 +12,7 @@ import { monomialProposals, powerOf, sharedFactors } from "../src/lib/search/lin
 import { selectSubsets } from "../src/lib/search/linear/select.js";
 import { linearProposals } from "../src/lib/search/linear/proposer.js";
 import { experiments } from "../src/lib/data/experiments.js";
-import { pipelineData, resolvePipelineConfig } from "../src/lib/run/pipeline.js";
+import { pipelineData, resolvePipelineConfig } from "../src/lib/run/index.js";
 import { createRegistries, createSymbolRegistry } from "../src/lib/plugins/builtin.js";
 import { assertInputError, cli } from "./helpers/cli.js";
 import { testDir } from "./helpers/data.js";

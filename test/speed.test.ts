@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { createRng } from "../src/lib/core/rng.js";
 import { Selection } from "../src/lib/search/linear/select.js";
 import { createRegistries } from "../src/lib/plugins/builtin.js";
-import { pipelineData, pipelinePlugins, resolvePipelineConfig, searchOptionsOf } from "../src/lib/run/pipeline.js";
+import { pipelineData, pipelinePlugins, resolvePipelineConfig, searchOptionsOf } from "../src/lib/run/index.js";
 import { search } from "../src/lib/search/index.js";
 import { createArgminSolver } from "../src/lib/search/argmin.js";
 import { PHASES } from "../src/lib/search/phases.js";

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { columnOf } from "../src/lib/data/dataset.js";
 import { evaluateEquation } from "../src/lib/equation/index.js";
 import { nrmse } from "../src/lib/numeric/nrmse.js";
-import { configFromManifest, pipelineData } from "../src/lib/run/pipeline.js";
+import { configFromManifest, pipelineData } from "../src/lib/run/index.js";
 import { parseResult } from "../src/lib/result/reproduce.js";
 import { createRegistries } from "../src/lib/plugins/builtin.js";
 

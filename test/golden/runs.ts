@@ -6,7 +6,7 @@
  */
 import { createRng } from "../../src/lib/core/rng.js";
 import { benchmarkData, benchmarkEntry } from "../../src/lib/data/benchmark.js";
-import { pipelineData, resolvePipelineConfig, runPipeline } from "../../src/lib/run/pipeline.js";
+import { pipelineData, resolvePipelineConfig, runPipeline } from "../../src/lib/run/index.js";
 import { search } from "../../src/lib/search/index.js";
 import { createArgminSolver } from "../../src/lib/search/argmin.js";
 import { createRegistries } from "../../src/lib/plugins/builtin.js";

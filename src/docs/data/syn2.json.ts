@@ -2,7 +2,7 @@
 // build, so this loader reads a committed result of
 //   npx consolesr run syn2 --seed 0 --timings --out data/results/syn2-seed0.json
 // validates it (src/lib/result/reproduce.ts parseResult), regenerates the run's data from its manifest
-// (src/lib/run/pipeline.ts configFromManifest + pipelineData: the same train and U(3,4) test draw) and
+// (src/lib/run/manifest.ts configFromManifest, run/pipeline.ts pipelineData: the same train and U(3,4) test draw) and
 // recomputes the evaluation against the truth with the library (src/lib/run/evaluate.ts, the function
 // runPipeline calls). It also scores the equations the paper prints for CoNSoLe on syn2 with the
 // same metric. Prints one JSON on stdout in experimentPage.ts's shape (syn1.json's, without the
