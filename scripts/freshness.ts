@@ -20,7 +20,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { reporter } from "../src/cli/io.js";
-import { reproduce } from "../src/cli/reproduce.js";
+import { reproduce } from "../src/cli/commands/reproduce.js";
 import { createRng } from "../src/lib/index.js";
 import {
   BENCHMARK_FILES,

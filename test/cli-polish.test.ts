@@ -9,7 +9,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { searchProgress, showsBar, type EpisodeProgress, type ProgressStream } from "../src/cli/progress.js";
+import { searchProgress, showsBar, type EpisodeProgress, type ProgressStream } from "../src/cli/commands/progress.js";
 import type { Reporter } from "../src/cli/io.js";
 import { assertInputError, bin, cli, root } from "./helpers/cli.js";
 import { testDir } from "./helpers/data.js";

@@ -14,7 +14,7 @@ import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createRng } from "../src/lib/core/rng.js";
 import { InputError } from "../src/lib/core/errors.js";
-import { importPluginFile, loadPluginFile, loadRegistries } from "../src/cli/plugins.js";
+import { importPluginFile, loadPluginFile, loadRegistries } from "../src/cli/sandbox/plugins.js";
 import { assertInputError, cli, root, type Run } from "./helpers/cli.js";
 import { testDir } from "./helpers/data.js";
 

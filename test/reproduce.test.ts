@@ -12,7 +12,7 @@ import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Runtime } from "@observablehq/runtime";
 import { gitSha } from "../src/cli/io.js";
-import { reproduce } from "../src/cli/reproduce.js";
+import { reproduce } from "../src/cli/commands/reproduce.js";
 import { experimentData, experiments } from "../src/lib/data/experiments.js";
 import { isInputError } from "../src/lib/core/errors.js";
 import { configFromManifest, pipelineData, resolvePipelineConfig, type PipelineConfig } from "../src/lib/run/index.js";

@@ -21,7 +21,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { searchProgress } from "../src/cli/progress.js";
+import { searchProgress } from "../src/cli/commands/progress.js";
 import { assertInputError, cli, cliSignalled, setprivWorks } from "./helpers/cli.js";
 import { fileIn, productCsv, testDir } from "./helpers/data.js";
 

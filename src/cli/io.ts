@@ -24,8 +24,8 @@ import { InputError } from "../lib/core/index.js";
 import { parseCsv, parseCsvSteps, type Table } from "../lib/data/index.js";
 import { Clock, driveSteps } from "../lib/core/index.js";
 import { oneLine } from "../lib/core/index.js";
-import type { ProgressStream } from "./progress.js";
-import { WORKER_TAG, type WorkerData } from "./supervisor.js";
+import type { ProgressStream } from "./commands/progress.js";
+import { WORKER_TAG, type WorkerData } from "./sandbox/supervisor.js";
 
 /** SHA-256 of bytes, hex. */
 export const sha256 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");

@@ -17,7 +17,7 @@ import {
   WORKER_TAG,
   type WorkerData,
   type WorkerMessage,
-} from "./supervisor.js";
+} from "./sandbox/supervisor.js";
 
 const worker =
   !isMainThread && (workerData as WorkerData | null)?.tag === WORKER_TAG ? (workerData as WorkerData) : undefined;
@@ -32,7 +32,7 @@ if (!worker && runsPluginCode(args)) {
 } else {
   const port = parentPort!;
   const post = (message: WorkerMessage) => port.postMessage(message);
-  const { attachWatch } = await import("./watch.js");
+  const { attachWatch } = await import("./sandbox/watch.js");
   attachWatch(worker.watch, post);
   // Which stop signals have listeners here (the search's, commands.ts), kept in shared memory so
   // the supervisor knows at once whether to forward a signal or give it its default action.

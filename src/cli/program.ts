@@ -1,6 +1,6 @@
 /**
  * One command of consolesr's command line, run on the arguments after `consolesr`; main.ts runs
- * it in-process, or inside the plugin worker (supervisor.ts) when the command loads plugin files.
+ * it in-process, or inside the plugin worker (sandbox/supervisor.ts) when the command loads plugin files.
  * Exit codes (DESIGN): 0 success, 2 bad input or usage with one `error: …` line on stderr, 1 an
  * internal error (set CONSOLESR_DEBUG=1 for the stack), 128 + the signal's number (130 for
  * Ctrl-C, 143 for SIGTERM) after a signal stopped a search (the best equations so far are
@@ -12,8 +12,8 @@ import { constants } from "node:os";
 import { Command, CommanderError } from "commander";
 import { isInputError, type InputError } from "../lib/core/index.js";
 import { VERSION } from "../lib/core/index.js";
-import { interrupted, registerCommands } from "./commands.js";
-import { registerWorker } from "./queueWorker.js";
+import { interrupted, registerCommands } from "./commands/commands.js";
+import { registerWorker } from "./queue/queueWorker.js";
 
 /**
  * Runs `args` (e.g. ["fit", "data.csv", …]); the exit code to

@@ -2,7 +2,7 @@
  * The settings table: every number and choice a user can set, once — its bound or choices, its
  * command-line flag, its help, and its group. Derived from it: the validation of every setting
  * (search/bounds.ts: the library's settings check, result files and the flags go through the same
- * rule), the CLI's options (src/cli/fitOptions.ts), the sweep variants' checks (sweep/spec.ts) and
+ * rule), the CLI's options (src/cli/commands/fitOptions.ts), the sweep variants' checks (sweep/spec.ts) and
  * the playground's and report forms' controls with their URL parameters (their ranges: a form may
  * cap a slow setting lower, `form`). Which methods read a setting is the method table's `uses`
  * (search/methods.ts, `settingRows`), not repeated here.

@@ -1,7 +1,7 @@
 /**
  * The bounds of every number a user can set, as zod schemas built from the settings table
  * (core/settings.ts). The CLI's flag parsers
- * (src/cli/fitOptions.ts), the library's settings check (search/settings.ts) and a result
+ * (src/cli/commands/fitOptions.ts), the library's settings check (search/settings.ts) and a result
  * file's manifest (configFromManifest) all validate through these, so that a value refused as a
  * flag is refused in a result file too, with the same words, and before anything is allocated.
  *

@@ -2,12 +2,12 @@
 import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { Command } from "commander";
-import { checkBackendName } from "../lib/core/index.js";
-import type { Table } from "../lib/data/index.js";
-import { experiments } from "../lib/data/index.js";
-import { equationText, formatNumber } from "../lib/equation/index.js";
-import { InputError } from "../lib/core/index.js";
-import type { PluginCheckReport } from "../lib/conformance/index.js";
+import { checkBackendName } from "../../lib/core/index.js";
+import type { Table } from "../../lib/data/index.js";
+import { experiments } from "../../lib/data/index.js";
+import { equationText, formatNumber } from "../../lib/equation/index.js";
+import { InputError } from "../../lib/core/index.js";
+import type { PluginCheckReport } from "../../lib/conformance/index.js";
 import {
   FORM_FIT,
   isFormConfig,
@@ -25,13 +25,18 @@ import {
   type PipelineInput,
   type PipelineOptions,
   type PipelineOutput,
-} from "../lib/run/index.js";
-import { resultToJson, type ModelResult, type ResultJson } from "../lib/result/index.js";
-import { runtimeFacts } from "../lib/core/index.js";
-import { isModelMethod, type EpisodeEvent, type OutputSearchResult, type SearchSettings } from "../lib/search/index.js";
-import { Interrupted } from "../lib/core/index.js";
-import { builtinConstraints, builtinRewards, builtinSymbols } from "../lib/plugins/index.js";
-import { BOUNDS } from "../lib/search/index.js";
+} from "../../lib/run/index.js";
+import { resultToJson, type ModelResult, type ResultJson } from "../../lib/result/index.js";
+import { runtimeFacts } from "../../lib/core/index.js";
+import {
+  isModelMethod,
+  type EpisodeEvent,
+  type OutputSearchResult,
+  type SearchSettings,
+} from "../../lib/search/index.js";
+import { Interrupted } from "../../lib/core/index.js";
+import { builtinConstraints, builtinRewards, builtinSymbols } from "../../lib/plugins/index.js";
+import { BOUNDS } from "../../lib/search/index.js";
 import {
   addFitFlags,
   addModelFlags,
@@ -52,11 +57,11 @@ import {
   stderrStream,
   writeText,
   type Reporter,
-} from "./io.js";
-import { addPluginTimeoutFlag, collect, importPluginFile, loadRegistries, TRUST_NOTE } from "./plugins.js";
+} from "../io.js";
+import { addPluginTimeoutFlag, collect, importPluginFile, loadRegistries, TRUST_NOTE } from "../sandbox/plugins.js";
 import { searchProgress } from "./progress.js";
 import { registerReproduce } from "./reproduce.js";
-import { registerSweep } from "./sweep.js";
+import { registerSweep } from "../sweep/sweep.js";
 
 interface CommonFlags extends FitFlags, SearchFlags {
   seed: number;
@@ -534,9 +539,9 @@ export function registerCommands(program: Command): void {
     if (flags.builtins)
       groups.push({ origin: "built-in", candidates: [...builtinSymbols, ...builtinConstraints, ...builtinRewards] });
     for (const path of files) groups.push({ origin: path, candidates: await importPluginFile(path) });
-    await (await import("../lib/engine/index.js")).useBackend("cpu");
-    const { tf } = await import("../lib/engine/tf.js");
-    const { checkPlugins, formatFailure } = await import("../lib/conformance/index.js");
+    await (await import("../../lib/engine/index.js")).useBackend("cpu");
+    const { tf } = await import("../../lib/engine/tf.js");
+    const { checkPlugins, formatFailure } = await import("../../lib/conformance/index.js");
     // KaTeX (an optional peer dependency) renders each symbol's LaTeX where it is installed.
     let renderLatex: ((latex: string) => void) | undefined;
     try {
@@ -602,7 +607,7 @@ async function backendFor(config: PipelineConfig, name: string): Promise<string>
     checkBackendName(name);
     return name;
   }
-  const { useBackend } = await import("../lib/engine/index.js");
+  const { useBackend } = await import("../../lib/engine/index.js");
   return useBackend(name);
 }
 

@@ -12,8 +12,8 @@
  * (the summary, warnings, the equations on stdout, the `interrupted` line) starts on a clean line.
  */
 import cliProgress from "cli-progress";
-import { formatNumber } from "../lib/equation/index.js";
-import type { Reporter } from "./io.js";
+import { formatNumber } from "../../lib/equation/index.js";
+import type { Reporter } from "../io.js";
 
 /**
  * Where the bar is drawn: process.stderr, or a stand-in with

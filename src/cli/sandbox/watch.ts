@@ -10,7 +10,7 @@
  * worker (no attachWatch: the in-process CLI, tests, the library) nothing is wrapped.
  */
 import { format } from "node:util";
-import { isAsyncFunction } from "../lib/plugins/index.js";
+import { isAsyncFunction } from "../../lib/plugins/index.js";
 
 /** What the supervisor prints for an id: `plugin file <file>: <what> <verb> within …`. */
 export interface WatchLabel {

@@ -125,7 +125,7 @@ export async function supervise(args: string[]): Promise<number> {
   const workerData: WorkerData = { tag: WORKER_TAG, args, watch, stderrTty };
   // From the sources (a checkout, under tsx) the worker registers tsx first (worker.js); the
   // compiled CLI (build/cli) runs its main.js in the worker as it is.
-  const entry = import.meta.url.endsWith(".ts") ? "./worker.js" : "./main.js";
+  const entry = import.meta.url.endsWith(".ts") ? "../worker.js" : "../main.js";
   const worker = new Worker(new URL(entry, import.meta.url), {
     workerData,
     stdout: true,

@@ -9,9 +9,9 @@ import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { Option } from "commander";
 import type { Redis } from "ioredis";
-import { InputError } from "../lib/core/index.js";
-import { manifestConfig, type PipelineConfig } from "../lib/run/index.js";
-import type { SweepJob } from "./sweep.js";
+import { InputError } from "../../lib/core/index.js";
+import { manifestConfig, type PipelineConfig } from "../../lib/run/index.js";
+import type { SweepJob } from "../sweep/sweep.js";
 
 /** The BullMQ queue sweeps and workers share unless --queue-name names another. */
 export const DEFAULT_QUEUE = "consolesr-sweep";

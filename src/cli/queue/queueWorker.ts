@@ -11,11 +11,11 @@
 import { availableParallelism } from "node:os";
 import type { Job } from "bullmq";
 import { type Command, Option } from "commander";
-import { BOUNDS } from "../lib/search/index.js";
-import { InputError } from "../lib/core/index.js";
-import { numberOption } from "./fitOptions.js";
-import { reporter } from "./io.js";
-import { JobProcesses, type JobRequest } from "./jobProcesses.js";
+import { BOUNDS } from "../../lib/search/index.js";
+import { InputError } from "../../lib/core/index.js";
+import { numberOption } from "../commands/fitOptions.js";
+import { reporter } from "../io.js";
+import { JobProcesses, type JobRequest } from "../sweep/jobProcesses.js";
 import {
   ATTEMPTS,
   connectRedis,

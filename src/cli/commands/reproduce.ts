@@ -6,8 +6,8 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { Option, type Command } from "commander";
-import type { Table } from "../lib/data/index.js";
-import { InputError } from "../lib/core/index.js";
+import type { Table } from "../../lib/data/index.js";
+import { InputError } from "../../lib/core/index.js";
 import {
   configFromManifest,
   formEquations,
@@ -18,7 +18,7 @@ import {
   pipelinePlugins,
   type CsvSearchConfig,
   type PipelineConfig,
-} from "../lib/run/index.js";
+} from "../../lib/run/index.js";
 import {
   compareResults,
   formatComparison,
@@ -27,12 +27,12 @@ import {
   parseResult,
   tolerancePolicy,
   type Comparison,
-} from "../lib/result/index.js";
-import type { EquationResult, ResultJson } from "../lib/result/index.js";
-import { shown } from "../lib/core/index.js";
-import { VERSION } from "../lib/core/index.js";
-import { csvTable, readBytes, reporter, sha256, type Reporter } from "./io.js";
-import { addPluginTimeoutFlag, collect, loadRegistries, TRUST_NOTE } from "./plugins.js";
+} from "../../lib/result/index.js";
+import type { EquationResult, ResultJson } from "../../lib/result/index.js";
+import { shown } from "../../lib/core/index.js";
+import { VERSION } from "../../lib/core/index.js";
+import { csvTable, readBytes, reporter, sha256, type Reporter } from "../io.js";
+import { addPluginTimeoutFlag, collect, loadRegistries, TRUST_NOTE } from "../sandbox/plugins.js";
 
 export interface ReproduceOptions {
   backend?: string;
@@ -177,10 +177,10 @@ export async function reproduce(file: string, options: ReproduceOptions = {}): P
     if (isFormConfig(config)) formEquations(config, train, registries);
     csv = { path, rows: train.rows };
   }
-  const { useBackend } = await import("../lib/engine/index.js");
+  const { useBackend } = await import("../../lib/engine/index.js");
   const backend = await useBackend(options.backend ?? "cpu");
   log.info(describe(file, config, backend, csv));
-  const { runModule } = await import("../lib/api/index.js");
+  const { runModule } = await import("../../lib/api/index.js");
   const result = await runModule(config, { backend, registries, table, file: csv?.path });
   const equations = result.equations;
   // A model (the MLP) is retrained: its policy says why its numbers match exactly or within MODEL_TOLERANCE.

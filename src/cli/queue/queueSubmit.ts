@@ -7,9 +7,9 @@
  * Imported only when --queue is given (sweep.ts imports it lazily), and so is bullmq.
  */
 import type { Queue } from "bullmq";
-import type { PipelineConfig } from "../lib/run/index.js";
-import { parseResult } from "../lib/result/index.js";
-import { writeText, type Reporter } from "./io.js";
+import type { PipelineConfig } from "../../lib/run/index.js";
+import { parseResult } from "../../lib/result/index.js";
+import { writeText, type Reporter } from "../io.js";
 import {
   ATTEMPTS,
   connectRedis,
@@ -22,7 +22,7 @@ import {
   type QueueJobData,
   type QueueJobResult,
 } from "./queue.js";
-import { failedRow, resultOfJob, summaryRow, type SummaryRow, type SweepJob } from "./sweep.js";
+import { failedRow, resultOfJob, summaryRow, type SummaryRow, type SweepJob } from "../sweep/sweep.js";
 
 /** A pending job of the sweep: where its result goes, and what it must be (config, data digest). */
 export interface QueuedJob {

@@ -34,7 +34,7 @@ export interface JobOutcome {
 }
 
 /** The command that runs consolesr: bin/consolesr.js (tsx in a checkout, build/ in a package). */
-const BIN = fileURLToPath(new URL("../../bin/consolesr.js", import.meta.url));
+const BIN = fileURLToPath(new URL("../../../bin/consolesr.js", import.meta.url));
 
 interface Waiting {
   request: JobRequest;

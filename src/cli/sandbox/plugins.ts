@@ -11,9 +11,9 @@ import { InvalidArgumentError, type Command } from "commander";
 import { existsSync, statSync } from "node:fs";
 import { extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { InputError } from "../lib/core/index.js";
-import { registerPlugins, validatePlugin, type Plugin, type Registries } from "../lib/plugins/index.js";
-import { createRegistries } from "../lib/plugins/index.js";
+import { InputError } from "../../lib/core/index.js";
+import { registerPlugins, validatePlugin, type Plugin, type Registries } from "../../lib/plugins/index.js";
+import { createRegistries } from "../../lib/plugins/index.js";
 import { DEFAULT_PLUGIN_MEMORY_MB, DEFAULT_PLUGIN_TIMEOUT_S } from "./supervisor.js";
 import { watchLoading, watchPlugin } from "./watch.js";
 

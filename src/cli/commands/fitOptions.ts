@@ -5,10 +5,10 @@
  * files use (src/lib/search/bounds.ts); a name through `choices`.
  */
 import { Option, type Command } from "commander";
-import { FLAG_BOUNDS, parseBound, type Bound } from "../lib/search/index.js";
-import { BOUNDS } from "../lib/search/index.js";
-import type { FitOptions } from "../lib/local/index.js";
-import { METHOD_NAMES, METHODS, type SearchMethod, type SearchSettings } from "../lib/search/index.js";
+import { FLAG_BOUNDS, parseBound, type Bound } from "../../lib/search/index.js";
+import { BOUNDS } from "../../lib/search/index.js";
+import type { FitOptions } from "../../lib/local/index.js";
+import { METHOD_NAMES, METHODS, type SearchMethod, type SearchSettings } from "../../lib/search/index.js";
 import {
   type Choice,
   type ChoiceSettingName,
@@ -20,8 +20,8 @@ import {
   type SettingName,
   type SettingRow,
   SETTINGS,
-} from "../lib/core/index.js";
-import { list } from "./io.js";
+} from "../../lib/core/index.js";
+import { list } from "../io.js";
 
 /** The attribute commander gives a flag's value: `--max-factors <n>` → maxFactors, `--lr <rate>` → lr. */
 export const flagKey = (row: SettingRow): string =>

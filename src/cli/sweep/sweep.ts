@@ -16,8 +16,8 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import cliProgress from "cli-progress";
 import type { Command } from "commander";
-import type { Table } from "../lib/data/index.js";
-import { InputError, isInputError } from "../lib/core/index.js";
+import type { Table } from "../../lib/data/index.js";
+import { InputError, isInputError } from "../../lib/core/index.js";
 import {
   manifestConfig,
   pipelineData,
@@ -26,20 +26,20 @@ import {
   type FitConfig,
   type PipelineConfig,
   type PipelineOptions,
-} from "../lib/run/index.js";
-import type { Registries } from "../lib/plugins/index.js";
-import { parseResult } from "../lib/result/index.js";
-import { resultToJson, type ResultJson } from "../lib/result/index.js";
-import type { SearchMethod } from "../lib/search/index.js";
-import { BOUNDS } from "../lib/search/index.js";
-import { numberOption } from "./fitOptions.js";
-import { csvTable, gitSha, readBytes, readCsvFile, reporter, writeText } from "./io.js";
+} from "../../lib/run/index.js";
+import type { Registries } from "../../lib/plugins/index.js";
+import { parseResult } from "../../lib/result/index.js";
+import { resultToJson, type ResultJson } from "../../lib/result/index.js";
+import type { SearchMethod } from "../../lib/search/index.js";
+import { BOUNDS } from "../../lib/search/index.js";
+import { numberOption } from "../commands/fitOptions.js";
+import { csvTable, gitSha, readBytes, readCsvFile, reporter, writeText } from "../io.js";
 import { JobProcesses, type JobRequest } from "./jobProcesses.js";
-import { loadRegistries } from "./plugins.js";
-import { queueNameOption, queueUrlOption } from "./queue.js";
-import type { QueuedJob } from "./queueSubmit.js";
-import { showsBar } from "./progress.js";
-import { expandSweepSpec, parseSweepSpec, type SweepJob } from "../lib/sweep/index.js";
+import { loadRegistries } from "../sandbox/plugins.js";
+import { queueNameOption, queueUrlOption } from "../queue/queue.js";
+import type { QueuedJob } from "../queue/queueSubmit.js";
+import { showsBar } from "../commands/progress.js";
+import { expandSweepSpec, parseSweepSpec, type SweepJob } from "../../lib/sweep/index.js";
 
 export type { SweepJob };
 
@@ -236,7 +236,7 @@ export async function computeJob(
   const started = performance.now();
   const read = () => (table ??= readCsvFile(job.source));
   const config = resolveJob(job, registries, read);
-  const { useBackend } = await import("../lib/engine/index.js");
+  const { useBackend } = await import("../../lib/engine/index.js");
   const backend = await useBackend("cpu");
   const data = pipelineData(config, { registries, table: job.csv ? read() : undefined });
   const { result, search } = await runPipeline({ data, config, registries, git: gitSha(), backend });
@@ -411,7 +411,7 @@ async function sweep(specFile: string, flags: SweepFlags): Promise<void> {
   // With --queue, Redis is reached (or the one error line printed) before anything is written.
   const queue =
     flags.queue && pending.length
-      ? await (await import("./queueSubmit.js")).openSweepQueue({
+      ? await (await import("../queue/queueSubmit.js")).openSweepQueue({
           url: flags.queue,
           name: flags.queueName,
           out,
