@@ -15,6 +15,8 @@ import { toMasks, fromMasks, structureKey } from "../src/lib/local/structure.js"
 import { InputError } from "../src/lib/core/errors.js";
 import { datasetFromTable } from "../src/lib/data/csv.js";
 import { flagMessage } from "../src/cli/program.js";
+import { experimentData, experiments } from "../src/lib/data/index.js";
+import { createRng } from "../src/lib/core/rng.js";
 
 const registry = createSymbolRegistry();
 const symbols = registry.values();
@@ -186,4 +188,29 @@ test("a form's and a table's errors name the library's field; the CLI says the f
     flagMessage(new InputError("plugin file p.js: no default export")),
     "plugin file p.js: no default export",
   );
+});
+
+test("options a library message names in backquotes become the CLI's flags; other backquoted text stays", () => {
+  const symbolRegistry = createSymbolRegistry();
+  // The library's own words, from a real check: pow's training year holds 8760 rows.
+  const tooMany = (() => {
+    try {
+      experimentData(experiments.pow!, { rows: 9000, rng: createRng(0), symbols: (name) => symbolRegistry.get(name) });
+    } catch (error) {
+      return error;
+    }
+  })();
+  assert.ok(tooMany instanceof InputError);
+  assert.match(tooMany.message, /^pow: `rows` 9000 is more than .*; give `rows` 8760 or fewer$/);
+  assert.doesNotMatch(tooMany.message, /--/);
+  assert.equal(
+    flagMessage(tooMany),
+    "pow: --rows 9000 is more than the training year's 8760 hourly points; give --rows 8760 or fewer",
+  );
+  // Table settings map through their flags (maxFactors → --max-factors, learningRate → --lr).
+  assert.equal(
+    flagMessage(new InputError("loosen `maxFactors`/`terms`, or lower `learningRate`")),
+    "loosen --max-factors/--terms, or lower --lr",
+  );
+  assert.equal(flagMessage(new InputError("a `tanh` factor and `text(x)`")), "a `tanh` factor and `text(x)`");
 });

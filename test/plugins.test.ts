@@ -267,7 +267,7 @@ describe("checkPlugins", () => {
     assertFails(
       { ...goodTanh, name: "mangled", text: (a: string) => `th[${a}` },
       "text",
-      /the --form parser cannot read text\("2\.5\*x1"\) = "th\[2\.5\*x1" back/,
+      /the `form` parser cannot read text\("2\.5\*x1"\) = "th\[2\.5\*x1" back/,
     );
     assertFails(
       { ...goodTanh, name: "mute", text: () => "tanh" },

@@ -10,7 +10,7 @@
 import "./quietTfjs.js";
 import { constants } from "node:os";
 import { Command, CommanderError } from "commander";
-import { isInputError, type InputError } from "../lib/core/index.js";
+import { isInputError, type InputError, SETTINGS, type SettingRow } from "../lib/core/index.js";
 import { VERSION } from "../lib/core/index.js";
 import { interrupted, registerCommands } from "./commands/commands.js";
 import { registerWorker } from "./queue/queueWorker.js";
@@ -64,13 +64,41 @@ export async function runCli(args: readonly string[]): Promise<number | undefine
   }
 }
 
-/** The flag that sets each library option an InputError can name (InputError.field). */
-const FLAG_OF: Record<string, string> = { form: "--form", targets: "--target", inputs: "--inputs" };
+/**
+ * The flag that sets each library option an InputError can name: every flagged row of the settings
+ * table (core/settings.ts), and the options the commands define themselves.
+ */
+const FLAG_OF: Record<string, string> = {
+  ...Object.fromEntries(
+    (Object.entries(SETTINGS) as [string, SettingRow][]).flatMap(([name, row]) =>
+      row.flag ? [[name, row.flag.split(" ")[0]!]] : [],
+    ),
+  ),
+  form: "--form",
+  targets: "--target",
+  inputs: "--inputs",
+  symbols: "--symbols",
+  method: "--method",
+  rows: "--rows",
+  seed: "--seed",
+  snrDb: "--snr",
+  constraints: "--constraints",
+  reward: "--reward",
+  hidden: "--hidden",
+  exact: "--exact",
+};
 
-/** An input error as the CLI says it: a message that starts with its field names the flag instead. */
+/**
+ * An input error as the CLI says it: the library names its options (a message that starts with
+ * its field, `form: …`, and options in backquotes, `` `rows` 9000 is more than …``); the CLI names
+ * the flags instead (`--form: …`, `--rows 9000 is more than …`). Backquoted text that is not an
+ * option stays as it is.
+ */
 export function flagMessage(error: InputError): string {
   const flag = error.field === undefined ? undefined : FLAG_OF[error.field];
-  return flag && error.message.startsWith(`${error.field}: `)
-    ? `${flag}: ${error.message.slice(error.field!.length + 2)}`
-    : error.message;
+  const message =
+    flag && error.message.startsWith(`${error.field}: `)
+      ? `${flag}: ${error.message.slice(error.field!.length + 2)}`
+      : error.message;
+  return message.replace(/`(\w+)`/g, (text, name: string) => (Object.hasOwn(FLAG_OF, name) ? FLAG_OF[name]! : text));
 }

@@ -53,7 +53,7 @@ export function fitDsrTarget(
   if (!Number.isFinite(found.best.nrmse))
     throw new InputError(
       `no ${variant} expression with a finite train NRMSE was found for target "${target}" in ${found.samples} ` +
-        `samples: scale the columns to magnitudes near 1, or raise --budget`,
+        `samples: scale the columns to magnitudes near 1, or raise \`budget\``,
     );
   const answer = pruneExpression(library, found.best.tokens, found.best.constants, train.x, y, train.rows, std(y));
   const text = expressionText(library, answer.tokens, answer.constants);

@@ -197,7 +197,7 @@ function fitEql(
     if (!Number.isFinite(trainNrmse))
       throw new InputError(
         `no EQL network with a finite train NRMSE was found for target "${target}" (NRMSE ${trainNrmse}): ` +
-          `scale the columns to magnitudes near 1, or lower --lr`,
+          `scale the columns to magnitudes near 1, or lower \`learningRate\``,
       );
     const extraction = extractEql(model);
     if (extraction.terms) {

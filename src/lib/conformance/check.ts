@@ -211,11 +211,11 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
       try {
         read = parseForm(`y = ${text}`, { symbols: [s], inputs: ["x1"], targets: ["y"] });
       } catch (cause) {
-        return fail(`the --form parser cannot read text(${show(arg)}) = ${show(text)} back: ${errorText(cause)}`);
+        return fail(`the \`form\` parser cannot read text(${show(arg)}) = ${show(text)} back: ${errorText(cause)}`);
       }
       const factor = read[0]?.terms[0]?.factors[0];
       if (factor?.symbol !== s.name || factor.input !== "x1")
-        return fail(`the --form parser reads text(${show(arg)}) = ${show(text)} as ${show(factor)}`);
+        return fail(`the \`form\` parser reads text(${show(arg)}) = ${show(text)} as ${show(factor)}`);
     }
   });
 

@@ -197,7 +197,7 @@ export function datasetFromTable(
   if (badName !== undefined) {
     throw new InputError(
       `${file}: column ${quote(badName)} is not a name an equation can use; rename it in the header to a letter or _ ` +
-        `followed by letters, digits, _ or . (or leave it out with --inputs)`,
+        `followed by letters, digits, _ or . (or leave it out of \`inputs\`)`,
     );
   }
   targetIdx.forEach((j, k) => {

@@ -123,7 +123,7 @@ export function pipelineData(
     if ("symbols" in config) {
       for (const name of config.symbols) {
         train.inputs.forEach((input, i) => {
-          checkColumnDomain(symbols.get(name), input, train.x[i]!, `drop ${name} from --symbols`);
+          checkColumnDomain(symbols.get(name), input, train.x[i]!, `drop ${name} from \`symbols\``);
         });
       }
     }

@@ -67,8 +67,8 @@ export function checkNoPool(options: PipelineOptions): void {
   if (options.symbols && isModelMethod(method))
     throw new InputError(
       method === "mlp"
-        ? `--symbols chooses a search's pool; --method mlp fits a network with no symbols`
-        : `--symbols is not taken by --method ${method}: it uses the experiment's pool ` +
+        ? `\`symbols\` chooses a search's pool; \`method\` mlp fits a network with no symbols`
+        : `\`symbols\` is not taken by \`method\` ${method}: it uses the experiment's pool ` +
             `(a CSV: every registered symbol, plugin symbols included)`,
     );
 }
@@ -121,8 +121,8 @@ export function checkExperimentRows(experiment: Experiment, rows: number, prefix
     throw new InputError(
       prefix +
         (experiment.rowsMessage?.(rows) ??
-          `${experiment.name}: --rows ${rows} is more than its ${experiment.maxRows}; ` +
-            `give --rows ${experiment.maxRows} or fewer`),
+          `${experiment.name}: \`rows\` ${rows} is more than its ${experiment.maxRows}; ` +
+            `give \`rows\` ${experiment.maxRows} or fewer`),
     );
   }
   return rows;
@@ -199,7 +199,7 @@ export function resolvePipelineConfig(options: PipelineOptions, registries: Regi
           symbols.get(symbol),
           input,
           train.x[i]!,
-          `drop ${symbol} from --symbols or the column from --inputs`,
+          `drop ${symbol} from \`symbols\` or the column from \`inputs\``,
         );
       });
     }

@@ -99,7 +99,8 @@ export class Trajectories {
       for (let attempt = 0; !chosen; attempt++) {
         if (attempt > 1000)
           throw new InputError(
-            `the constraints reject every action at layer ${k}; loosen --max-factors/--terms or the constraint plugins`,
+            `the constraints reject every action at layer ${k}; ` +
+              "loosen `maxFactors`/`terms` or the constraint plugins",
           );
         const mutate = this.#explore === "mutate" && parent && rng.next() < 0.5;
         const candidate = mutate ? flipBits(parent[k]!, bounds, rng) : randomAction(space, k, bounds, limits, rng);

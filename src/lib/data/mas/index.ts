@@ -74,7 +74,7 @@ function masDataset(q: Float64Array[], dq: Float64Array[], from: number, to: num
 }
 
 const masRowsMessage = (rows: number) =>
-  `mas: --rows ${rows} is more than the ${MAS_TRAIN_ROWS} training points; give --rows ${MAS_TRAIN_ROWS} or fewer`;
+  `mas: \`rows\` ${rows} is more than the ${MAS_TRAIN_ROWS} training points; give \`rows\` ${MAS_TRAIN_ROWS} or fewer`;
 
 function masData(options: ExperimentDataOptions): { train: Dataset; test: Dataset } {
   const rows = options.rows;

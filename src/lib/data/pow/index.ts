@@ -90,8 +90,8 @@ function powData(options: ExperimentDataOptions): { train: Dataset; test: Datase
 }
 
 const powRowsMessage = (rows: number) =>
-  `pow: --rows ${rows} is more than the training year's ${HOURS_PER_YEAR} hourly points; ` +
-  `give --rows ${HOURS_PER_YEAR} or fewer`;
+  `pow: \`rows\` ${rows} is more than the training year's ${HOURS_PER_YEAR} hourly points; ` +
+  `give \`rows\` ${HOURS_PER_YEAR} or fewer`;
 
 /**
  * The forms `run pow --given-form` fits: the truth's, with a
