@@ -12,7 +12,8 @@ import { constants } from "node:os";
 import { Command, CommanderError } from "commander";
 import { isInputError, type InputError, SETTINGS, type SettingRow } from "../lib/core/index.js";
 import { VERSION } from "../lib/core/index.js";
-import { interrupted, registerCommands } from "./commands/commands.js";
+import { registerCommands } from "./commands/commands.js";
+import { interrupted } from "./commands/running.js";
 import { registerWorker } from "./queue/queueWorker.js";
 
 /**

@@ -1,0 +1,195 @@
+/**
+ * Running one pipeline from the command line: the early stop signals, the progress bars, the
+ * backend, and the flags as pipeline options.
+ */
+import { statSync } from "node:fs";
+import { checkBackendName } from "../../lib/core/index.js";
+import { equationText } from "../../lib/equation/index.js";
+import {
+  FORM_FIT,
+  isFormConfig,
+  isModelConfig,
+  runPipeline,
+  searchSettingsOf,
+  SEARCH_FIT,
+  usesTfjs,
+  type PipelineConfig,
+  type PipelineInput,
+  type PipelineOptions,
+  type PipelineOutput,
+} from "../../lib/run/index.js";
+import { isModelMethod, type EpisodeEvent } from "../../lib/search/index.js";
+import { fitSettings, searchOverrides, type FitFlags, type SearchFlags } from "./fitOptions.js";
+import { stderrStream, type Reporter } from "../io.js";
+import { searchProgress } from "./progress.js";
+
+import { fitProgress, timeLimitWarning, stopAdvice } from "./output.js";
+
+export interface CommonFlags extends FitFlags, SearchFlags {
+  seed: number;
+  plugin?: string[];
+  out?: string;
+  quiet?: boolean;
+  timings?: boolean;
+}
+
+/**
+ * Set when Ctrl-C (SIGINT), SIGTERM or SIGHUP (the terminal closed) stopped a search: the CLI
+ * exits 128 + the signal's number (130, 143, 129) after printing the best so far.
+ */
+export const interrupted: { value: boolean; signal?: StopSignal; before?: string } = { value: false };
+
+/** A file's size in MB (0 where it cannot be read: the read names the problem). */
+export function fileMegabytes(file: string): number {
+  try {
+    return statSync(file).size / 2 ** 20;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Until a search's own handler takes over (searchWithProgress): a stop signal aborts `signal`, and
+ * the command ends with one line saying no equation was found yet (program.ts), 128 + the signal.
+ */
+export function earlySignals(): { signal: AbortSignal; stopped: () => StopSignal | undefined; release: () => void } {
+  const controller = new AbortController();
+  let which: StopSignal | undefined;
+  const onSignal = (signal: StopSignal) => {
+    // A second signal: the default action, as during a search.
+    release();
+    which = signal;
+    controller.abort();
+  };
+  const release = () => {
+    for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal);
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  return { signal: controller.signal, stopped: () => which, release };
+}
+
+/**
+ * The signals that stop a search and keep its best so far (in the plugin worker, main.ts emits them on `process` when
+ * the supervisor forwards them).
+ */
+export const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+export type StopSignal = (typeof STOP_SIGNALS)[number];
+
+/** The fit and search flags as pipeline options (flag problems are reported here, naming the flag). */
+export function flagOptions(
+  flags: CommonFlags,
+  form: boolean,
+): Partial<Pick<PipelineOptions, "fit" | "method" | "search" | "constraints" | "reward">> {
+  const fit = fitSettings(
+    flags,
+    form ? { steps: FORM_FIT.steps, engine: FORM_FIT.engine } : { steps: SEARCH_FIT.steps, engine: SEARCH_FIT.engine },
+  );
+  if (form) return { fit };
+  const { method, settings, constraints } = searchOverrides(flags);
+  // A model method's --lr is its own Adam learning rate; it fits no equation.
+  if (isModelMethod(method) && flags.lr !== undefined) settings.learningRate = flags.lr;
+  return { fit, method, search: settings, constraints, reward: flags.reward };
+}
+
+/**
+ * Runs a resolved config through the pipeline with the CLI's progress on stderr (a search's is a
+ * bar per target on a terminal and plain lines elsewhere, progress.ts; the bar is cleared before
+ * anything else is printed). A search can be stopped with Ctrl-C or SIGTERM (the best so far is
+ * kept, and written by --out; the CLI exits 130 or 143). A second signal gets the default action
+ * (the process ends at once).
+ */
+export async function runWithProgress(
+  input: Omit<PipelineInput, "signal" | "onEpisode" | "onFit">,
+  log: Reporter,
+  quiet: boolean,
+): Promise<PipelineOutput> {
+  if (isFormConfig(input.config)) return runPipeline({ ...input, onFit: fitProgress(log) });
+  if (isModelConfig(input.config))
+    return runPipeline({
+      ...input,
+      onModel: (m) => {
+        const t = m.training;
+        if ("phases" in t) {
+          const mse = t.phases.map((p) => `${p.phase} ${p.mse.toExponential(2)}`).join(", ");
+          log.info(
+            `${m.target}: ${m.model} trained ${t.phases.length} phases (MSE ${mse}), ` +
+              `${t.active} of ${t.weights} weights kept: ${m.expression?.text ?? ""}`,
+          );
+          return;
+        }
+        if ("samples" in t) {
+          log.info(
+            `${m.target}: ${m.model} sampled ${t.samples} expressions (${t.distinct} distinct) in ${t.iterations} ` +
+              `iterations (${t.stopReason}), best reward ${t.reward.toFixed(6)}: ${m.expression?.text ?? ""}`,
+          );
+          return;
+        }
+        log.info(
+          `${m.target}: ${m.model} trained ${t.epochs} epochs (${t.stopReason}; kept epoch ${t.bestEpoch}), ` +
+            `validation NRMSE ${t.validationNrmse.toExponential(2)} on ${t.validationRows} rows`,
+        );
+      },
+    });
+  const symbols = input.registries.symbols;
+  const progress = searchProgress<EpisodeEvent>({
+    stream: stderrStream(),
+    log,
+    quiet,
+    episodes: searchSettingsOf(input.config).episodes,
+    equation: ({ best }) => (best.equation.terms.length ? equationText(best.equation, (n) => symbols.get(n)) : "—"),
+  });
+  const controller = new AbortController();
+  const stop = () => {
+    for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal);
+  };
+  const onSignal = (signal: StopSignal) => {
+    stop();
+    void progress.stop();
+    interrupted.value = true;
+    interrupted.signal = signal;
+    controller.abort();
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  try {
+    const output = await runPipeline({ ...input, signal: controller.signal, onEpisode: (e) => progress.episode(e) });
+    // A signal that came during a step that did not yield (a fit on a very large data set) is
+    // still queued: one turn of the event loop hands it to onSignal before the listeners go, so
+    // the run ends as stopped (130, 143, 129) with its answer rather than dropping the signal.
+    await new Promise((resolve) => setImmediate(resolve));
+    await progress.stop();
+    const settings = output.search!.settings;
+    for (const o of output.search!.outputs) {
+      log.info(
+        `${o.target}: ${o.stopReason} after ${o.episodes} episodes, ${o.structures} structures ` +
+          `fitted${o.screened ? `, ${o.screened} library columns screened` : ""} (greedy ${o.actions.greedy}, ` +
+          `random ${o.actions.random}, rejected ${o.actions.rejected}); ` +
+          `size ${o.size.terms} terms × ${o.size.maxFactors} factors`,
+      );
+      const missed = ["episodes", "budget", "exhausted"].includes(o.stopReason);
+      if (missed) log.warn(stopAdvice(o, settings));
+    }
+    if (output.search!.stopReason === "time-limit") log.warn(timeLimitWarning(output.search!.outputs, settings));
+    return output;
+  } finally {
+    void progress.stop();
+    stop();
+  }
+}
+
+/**
+ * The tfjs backend a run records: for a run that uses tfjs (usesTfjs), the flag's backend, loaded
+ * and initialised here (tfjs is loaded on first use); for one that does not (a search fitted on
+ * the float64 engine), the flag's name, checked, and tfjs is never loaded.
+ */
+export async function backendFor(config: PipelineConfig, name: string): Promise<string> {
+  if (!usesTfjs(config)) {
+    checkBackendName(name);
+    return name;
+  }
+  const { useBackend } = await import("../../lib/engine/index.js");
+  return useBackend(name);
+}
+
+/** What fits a run's equations, for its first log line. */
+export const engineText = (config: PipelineConfig, backend: string) =>
+  usesTfjs(config) ? `tfjs ${backend}` : "float64 engine";
