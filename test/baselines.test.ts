@@ -166,7 +166,7 @@ describe("MLP", () => {
     );
     assert.throws(
       () => resolvePipelineConfig(options(0, { symbols: ["x"] }), registries),
-      /--method mlp fits a network with no symbols/,
+      /`method` mlp fits a network with no symbols/,
     );
   });
 });
