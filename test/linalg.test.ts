@@ -10,6 +10,7 @@ import {
   choleskySolve,
   dot,
   givens,
+  gramSchmidt,
   householderQr,
   leastSquares,
   rotate,
@@ -99,4 +100,23 @@ test("givens zeroes an entry, rotate applies it; Cholesky and the square solve i
   for (let i = 0; i < 3; i++)
     close(S[i * 3]! * sol[0]! + S[i * 3 + 1]! * sol[1]! + S[i * 3 + 2]! * sol[2]!, [4, 0, 5][i]!, 1e-14);
   assert.equal(solveSquare(Float64Array.of(1, 2, 2, 4), Float64Array.of(1, 1), 2), null);
+});
+
+test("Gram–Schmidt: an orthonormal basis, its projection, and the least-squares coefficients it solves for", () => {
+  const n = 40;
+  const a = column(n, () => rng.uniform(1, 2));
+  const b = column(n, () => rng.uniform(-1, 1));
+  const dependent = column(n, (r) => 3 * a[r]! - b[r]!);
+  const y = column(n, (r) => 0.5 * a[r]! + 2 * b[r]!);
+  const basis = gramSchmidt([a, b, dependent, column(n, () => 0)], { dependent: 1e-10 });
+  assert.deepEqual(basis.kept, [0, 1]);
+  for (let i = 0; i < 2; i++) for (let j = 0; j < 2; j++) close(dot(basis.q[i]!, basis.q[j]!), i === j ? 1 : 0, 1e-14);
+  const beta = basis.solve(y);
+  close(beta[0]!, 0.5);
+  close(beta[1]!, 2);
+  assert.equal(beta[2], 0);
+  const residual = basis.project(Float64Array.from(y));
+  assert.ok(Math.sqrt(dot(residual, residual)) < 1e-12 * Math.sqrt(dot(y, y)));
+  // With unit, each column is scaled first and R is in those units: r[0][0] = 1.
+  close(gramSchmidt([a], { dependent: 1e-10, unit: true }).r[0]![0]!, 1, 1e-14);
 });

@@ -32,7 +32,7 @@
 import type { ColumnLookup } from "./evaluate.js";
 import { simplifyEquation, type SimplifyOptions } from "./simplify.js";
 import type { Equation, Factor, Term } from "./types.js";
-import { leastSquares, nrmse as nrmseOf } from "../numeric/index.js";
+import { gramSchmidt, nrmse as nrmseOf } from "../numeric/index.js";
 import type { SymbolPlugin } from "../plugins/index.js";
 import { pow } from "../core/index.js";
 
@@ -356,23 +356,9 @@ export function nearAffine(
 
 /**
  * Least-squares coefficients of y on the columns, over the first `rows` rows (numeric/linalg's
- * QR). A column with a value that is not finite, or within DEPENDENT (relative) of the span of the
- * earlier ones, gets 0; every coefficient is NaN when y holds a value that is not finite.
+ * Gram–Schmidt). A column within DEPENDENT (relative) of the span of the earlier ones, or not
+ * finite, gets 0.
  */
 export function refitCoefficients(basis: readonly ArrayLike<number>[], y: ArrayLike<number>, rows: number): number[] {
-  const head = (v: ArrayLike<number>) => Float64Array.from({ length: rows }, (_, i) => v[i]!);
-  const columns = basis.map(head);
-  const usable = columns.map((_, k) => k).filter((k) => columns[k]!.every(Number.isFinite));
-  const out = new Array<number>(basis.length).fill(0);
-  if (usable.length === 0) return y.length >= rows && head(y).every(Number.isFinite) ? out : out.fill(Number.NaN);
-  const solved = leastSquares(
-    usable.map((k) => columns[k]!),
-    head(y),
-    { dependent: DEPENDENT, overwrite: true },
-  );
-  if (!solved) return out.fill(Number.NaN);
-  usable.forEach((k, p) => {
-    out[k] = solved[p]!;
-  });
-  return out;
+  return gramSchmidt(basis, { dependent: DEPENDENT, rows }).solve(y);
 }

@@ -5,6 +5,8 @@ export {
   householderQr,
   leastSquares,
   givens,
+  gramSchmidt,
+  type GramSchmidt,
   rotate,
   cholesky,
   choleskyForward,

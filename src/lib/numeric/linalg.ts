@@ -1,9 +1,10 @@
 /**
- * The library's dense linear algebra, each kernel written once (docs/design.md, "One numeric
- * core"): the dot product, the Householder QR (least squares, nested prefixes, projections), the
- * Givens rotation, the Cholesky factorisation and the square solve with partial pivoting. Every
- * least-squares fit of the library goes through `householderQr`; scripts/boundaries.ts fails a
- * private copy elsewhere (a function named dot, leastSquares, cholesky, givens or householder).
+ * The library's dense linear algebra, each kernel written once: the dot product, two QR
+ * factorisations — Householder (the float64 engine's coefficient solves, the log-space screen) and
+ * Gram–Schmidt with its explicit basis (the linear proposals' projections, the backward
+ * elimination's R, refitting a sum's coefficients) — the Givens rotation, the Cholesky factorisation
+ * and the square solve with partial pivoting. scripts/boundaries.ts fails a private copy elsewhere
+ * (a function named dot, leastSquares, cholesky, givens, gramSchmidt or householder…).
  *
  * All of it is float64 and deterministic: sums run in a fixed order, so one input gives one
  * output, bit for bit, in Node and in every browser.
@@ -146,6 +147,91 @@ export function householderQr(columns: readonly Float64Array[], options: QrOptio
     },
     r(i, p) {
       return i < p ? a[pivots[p]!.column]![i]! : i === p ? pivots[p]!.diagonal : 0;
+    },
+  };
+}
+
+/** An orthonormal basis of a set of columns by Gram–Schmidt, with the operations on it. */
+export interface GramSchmidt {
+  /** The basis, one vector per independent column, in order. */
+  q: Float64Array[];
+  /** R by columns: r[p][i] is column kept[p]'s component along q[i] (i ≤ p; the diagonal at i = p). */
+  r: number[][];
+  /** The independent columns, by index. */
+  kept: number[];
+  /** v minus its projection on the basis, in place (twice over, as the basis was built). */
+  project(v: Float64Array): Float64Array;
+  /** Least-squares coefficients of y on the columns (a dependent one gets 0), by the basis and R. */
+  solve(y: ArrayLike<number>): number[];
+}
+
+/**
+ * Modified Gram–Schmidt, orthogonalised twice (over the first `rows` entries): the explicit
+ * orthonormal basis the linear proposals project many candidate columns on, and the R the
+ * backward elimination updates by Givens rotations. A column that is zero or not finite, or whose
+ * part outside the earlier ones is at most `dependent` of its norm, is left out. With `unit`, each
+ * column is scaled to unit norm first and `dependent` is that part's own norm.
+ */
+export function gramSchmidt(
+  columns: readonly ArrayLike<number>[],
+  options: { dependent: number; unit?: boolean; rows?: number },
+): GramSchmidt {
+  const n = options.rows ?? columns[0]?.length ?? 0;
+  const q: Float64Array[] = [];
+  const r: number[][] = [];
+  const kept: number[] = [];
+  for (const [k, column] of columns.entries()) {
+    const v = Float64Array.from(column);
+    const norm = Math.sqrt(dot(v, v, 0, n));
+    if (!(norm > 0) || !Number.isFinite(norm)) continue;
+    if (options.unit) for (let i = 0; i < n; i++) v[i] = v[i]! / norm;
+    const rc = new Array<number>(q.length).fill(0);
+    for (let pass = 0; pass < 2; pass++) {
+      for (let i = 0; i < q.length; i++) {
+        const qi = q[i]!;
+        const d = dot(qi, v, 0, n);
+        rc[i] = rc[i]! + d;
+        for (let t = 0; t < n; t++) v[t] = v[t]! - d * qi[t]!;
+      }
+    }
+    const rest = Math.sqrt(dot(v, v, 0, n));
+    if (!(rest > options.dependent * (options.unit ? 1 : norm)) || !Number.isFinite(rest)) continue;
+    for (let t = 0; t < n; t++) v[t] = v[t]! / rest;
+    rc.push(rest);
+    q.push(v);
+    r.push(rc);
+    kept.push(k);
+  }
+  return {
+    q,
+    r,
+    kept,
+    project(v) {
+      for (let pass = 0; pass < 2; pass++)
+        for (const u of q) {
+          const c = dot(u, v, 0, n);
+          for (let t = 0; t < n; t++) v[t] = v[t]! - c * u[t]!;
+        }
+      return v;
+    },
+    solve(y) {
+      const residual = Float64Array.from(y);
+      const z = q.map((qi) => {
+        const d = dot(qi, residual, 0, n);
+        for (let t = 0; t < n; t++) residual[t] = residual[t]! - d * qi[t]!;
+        return d;
+      });
+      const beta = new Array<number>(q.length).fill(0);
+      for (let p = q.length - 1; p >= 0; p--) {
+        let s = z[p]!;
+        for (let j = p + 1; j < q.length; j++) s -= r[j]![p]! * beta[j]!;
+        beta[p] = s / r[p]![p]!;
+      }
+      const out = new Array<number>(columns.length).fill(0);
+      kept.forEach((k, p) => {
+        out[k] = beta[p]!;
+      });
+      return out;
     },
   };
 }

@@ -28,7 +28,7 @@
 import type { NeuronColumn, WeightedNeuron } from "./columns.js";
 import { backwardElimination } from "./backward.js";
 import { exp, log } from "../../core/index.js";
-import { dot, householderQr, solveSpd } from "../../numeric/index.js";
+import { dot, gramSchmidt, solveSpd } from "../../numeric/index.js";
 import type { Steps } from "../../core/index.js";
 
 /** Dictionary columns at most (the factors per product are cut where the count would pass it). */
@@ -77,17 +77,10 @@ export interface PursuitResult {
   source: "pursuit" | "backward" | "noise" | "completion";
 }
 
-/**
- * An orthonormal basis of the columns' span and y's residual outside it (numeric/linalg's QR; a
- * column with a value that is not finite, or within 1e-10 of the earlier ones' span, adds nothing).
- */
+/** Orthonormal basis of the columns' span (numeric/linalg's Gram–Schmidt) and y's residual outside it. */
 function basisOf(columns: readonly Float64Array[], y: Float64Array): { q: Float64Array[]; residual: Float64Array } {
-  const qr = householderQr(
-    columns.filter((c) => c.every(Number.isFinite)),
-    { dependent: 1e-10 },
-  );
-  if (!qr || qr.kept.length === 0) return { q: [], residual: Float64Array.from(y) };
-  return { q: qr.basis(), residual: qr.residual(y) };
+  const basis = gramSchmidt(columns, { dependent: 1e-10 });
+  return { q: basis.q, residual: basis.project(Float64Array.from(y)) };
 }
 
 /**
