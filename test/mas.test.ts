@@ -157,7 +157,7 @@ test("one seed gives the same bytes; --rows takes the first points; --snr touche
   assert.deepEqual(noisy.train.x, short.train.x);
   assert.notDeepEqual(noisy.train.y, short.train.y);
   assert.equal(hash(noisy.test!.y), hash(short.test!.y));
-  assert.throws(() => resolvePipelineConfig({ experiment: "mas", rows: 5000 }, registries), /--rows 5000 .*3000/);
+  assert.throws(() => resolvePipelineConfig({ experiment: "mas", rows: 5000 }, registries), /`rows` 5000 .*3000/);
 });
 
 test("learned matrix: the truth reads back exactly; a missing term and a spurious one show", () => {

@@ -249,7 +249,7 @@ test(
     assert.equal(hash(noisy.test!.y), hash(short.test!.y));
     // The data seed comes from createRng(seed); the cache returns the same year.
     assert.equal(powOperatingPoints(7), powOperatingPoints(7));
-    assert.throws(() => resolvePipelineConfig({ experiment: "pow", rows: 9000 }, registries), /--rows 9000 .*8760/);
+    assert.throws(() => resolvePipelineConfig({ experiment: "pow", rows: 9000 }, registries), /`rows` 9000 .*8760/);
   },
 );
 
