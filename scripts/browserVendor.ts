@@ -1,6 +1,6 @@
 /**
  * Browser builds of the packages Framework cannot bundle cleanly by itself (see
- * ../../shared/STACK.md), made with esbuild before Framework runs:
+ * docs/design.md#stack), made with esbuild before Framework runs:
  *
  * - `@tensorflow/tfjs-backend-wasm`: Framework's rollup bundle keeps `import "fs"`, "path", "os",
  *   "perf_hooks" (the package maps them to `false` in its "browser" field, which esbuild honours).

@@ -3,7 +3,7 @@
  * passes, and small trees made here with one deliberate fault each fail with a line naming it.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -105,4 +105,27 @@ test("a private numeric kernel fails: one definition of each, in numeric/linalg.
   assert.deepEqual(checkBoundaries(root, LAYERS).problems, [
     "data/table.ts: defines dot, a numeric kernel (numeric/linalg.ts owns each one)",
   ]);
+});
+
+test("no source comment points outside the repository, and every docs/design.md anchor cited exists", () => {
+  const root = fileURLToPath(new URL("..", import.meta.url));
+  const design = readFileSync(join(root, "docs/design.md"), "utf8");
+  const anchors = new Set([...design.matchAll(/<a id="([\w-]+)"><\/a>/g)].map((m) => m[1]!));
+  const outside = /\bDESIGN\b|SEARCH-NOTES|\bSTACK\.md|\.\.\/shared\//;
+  const problems: string[] = [];
+  for (const dir of ["src", "test", "bench", "scripts", "bin", "examples", "docs"]) {
+    for (const file of readdirSync(join(root, dir), { recursive: true, encoding: "utf8" })) {
+      if (!/\.(ts|js|mjs|cjs|md)$/.test(file) || file.includes("node_modules") || file.includes(".observablehq"))
+        continue;
+      const path = join(dir, file);
+      const text = readFileSync(join(root, path), "utf8");
+      // This test names the patterns it looks for; the package test checks the README for ../shared/.
+      if (path.endsWith("boundaries.test.ts") || path.endsWith("package.test.ts")) continue;
+      if (outside.test(text)) problems.push(`${path}: cites a note outside the repository`);
+      for (const m of text.matchAll(/docs\/design\.md#([\w-]+)/g))
+        if (!anchors.has(m[1]!)) problems.push(`${path}: cites docs/design.md#${m[1]}, which has no such anchor`);
+    }
+  }
+  assert.deepEqual(problems, []);
+  assert.ok(anchors.size >= 20, `docs/design.md has ${anchors.size} anchors`);
 });

@@ -1,5 +1,5 @@
 /**
- * The CLI contract (DESIGN "CLI contract"), end to end: the CLI is spawned as a child process
+ * The CLI contract (docs/design.md#cli-contract), end to end: the CLI is spawned as a child process
  * on CSV files generated into a temporary folder. Bad input must give exit 2 and exactly one
  * `error: …` line on stderr naming the problem; a good fit prints its equation on stdout and
  * writes a version-1 JSON that is byte-identical across runs.

@@ -1,5 +1,5 @@
 /**
- * consolesr's command line (bin/consolesr.js imports this file). Exit codes (DESIGN): 0 success,
+ * consolesr's command line (bin/consolesr.js imports this file). Exit codes (docs/design.md#exit-codes): 0 success,
  * 2 bad input or usage with one `error: …` line on stderr, 1 an internal error (set
  * CONSOLESR_DEBUG=1 for the stack), 130 / 143 after Ctrl-C / SIGTERM stopped a search (the best
  * equations so far are printed first).

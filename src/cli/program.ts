@@ -1,7 +1,7 @@
 /**
  * One command of consolesr's command line, run on the arguments after `consolesr`; main.ts runs
  * it in-process, or inside the plugin worker (sandbox/supervisor.ts) when the command loads plugin files.
- * Exit codes (DESIGN): 0 success, 2 bad input or usage with one `error: …` line on stderr, 1 an
+ * Exit codes (docs/design.md#exit-codes): 0 success, 2 bad input or usage with one `error: …` line on stderr, 1 an
  * internal error (set CONSOLESR_DEBUG=1 for the stack), 128 + the signal's number (130 for
  * Ctrl-C, 143 for SIGTERM) after a signal stopped a search (the best equations so far are
  * printed first).

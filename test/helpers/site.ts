@@ -251,7 +251,7 @@ export function ensureChromium(): string | undefined {
   return existsSync(CHROMIUM) ? undefined : "apt-get install chromium did not provide /usr/bin/chromium";
 }
 
-/** The flags STACK.md lists for headless Chromium as root here. */
+/** The flags docs/design.md#stack lists for headless Chromium as root here. */
 export const CHROMIUM_FLAGS = [
   "--headless",
   "--no-sandbox",

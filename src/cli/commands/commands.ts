@@ -1,5 +1,5 @@
 /**
- * The CLI commands: fit, run, plugins, check-plugin (DESIGN "CLI contract"); what they print is
+ * The CLI commands: fit, run, plugins, check-plugin (docs/design.md#cli-contract); what they print is
  * output.ts, how one pipeline runs is running.ts.
  */
 import type { Command } from "commander";

@@ -1,6 +1,6 @@
 /**
- * `consolesr sweep <spec.json> [--out DIR] [--jobs N]`: a grid of pipeline configs (DESIGN
- * "sweep"), run by a local pool of child processes. Every job goes through the same config →
+ * `consolesr sweep <spec.json> [--out DIR] [--jobs N]`: a grid of pipeline configs
+ * (docs/design.md#sweeps), run by a local pool of child processes. Every job goes through the same config →
  * result path as `fit` and `run` (resolvePipelineConfig → pipelineData → runPipeline), and its
  * version-1 result is written atomically to its own file under --out, with a stable name; a
  * summary (summary.json, summary.csv) lists every job. A re-run skips each job whose file is a

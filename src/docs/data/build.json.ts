@@ -2,7 +2,7 @@
 // the checkout the site was built from, which the playground writes into a result's manifest
 // (`consolesr fit/run --out` record their checkout's sha the same way). Framework re-runs a loader
 // only when the loader file changes, so a site built from a kept cache may carry an older sha;
-// CI deletes src/.observablehq/cache before building (STACK.md).
+// CI deletes src/.observablehq/cache before building (docs/design.md#stack).
 import { execSync } from "node:child_process";
 import { VERSION } from "../../lib/index.js";
 

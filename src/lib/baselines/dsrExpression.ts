@@ -2,7 +2,7 @@
  * A sampled DSR expression (tokens in prefix order, dsrLibrary.ts) as numbers and as text:
  * its values on data columns in float64 with the derivatives by each constant (forward mode),
  * its constants fitted by the project's Levenberg–Marquardt from all-ones (DSR starts its
- * constants at 1 too), and its text (DESIGN grammar) and LaTeX with the fitted constants.
+ * constants at 1 too), and its text (docs/design.md#text-grammar) and LaTeX with the fitted constants.
  *
  * Values outside a symbol's domain are NaN (the symbols' own evaluate), never a quiet number:
  * an expression that is NaN or infinite on a training row is invalid (reward 0).
@@ -293,7 +293,7 @@ function render(library: TokenLibrary, tokens: readonly number[], constants: Arr
   return walk().body;
 }
 
-/** The expression in the DESIGN text grammar, constants to 4 significant digits. */
+/** The expression in the text grammar (docs/design.md#text-grammar), constants to 4 significant digits. */
 export const expressionText = (library: TokenLibrary, tokens: readonly number[], constants: ArrayLike<number>) =>
   render(library, tokens, constants, TEXT);
 

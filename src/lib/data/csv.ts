@@ -164,7 +164,7 @@ function checkMagnitudes(name: string, column: Float64Array, file: string): void
 
 /**
  * Splits a table into targets and inputs. Columns not named as targets are inputs unless
- * `inputs` is given (DESIGN CLI contract).
+ * `inputs` is given (docs/design.md#cli-contract).
  */
 export function datasetFromTable(
   table: Table,

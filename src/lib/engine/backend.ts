@@ -2,7 +2,7 @@
  * Choosing the tfjs backend. cpu comes with tf.ts; wasm (a dependency) and webgl (an optional peer
  * dependency, for the browser: `npm install @tensorflow/tfjs-backend-webgl`) are loaded on first
  * use. In the browser, pages may pass their own loader for wasm (it needs its .wasm files served),
- * see STACK.md.
+ * see docs/design.md#stack.
  */
 import { InputError } from "../core/index.js";
 import { tf } from "./tf.js";

@@ -1,5 +1,5 @@
 /**
- * Text (DESIGN grammar: numbers, column names, + - * / ^, parentheses, sin cos tan exp log
+ * Text (docs/design.md#text-grammar: numbers, column names, + - * / ^, parentheses, sin cos tan exp log
  * sqrt abs tanh) and LaTeX of an equation. Symbols render themselves through their plugin.
  */
 import type { SymbolLookup } from "./evaluate.js";
@@ -72,7 +72,7 @@ function render(equation: Equation, r: Renderer, digits: number): string {
     .join("");
 }
 
-/** Right-hand side in the DESIGN text grammar. */
+/** Right-hand side in the text grammar (docs/design.md#text-grammar). */
 export function equationText(equation: Equation, symbols: SymbolLookup, digits = 4): string {
   return render(
     equation,

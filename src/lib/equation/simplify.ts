@@ -1,6 +1,6 @@
 /**
  * Simplification to a canonical form, applied to learned equations and to ground truth alike
- * so they can be compared (DESIGN "Metrics"): identifiable scales folded into coefficients
+ * so they can be compared (docs/design.md#metrics): identifiable scales folded into coefficients
  * (sqrt(2.2·x) → 1.483·sqrt(x)), even/odd symmetries (cos(−w·x), sin(−w·x)), factors that are
  * constant on the data (cos(0.005·x1) on U(1,2), x of a constant column) folded, equal terms merged, negligible terms
  * dropped, and a canonical order of factors and terms.

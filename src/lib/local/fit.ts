@@ -2,7 +2,7 @@
  * fitLocal: coefficient estimation of a LoCaL structure (paper §3.1, Theorems 3–4). Every
  * trainable weight starts at `init` (1, paper appendix); Adam (lr 1e-2) runs on tfjs — or on
  * the float64 engine — and a Levenberg–Marquardt polish finishes from the convex region Adam
- * reached (SEARCH-NOTES.md: Adam alone needs thousands of steps where a log has an inner weight).
+ * reached (docs/design.md#adam-slow-on-log: Adam alone needs thousands of steps where a log has an inner weight).
  * Multi-start (FitOptions.starts): where that start does not fit exactly and a factor's symbol is
  * periodic, a second start from a least-squares frequency scan (periodicStart); the lower loss wins.
  */

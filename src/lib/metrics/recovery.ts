@@ -1,5 +1,5 @@
 /**
- * Coefficient error E_c (paper §5.1) and exact recovery (DESIGN "Metrics"). Both compare
+ * Coefficient error E_c (paper §5.1) and exact recovery (docs/design.md#metrics). Both compare
  * simplified equations: pass the truth and the learned equation through simplifyEquation
  * with the same options first. Ground truth is for these metrics only; the search never sees it.
  */

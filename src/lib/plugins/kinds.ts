@@ -1,5 +1,5 @@
 /**
- * Plugin kinds, typed identity helpers and registries (DESIGN "Plugins").
+ * Plugin kinds, typed identity helpers and registries (docs/design.md#plugins).
  *
  * A plugin is a plain object; a plugin file needs no import of consolesr or tfjs because
  * tfjs arrives as an argument of `apply`. Plugins are validated once, when registered, with
@@ -17,7 +17,7 @@ export interface SymbolPlugin {
   complexity: number;
   /** When true the library learns w in f(w·x); it starts at 1. */
   innerWeight: boolean;
-  /** Text of f(arg) in the DESIGN grammar; `arg` is a column name or `w*column`. */
+  /** Text of f(arg) in the text grammar (docs/design.md#text-grammar); `arg` is a column name or `w*column`. */
   text: (arg: string) => string;
   /** LaTeX of f(arg); `arg` is already LaTeX. */
   latex: (arg: string) => string;

@@ -1,5 +1,5 @@
 /**
- * The version-1 result JSON of DESIGN "CLI contract", shared by the CLI, the pages and
+ * The version-1 result JSON of docs/design.md#cli-contract, shared by the CLI, the pages and
  * `reproduce`. Wall-clock times are kept out of it unless asked for, so that one seed gives
  * byte-identical JSON (they go to stderr instead).
  */
@@ -8,7 +8,7 @@ import type { RuntimeFacts } from "../core/index.js";
 
 export interface EquationResult {
   target: string;
-  /** The whole law (its constant included), in the DESIGN text grammar. */
+  /** The whole law (its constant included), in the text grammar (docs/design.md#text-grammar). */
   text: string;
   latex: string;
   /** The LoCaL part: each product with its coefficient (no term without factors). */

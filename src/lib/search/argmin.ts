@@ -11,7 +11,7 @@
  * Every feasible z is ≥ the forward activations at its a (induction with Wz ≥ 0), and the
  * objective is non-decreasing in z (wz_K ≥ 0), so the LP optimum equals min_a f(s, a) over the
  * box and the rows, attained at the returned a. The search rounds the answer at 0.5 (binary
- * actions would make it a MILP: 0.6–2.9 s on untrained nets, SEARCH-NOTES, against milliseconds
+ * actions would make it a MILP: 0.6–2.9 s on untrained nets, docs/design.md#milp-cost, against milliseconds
  * for the LP; the MILP solver that nothing called was removed).
  *
  * HiGHS (npm `highs`, HiGHS compiled to WebAssembly) solves it. The model is passed as sparse

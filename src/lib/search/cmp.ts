@@ -8,7 +8,7 @@
  * - "paper": s = [layer values (counts), layer index]; s_{k+1} = Mat(a_k)ᵀ s_k + c.
  * - "structure" (consolesr's default): the paper's state followed by the actions taken so far
  *   and a one-hot layer, so the next decision sees which neurons and products exist
- *   (SEARCH-NOTES: counts alone do not tell the next layer what was built).
+ *   (docs/design.md#state-counts).
  */
 import { InputError } from "../core/index.js";
 import type { LocalStructure } from "../local/index.js";

@@ -1,6 +1,6 @@
 /**
  * Fitting and scoring one proposed structure, cached by its canonical key so that a structure
- * the search proposes again costs nothing (SEARCH-NOTES: greedy actions repeat).
+ * the search proposes again costs nothing (docs/design.md#greedy-repeats).
  */
 import type { Dataset } from "../data/index.js";
 import { columnOf } from "../data/index.js";

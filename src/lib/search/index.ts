@@ -1,5 +1,5 @@
 /**
- * The structure search over every target (one output at a time: SEARCH-NOTES measured the joint
+ * The structure search over every target (one output at a time: docs/design.md#joint-search: the joint
  * search failing where per-output search succeeds), returning the version-1 result pieces.
  */
 import type { Dataset } from "../data/index.js";

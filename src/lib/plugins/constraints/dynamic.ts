@@ -44,7 +44,7 @@ function computeKeep(evidence: ConstraintContext["evidence"], limits: Constraint
  * The paper's symbolic dynamic constraint: a product whose values correlate with the output
  * (|Pearson| ≥ limits.pearson) is kept in every later structure, which shrinks the search.
  * The paper's 0.99 is a trap on narrow input ranges (on U(1,2), ρ(x, x²) = 0.996), so consolesr's
- * default threshold is 0.9999 (SEARCH-NOTES.md); `--method paper` uses 0.99.
+ * default threshold is 0.9999 (docs/design.md#dynamic-threshold); `--method paper` uses 0.99.
  */
 export default defineConstraint({
   kind: "constraint",

@@ -3,7 +3,7 @@ import { log } from "../../core/index.js";
 
 /**
  * log(w·x), natural logarithm. c·log(w·x) = c·log(w) + c·log(x): the weight is identifiable
- * but its gradient is only c/w, which is why Adam alone is slow here (SEARCH-NOTES.md). Beside
+ * but its gradient is only c/w, which is why Adam alone is slow here (docs/design.md#adam-slow-on-log). Beside
  * the additive constant it is not: c·log(w·x) + b reads c·log(x) + (b + c·log(w)) (`shift`).
  */
 export default defineSymbol({

@@ -2,7 +2,7 @@
  * Sparse selection over library columns: which k columns (k = 1…maxTerms) explain y best by
  * least squares. Forward selection by exact residual reduction (orthogonal least squares) as a
  * beam, then an exchange pass (swap a member for any column while the residual drops), so that
- * an early impostor does not fix the rest (SEARCH-NOTES: greedy selection alone is not enough).
+ * an early impostor does not fix the rest (docs/design.md#greedy-selection).
  * Subsets are scored in coefficient space (Columns, below): rows are touched once per column
  * that enters a subset, not once per subset scored. Decisions are made on float64 values, so a
  * result is the same on every engine. The work is written as steps (clock.ts) that yield
