@@ -55,7 +55,7 @@
  * Float64 arithmetic with math.js's exp and log: the same bits on every engine.
  */
 import { exp, log } from "../core/index.js";
-import { cholesky, choleskyForward, choleskySolve, dot } from "../numeric/index.js";
+import { dot, householderQr } from "../numeric/index.js";
 
 export interface NoiseEstimate {
   /** Estimated noise σ over the population std of y: the NRMSE an exact law would score. */
@@ -295,9 +295,12 @@ function map(a: ArrayLike<number>, f: (v: number, i: number) => number): Float64
 }
 
 /**
- * Weighted least squares of z on nested prefixes of `columns` (weights w, or 1): the Gram matrix of the
- * weighted columns scaled to unit norm, its Cholesky factor (a column dropped when nearly dependent on
- * the previous ones), and solves for any prefix with one step of iterative refinement.
+ * Weighted least squares of z on nested prefixes of `columns` (weights w, or 1), by one Householder
+ * QR of the weighted columns (numeric/linalg; each scaled to unit norm, a column whose part outside
+ * the previous ones is under √PIVOT of its norm dropped): the rank and residual sum of squares of
+ * every prefix, and its coefficients refined once. QR keeps the digits the normal equations lose
+ * on nearly collinear columns (the power flow's voltages, u ≈ 1), where the choice of degree and
+ * the floor itself moved with the summation order.
  */
 function normalEquations(columns: readonly Float64Array[], z: Float64Array, w: Float64Array | null) {
   const p = columns.length;
@@ -305,21 +308,17 @@ function normalEquations(columns: readonly Float64Array[], z: Float64Array, w: F
   const root = w ? map(w, Math.sqrt) : null;
   const weighted = root ? columns.map((c) => map(c, (v, r) => v * root[r]!)) : columns;
   const zw = root ? map(z, (v, r) => v * root[r]!) : z;
-  const norms = new Float64Array(weighted.map((c) => Math.sqrt(dot(c, c))));
-  const unit = (j: number) => (norms[j]! > 0 ? 1 / norms[j]! : 0);
-  const gram = new Float64Array(p * p);
-  for (let i = 0; i < p; i++) {
-    const a = weighted[i]!;
-    const ui = unit(i);
-    for (let j = 0; j <= i; j++) gram[i * p + j] = dot(a, weighted[j]!) * ui * unit(j);
-  }
-  // Cholesky, lower triangle; a dropped column (pivot ≤ PIVOT) gets a zero row
-  const factor = cholesky(gram, p, PIVOT)!;
-  const { kept } = factor;
+  const qr = householderQr(weighted, { dependent: Math.sqrt(PIVOT) });
   const rank = new Int32Array(p + 1);
-  for (let j = 0; j < p; j++) rank[j + 1] = rank[j]! + kept[j]!;
-  /** Solves (scaled) G_k·u = g for the first k columns, in place. */
-  const solveScaled = (g: Float64Array, k: number) => choleskySolve(factor, p, g, k);
+  const quickRss = new Float64Array(p + 1);
+  quickRss[0] = dot(zw, zw);
+  const t = qr ? qr.applyQt(Float64Array.from(zw)) : null;
+  for (let j = 0; j < p; j++) {
+    const before = rank[j]!;
+    rank[j + 1] = qr ? qr.rankAt[j]! : 0;
+    const added = rank[j + 1]! > before;
+    quickRss[j + 1] = quickRss[j]! - (added && t ? t[before]! ** 2 : 0);
+  }
   /** Weighted residual zw − W^½·X_k·β. */
   const residualOf = (beta: Float64Array, k: number) => {
     const r = Float64Array.from(zw);
@@ -334,22 +333,15 @@ function normalEquations(columns: readonly Float64Array[], z: Float64Array, w: F
   /** Coefficients of the first k columns (unscaled), refined once. */
   const solve = (k: number): Float64Array => {
     const beta = new Float64Array(k);
+    if (!qr) return beta;
     for (let step = 0; step < 2; step++) {
       const r = step === 0 ? zw : residualOf(beta, k);
-      const g = new Float64Array(k);
-      for (let j = 0; j < k; j++) if (kept[j]) g[j] = dot(weighted[j]!, r) * unit(j);
-      solveScaled(g, k);
-      for (let j = 0; j < k; j++) beta[j]! += g[j]! * unit(j);
+      const delta = qr.solve(r, k);
+      if (!delta) return beta;
+      for (let j = 0; j < k; j++) beta[j]! += delta[j]!;
     }
     return beta;
   };
-  // RSS of every prefix from the forward solve (cheap, but only good to ~1e-16·zᵀz): for choosing
-  const c = new Float64Array(p);
-  for (let j = 0; j < p; j++) c[j] = kept[j] ? dot(weighted[j]!, zw) * unit(j) : 0;
-  choleskyForward(factor, p, c);
-  const quickRss = new Float64Array(p + 1);
-  quickRss[0] = dot(zw, zw);
-  for (let j = 0; j < p; j++) quickRss[j + 1] = quickRss[j]! - c[j]! ** 2;
   return { rank, quickRss, solve };
 }
 
