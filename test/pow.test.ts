@@ -89,7 +89,7 @@ test(
   },
 );
 
-test("power balance: Σ p_i equals the series losses Σ r·|I|², which are ≥ 0, at every hour", () => {
+test("power balance: Σ p_i equals the series losses Σ r·|I|², above 0 and a few per cent, every hour", () => {
   const index = new Map(CASE5.buses.map((bus, a) => [bus.id, a]));
   for (let t = 0; t < points.hours; t += 7) {
     let sum = 0;
@@ -103,7 +103,10 @@ test("power balance: Σ p_i equals the series losses Σ r·|I|², which are ≥ 
       // |I_series|² = |ΔV|²/|z|²; loss r·|I|².
       losses += (line.r * (du * du + dv * dv)) / (line.r ** 2 + line.x ** 2);
     }
-    assert.ok(losses >= 0);
+    // Power flows at every hour, so the lines lose some of it, and only a few per cent of the load.
+    let load = 0;
+    for (let a = 0; a < n; a++) load += Math.abs(points.p[a]![t]!);
+    assert.ok(losses > 0 && losses < 0.05 * load, `hour ${t}: losses ${losses} of ${load} moved`);
     assert.ok(Math.abs(sum - losses) < 1e-10, `hour ${t}: Σp ${sum} vs losses ${losses}`);
   }
 });
