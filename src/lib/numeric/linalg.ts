@@ -2,7 +2,7 @@
  * The library's dense linear algebra, each kernel written once: the dot product, two QR
  * factorisations — Householder (the float64 engine's coefficient solves, the log-space screen) and
  * Gram–Schmidt with its explicit basis (the linear proposals' projections, the backward
- * elimination's R, refitting a sum's coefficients) — the Givens rotation, the Cholesky factorisation
+ * elimination's R, refitting a sum's coefficients) — the Givens rotation, the Cholesky solve
  * and the square solve with partial pivoting. scripts/boundaries.ts fails a private copy elsewhere
  * (a function named dot, leastSquares, cholesky, givens, gramSchmidt or householder…).
  *
@@ -263,76 +263,33 @@ export function rotate(x: Float64Array, y: Float64Array, i: number, j: number, c
   y[j] = -s * a + c * b;
 }
 
-/**
- * The Cholesky factor L (row-major n×n, lower) of the symmetric n×n matrix A. A pivot at or below
- * `drop` (when given) marks its column dependent: a zero row and column in L, reported in `kept`;
- * without `drop` a pivot that is not positive makes A not positive definite: null.
- */
-export function cholesky(A: Float64Array, n: number, drop?: number): { L: Float64Array; kept: Uint8Array } | null {
-  const L = new Float64Array(n * n);
-  const kept = new Uint8Array(n);
-  for (let j = 0; j < n; j++) {
-    let d = A[j * n + j]!;
-    for (let k = 0; k < j; k++) d -= L[j * n + k]! * L[j * n + k]!;
-    if (drop === undefined ? !(d > 0) : !(d > drop)) {
-      if (drop === undefined) return null;
-      continue;
-    }
-    kept[j] = 1;
-    const pivot = Math.sqrt(d);
-    L[j * n + j] = pivot;
-    for (let i = j + 1; i < n; i++) {
-      let s = A[i * n + j]!;
-      for (let k = 0; k < j; k++) s -= L[i * n + k]! * L[j * n + k]!;
-      L[i * n + j] = s / pivot;
-    }
-  }
-  return { L, kept };
-}
-
-/** Solves L·u = b in place for the leading k×k block (a dependent row gives 0). */
-export function choleskyForward(
-  factor: { L: Float64Array; kept: Uint8Array },
-  n: number,
-  b: Float64Array,
-  k = n,
-): Float64Array {
-  const { L, kept } = factor;
-  for (let i = 0; i < k; i++) {
-    if (!kept[i]) {
-      b[i] = 0;
-      continue;
-    }
-    let s = b[i]!;
-    for (let q = 0; q < i; q++) s -= L[i * n + q]! * b[q]!;
-    b[i] = s / L[i * n + i]!;
-  }
-  return b;
-}
-
-/** Solves L·Lᵀ·x = b in place for the leading k×k block (a dependent row gives 0). */
-export function choleskySolve(
-  factor: { L: Float64Array; kept: Uint8Array },
-  n: number,
-  b: Float64Array,
-  k = n,
-): Float64Array {
-  const { L, kept } = factor;
-  choleskyForward(factor, n, b, k);
-  for (let i = k - 1; i >= 0; i--) {
-    if (!kept[i]) continue;
-    let s = b[i]!;
-    for (let q = i + 1; q < k; q++) s -= L[q * n + i]! * b[q]!;
-    b[i] = s / L[i * n + i]!;
-  }
-  return b;
-}
-
-/** Solves the symmetric positive definite system A·x = b; null when A is not positive definite. */
+/** Solves the symmetric positive definite system A·x = b by Cholesky; null when A is not positive definite. */
 export function solveSpd(A: Float64Array, b: Float64Array): Float64Array | null {
   const n = b.length;
-  const factor = cholesky(A, n);
-  return factor ? choleskySolve(factor, n, Float64Array.from(b)) : null;
+  const L = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j <= i; j++) {
+      let s = A[i * n + j]!;
+      for (let k = 0; k < j; k++) s -= L[i * n + k]! * L[j * n + k]!;
+      if (i === j) {
+        if (!(s > 0)) return null;
+        L[i * n + i] = Math.sqrt(s);
+      } else L[i * n + j] = s / L[j * n + j]!;
+    }
+  }
+  const z = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let s = b[i]!;
+    for (let k = 0; k < i; k++) s -= L[i * n + k]! * z[k]!;
+    z[i] = s / L[i * n + i]!;
+  }
+  const out = new Float64Array(n);
+  for (let i = n - 1; i >= 0; i--) {
+    let s = z[i]!;
+    for (let k = i + 1; k < n; k++) s -= L[k * n + i]! * out[k]!;
+    out[i] = s / L[i * n + i]!;
+  }
+  return out;
 }
 
 /**
