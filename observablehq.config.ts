@@ -4,8 +4,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { prepareBrowserVendor } from "./scripts/browserVendor.js";
+import { invalidateStaleLoaders, watchLoaderInputs } from "./scripts/loaderCache.js";
 
-const root = "src";
+const root = "site";
 
 // Framework's client bundle (client.js, stdlib.js) names the libraries behind its implicit globals
 // (d3, Plot, html, React, …) as `npm:<name>` and resolves each to a version by asking
@@ -58,6 +59,12 @@ seedNpmVersionCache();
 // it covers a bare `observable build`, e.g. after the cache was deleted.
 await prepareBrowserVendor();
 
+// Data loaders whose imports changed (the library, src/reports/) would otherwise keep their cached
+// output until the cache is deleted: drop those outputs now, and in the preview re-run a loader
+// when a module it imports is edited (scripts/loaderCache.ts).
+invalidateStaleLoaders();
+if (process.argv.includes("preview")) watchLoaderInputs((line) => console.log(line));
+
 export default {
   root,
   output: "dist",
@@ -66,22 +73,22 @@ export default {
   globalStylesheets: [],
   // Framework's default theme plus the rules the report pages share (wide tables and equations
   // scroll in their own box; the re-run form); see the file.
-  style: "docs/site.css",
+  style: "site.css",
   // A favicon from the site's own origin (without it the browser asks for /favicon.ico: a 404).
-  head: '<link rel="icon" href="/docs/favicon.svg" type="image/svg+xml" sizes="any">',
-  // Pages live in src/docs/; the home is src/index.md and is always first.
+  head: '<link rel="icon" href="/favicon.svg" type="image/svg+xml" sizes="any">',
+  // Pages live in site/; the home is site/index.md and is always first.
   pages: [
-    { name: "Writing a plugin", path: "/docs/plugins" },
-    { name: "The toy (§5.2)", path: "/docs/toy" },
-    { name: "syn1 (§5.1)", path: "/docs/syn1" },
-    { name: "syn2 (§5.1)", path: "/docs/syn2" },
-    { name: "Pow (§5.1)", path: "/docs/pow" },
-    { name: "Mas (§5.1)", path: "/docs/mas" },
-    { name: "Playground", path: "/docs/playground" },
-    { name: "Search benchmark", path: "/docs/search-benchmark" },
-    { name: "Comparison (Table 1, Fig. 3)", path: "/docs/comparison" },
-    { name: "Ablation (§5.4)", path: "/docs/ablation" },
-    { name: "Sensitivity (§5.5)", path: "/docs/sensitivity" },
+    { name: "Writing a plugin", path: "/plugins" },
+    { name: "The toy (§5.2)", path: "/toy" },
+    { name: "syn1 (§5.1)", path: "/syn1" },
+    { name: "syn2 (§5.1)", path: "/syn2" },
+    { name: "Pow (§5.1)", path: "/pow" },
+    { name: "Mas (§5.1)", path: "/mas" },
+    { name: "Playground", path: "/playground" },
+    { name: "Search benchmark", path: "/search-benchmark" },
+    { name: "Comparison (Table 1, Fig. 3)", path: "/comparison" },
+    { name: "Ablation (§5.4)", path: "/ablation" },
+    { name: "Sensitivity (§5.5)", path: "/sensitivity" },
   ],
   // The default footer links observablehq.com; keep the site free of external hosts.
   footer: "consolesr — CoNSoLe symbolic regression in TypeScript.",

@@ -38,7 +38,7 @@ async function finished(page: Page, id: number): Promise<RunRow> {
 async function main(): Promise<void> {
   const install = ensureChromium();
   if (install) throw new Error(install);
-  if (!existsSync(join(dist, "docs", "playground.html"))) {
+  if (!existsSync(join(dist, "playground.html"))) {
     process.stderr.write("bench:browser: building the site (dist/ has no playground)\n");
     const build = await buildSite();
     if (build.status !== 0) throw new Error(`site build failed:\n${build.output}`);
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
       const page = await browser.context.newPage();
       // The address sets the engine and backend (and then the page waits for Run); the toy is the default.
       const query = new URLSearchParams({ engine, backend });
-      await page.goto(`${server.origin}/docs/playground?${query}`);
+      await page.goto(`${server.origin}/playground?${query}`);
       await page.locator(".pg-data-note[data-dataset='toy']").waitFor({ timeout: 120_000 });
       const run = async (id: number) => {
         await page.locator(".pg-run").click();

@@ -11,7 +11,7 @@
  * rule's score (src/lib/search/hallOfFame.ts). The truth is used for these judgements only.
  *
  *   --seeds 0..4  --noise 40,20  --equations <ids or families>  --methods consolesr
- *   --time-limit 0  --rows 500  --jobs N  --out src/docs/data/search-benchmark-noise.json
+ *   --time-limit 0  --rows 500  --jobs N  --out site/data/search-benchmark-noise.json
  *   --merge a.json,b.json   (report runs made separately as one)
  *   --lines runs.jsonl      (also append each run as it ends: a run cut short keeps what it did;
  *                            --merge takes such files too, wall time then from --wall SECONDS)
@@ -23,7 +23,7 @@ import { VERSION } from "../src/lib/core/version.js";
 import { fileURLToPath } from "node:url";
 import { runPool, worker, type Job, type RunRecord } from "./searchSuite.js";
 
-const OUT = "src/docs/data/search-benchmark-noise.json";
+const OUT = "site/data/search-benchmark-noise.json";
 
 /** E_c at or below which a run with the truth's structure counts as recovered, by SNR. */
 export const ecTolerance = (snrDb: number): number => (snrDb >= 40 ? 1 : snrDb >= 30 ? 2.5 : 5);

@@ -7,7 +7,7 @@
  *
  *   --methods consolesr,random,enumerate   --seeds 0..4   --equations <ids or families>
  *   --noise 0 (0: noiseless; else SNR in dB, e.g. 0,100)   --budget 200   --rows 500   --jobs N
- *   --out src/docs/data/search-benchmark.json   --time-limit 0 (seconds per search; 0: none)
+ *   --out site/data/search-benchmark.json   --time-limit 0 (seconds per search; 0: none)
  *
  * `--budget 0` runs with no structure budget (a new user's flags). `--equations products,offgrid,flow`
  * (or `stress`) runs the stress families of src/lib/data/stress.ts, which the default selection
@@ -46,7 +46,7 @@ import type { Dataset } from "../src/lib/data/dataset.js";
 import { VERSION } from "../src/lib/core/version.js";
 
 const METHODS: SearchMethod[] = SEARCH_METHOD_NAMES;
-const OUT = "src/docs/data/search-benchmark.json";
+const OUT = "site/data/search-benchmark.json";
 /** The search's fit (the CLI's search defaults): 50 float64 Adam steps at lr 1e-2, then LM. */
 const FIT = { engine: "js", steps: 50, learningRate: 0.01, polish: "lm" } as const;
 const CONSTRAINTS = ["static", "dynamic"];

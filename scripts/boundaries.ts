@@ -8,6 +8,10 @@
  * - the CLI (src/cli) reaches the library through the same doors or its entries;
  * - no file but numeric/linalg.ts defines a numeric kernel (dot, least squares, QR, Givens,
  *   Cholesky, a square solve): one definition of each.
+ * - the site (site/, the Framework root) reaches the library only through the link site/lib →
+ *   ../src/lib and only its public entries (ENTRIES); no page or component imports a path outside
+ *   site/ (Framework would print "non-local import" and still exit 0); data loaders and their
+ *   helpers (src/reports) also use the public entries only (docs/design.md#site).
  * Late loads (`await import(…)`, or a side-effect `import "…"` that binds nothing) may reach past a
  * door to the one module they load (LAZY), so that a door need not load tfjs or the baselines with
  * everything else.
@@ -17,7 +21,7 @@
  * `checkBoundaries` is exported for the tests (test/boundaries.test.ts), which run it on trees
  * they make with a deliberate cycle or deep import.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -172,6 +176,61 @@ export function checkClients(dir: string, libRoot: string): string[] {
   return problems;
 }
 
+/** The library's public entries (package.json "exports"), the only modules the site may import. */
+export const ENTRIES = new Set(["index.ts", "inspect.ts", "browser.ts", "sdk.ts"]);
+
+/** A data loader: `name.ext.ts`, run by Framework in Node; its stdout is the page's file. */
+const LOADER = /\.[a-z]+\.ts$/;
+
+/** Pages, components and loaders under a site root, not following its library link. */
+function siteFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.name.startsWith(".") || entry.name === "node_modules" || entry.isSymbolicLink()) return [];
+    if (entry.isDirectory()) return siteFiles(path);
+    return /\.(md|js|ts)$/.test(entry.name) ? [path] : [];
+  });
+}
+
+/**
+ * The site's imports (see the header): `siteRoot/lib` is a link to `libRoot`; a page or component
+ * imports nothing outside siteRoot and, under the link, only ENTRIES; a loader (run in Node, where
+ * any path resolves) and each module under `helpers` import only ENTRIES of libRoot.
+ */
+export function checkSite(siteRoot: string, libRoot: string, helpers?: string): string[] {
+  const problems: string[] = [];
+  const link = join(siteRoot, "lib");
+  if (!existsSync(link) || !lstatSync(link).isSymbolicLink())
+    problems.push("site/lib: not a symbolic link to the library (pages reach the library through it)");
+  else if (resolve(siteRoot, readlinkSync(link)) !== resolve(libRoot))
+    problems.push(`site/lib: links to ${readlinkSync(link)}, not to the library`);
+  const entryOf = (rel: string) => ENTRIES.has(rel.replace(/\.js$/, ".ts"));
+  const check = (file: string, where: string, inNode: boolean) => {
+    const text = file.endsWith(".md") ? readFileSync(file, "utf8") : code(readFileSync(file, "utf8"));
+    for (const match of text.matchAll(IMPORT)) {
+      const spec = match[1] ?? match[2] ?? match[3]!;
+      if (!spec.startsWith(".")) continue;
+      const path = resolve(dirname(file), spec);
+      const inSite = relative(siteRoot, path);
+      if (!inNode && (inSite.startsWith("..") || inSite === "")) {
+        problems.push(`${where}: non-local import ${spec} (outside the site root; use ./lib/index.js)`);
+        continue;
+      }
+      const viaLink = relative(link, path);
+      const inLib = inNode ? relative(libRoot, path) : viaLink;
+      if (!inLib.startsWith("..") && !entryOf(inLib.split(sep).join("/")))
+        problems.push(`${where}: imports the library's ${inLib.split(sep).join("/")}, not a public entry`);
+    }
+  };
+  for (const file of siteFiles(siteRoot)) {
+    const where = `site/${relative(siteRoot, file).split(sep).join("/")}`;
+    check(file, where, LOADER.test(file));
+  }
+  if (helpers && existsSync(helpers))
+    for (const file of files(helpers)) check(file, `src/reports/${relative(helpers, file)}`, true);
+  return problems;
+}
+
 /** Each cycle of the folder graph once, found by depth-first search. */
 function cycles(graph: Map<string, Set<string>>): string[][] {
   const out: string[][] = [];
@@ -199,7 +258,11 @@ function cycles(graph: Map<string, Set<string>>): string[][] {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = resolve(process.argv[2] ?? fileURLToPath(new URL("../src/lib", import.meta.url)));
   const { graph, problems } = checkBoundaries(root);
-  if (!process.argv[2]) problems.push(...checkClients(fileURLToPath(new URL("../src/cli", import.meta.url)), root));
+  if (!process.argv[2]) {
+    problems.push(...checkClients(fileURLToPath(new URL("../src/cli", import.meta.url)), root));
+    const site = fileURLToPath(new URL("../site", import.meta.url));
+    problems.push(...checkSite(site, root, fileURLToPath(new URL("../src/reports", import.meta.url))));
+  }
   console.log("src/lib folder graph (folder -> folders it imports):");
   for (const [from, to] of graph) console.log(`  ${from.padEnd(10)} -> ${to.join(", ") || "(none)"}`);
   for (const problem of problems) console.error(`boundaries: ${problem}`);
@@ -207,5 +270,5 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`boundaries: ${problems.length} problem(s)`);
     process.exit(1);
   }
-  console.log("boundaries: every import goes through a door, downward; no node: module");
+  console.log("boundaries: every import goes through a door, downward; no node: module; the site uses public entries");
 }

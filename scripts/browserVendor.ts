@@ -37,7 +37,7 @@ import { fileURLToPath } from "node:url";
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** The Framework root (observablehq.config.ts `root`). */
-const ROOT = join(repo, "src");
+const ROOT = join(repo, "site");
 
 /** Installed packages (the flat node_modules that Framework resolves from too). */
 const packageDir = (name: string) => join(repo, "node_modules", ...name.split("/"));

@@ -3,17 +3,17 @@
  *
  * - every `run` result under data/results/ goes through `consolesr reproduce` (in-process: the
  *   manifest's config re-run through the runtime module and compared field by field);
- * - every search-benchmark file (src/docs/data/search-benchmark*.json, hours to re-run whole) has
+ * - every search-benchmark file (site/data/search-benchmark*.json, hours to re-run whole) has
  *   an evenly spread sample of its runs re-run with the benchmark's own job runner and compared
  *   (answer, recovery, structures, episodes, stop reason, NRMSEs, E_c).
  *
  * Writes data/results/freshness.json: per file {file, sha, reproduced, date, code, dirty, seconds,
- * detail[, sample]}. `code` is the digest of src/lib (src/docs/data/freshnessCode.ts);
+ * detail[, sample]}. `code` is the digest of src/lib (src/reports/freshnessCode.ts);
  * a page built from code with another digest says "not yet checked at this commit". The site build
  * only reads this file: it never re-runs a committed search.
  *
  *   npm run freshness                          # everything (syn2 and pow {x} take minutes)
- *   npm run freshness -- --only data/results/mas-seed0.json,src/docs/data/search-benchmark.json
+ *   npm run freshness -- --only data/results/mas-seed0.json,site/data/search-benchmark.json
  *   npm run freshness -- --sample 12           # benchmark runs re-run per file (default 8)
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -32,7 +32,7 @@ import {
   readFreshness,
   repoRoot,
   type FreshnessEntry,
-} from "../src/docs/data/freshnessCode.js";
+} from "../src/reports/freshnessCode.js";
 import { createJobRunner, type Job, type RunRecord } from "../bench/searchSuite.js";
 
 const { values } = parseArgs({

@@ -16,8 +16,9 @@ const MAX_LINE = 120;
 const FOLDERS = [
   "src/lib",
   "src/cli",
-  "src/docs/components",
-  "src/docs/data",
+  "src/reports",
+  "site/components",
+  "site/data",
   "test",
   "bench",
   "scripts",

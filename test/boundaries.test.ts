@@ -3,11 +3,11 @@
  * passes, and small trees made here with one deliberate fault each fail with a line naming it.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { checkBoundaries, checkClients } from "../scripts/boundaries.js";
+import { checkBoundaries, checkClients, checkSite } from "../scripts/boundaries.js";
 import { testDir } from "./helpers/data.js";
 
 const LAYERS = ["core", "data", "search"];
@@ -84,6 +84,40 @@ test("a node: module, an unlisted folder and a client's deep import fail", () =>
   ]);
 });
 
+test("the site reaches the library through site/lib and its public entries only", () => {
+  const repo = fileURLToPath(new URL("..", import.meta.url));
+  assert.deepEqual(checkSite(join(repo, "site"), join(repo, "src/lib"), join(repo, "src/reports")), []);
+  const make = (files: Record<string, string>) => {
+    const root = tree({ ...Object.fromEntries(Object.entries(clean).map(([p, t]) => [`src/lib/${p}`, t])), ...files });
+    symlinkSync("../src/lib", join(root, "site/lib"));
+    return checkSite(join(root, "site"), join(root, "src/lib"), join(root, "src/reports"));
+  };
+  const page = (spec: string) => `# A page\n\n\`\`\`js\nimport {search} from "${spec}";\n\`\`\`\n`;
+  assert.deepEqual(
+    make({
+      "site/index.md": page("./lib/index.js"),
+      "site/data/run.json.ts": 'import { search } from "../../src/lib/index.js";\nconsole.log(search());\n',
+    }),
+    [],
+  );
+  assert.deepEqual(
+    make({
+      "site/index.md": page("../src/lib/index.js"),
+      "site/guide/a.md": page("../lib/data/table.js"),
+      "site/components/c.js": 'import {table} from "../lib/data/index.js";\n',
+      "site/data/run.json.ts": 'import { table } from "../../src/lib/data/index.js";\nconsole.log(table);\n',
+      "src/reports/helper.ts": 'export { one } from "../lib/core/one.js";\n',
+    }).sort(),
+    [
+      "site/components/c.js: imports the library's data/index.js, not a public entry",
+      "site/data/run.json.ts: imports the library's data/index.js, not a public entry",
+      "site/guide/a.md: imports the library's data/table.js, not a public entry",
+      "site/index.md: non-local import ../src/lib/index.js (outside the site root; use ./lib/index.js)",
+      "src/reports/helper.ts: imports the library's core/one.js, not a public entry",
+    ],
+  );
+});
+
 test("comments do not count as imports", () => {
   const root = tree({
     ...clean,
@@ -113,10 +147,10 @@ test("no source comment points outside the repository, and every docs/design.md 
   const anchors = new Set([...design.matchAll(/<a id="([\w-]+)"><\/a>/g)].map((m) => m[1]!));
   const outside = /\bDESIGN\b|SEARCH-NOTES|\bSTACK\.md|\.\.\/shared\//;
   const problems: string[] = [];
-  for (const dir of ["src", "test", "bench", "scripts", "bin", "examples", "docs"]) {
+  for (const dir of ["src", "site", "test", "bench", "scripts", "bin", "examples", "docs"]) {
     for (const file of readdirSync(join(root, dir), { recursive: true, encoding: "utf8" })) {
-      if (!/\.(ts|js|mjs|cjs|md)$/.test(file) || file.includes("node_modules") || file.includes(".observablehq"))
-        continue;
+      const skip = file.includes("node_modules") || file.includes(".observablehq") || file.startsWith("lib/");
+      if (!/\.(ts|js|mjs|cjs|md)$/.test(file) || skip || (dir === "site" && file === "lib")) continue;
       const path = join(dir, file);
       const text = readFileSync(join(root, path), "utf8");
       // This test names the patterns it looks for; the package test checks the README for ../shared/.

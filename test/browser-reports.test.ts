@@ -19,10 +19,10 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import type { Page } from "playwright-core";
 import { createRegistries, parseResult, resolvePipelineConfig, runModule, useBackend } from "../src/lib/index.js";
-import { codeDigest, readFreshness } from "../src/docs/data/freshnessCode.js";
+import { codeDigest, readFreshness } from "../src/reports/freshnessCode.js";
 import { buildSite, dist, ensureChromium, launchChromium, openBuiltSite, serveStatic } from "./helpers/site.js";
 
-/** The site's pages as URL paths ("/", "/docs/syn1", …), from the built HTML files. */
+/** The site's pages as URL paths ("/", "/syn1", …), from the built HTML files. */
 function sitePages(): string[] {
   return readdirSync(dist, { recursive: true, encoding: "utf8" })
     .filter((file) => file.endsWith(".html") && !file.startsWith("_") && file !== "404.html")
@@ -95,8 +95,8 @@ test("report pages: syn1 re-run matches Node, no errors or foreign requests, no 
   const SNR = 20;
   const EPISODES = 2;
   const page = await browser.context.newPage();
-  const syn1 = watch(page, server.origin, "/docs/syn1 re-run");
-  await page.goto(`${server.origin}/docs/syn1`, { waitUntil: "networkidle" });
+  const syn1 = watch(page, server.origin, "/syn1 re-run");
+  await page.goto(`${server.origin}/syn1`, { waitUntil: "networkidle" });
   const section = page.locator('.rerun[data-experiment="syn1"]');
   const published = async (target: string) =>
     section
@@ -115,7 +115,7 @@ test("report pages: syn1 re-run matches Node, no errors or foreign requests, no 
   );
   // Followed, the link opens the playground on syn1 with the form's settings and no ignored parameter.
   const playground = await browser.context.newPage();
-  await playground.goto(new URL(link!, `${server.origin}/docs/syn1`).href, { waitUntil: "networkidle" });
+  await playground.goto(new URL(link!, `${server.origin}/syn1`).href, { waitUntil: "networkidle" });
   // Inputs.select's value is the option's index; its text is the data set's name.
   assert.equal((await playground.getByLabel("dataset").locator("option:checked").textContent())?.trim(), "syn1");
   assert.equal(await playground.getByLabel("seed", { exact: true }).inputValue(), String(SEED));
@@ -226,7 +226,7 @@ test("the search benchmark draws each method in one colour on every chart", { ti
   const browser = await launchChromium();
   try {
     const page = await browser.context.newPage();
-    await page.goto(`${server.origin}/docs/search-benchmark`, { waitUntil: "networkidle" });
+    await page.goto(`${server.origin}/search-benchmark`, { waitUntil: "networkidle" });
     // The recovery curve's legend (method → swatch colour) and the structures chart's dots (their
     // <title> starts with the method).
     const legend = await page.$$eval("figure", (figures) => {

@@ -70,7 +70,7 @@ test("a playground run at the defaults reproduces bit for bit in Node: two CSVs 
   });
 
   // An address with a parameter waits for Run (no first-visit toy run); it sets only the dataset.
-  await page.goto(`${server.origin}/docs/playground?dataset=csv`);
+  await page.goto(`${server.origin}/playground?dataset=csv`);
   await page.locator(".pg-data-note[data-dataset='csv']").waitFor({ timeout: 120_000 });
   assert.equal(await selected(page, "fit engine"), "auto (measured)");
   assert.equal(await selected(page, "tfjs backend"), "auto (measured)");

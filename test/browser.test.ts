@@ -107,7 +107,7 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
     });
     return tab;
   };
-  const playground = `${server.origin}/docs/playground`;
+  const playground = `${server.origin}/playground`;
   const page = await open("playground");
 
   // 1. The first visit calibrates, then runs the default once: the toy on the calibration's choice, to the end.
@@ -314,7 +314,7 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
   // most two factors, on the engine auto picks (js here; the backend control still says cpu),
   // 8 episodes with the stop rule off (so that the Pareto chart gets several structures).
   const guide = await open("plugins");
-  await guide.goto(`${server.origin}/docs/plugins`);
+  await guide.goto(`${server.origin}/plugins`);
   const href = await guide.locator("a.plugin-download").first().getAttribute("href");
   assert.ok(href, "the plugin guide has no tanh.js link");
   const tanhResponse = await guide.request.get(new URL(href, guide.url()).href);
@@ -407,7 +407,7 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
           .replace(/\.html$/, "")
           .replace(/(^|\/)index$/, "")}`,
     );
-  for (const path of pages.filter((p) => p !== "/docs/playground")) {
+  for (const path of pages.filter((p) => p !== "/playground")) {
     const other = await open(path);
     await other.goto(`${server.origin}${path}`, { waitUntil: "networkidle" });
     await other.waitForTimeout(500);
@@ -454,7 +454,7 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
   );
 
   // 12. The tanh result re-runs in Node with the guide's plugin file and its CSV (beside it in artifacts/).
-  const tanhRerun = await cli(["reproduce", tanhPath, "--plugin", join(repo, "src/docs/plugins/tanh.js"), "--quiet"], {
+  const tanhRerun = await cli(["reproduce", tanhPath, "--plugin", join(repo, "site/plugins/tanh.js"), "--quiet"], {
     timeoutMs: 300_000,
   });
   assert.equal(

@@ -1,8 +1,8 @@
-// The playground's URL parameters (src/docs/components/playgroundParams.ts): what Run writes reads
+// The playground's URL parameters (site/components/playgroundParams.ts): what Run writes reads
 // back to the same controls, and a bad or unknown parameter is left out with a notice, never thrown.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { resolveEngine, resultWithTimings, type PlaygroundConfig } from "../src/docs/components/playground.js";
+import { resolveEngine, resultWithTimings, type PlaygroundConfig } from "../site/components/playground.js";
 import {
   ControlState,
   PARAMS,
@@ -10,7 +10,7 @@ import {
   playgroundLink,
   writeParams,
   type ParamLists,
-} from "../src/docs/components/playgroundParams.js";
+} from "../site/components/playgroundParams.js";
 
 const lists: ParamLists = {
   datasets: ["toy", "syn1", "syn2", "csv"],

@@ -17,7 +17,7 @@ import {
   FRESHNESS_FILE,
   readFreshness,
   type FreshnessEntry,
-} from "../src/docs/data/freshnessCode.js";
+} from "../src/reports/freshnessCode.js";
 
 // The only http(s) URLs allowed in the output: XML namespace names. They are identifiers passed to
 // createElementNS / written as xmlns attributes (KaTeX's SVG and MathML output, the theme's inline
@@ -175,15 +175,13 @@ test("the site builds offline and dist/ references no remote host", { timeout: 6
   // the page links the KaTeX stylesheet whose fonts are all inlined woff2 data URLs; the TeX on
   // the page is valid.
   const index = readFileSync(join(dist, "index.html"), "utf8");
-  const helper = /import\("\.\/(_import\/docs\/components\/katex\.[0-9a-f]+\.js)"\)/.exec(index)?.[1];
-  assert.ok(helper, "index.html does not import the tex helper (src/docs/components/katex.js)");
+  const helper = /import\("\.\/(_import\/components\/katex\.[0-9a-f]+\.js)"\)/.exec(index)?.[1];
+  assert.ok(helper, "index.html does not import the tex helper (site/components/katex.js)");
   const katexModule = (await importSpecifiers(readFileSync(join(dist, helper), "utf8")))
     .map((specifier) => posix.join(posix.dirname(helper), specifier))
     .find((path) => /^_node\/katex@[^/]+\/index\.[0-9a-f]+\.js$/.test(path));
   assert.ok(katexModule && existsSync(join(dist, katexModule)), "the tex helper does not import the self-hosted katex");
-  const stylesheet = /<link rel="stylesheet" href="\.\/(_file\/docs\/components\/katex\.[0-9a-f]+\.css)">/.exec(
-    index,
-  )?.[1];
+  const stylesheet = /<link rel="stylesheet" href="\.\/(_file\/components\/katex\.[0-9a-f]+\.css)">/.exec(index)?.[1];
   assert.ok(stylesheet, "index.html does not link the KaTeX stylesheet");
   const css = readFileSync(join(dist, stylesheet), "utf8");
   const fontFaces = css.match(/@font-face\{[^}]*\}/g) ?? [];
@@ -208,16 +206,16 @@ test("the site builds offline and dist/ references no remote host", { timeout: 6
 /** The committed results the pages show: the files their loaders read and the benchmark files they attach. */
 function resultsShown(): string[] {
   const shown = new Set<string>();
-  const loaders = readdirSync(join(repo, "src/docs/data")).filter((f) => f.endsWith(".ts"));
+  const loaders = readdirSync(join(repo, "site/data")).filter((f) => f.endsWith(".ts"));
   for (const loader of loaders) {
-    const text = readFileSync(join(repo, "src/docs/data", loader), "utf8");
+    const text = readFileSync(join(repo, "site/data", loader), "utf8");
     for (const [file] of text.matchAll(/data\/results\/[\w.-]+\.json/g)) if (file !== FRESHNESS_FILE) shown.add(file);
   }
-  const pages = readdirSync(join(repo, "src/docs")).filter((f) => f.endsWith(".md"));
+  const pages = readdirSync(join(repo, "site")).filter((f) => f.endsWith(".md"));
   for (const page of pages) {
-    const text = readFileSync(join(repo, "src/docs", page), "utf8");
+    const text = readFileSync(join(repo, "site", page), "utf8");
     for (const [, file] of text.matchAll(/FileAttachment\("(data\/search-benchmark[\w.-]*\.json)"\)/g))
-      shown.add(`src/docs/${file}`);
+      shown.add(`site/${file}`);
   }
   return [...shown].sort();
 }

@@ -1,4 +1,4 @@
-// The syn2 page's data loader (src/docs/data/syn2.json.ts) reads the committed run
+// The syn2 page's data loader (site/data/syn2.json.ts) reads the committed run
 // data/results/syn2-seed0.json and recomputes what the page shows. Here: its JSON parses, has
 // the three equations, and its evaluation is recomputed on freshly generated test data, not copied
 // from the file (the same loader on a copy whose evaluation block is wrong still reports the
@@ -21,7 +21,7 @@ const repo = fileURLToPath(new URL("..", import.meta.url));
 const RESULT = "data/results/syn2-seed0.json";
 
 function runLoader(env: Record<string, string> = {}) {
-  const stdout = execFileSync(process.execPath, ["--import", "tsx", "src/docs/data/syn2.json.ts"], {
+  const stdout = execFileSync(process.execPath, ["--import", "tsx", "site/data/syn2.json.ts"], {
     cwd: repo,
     encoding: "utf8",
     env: { ...process.env, ...env },

@@ -113,7 +113,7 @@ async function withLock<T>(what: () => Promise<T> | T): Promise<T> {
 
 /** A cold (cache deleted), offline build of the site into dist/. */
 function coldBuild(): Omit<SiteBuild, "reused"> {
-  rmSync(join(repo, "src", ".observablehq", "cache"), { recursive: true, force: true });
+  rmSync(join(repo, "site", ".observablehq", "cache"), { recursive: true, force: true });
   rmSync(dist, { recursive: true, force: true });
   const guardDir = mkdtempSync(join(tmpdir(), "consolesr-site-"));
   try {
@@ -185,7 +185,7 @@ export interface StaticServer {
 }
 
 /**
- * Serves `root` on 127.0.0.1 (a free port) as a static site: `/docs/toy` finds docs/toy.html,
+ * Serves `root` on 127.0.0.1 (a free port) as a static site: `/toy` finds toy.html,
  * `/` finds index.html (Framework's clean URLs).
  */
 export function serveStatic(root = dist, onMissing?: (path: string) => void): Promise<StaticServer> {

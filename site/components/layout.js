@@ -1,0 +1,18 @@
+// Layout helpers the report pages share (rules in site/site.css).
+import { html } from "htl";
+
+/**
+ * Wraps wide content (a table, a chart, a row of charts) in a box that scrolls sideways by itself,
+ * so that on a narrow screen the page does not.
+ */
+export function scrollX(content) {
+  return html`<div class="scroll-x">${content}</div>`;
+}
+
+/**
+ * A chart width for a container `available` pixels wide: at most `max`, at least `min` (below it
+ * the chart's margins leave no room for its marks, and it scrolls in its box instead).
+ */
+export function chartWidth(available, { min = 320, max = 760 } = {}) {
+  return Math.max(min, Math.min(max, Math.floor(available || max)));
+}

@@ -1,0 +1,94 @@
+/**
+ * Plugin files in the playground: a `.js`/`.mjs` file chosen in the page is imported as an ES
+ * module from a Blob URL (the same file `consolesr --plugin` takes: its default export is one
+ * plugin or an array of them), run through the library's conformance checks (checkPlugins, as
+ * `consolesr check-plugin` does, on the page's tfjs), and only then added to the plugins the
+ * runs register. A file that fails anywhere is one InputError line and adds nothing.
+ *
+ * Importing a plugin runs its code in this page, as `--plugin` runs it in the CLI: plugins are
+ * trusted code. Unlike the CLI, the page cannot stop a plugin call that never returns.
+ */
+import {
+  checkPlugins,
+  createRegistries,
+  formatFailure,
+  InputError,
+  tf,
+  type Plugin,
+  type Registries,
+} from "../lib/index.js";
+import katex from "katex";
+
+/** A symbol's LaTeX rendered as the pages render it (check-plugin's "latex" check). */
+const renderLatex = (latex: string) => void katex.renderToString(latex, { throwOnError: true });
+
+export const PLUGIN_EXTENSIONS = [".js", ".mjs"];
+
+const oneLine = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!;
+const fileError = (name: string, message: string) => new InputError(`plugin file ${name}: ${message}`);
+
+/** The default export of a plugin module's source, unvalidated: one object or an array of them. */
+export async function importPluginSource(source: string, name: string): Promise<unknown[]> {
+  if (!PLUGIN_EXTENSIONS.some((ext) => name.toLowerCase().endsWith(ext)))
+    throw fileError(name, `must be a ${PLUGIN_EXTENSIONS.join(" or ")} file (an ES module)`);
+  const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+  let module: { default?: unknown };
+  try {
+    module = await import(url);
+  } catch (cause) {
+    throw fileError(name, `cannot be imported: ${oneLine(cause)}`);
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+  const exported = module.default;
+  if (exported === undefined) {
+    throw fileError(
+      name,
+      'has no default export; write `export default { kind: "symbol", … }` (one plugin) or `export default [ … ]`',
+    );
+  }
+  const plugins = Array.isArray(exported) ? exported : [exported];
+  if (plugins.length === 0) throw fileError(name, "exports an empty array: no plugin");
+  return plugins;
+}
+
+/** What loading a file added. */
+export interface PluginLoad {
+  file: string;
+  plugins: Plugin[];
+}
+
+const names = (registries: Registries) => ({
+  symbol: registries.symbols.names(),
+  constraint: registries.constraints.names(),
+  reward: registries.rewards.names(),
+});
+
+/**
+ * Imports and checks a plugin file's source against the built-ins and the plugins loaded before
+ * (`loaded`); resolves to its plugins, or rejects with one line naming the file, the plugin and
+ * the first failed check (and how many more failed).
+ */
+export async function loadPluginSource(source: string, name: string, loaded: readonly Plugin[]): Promise<PluginLoad> {
+  const candidates = await importPluginSource(source, name);
+  const reports = checkPlugins(candidates, {
+    tf,
+    seed: 0,
+    origin: name,
+    renderLatex,
+    registered: names(createRegistries(loaded)),
+  });
+  const failures = reports.flatMap((report) => report.failures);
+  if (failures.length > 0) {
+    const more =
+      failures.length > 1 ? ` (and ${failures.length - 1} more failed check${failures.length > 2 ? "s" : ""})` : "";
+    throw fileError(name, `${formatFailure(failures[0]!)}${more}`);
+  }
+  // Registering is the last gate (checkPlugins already refused a taken name): it throws, and nothing is kept.
+  try {
+    createRegistries([...loaded, ...candidates]);
+  } catch (cause) {
+    throw fileError(name, oneLine(cause));
+  }
+  return { file: name, plugins: candidates as Plugin[] };
+}

@@ -1,9 +1,0 @@
-// Data loader for the report pages' "Re-run with…" forms (components/rerun.js): the method table's
-// structure searches (the choices of the method field) and the commit the site is built from (the
-// live run's manifest records it, as `consolesr run` records its checkout's). The live run itself
-// loads the library in the browser only when asked to run.
-// Reproduce: `npx tsx src/docs/data/rerun.json.ts > rerun.json`.
-import { SEARCH_METHOD_NAMES, VERSION } from "../../lib/index.js";
-import { headSha } from "./freshnessCode.js";
-
-process.stdout.write(JSON.stringify({ version: VERSION, git: headSha(), methods: [...SEARCH_METHOD_NAMES] }));
