@@ -68,6 +68,8 @@ export {
   resultEquation,
   resultTerms,
   parseResult,
+  resultJsonSchema,
+  resultSchemaProblems,
   compareEquations,
   compareResults,
   formatComparison,

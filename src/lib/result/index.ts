@@ -22,3 +22,4 @@ export {
   resultTerms,
   resultToJson,
 } from "./result.js";
+export { RESULT_SCHEMA, resultJsonSchema, resultSchemaProblems } from "./schema.js";
