@@ -78,17 +78,43 @@ export default {
   head: '<link rel="icon" href="/favicon.svg" type="image/svg+xml" sizes="any">',
   // Pages live in site/; the home is site/index.md and is always first.
   pages: [
-    { name: "Writing a plugin", path: "/plugins" },
-    { name: "The toy (§5.2)", path: "/toy" },
-    { name: "syn1 (§5.1)", path: "/syn1" },
-    { name: "syn2 (§5.1)", path: "/syn2" },
-    { name: "Pow (§5.1)", path: "/pow" },
-    { name: "Mas (§5.1)", path: "/mas" },
+    {
+      name: "Guides",
+      pages: [
+        { name: "Getting started", path: "/guide/getting-started" },
+        { name: "The command line", path: "/guide/cli" },
+        { name: "The library", path: "/guide/library" },
+        { name: "Sweeps", path: "/guide/sweeps" },
+        { name: "How the fit and the search work", path: "/guide/how-it-works" },
+        { name: "Writing a plugin", path: "/guide/plugins" },
+      ],
+    },
+    {
+      name: "Reports",
+      pages: [
+        { name: "The toy (§5.2)", path: "/toy" },
+        { name: "syn1 (§5.1)", path: "/syn1" },
+        { name: "syn2 (§5.1)", path: "/syn2" },
+        { name: "Pow (§5.1)", path: "/pow" },
+        { name: "Mas (§5.1)", path: "/mas" },
+        { name: "Search benchmark", path: "/search-benchmark" },
+        { name: "Comparison (Table 1, Fig. 3)", path: "/comparison" },
+        { name: "Ablation (§5.4)", path: "/ablation" },
+        { name: "Sensitivity (§5.5)", path: "/sensitivity" },
+        { name: "Speed benchmarks", path: "/speed" },
+      ],
+    },
     { name: "Playground", path: "/playground" },
-    { name: "Search benchmark", path: "/search-benchmark" },
-    { name: "Comparison (Table 1, Fig. 3)", path: "/comparison" },
-    { name: "Ablation (§5.4)", path: "/ablation" },
-    { name: "Sensitivity (§5.5)", path: "/sensitivity" },
+    {
+      name: "Reference",
+      pages: [
+        { name: "Settings", path: "/reference/settings" },
+        { name: "Search methods", path: "/reference/methods" },
+        { name: "Result JSON", path: "/reference/result-json" },
+        { name: "Guarantees", path: "/reference/guarantees" },
+        { name: "Deviations", path: "/reference/deviations" },
+      ],
+    },
   ],
   // The default footer links observablehq.com; keep the site free of external hosts.
   footer: "consolesr — CoNSoLe symbolic regression in TypeScript.",

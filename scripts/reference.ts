@@ -83,9 +83,8 @@ export function settingsPage(): string {
       const flag = row.flag ? code(row.flag) : "—";
       const readBy = group === "data" ? "every method" : methods.length ? methods.join(", ") : "—";
       const fallback = group === "data" || group === "sweep" ? "—" : defaultOf("consolesr", name);
-      lines.push(
-        `| ${code(name)} | ${cell(flag)} | ${cell(ruleText(row))} | ${cell(fallback)} | ${cell(readBy)} | ${cell(row.help)} |`,
-      );
+      const cells = [code(name), flag, ruleText(row), fallback, readBy, row.help].map(cell);
+      lines.push(`| ${cells.join(" | ")} |`);
     }
   }
   return `${lines.join("\n")}\n`;
@@ -163,7 +162,8 @@ function fieldRows(schema: Schema, path: string, out: string[], seen = new Set<s
       const field = `${path}${path ? "." : ""}${key}`;
       const isArray = child.type === "array" || (child.anyOf?.some((c) => c.type === "array") ?? false);
       const required = object.required?.includes(key) ? "yes" : "no";
-      const line = `| ${code(field + (isArray ? "[]" : ""))}${cell(label)} | ${cell(typeOf(child))} | ${required} | ${cell(child.description ?? "")} |`;
+      const name = `${code(field + (isArray ? "[]" : ""))}${cell(label)}`;
+      const line = `| ${name} | ${cell(typeOf(child))} | ${required} | ${cell(child.description ?? "")} |`;
       if (seen.has(line)) continue; // the same field of a union's two forms (one object, or an array of them)
       seen.add(line);
       out.push(line);

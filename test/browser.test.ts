@@ -314,7 +314,7 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
   // most two factors, on the engine auto picks (js here; the backend control still says cpu),
   // 8 episodes with the stop rule off (so that the Pareto chart gets several structures).
   const guide = await open("plugins");
-  await guide.goto(`${server.origin}/plugins`);
+  await guide.goto(`${server.origin}/guide/plugins`);
   const href = await guide.locator("a.plugin-download").first().getAttribute("href");
   assert.ok(href, "the plugin guide has no tanh.js link");
   const tanhResponse = await guide.request.get(new URL(href, guide.url()).href);

@@ -2,7 +2,7 @@
  * The plugin SDK end to end through the CLI: `--plugin <file>` in fit, run, plugins and
  * check-plugin; `check-plugin` accepting the built-ins and the examples and rejecting broken
  * plugins, naming the defect; a failing plugin file giving one `error: plugin file …` line; a
- * plugin failing mid-search keeping the best result so far; and the guide (site/plugins.md)
+ * plugin failing mid-search keeping the best result so far; and the guide (site/guide/plugins.md)
  * followed as a new user would, from an empty folder to a recovered equation.
  *
  * A CLI start costs 1.5–3 s, so the six broken plugins are checked by one `check-plugin` run
@@ -45,9 +45,9 @@ function tanhCsv(folder = dir, rows = 300): string {
 
 /** The guide's first ```ts block: the tanh plugin a new user writes. */
 function guideTanh(): string {
-  const guide = readFileSync(join(root, "site", "plugins.md"), "utf8");
+  const guide = readFileSync(join(root, "site", "guide", "plugins.md"), "utf8");
   const block = /```ts[^\n]*\n([\s\S]*?)```/.exec(guide);
-  assert.ok(block, "site/plugins.md has no ```ts block");
+  assert.ok(block, "site/guide/plugins.md has no ```ts block");
   return block[1]!;
 }
 
@@ -98,7 +98,7 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
       const home = mkdtempSync(join(dir, "new-user-"));
       file("tanh.ts", guideTanh(), home);
       tanhCsv(home);
-      const guide = readFileSync(join(root, "site", "plugins.md"), "utf8");
+      const guide = readFileSync(join(root, "site", "guide", "plugins.md"), "utf8");
       const commands = guide
         .split("\n")
         .filter((line) => line.startsWith("npx consolesr "))

@@ -1,5 +1,5 @@
 /**
- * The plugin SDK: the one entry point for plugin authors (guide: site/plugins.md).
+ * The plugin SDK: the one entry point for plugin authors (guide: site/guide/plugins.md).
  *
  * A plugin is a plain object, so a plugin file needs no import of consolesr or tfjs at run time:
  * tfjs arrives as the second argument of a symbol's `apply`. Import from here for types

@@ -50,10 +50,11 @@ test("fresh results conform: a CSV fit with a constant, a given form, the MLP an
   ).result;
   assert.equal(form.search.method, "form");
   const models = [];
-  for (const [method, search] of [
-    ["mlp", { hidden: [4], epochs: 3, batch: 32 }],
-    ["eql", { hidden: [1], epochs: 3, batch: 32 }],
+  for (const [method, width] of [
+    ["mlp", 4],
+    ["eql", 1],
   ] as const) {
+    const search = { hidden: [width], epochs: 3, batch: 32 };
     const config = resolvePipelineConfig({ experiment: "syn1", rows: 60, method, search }, registries);
     const { result } = await runPipeline({
       config,

@@ -479,7 +479,7 @@ export function registerSweep(program: Command): void {
     .description(
       "run a grid of experiments, CSV fits and settings (a JSON spec) on a local pool of processes or a Redis queue",
     )
-    .argument("<spec.json>", "the grid: sources × methods × seeds × snr × rows × variants (see the README)")
+    .argument("<spec.json>", "the grid: sources × methods × seeds × snr × rows × variants (see the sweeps guide)")
     .option("--out <dir>", "folder of the results and the summary", "sweep-out")
     .addOption(numberOption("--jobs <n>", "local worker processes (default: the number of cores)", BOUNDS.jobs))
     .addOption(queueUrlOption("run the jobs on `consolesr worker` processes through Redis at redis://HOST:PORT"))

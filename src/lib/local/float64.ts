@@ -260,7 +260,7 @@ export function* levenbergMarquardtSteps(
   let { loss, jtj, jtr } = model.normalEquations(theta);
   // Start damped (λ = 1: about half the Gauss–Newton step, leaning to the gradient). With the
   // textbook 1e-3, the first undamped step from syn1's y1 after 50 Adam steps (cos weight ≈ 1.5)
-  // jumped to the cos(4.4·x2) basin in 10 of 10 seeds; with 1, 0 of 300 fits failed (README).
+  // jumped to the cos(4.4·x2) basin in 10 of 10 seeds; with 1, 0 of 300 fits failed.
   let lambda = 1;
   let iterations = 0;
   const p = model.parameters;

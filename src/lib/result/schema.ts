@@ -79,7 +79,8 @@ const search = z
     stopReason: z
       .string()
       .describe(
-        "why it stopped: reward-threshold, noise-floor, time-limit, episodes, aborted or error; model-trained for a model",
+        "why it stopped: reward-threshold, noise-floor, time-limit, episodes, aborted or error; " +
+          "model-trained for a model",
       ),
     targets: z.array(targetSummary).optional().describe("per output, for a structure search"),
     noise: z

@@ -83,9 +83,9 @@ const DSR_USES = [
 /**
  * DSR's and VPG's defaults. The paper's batch is 1000 and its budget 2 million expressions (2000
  * iterations) on a cluster; on a 2-core CPU a batch of 500 and a budget of 20 000 expressions per
- * target (40 iterations) keep a run to a minute or so per target (README "Baselines"). In 40
+ * target (40 iterations) keep a run to a minute or so per target (site/guide/how-it-works.md, "Baselines"). In 40
  * iterations the paper's learning rate 5e-4 hardly moves the policy (it recovered no more than a
- * policy with learning rate ~0 on a problem outside the benchmark suite, README), so 5e-3.
+ * policy with learning rate ~0 on a problem outside the benchmark suite), so 5e-3.
  * ε = 0.05 and the entropy weight 0.005 are the paper's, the lengths 4…30 tokens its Nguyen setting.
  */
 const dsrDefaults = (method: "dsr" | "vpg"): SearchSettings => ({

@@ -1,7 +1,7 @@
 /**
  * Named moves on structures, as pure functions of (parents, limits, rng): a structure is its
  * list of products, each a list of neuron indices. The moves are what consolesr's proposals
- * climb with (README "Deviations" 5): on single products of several factors a factor swap is
+ * climb with (docs/deviations.md): on single products of several factors a factor swap is
  * the move that climbs; on sums, products are added, dropped, replaced and crossed over.
  */
 import type { Rng } from "../core/index.js";

@@ -160,7 +160,7 @@ export const paperSettings: SearchSettings = {
   maxLength: 30,
 };
 
-/** consolesr's defaults: where the measurements pointed away from the paper (README "Deviations"). */
+/** consolesr's defaults: where the measurements pointed away from the paper (docs/deviations.md). */
 export const consolesrSettings: SearchSettings = {
   ...paperSettings,
   method: "consolesr",

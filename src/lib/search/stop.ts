@@ -19,7 +19,7 @@ export interface EpisodeResult {
 }
 
 /**
- * "reward": the paper's |R − 1| ≤ λ (it accepts any NRMSE ≤ 0.0101, README "Deviations" 1);
+ * "reward": the paper's |R − 1| ≤ λ (it accepts any NRMSE ≤ 0.0101, docs/deviations.md);
  * "nrmse": train NRMSE of the simplified equation ≤ stopNrmse.
  */
 export type Threshold = "reward" | "nrmse";

@@ -188,7 +188,7 @@ export const masExperiment: Experiment = {
   maxRows: MAS_TRAIN_ROWS,
   rowsMessage: masRowsMessage,
   // Every output is a sum of 3 or 4 single momenta (node 1, 3, 6 and 8 have three neighbours).
-  // No size is set: the search grows it by itself, as for a CSV (README, "Mas").
+  // No size is set: the search grows it by itself, as for a CSV (site/mas.md).
   data: masData,
   report: (equations) => matrixSummary(learnedMatrix(equations)),
 };

@@ -124,7 +124,7 @@ export const powExperiment: Experiment = {
   rowsMessage: powRowsMessage,
   // p1 has 11 reduced terms (the most); every product has at most 2 factors. The outputs are
   // sums of many products of nearly collinear columns (u ≈ 1): backward elimination proposes
-  // them ("wide") and QR least squares fits them ("lsq"); see the README's Pow section.
+  // them ("wide") and QR least squares fits them ("lsq"); see the Pow page (site/pow.md).
   search: { terms: 12, maxFactors: 2, proposal: "wide" },
   fit: { polish: "lsq" },
   data: powData,

@@ -1,6 +1,6 @@
 /**
  * consolesr: the double-convex Q-learning with linear-algebra and product-level proposals
- * (README "Deviations" 3–11). With proposal "linear" (the default) the first 16 episodes fit the
+ * (docs/deviations.md). With proposal "linear" (the default) the first 16 episodes fit the
  * linear-algebra proposals (linear/proposer.ts) best first ("wide" adds backward elimination over
  * the whole library for sums of up to `terms` products); after them every other episode
  * takes the next one while any is left. The search's own episodes: a greedy one (probability

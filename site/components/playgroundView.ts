@@ -3,9 +3,12 @@
 // the JSON download. Every element that a test or a reader needs to find carries a data-*
 // attribute mirroring what it shows.
 import { html } from "htl";
+import type { ResultJson } from "../lib/index.js";
 import { tex } from "./katex.js";
 
 const fmt = (x, digits = 3) => (Number.isFinite(x) ? (x === 0 ? "0" : x.toExponential(digits - 1)) : "—");
+/** E_c in %, or a dash where it does not apply (a model method has no coefficients). */
+const ecText = (ec: number | null) => (ec === null ? "—" : `${ec.toPrecision(3)} %`);
 const texTarget = (name) => name.replace(/^([A-Za-z]+)_?(\d+)$/, "$1_{$2}");
 
 /** The whole run's share done, as a bar. */
@@ -158,7 +161,7 @@ function targetRow(t) {
  * Status and progress of the newest run: the share done from the runtime module's `progress`
  * cell, then one line per target.
  */
-export function runStatus(run, progress = null) {
+export function runStatus(run, progress: { fraction: number } | null = null) {
   if (!run) return html`<div class="pg-status" data-status="idle">No run yet.</div>`;
   const episodes = run.targets.reduce((s, t) => s + t.episode, 0);
   const share = run.status === "done" ? 1 : run.status === "running" && progress ? progress.fraction : null;
@@ -192,7 +195,7 @@ export function runLog(runs) {
 }
 
 /** The learned equations of a finished run, rendered with KaTeX, with the evaluation if any. */
-export function equationsView(result) {
+export function equationsView(result: ResultJson) {
   const evaluation = new Map((result.evaluation ?? []).map((e) => [e.target, e]));
   return html`<div class="pg-equations">${result.equations.map((e) => {
     const ev = evaluation.get(e.target);
@@ -202,7 +205,7 @@ export function equationsView(result) {
         ev
           ? html` · truth <code>${ev.truth}</code> · <span style="color: ${ev.exact ? "green" : "crimson"}">${
               ev.exact ? "exact" : `not exact (${ev.reason})`
-            }</span> · E_c ${ev.coefficientError.toPrecision(3)} % · test NRMSE ${fmt(ev.testNrmse)}`
+            }</span> · E_c ${ecText(ev.coefficientError)} · test NRMSE ${fmt(ev.testNrmse)}`
           : ""
       }</small></p>
     </div>`;

@@ -2,6 +2,7 @@
 // implicit Plot global would be fetched from a CDN.
 import * as Plot from "@observablehq/plot";
 import { html } from "htl";
+import { withLegend } from "./layout.js";
 
 const fmt = (v, digits = 3) =>
   v === null || v === undefined
@@ -23,7 +24,7 @@ export function lossSurface(data, { width = 640 } = {}) {
     marginBottom: 42,
     x: { label: "w1 (coefficient) →", domain: [config.w1[0] - dw1, config.w1[1] + dw1] },
     y: { label: "↑ w2 (inner weight of cos)", domain: [config.w2[0] - dw2, config.w2[1] + dw2] },
-    color: {
+    color: withLegend({
       type: "log",
       scheme: "viridis",
       label: "L(w1, w2) (log, floored at 1e-3)",
@@ -33,7 +34,7 @@ export function lossSurface(data, { width = 640 } = {}) {
       tickFormat: (d) => `1e${Math.round(Math.log10(d))}`,
       ticks: [1e-3, 1e-2, 1e-1, 1, 10],
       domain: [floor, Math.max(...cells.map((d) => d.loss))],
-    },
+    }),
     marks: [
       Plot.rect(cells, {
         x1: (d) => d.w1 - dw1,
@@ -171,7 +172,7 @@ export function qSlice(_data, episode, { width = 300 } = {}) {
     title: `episode ${episode.episode}`,
     x: { label: "u = Z1[x²(x1) → p0] →", domain: [-h, 1 + h], ticks: 5 },
     y: { label: "↑ v = Z1[cos(x2) → p0]", domain: [-h, 1 + h], ticks: 5 },
-    color: { scheme: "magma", reverse: true, label: "−Q(s1, a)", legend: true, width: width - 20 },
+    color: withLegend({ scheme: "magma", reverse: true, label: "−Q(s1, a)", legend: true, width: width - 20 }),
     marks: [
       Plot.rect(cells, {
         x1: (d) => d.u - h,

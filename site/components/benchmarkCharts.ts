@@ -2,7 +2,7 @@
 // Explicit imports only: the implicit globals would be fetched from a CDN.
 import * as Plot from "@observablehq/plot";
 import { html } from "htl";
-import { scrollX } from "./layout.js";
+import { scrollX, withLegend } from "./layout.js";
 
 export const noiseName = (snrDb) => (snrDb === null ? "noiseless" : `${snrDb} dB`);
 
@@ -14,7 +14,7 @@ const PALETTE = ["#4269d0", "#efb118", "#ff725c", "#6cc5b0", "#3ca951", "#ff8ab7
  * order) mapped onto one palette. Without it each chart ordered its own domain (one by the data's
  * order, one alphabetically) and random and enumerate swapped colours between sections.
  */
-export function methodColors(data) {
+export function methodColors(data): Plot.ScaleOptions {
   return { type: "ordinal", domain: data.manifest.methods, range: PALETTE.slice(0, data.manifest.methods.length) };
 }
 const fixed = (v, digits = 1) => (v === null || v === undefined ? "—" : v.toFixed(digits));
@@ -67,7 +67,7 @@ export function noiseTable(data) {
  * run by family ({Products: 5, …}).
  */
 export function familyTable(data, targets) {
-  const families = [...new Set(data.equations.map((e) => e.family))];
+  const families: string[] = [...new Set<string>(data.equations.map((e) => e.family))];
   const familyOf = new Map(data.equations.map((e) => [e.id, e.family]));
   const median = (v) => {
     const s = [...v].sort((a, b) => a - b);
@@ -80,8 +80,8 @@ export function familyTable(data, targets) {
     const runs = data.runs.filter((r) => familyOf.get(r.equation) === family);
     const cpu = runs.map((r) => r.cpuSeconds ?? r.seconds);
     const recovered = runs.filter((r) => r.recovered).length;
-    const reasons = {};
-    for (const r of runs) reasons[r.stopReason] = (reasons[r.stopReason] ?? 0) + 1;
+    const reasons: Record<string, number> = {};
+    for (const r of runs) reasons[String(r.stopReason)] = (reasons[String(r.stopReason)] ?? 0) + 1;
     const target = targets[family];
     return html`<tr><td><b>${family}</b></td><td>${data.equations.filter((e) => e.family === family).length}</td>
   <td>${recovered} / ${runs.length} (${runs.length ? ((100 * recovered) / runs.length).toFixed(0) : "—"} %)</td>
@@ -138,14 +138,14 @@ export function recoveryGrid(data, { width = 900 } = {}) {
     fx: { label: null, domain: data.manifest.methods, axis: "top" },
     x: { label: null, domain: noises, axis: "bottom" },
     y: { label: null, domain: equations },
-    color: {
+    color: withLegend({
       type: "linear",
       domain: [0, 1],
       range: ["#f4f4f4", "#1a7f37"],
       legend: true,
       marginLeft: 12,
       label: "share of seeds recovered",
-    },
+    }),
     marks: [
       Plot.cell(cells, { x: "noise", y: "equation", fx: "method", fill: "share", inset: 0.5 }),
       Plot.text(cells, {

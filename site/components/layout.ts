@@ -1,4 +1,5 @@
 // Layout helpers the report pages share (rules in site/site.css).
+import type { LegendOptions, ScaleOptions } from "@observablehq/plot";
 import { html } from "htl";
 
 /**
@@ -13,6 +14,12 @@ export function scrollX(content) {
  * A chart width for a container `available` pixels wide: at most `max`, at least `min` (below it
  * the chart's margins leave no room for its marks, and it scrolls in its box instead).
  */
+/**
+ * A color scale with its legend's own options (width, margins, ticks) beside it: Plot hands a
+ * scale's options to its legend, though its types list them only on the legend.
+ */
+export const withLegend = (scale: ScaleOptions & Omit<LegendOptions, "legend">): ScaleOptions => scale;
+
 export function chartWidth(available, { min = 320, max = 760 } = {}) {
   return Math.max(min, Math.min(max, Math.floor(available || max)));
 }

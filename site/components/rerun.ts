@@ -50,7 +50,14 @@ export const field = {
     max,
     value,
   }),
-  choice: (name, label, choices, value, format = String) => ({ name, label, kind: "choice", choices, value, format }),
+  choice: (name, label, choices, value, format: (value: any) => string = String) => ({
+    name,
+    label,
+    kind: "choice",
+    choices,
+    value,
+    format,
+  }),
 };
 
 const texTarget = (name) => name.replace(/^([A-Za-z]+)_?(\d+)$/, "$1_{$2}");
@@ -191,11 +198,11 @@ ${spec.note ? html`<p class="rerun-note">${spec.note}</p>` : ""}
 <div class="rerun-actions">${playground}${downloadPublished}${downloadYours}</div>
 ${status}${table}${charts}</section>`;
 
-  let yours = null;
-  let yoursText = null;
+  let yours: import("../lib/index.js").ResultJson | null = null;
+  let yoursText: string | null = null;
   let yoursValues = null;
-  let progress = [];
-  let current = null;
+  let progress: { target: string; episode: number; nrmse: number }[] = [];
+  let current: { controller: AbortController; done: Promise<void> | null } | null = null;
 
   const valuesNow = () => readValues(spec.fields, controls).values ?? null;
   const publishedNow = () => {
@@ -229,7 +236,7 @@ ${status}${table}${charts}</section>`;
     const controller = new AbortController();
     const previous = current;
     previous?.controller.abort();
-    const job = { controller, done: null };
+    const job: { controller: AbortController; done: Promise<void> | null } = { controller, done: null };
     current = job;
     job.done = (async () => {
       await previous?.done;
@@ -238,7 +245,7 @@ ${status}${table}${charts}</section>`;
       stopButton.disabled = false;
       const started = performance.now();
       let last = 0;
-      let lib = null;
+      let lib: typeof import("../lib/index.js") | null = null;
       try {
         lib = await import("../lib/index.js");
         // Float64 first: the searches fit on the float64 engine, so the tfjs backend barely matters,
@@ -345,7 +352,16 @@ export function runCommand(experiment, v) {
  * `published` is {label, text, filename} of the published run's
  * version-1 JSON (committed, or made at build time), or a function of the chosen pool giving one.
  */
-export function experimentRerun({ experiment, published, methods, git, caps, defaults = {}, pools, note }) {
+export function experimentRerun({
+  experiment,
+  published,
+  methods,
+  git,
+  caps,
+  defaults = {} as Record<string, any>,
+  pools,
+  note,
+}) {
   const parsed = new Map();
   const parse = (p) => {
     if (!p) return null;
@@ -354,7 +370,7 @@ export function experimentRerun({ experiment, published, methods, git, caps, def
   };
   const publishedFor = typeof published === "function" ? (pool) => parse(published(pool)) : () => parse(published);
   const base = publishedFor(pools?.value)?.result.manifest;
-  const config = base?.config ?? {};
+  const config: Record<string, any> = base?.config ?? {};
   const fields = [
     field.seed(defaults.seed ?? base?.seed ?? 0),
     field.snr(defaults.snr ?? config.snrDb ?? null),

@@ -118,9 +118,9 @@ export function methodDots(cells, { value, label, width, log }) {
 /** `--flag value` for a sweep variant's settings (the CLI's names: the same run in a terminal). */
 function variantFlags(settings) {
   const kebab = (key) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-  const flags = [];
+  const flags: string[] = [];
   for (const [key, value] of Object.entries(settings ?? {})) {
-    if (key === "fit") for (const [k, v] of Object.entries(value)) flags.push(`--${kebab(k)} ${v}`);
+    if (key === "fit") for (const [k, v] of Object.entries(value as object)) flags.push(`--${kebab(k)} ${v}`);
     else if (Array.isArray(value)) flags.push(`--${kebab(key)} ${value.join(",")}`);
     else flags.push(`--${kebab(key)} ${value}`);
   }
@@ -135,7 +135,7 @@ function variantFlags(settings) {
  */
 export function sweepRerun(grid, { git, note, name }) {
   const spec = grid.spec;
-  const values = (key) => [...new Set(grid.cells.map((c) => c[key]))].sort((a, b) => (a ?? -1) - (b ?? -1));
+  const values = (key) => [...new Set(grid.cells.map((c) => c[key]))].sort((a: any, b: any) => (a ?? -1) - (b ?? -1));
   const fields = [
     field.choice("experiment", "experiment", spec.experiments, spec.experiments[0]),
     field.choice("method", "method", spec.methods ?? ["consolesr"], (spec.methods ?? ["consolesr"])[0]),
