@@ -1,6 +1,6 @@
 // Observable Framework configuration for the consolesr site.
 // Offline by construction: no CDN, no font server, no registry (see ../shared/STACK.md,
-// "Observable Framework offline"). test/site.test.ts builds with network access blocked.
+// "Observable Framework offline"). test/browser/site-build.test.ts builds with network access blocked.
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { prepareBrowserVendor } from "./scripts/browserVendor.js";

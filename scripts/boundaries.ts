@@ -18,7 +18,7 @@
  *
  * Run: `node --import tsx scripts/boundaries.ts [root]` (root defaults to the repository's
  * src/lib). Prints the folder graph, then each violation as `file: problem`; exits 1 on any.
- * `checkBoundaries` is exported for the tests (test/boundaries.test.ts), which run it on trees
+ * `checkBoundaries` is exported for the tests (test/unit/boundaries.test.ts), which run it on trees
  * they make with a deliberate cycle or deep import.
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";

@@ -8,7 +8,7 @@
  *   under Node, `await import("node:module")`, which no browser can resolve.
  * - `@tensorflow/tfjs-core` and its cpu and webgl backends: Framework's rollup bundles work but
  *   print "Converting require to esm is currently not supported" warnings (tfjs-core's Node
- *   platform file), which test/site.test.ts rightly counts as alarming build output.
+ *   platform file), which test/browser/site-build.test.ts rightly counts as alarming build output.
  *
  * Framework resolves a bare import in a page or a local module (`import * as tf from
  * "@tensorflow/tfjs-core"` in src/lib/engine/tf.ts, `import("highs")` in src/lib/search/argmin.ts,

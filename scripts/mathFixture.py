@@ -3,7 +3,7 @@
 Writes test/golden/math-large-trig.json: seeded huge arguments x (2^20 <= |x| <= MAX_VALUE) with
 sin x and cos x, each as its correctly rounded double and the double nearest to what rounding
 left (value - rounded), computed with mpmath at 300 bits and checked against a 1200-bit run.
-test/math.test.ts checks src/lib/math.ts's sin and cos against them (within 1 ulp), where its
+test/unit/math.test.ts checks src/lib/math.ts's sin and cos against them (within 1 ulp), where its
 double-double reference, which reduces by multiples of pi/2 with a 212-bit pi/2, stops.
 
 Run from the repository root: python3 scripts/mathFixture.py (needs mpmath).

@@ -11,7 +11,7 @@
  * The bundle holds those two files and what they import; its copy of tfjs-core's internals reaches
  * the one engine and kernel registry through tfjs's globals (the engine, the gradient registry and
  * the Tensor class are shared by every copy of tfjs-core), so what it registers is what the
- * library's `tf` uses. `test/tfjs.test.ts` checks a gradient and a chained op through it.
+ * library's `tf` uses. `test/unit/tfjs.test.ts` checks a gradient and a chained op through it.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -34,7 +34,7 @@ const started = performance.now();
 const RESULT_FILE = "data/results/syn2-seed0.json";
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 // CONSOLESR_SYN2_RESULT (a path, absolute or from the repository root) reads another result file
-// instead: test/syn2page.test.ts uses it to check that the evaluation is recomputed, not copied.
+// instead: test/unit/syn2-page.test.ts uses it to check that the evaluation is recomputed, not copied.
 const file = process.env.CONSOLESR_SYN2_RESULT || RESULT_FILE;
 const resultText = readFileSync(resolve(repoRoot, file), "utf8");
 const result = parseResult(resultText, file);

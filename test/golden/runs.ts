@@ -1,5 +1,5 @@
 /**
- * GOLDEN runs: the committed searches the golden test re-runs (test/golden.test.ts). Each run is
+ * GOLDEN runs: the committed searches the golden test re-runs (test/search/golden.test.ts). Each run is
  * reduced to what a search decides (equations, the path's counts, the stop reason, the reward
  * of every episode), never to wall-clock times. `npm run golden -- --update` rewrites
  * test/golden/search.json; do that only in a commit that changes search behaviour on purpose.

@@ -1,5 +1,5 @@
 /**
- * A higher-precision reference for test/math.test.ts: double-double arithmetic (a value is an
+ * A higher-precision reference for test/unit/math.test.ts: double-double arithmetic (a value is an
  * unevaluated sum hi + lo of two doubles, about 106 bits), built on the error-free transformations
  * TwoSum (Knuth) and TwoProduct (Dekker, with Veltkamp's splitting: JavaScript has no fma), and
  * double-double exp, log, log2, log10, sin, cos (|x| ≤ 2^20), pow and hypot of double arguments.

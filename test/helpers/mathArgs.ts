@@ -1,5 +1,5 @@
 /**
- * Seeded arguments for test/math.test.ts, and the per-engine report that the test computes in Node
+ * Seeded arguments for test/unit/math.test.ts, and the per-engine report that the test computes in Node
  * and, bundled with esbuild, in Chromium: the same code on the same seeds gives the same arguments
  * in every engine (integer and exactly rounded double operations only, never Math.random or a
  * Math.* function whose last bit is implementation-defined).

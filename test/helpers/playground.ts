@@ -1,6 +1,6 @@
 /**
- * Driving the playground page in headless Chromium (playwright-core), shared by browser.test.ts,
- * browser-reproduce.test.ts and the browser bench: its run log, waiting for a run, its controls,
+ * Driving the playground page in headless Chromium (playwright-core), shared by test/browser/playground.test.ts,
+ * reproduce.test.ts and the browser bench: its run log, waiting for a run, its controls,
  * its calibration table and its "Download JSON" button.
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * The built site, shared by the tests that need it (site.test.ts, browser.test.ts) and the browser
+ * The built site, shared by the tests that need it (test/browser/) and the browser
  * bench: one cold, offline `observable build` per `npm test`, a static server for dist/, and
  * Debian's chromium driven by playwright-core.
  *

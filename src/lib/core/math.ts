@@ -11,7 +11,7 @@
  * and the same order of operations) in plain double arithmetic, which IEEE 754 makes exact and
  * portable. On Node they return the bits of `Math.*` (a test checks over a million seeded
  * arguments per function), so switching to them changed no committed result; in any other engine
- * they return those same bits. Their error, measured in `test/math.test.ts` against a
+ * they return those same bits. Their error, measured in `test/unit/math.test.ts` against a
  * double-double reference: below 1 ulp for sin, cos, exp, log, log2 and pow with |y| ≤ 2^31;
  * up to 1.72 ulp for log10 and 1.95 ulp for hypot (V8's algorithms, kept for the bit match);
  * pow with |y| > 2^31 and x within 2^-20 of 1 (fdlibm's shortcut there) up to a few hundred ulp.

@@ -68,7 +68,7 @@ export interface BenchmarkEntry {
   /**
    * Set where fitting the true structure with the fitter the search uses (the all-ones start and
    * the multi-start of periodic symbols) does not reach the truth: no search can recover such an
-   * entry until the fitter changes. Measured, and pinned by test/benchmark.test.ts so that the
+   * entry until the fitter changes. Measured, and pinned by test/unit/benchmark-suite.test.ts so that the
    * note stays true. No entry has one at present: Keijzer-1 and -3 (sin(2π·x), several basins
    * from w = 1) and Feynman II.15.4 and II.15.5 (a negative coefficient walks Adam out of the
    * basin of cos(θ)) did until the multi-start (FitOptions.starts).

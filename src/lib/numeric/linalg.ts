@@ -14,7 +14,7 @@ import { hypot } from "../core/index.js";
 /**
  * Σ a[i]·b[i] for i in [from, to), one running sum in index order: the order every fit of the
  * library was measured with (four interleaved sums are faster, but move exact fits off their last
- * bit: y = 2·x1 + 5 came back with the constant 4.999999999999999, test/constant.test.ts).
+ * bit: y = 2·x1 + 5 came back with the constant 4.999999999999999, test/search/constant.test.ts).
  */
 export function dot(a: ArrayLike<number>, b: ArrayLike<number>, from = 0, to = a.length): number {
   let s = 0;

@@ -1,0 +1,467 @@
+// The playground in headless Chromium (Debian's /usr/bin/chromium driven by playwright-core),
+// served from the built site (test/helpers/site.ts: one build per `npm test`, shared with
+// site-build.test.ts) by a static server on 127.0.0.1:
+//
+// - the first visit calibrates (one fit timed on js and each tfjs backend) and runs the default
+//   once: the toy (y = 3·x1²·cos(2.5·x2)) on the engine the calibration chose (js here), to the
+//   end, showing the true form with both numbers within 1 %, read from the KaTeX the page
+//   rendered; the live charts hold that run's rewards and its Pareto front;
+// - "Download JSON" gives a version-1 result (with the run's seconds and runtime) that
+//   `consolesr reproduce` accepts and matches: bit for bit from the js engine, within float32
+//   tolerance from tfjs on webgl (chosen explicitly);
+// - a changed control starts nothing: Run does, and writes the controls into the address; Stop ends
+//   a run (status cancelled, its episode count frozen), and the status bar stays on screen while
+//   the page scrolls;
+// - the address restores the controls without running, and a bad or unknown parameter is one notice;
+// - the plugin guide's tanh.js, loaded with the playground's plugin file input, recovers
+//   y = 2·tanh(1.5·x1)·x2 from a seeded CSV, and a broken plugin is one error line that changes
+//   nothing; a bad CSV is one error line;
+// - no page requests anything outside the site's origin, throws or logs a console error; a
+//   screenshot of every page of the site goes to artifacts/ (git-ignored).
+import test from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import type { Page } from "playwright-core";
+import { parseResult } from "../../src/lib/result/reproduce.js";
+import { createRng } from "../../src/lib/core/rng.js";
+import { cli } from "../helpers/cli.js";
+import {
+  artifacts,
+  calibrationLine,
+  download,
+  readCalibration,
+  runLog,
+  selected,
+  tick,
+  ticked,
+  waitForRun,
+} from "../helpers/playground.js";
+import { dist, openBuiltSite, repo } from "../helpers/site.js";
+
+/** The learned equation of `target` as the page renders it: KaTeX's TeX annotation and visible text. */
+async function renderedEquation(page: Page, target: string): Promise<{ tex: string; visible: string }> {
+  const equation = page.locator(`.pg-equation[data-target="${target}"]`);
+  await equation.waitFor({ timeout: 60_000 });
+  return {
+    tex: (await equation.locator(".katex-mathml annotation").textContent()) ?? "",
+    visible: ((await equation.locator(".katex-html").textContent()) ?? "").replace(/\s+/g, ""),
+  };
+}
+
+/** Asserts the toy's true form with both numbers within 1 %: y = 3 x_1^2 cos(2.5 x_2). */
+function assertToy(shown: { tex: string; visible: string }): void {
+  const match = /^y=([\d.]+)x_\{1\}\^\{2\}\\cos\\left\(([\d.]+)x_\{2\}\\right\)$/.exec(shown.tex.replace(/\s+/g, ""));
+  assert.ok(match, `the rendered equation is not of the form c·x1²·cos(w·x2): ${shown.tex}`);
+  const [coefficient, weight] = [Number(match[1]), Number(match[2])];
+  assert.ok(Math.abs(coefficient - 3) / 3 <= 0.01, `coefficient ${coefficient} is not within 1 % of 3`);
+  assert.ok(Math.abs(weight - 2.5) / 2.5 <= 0.01, `inner weight ${weight} is not within 1 % of 2.5`);
+  // What KaTeX drew (its HTML, not only the MathML annotation) shows the same numbers.
+  for (const part of ["y=", match[1]!, "cos", match[2]!])
+    assert.ok(shown.visible.includes(part), `"${part}" not in the rendered text ${shown.visible}`);
+}
+
+/** The live charts of run `id`: its rewards per episode, and its Pareto front (complexity, NRMSE). */
+async function charts(page: Page, id: number): Promise<{ rewards: number[]; front: [number, number][] }> {
+  const rewards = page.locator(`.pg-rewards[data-run="${id}"]`);
+  const front = page.locator(`.pg-front[data-run="${id}"]`);
+  await rewards.waitFor({ timeout: 30_000 });
+  await front.waitFor({ timeout: 30_000 });
+  return {
+    rewards: JSON.parse((await rewards.getAttribute("data-rewards")) ?? "[]"),
+    front: JSON.parse((await front.getAttribute("data-front")) ?? "[]").map(
+      (f: { complexity: number; nrmse: number }) => [f.complexity, f.nrmse],
+    ),
+  };
+}
+
+/** y = 2·tanh(1.5·x1)·x2 on 200 rows of x1, x2 ~ U(1, 2) (seeded), as a CSV. */
+function tanhCsv(): string {
+  const rng = createRng(7);
+  const x1 = Array.from({ length: 200 }, () => rng.uniform(1, 2));
+  const x2 = Array.from({ length: 200 }, () => rng.uniform(1, 2));
+  return `x1,x2,y\n${x1.map((a, i) => `${a},${x2[i]},${2 * Math.tanh(1.5 * a) * x2[i]!}`).join("\n")}\n`;
+}
+
+test("the playground: Run and Stop, the address, live charts, plugin files, JSON for reproduce, every page", {
+  timeout: 1_200_000,
+}, async (t) => {
+  const missing: string[] = [];
+  const { server, browser } = await openBuiltSite(t, (path) => {
+    if (path !== "/favicon.ico") missing.push(path);
+  });
+  mkdirSync(artifacts, { recursive: true });
+  const outside: string[] = [];
+  const errors: string[] = [];
+  browser.context.on("request", (request) => {
+    const url = request.url();
+    if (!url.startsWith(`${server.origin}/`) && !/^(data|blob):/.test(url)) outside.push(url);
+  });
+  /** A new tab whose thrown errors and console errors are collected (the site has no favicon: its 404 is not one). */
+  const open = async (name: string) => {
+    const tab = await browser.context.newPage();
+    tab.on("pageerror", (error) => errors.push(`${name}: ${error.message}`));
+    tab.on("console", (message) => {
+      if (message.type() !== "error" || message.location().url === `${server.origin}/favicon.ico`) return;
+      errors.push(`${name}: console: ${message.text()}`);
+    });
+    return tab;
+  };
+  const playground = `${server.origin}/playground`;
+  const page = await open("playground");
+
+  // 1. The first visit calibrates, then runs the default once: the toy on the calibration's choice, to the end.
+  const started = performance.now();
+  await page.goto(playground);
+  await page.locator(".pg-backend[data-backend]:not([data-backend=''])").waitFor({ timeout: 120_000 });
+  const calibration = await readCalibration(page);
+  t.diagnostic(`calibration: ${calibrationLine(calibration)}`);
+  assert.deepEqual(
+    calibration.rows.map((r) => `${r.engine} ${r.backend}`),
+    ["js js", "tfjs cpu", "tfjs wasm", "tfjs webgl"],
+    "the calibration does not list js and every tfjs backend",
+  );
+  assert.ok(calibration.rows[0]!.seconds! > 0, "no timing for the js engine");
+  const timed = calibration.rows.filter((r) => r.seconds !== null);
+  const fastest = timed.reduce((a, b) => (b.seconds! < a.seconds! ? b : a));
+  assert.equal(calibration.choice.engine, fastest.engine, "the calibration did not choose its fastest engine");
+  if (fastest.engine === "tfjs") assert.equal(calibration.choice.backend, fastest.backend);
+  else assert.equal(calibration.choice.backend, "cpu");
+  // The run fits on the calibration's choice, and the badge says so.
+  const badge = page.locator(".pg-backend");
+  assert.equal(await badge.getAttribute("data-engine"), calibration.choice.engine, "the run's engine");
+  assert.equal(await badge.getAttribute("data-backend"), calibration.choice.backend, "the run's tfjs backend");
+  assert.match((await badge.textContent()) ?? "", new RegExp(`fit engine: ${calibration.choice.engine}\\b`));
+  const first = await waitForRun(page, "the first toy run to finish", (row) => row.id === 1 && row.status === "done");
+  assert.equal(first.engine, calibration.choice.engine);
+  const firstSeconds = (performance.now() - started) / 1000;
+  const runSeconds = Number(await page.locator(".pg-status").getAttribute("data-seconds"));
+  t.diagnostic(
+    `toy run on ${calibration.choice.engine} (tfjs backend ${calibration.choice.backend}): ` +
+      `${runSeconds.toFixed(1)} s of search, ${firstSeconds.toFixed(1)} s from page load ` +
+      `(calibration included, ${first.episodes} episodes)`,
+  );
+  assertToy(await renderedEquation(page, "y"));
+  assert.match((await page.locator(".pg-equation-meta").first().textContent()) ?? "", /exact/);
+  // The front as a table under the equations, the answer's row marked once and showing the answer.
+  const chosenRows = page.locator('.pg-front-row[data-target="y"][data-chosen="true"]');
+  assert.equal(await chosenRows.count(), 1, "the front table marks one answer row");
+  assert.equal(
+    await chosenRows.getAttribute("data-text"),
+    await page.locator('.pg-equation[data-target="y"]').getAttribute("data-text"),
+    "the marked front row is not the learned equation",
+  );
+  // Run wrote the controls into the address.
+  const address = new URL(page.url()).searchParams;
+  assert.equal(address.get("dataset"), "toy");
+  // The address keeps what was chosen (auto), not what it resolved to.
+  assert.equal(address.get("engine"), "auto");
+  assert.equal(address.get("backend"), "auto");
+  assert.equal(address.get("symbols"), "x^2,cos");
+  await page.screenshot({ path: join(artifacts, "docs-playground.png"), fullPage: true });
+
+  // 2. The JSON download: the CLI's version-1 format, with the run's seconds and this browser as
+  // `--timings` writes them, made on the calibration's choice; the charts drew this run.
+  const jsonPath = await download(page, "playground-toy.json");
+  const json = readFileSync(jsonPath, "utf8");
+  const result = parseResult(json, jsonPath);
+  assert.ok(json.endsWith("}\n") && json.startsWith('{\n  "version": 1,'), "not the CLI's two-space JSON");
+  assert.deepEqual(Object.keys(result), ["version", "equations", "search", "evaluation", "manifest"]);
+  assert.deepEqual(Object.keys(result.manifest), ["seed", "config", "version", "git", "backend", "runtime"]);
+  assert.equal(result.manifest.backend, calibration.choice.backend);
+  assert.equal((result.manifest.config.fit as { engine: string }).engine, calibration.choice.engine);
+  assert.match(result.manifest.runtime!.engine, /^(HeadlessChrome|Chrom\w*) \d+.* \(V8\)$/);
+  assert.ok(result.manifest.runtime!.cores === null || result.manifest.runtime!.cores >= 1);
+  assert.ok(
+    typeof result.search.seconds === "number" && Math.abs(result.search.seconds - runSeconds) < 0.1,
+    `search.seconds ${result.search.seconds} is not the run's ${runSeconds} s`,
+  );
+  assert.equal(result.manifest.config.experiment, "toy");
+  assert.match(result.manifest.git, /^[0-9a-f]{40}$|^unknown$/);
+  assert.equal(result.equations[0]!.text, "3*x1^2*cos(2.5*x2)");
+  assert.equal(result.evaluation?.[0]?.exact, true);
+  const toyCharts = await charts(page, 1);
+  assert.equal(toyCharts.rewards.length, result.search.episodes, "the reward chart misses episodes");
+  assert.deepEqual(
+    toyCharts.front,
+    result.search.front!.map((f) => [f.complexity, f.nrmse]),
+    "the live Pareto front is not the result's",
+  );
+
+  // 3. A changed control starts nothing; Run does. The toy on tfjs, on webgl (SwiftShader here),
+  // chosen explicitly over the calibration (float32: re-run in Node within float32 tolerance in step 10).
+  await page.getByLabel("fit engine", { exact: true }).selectOption({ label: "tfjs (float32)" });
+  await page.getByLabel("tfjs backend", { exact: true }).selectOption({ label: "webgl" });
+  await page.getByLabel("seed", { exact: true }).fill("1");
+  await page.getByLabel("seed", { exact: true }).fill("0");
+  await page.waitForTimeout(1500);
+  assert.deepEqual(
+    (await runLog(page)).map((row) => row.id),
+    [1],
+    "changing a control started a run",
+  );
+  assert.equal(await page.locator(".pg-pending").getAttribute("data-pending"), "true", "no reminder to press Run");
+  await page.locator(".pg-run").click();
+  const webglRun = await waitForRun(
+    page,
+    "the toy run on webgl to finish",
+    (row) => row.id === 2 && row.status === "done",
+  );
+  assert.deepEqual([webglRun.engine, webglRun.backend], ["tfjs", "webgl"]);
+  assert.equal(await badge.getAttribute("data-engine"), "tfjs");
+  assert.equal(await badge.getAttribute("data-backend"), "webgl");
+  assert.match((await badge.textContent()) ?? "", /tfjs backend: webgl/);
+  const chosen = new URL(page.url()).searchParams;
+  assert.deepEqual([chosen.get("engine"), chosen.get("backend")], ["tfjs", "webgl"]);
+  assert.equal(await page.locator(".pg-pending").getAttribute("data-pending"), "false");
+  t.diagnostic(`toy run on tfjs webgl: ${webglRun.seconds.toFixed(1)} s of search (${webglRun.episodes} episodes)`);
+  const webglPath = await download(page, "playground-toy-webgl.json");
+  const webglResult = parseResult(readFileSync(webglPath, "utf8"), webglPath);
+  assert.equal(webglResult.manifest.backend, "webgl");
+  assert.equal((webglResult.manifest.config.fit as { engine: string }).engine, "tfjs");
+  assertToy(await renderedEquation(page, "y"));
+
+  // 4. Stop: syn1 with the stop rule off ("never": the linear-algebra proposals find syn1 in one
+  // episode per output, too fast to stop mid-run) and seed 2 runs, on the engine auto picks and the
+  // backend cpu; meanwhile the status bar stays on screen at the bottom of the page, and a control
+  // changed mid-run neither stops it nor starts another; Stop cancels it at the end of its episode.
+  await page.getByLabel("fit engine", { exact: true }).selectOption({ label: "auto (measured)" });
+  await page.getByLabel("tfjs backend", { exact: true }).selectOption({ label: "cpu" });
+  await page.getByLabel("dataset", { exact: true }).selectOption({ label: "syn1" });
+  await page.getByLabel("stop NRMSE", { exact: true }).selectOption({ label: "never" });
+  await page.getByLabel("seed", { exact: true }).fill("2");
+  await page.locator(".pg-run").click();
+  const syn1 = await waitForRun(
+    page,
+    "a syn1 run past its second episode",
+    (row) =>
+      row.id === 3 &&
+      row.label.startsWith("syn1 (2000 rows)") &&
+      row.label.includes("seed 2,") &&
+      row.status === "running" &&
+      row.episodes >= 2,
+  );
+  const syn1Address = page.url();
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await page.waitForTimeout(300);
+  const bar = await page.locator(".pg-bar").evaluate((element) => {
+    const { top, bottom } = element.getBoundingClientRect();
+    return { top, bottom, height: window.innerHeight, scrolled: window.scrollY };
+  });
+  assert.ok(bar.scrolled > 1000, `the page did not scroll (${bar.scrolled} px)`);
+  assert.ok(bar.top >= 0 && bar.bottom <= bar.height, `the status bar left the screen: ${JSON.stringify(bar)}`);
+  assert.equal(await page.locator(".pg-bar .pg-status").getAttribute("data-status"), "running");
+  await page.screenshot({ path: join(artifacts, "docs-playground-running.png") });
+  await page.getByLabel("seed", { exact: true }).fill("3");
+  await page.waitForTimeout(1500);
+  const going = await runLog(page);
+  assert.deepEqual(
+    going.map((row) => [row.id, row.status]),
+    [
+      [3, "running"],
+      [2, "done"],
+      [1, "done"],
+    ],
+    "a control changed mid-run stopped the run or started another",
+  );
+  await page.locator(".pg-stop").click();
+  const cancelled = await waitForRun(
+    page,
+    "run #3 to be cancelled",
+    (row) => row.id === 3 && row.status === "cancelled",
+  );
+  await page.waitForTimeout(1500);
+  const later = await runLog(page);
+  assert.equal(later.length, 3, "Stop started a run");
+  assert.equal(later[0]!.episodes, cancelled.episodes, "run #3 kept advancing after it was cancelled");
+  assert.ok(cancelled.episodes >= syn1.episodes, "the cancelled run lost progress");
+  assert.equal(await page.locator(".pg-stop").isDisabled(), true, "Stop is enabled with no run going");
+  t.diagnostic(`Stop: syn1 run #3 cancelled after ${cancelled.episodes} episodes (frozen)`);
+
+  // 5. The address restores the controls of the last Run (seed 2, not the 3 typed after it) and
+  // waits for Run; bad or unknown parameters are one notice, the rest still restored.
+  const restored = await open("playground (restored)");
+  await restored.goto(syn1Address);
+  await restored.locator(".pg-data-note[data-dataset='syn1']").waitFor({ timeout: 60_000 });
+  assert.equal(await selected(restored, "dataset"), "syn1");
+  assert.equal(await restored.getByLabel("seed", { exact: true }).inputValue(), "2");
+  assert.equal(await restored.getByLabel("rows", { exact: true }).inputValue(), "2000");
+  assert.equal(await selected(restored, "stop NRMSE"), "never");
+  assert.equal(await selected(restored, "tfjs backend"), "cpu");
+  assert.equal(await selected(restored, "fit engine"), "auto (measured)");
+  assert.deepEqual(
+    (await ticked(restored, "symbols")).filter(([, on]) => on).map(([name]) => name),
+    ["x", "x^2", "cos"],
+  );
+  assert.equal(await restored.locator(".pg-url-notice").count(), 0, "a notice for a good address");
+  await restored.waitForTimeout(1500);
+  assert.deepEqual(await runLog(restored), [], "an address with parameters started a run");
+  const bad = new URL(syn1Address);
+  bad.searchParams.set("seed", "abc");
+  bad.searchParams.set("bogus", "1");
+  await restored.goto(bad.href);
+  await restored.locator(".pg-data-note[data-dataset='syn1']").waitFor({ timeout: 60_000 });
+  assert.equal(
+    ((await restored.locator(".pg-url-notice").textContent()) ?? "").trim(),
+    "Ignored in this URL: seed=abc (not a whole number); bogus=1 (unknown parameter).",
+  );
+  assert.equal(await restored.getByLabel("seed", { exact: true }).inputValue(), "0");
+  assert.equal(await selected(restored, "stop NRMSE"), "never");
+  await restored.close();
+
+  // 6. The plugin guide's tanh.js (its download link), loaded in the playground, recovers
+  // y = 2·tanh(1.5·x1)·x2 from a seeded 200-row CSV with the symbols tanh and x, one product of at
+  // most two factors, on the engine auto picks (js here; the backend control still says cpu),
+  // 8 episodes with the stop rule off (so that the Pareto chart gets several structures).
+  const guide = await open("plugins");
+  await guide.goto(`${server.origin}/guide/plugins`);
+  const href = await guide.locator("a.plugin-download").first().getAttribute("href");
+  assert.ok(href, "the plugin guide has no tanh.js link");
+  const tanhResponse = await guide.request.get(new URL(href, guide.url()).href);
+  assert.equal(tanhResponse.status(), 200, `the guide's tanh.js link ${href} is broken`);
+  const tanhSource = (await tanhResponse.body()).toString("utf8");
+  const guideCode = (await guide.locator("pre").first().textContent()) ?? "";
+  assert.equal(guideCode.trim(), tanhSource.trim(), "tanh.js is not the guide's example");
+  await guide.close();
+
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const pluginInput = page.getByLabel("plugin file", { exact: true });
+  await pluginInput.setInputFiles({ name: "tanh.js", mimeType: "text/javascript", buffer: Buffer.from(tanhSource) });
+  await page.locator(".pg-plugins[data-plugins='tanh']").waitFor({ timeout: 60_000 });
+  const tanhData = join(artifacts, "tanh.csv");
+  writeFileSync(tanhData, tanhCsv());
+  await page.getByLabel("CSV file").setInputFiles(tanhData);
+  await page.locator(".pg-data-note", { hasText: "tanh.csv: columns x1, x2, y" }).waitFor({ timeout: 30_000 });
+  assert.equal(await selected(page, "dataset"), "CSV file", "choosing a file did not switch the dataset to it");
+  await tick(page, "symbols", ["tanh", "x"]);
+  await page.getByLabel("terms", { exact: true }).fill("1");
+  await page.getByLabel("max factors", { exact: true }).fill("2");
+  await page.getByLabel("episodes", { exact: true }).fill("8");
+  await page.locator(".pg-run").click();
+  await waitForRun(page, "the tanh run to finish", (row) => row.id === 4 && row.status === "done", 120_000);
+  const tanhShown = await renderedEquation(page, "y");
+  const tanhForm = /^y=([\d.]+)\\tanh\\left\(([\d.]+)x_\{1\}\\right\)x_\{2\}$/.exec(tanhShown.tex.replace(/\s+/g, ""));
+  assert.ok(tanhForm, `the rendered equation is not of the form c·tanh(w·x1)·x2: ${tanhShown.tex}`);
+  const [c, w] = [Number(tanhForm[1]), Number(tanhForm[2])];
+  assert.ok(Math.abs(c - 2) / 2 <= 0.01, `coefficient ${c} is not within 1 % of 2`);
+  assert.ok(Math.abs(w - 1.5) / 1.5 <= 0.01, `inner weight ${w} is not within 1 % of 1.5`);
+  const tanhPath = await download(page, "playground-tanh.json");
+  const tanhResult = parseResult(readFileSync(tanhPath, "utf8"), tanhPath);
+  assert.deepEqual(tanhResult.manifest.config.symbols, ["x", "tanh"]);
+  const tanhCharts = await charts(page, 4);
+  assert.equal(tanhCharts.rewards.length, 8);
+  assert.ok(tanhCharts.front.length >= 2, `a front of ${tanhCharts.front.length} point(s) after 8 episodes`);
+  assert.deepEqual(
+    tanhCharts.front,
+    tanhResult.search.front!.map((f) => [f.complexity, f.nrmse]),
+    "the live Pareto front is not the result's",
+  );
+  const params = new URL(page.url()).searchParams;
+  assert.equal(params.get("symbols"), "x,tanh");
+  assert.equal(params.get("targets"), "y");
+  t.diagnostic(`tanh plugin: y = ${c}·tanh(${w}·x1)·x2, front of ${tanhCharts.front.length} points`);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(artifacts, "docs-playground-tanh.png"), fullPage: true });
+
+  // 7. A broken plugin (the guide's wrong derivative) is one error line and changes nothing.
+  const before = await ticked(page, "symbols");
+  await pluginInput.setInputFiles({
+    name: "broken.js",
+    mimeType: "text/javascript",
+    buffer: Buffer.from(tanhSource.replace('name: "tanh"', 'name: "tanh2"').replace("** 2", "")),
+  });
+  const pluginError = page.locator(".pg-plugin-error");
+  await pluginError.waitFor({ timeout: 30_000 });
+  assert.match(
+    ((await pluginError.textContent()) ?? "").trim(),
+    new RegExp(
+      /^error: plugin file broken\.js: plugin tanh2: derivative: derivative\([-\d.]+\) = [-\d.e]+ /.source +
+        /but a central difference of evaluate gives [-\d.e]+$/.source,
+    ),
+  );
+  assert.equal(await pluginError.count(), 1);
+  assert.deepEqual(await ticked(page, "symbols"), before, "a broken plugin changed the symbols");
+  assert.equal(await page.locator(".pg-plugins").getAttribute("data-plugins"), "tanh", "a broken plugin was loaded");
+
+  // 8. A bad CSV: one readable line naming the file, row and column.
+  await page.getByLabel("CSV file").setInputFiles({
+    name: "bad.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(
+      `x1,y\n${Array.from({ length: 12 }, (_, i) => `${i + 1},${i === 4 ? "abc" : 2 * i}`).join("\n")}\n`,
+    ),
+  });
+  const csvError = page.locator(".pg-csv-error");
+  await csvError.waitFor({ timeout: 30_000 });
+  assert.equal(
+    ((await csvError.textContent()) ?? "").trim(),
+    'error: bad.csv: row 5 (line 6), column "y": "abc" is not a number',
+  );
+
+  // 9. Every page of the site: no error, nothing from another origin, a screenshot.
+  const pages = readdirSync(dist, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".html") && !file.startsWith("_") && file !== "404.html")
+    .map(
+      (file) =>
+        `/${relative(dist, join(dist, file))
+          .replace(/\.html$/, "")
+          .replace(/(^|\/)index$/, "")}`,
+    );
+  for (const path of pages.filter((p) => p !== "/playground")) {
+    const other = await open(path);
+    await other.goto(`${server.origin}${path}`, { waitUntil: "networkidle" });
+    await other.waitForTimeout(500);
+    const name = path === "/" ? "index" : path.slice(1).replace(/\//g, "-");
+    await other.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+    await other.close();
+  }
+  t.diagnostic(`screenshots of ${pages.length} pages in ${relative(repo, artifacts)}/`);
+  assert.deepEqual(errors, [], "errors thrown or logged in the pages");
+  assert.deepEqual(outside, [], "requests outside the site's origin");
+  assert.deepEqual(missing, [], "requests for files the site does not have");
+
+  // 10. The webgl download re-runs with the CLI and matches (float32 webgl → cpu: tolerance 1e-4).
+  const reproduced = await cli(["reproduce", webglPath, "--quiet"], { timeoutMs: 300_000 });
+  assert.equal(reproduced.code, 0, `consolesr reproduce failed:\n${reproduced.stdout}${reproduced.stderr}`);
+  assert.match(
+    reproduced.stdout,
+    new RegExp(
+      /reproduced within float32 tolerance: all 1 equation match /.source +
+        /\(float32-tolerance match, tolerance 0\.0001; allowed because the original's manifest names webgl/.source,
+    ),
+  );
+
+  // 11. The first run's result (the calibration's choice: js fits, tfjs on cpu, both float64)
+  // re-runs in Node bit for bit (tolerance 1e-9). Only a float64 choice can; one of tfjs on a
+  // float32 backend would have been reproduced within float32 tolerance, as in step 10.
+  const firstRerun = await cli(["reproduce", jsonPath, "--quiet"], { timeoutMs: 300_000 });
+  assert.equal(
+    firstRerun.code,
+    0,
+    `consolesr reproduce failed on the first result:\n${firstRerun.stdout}${firstRerun.stderr}`,
+  );
+  const backend = calibration.choice.backend;
+  assert.match(
+    firstRerun.stdout,
+    ["cpu", "js"].includes(backend)
+      ? new RegExp(
+          /reproduced exactly: all 1 equation and every stored field match \(exact match, tolerance 1e-9; /.source +
+            `both runs on cpu, a float64 backend; backend cpu → cpu\\)`,
+        )
+      : new RegExp(
+          `reproduced within float32 tolerance: all 1 equation match .*the original's manifest names ${backend}`,
+        ),
+  );
+
+  // 12. The tanh result re-runs in Node with the guide's plugin file and its CSV (beside it in artifacts/).
+  const tanhRerun = await cli(["reproduce", tanhPath, "--plugin", join(repo, "site/plugins/tanh.js"), "--quiet"], {
+    timeoutMs: 300_000,
+  });
+  assert.equal(
+    tanhRerun.code,
+    0,
+    `consolesr reproduce failed on the tanh result:\n${tanhRerun.stdout}${tanhRerun.stderr}`,
+  );
+  assert.match(tanhRerun.stdout, /^y: same {2}2\*tanh\(1\.5\*x1\)\*x2$/m);
+  assert.match(tanhRerun.stdout, /reproduced exactly: all 1 equation and every stored field match/);
+});

@@ -1,0 +1,258 @@
+// The report pages (toy, syn1, syn2, pow, mas, search benchmark) in headless Chromium, served from
+// the built site (test/helpers/site.ts: one build per `npm test`, shared with site-build.test.ts and
+// playground.test.ts):
+//
+// - syn1's "Re-run with…" form: another seed and fewer rows, Run, and the equations the page then
+//   renders in KaTeX are the ones the library gives in Node for that configuration (the same
+//   runtime module, run here with runModule); the JSON download is that run's version-1 result;
+// - every page of the site, at 1280, 390 and 200 px: no console error, no uncaught exception, no
+//   request to another origin or for a missing file (the favicon included); at 1280 px nothing in
+//   the text column reaches into the table of contents, and at 390 px the page does not scroll
+//   sideways;
+// - each committed result a page shows carries its freshness line, in the state that
+//   data/results/freshness.json and the code digest give;
+// - the search benchmark draws each method in one colour on every chart.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import type { Page } from "playwright-core";
+import { createRegistries, parseResult, resolvePipelineConfig, runModule, useBackend } from "../../src/lib/index.js";
+import { codeDigest, readFreshness } from "../../src/reports/freshnessCode.js";
+import { buildSite, dist, ensureChromium, launchChromium, openBuiltSite, serveStatic } from "../helpers/site.js";
+
+/** The site's pages as URL paths ("/", "/syn1", …), from the built HTML files. */
+function sitePages(): string[] {
+  return readdirSync(dist, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".html") && !file.startsWith("_") && file !== "404.html")
+    .map(
+      (file) =>
+        `/${relative(dist, join(dist, file))
+          .replace(/\.html$/, "")
+          .replace(/(^|\/)index$/, "")}`,
+    )
+    .sort();
+}
+
+/** What a page's own problems look like from outside: console errors, exceptions, foreign or missing requests. */
+interface Watch {
+  problems: string[];
+}
+
+function watch(page: Page, origin: string, label: string): Watch {
+  const w: Watch = { problems: [] };
+  page.on("console", (message) => {
+    if (message.type() === "error") w.problems.push(`${label}: console error: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => w.problems.push(`${label}: uncaught: ${error.message}`));
+  page.on("request", (request) => {
+    const url = request.url();
+    if (!url.startsWith(`${origin}/`) && !/^(data|blob):/.test(url)) w.problems.push(`${label}: request to ${url}`);
+  });
+  page.on("response", (response) => {
+    if (response.status() >= 400) w.problems.push(`${label}: ${response.status()} for ${response.url()}`);
+  });
+  return w;
+}
+
+/**
+ * Elements of the text column that reach into the table of contents (none inside a box that
+ * scrolls or clips). Passed as source text: tsx would wrap named inner functions in a helper
+ * that does not exist in the page.
+ */
+function overlapsToc(page: Page): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const toc = document.querySelector("#observablehq-toc");
+    if (!toc || getComputedStyle(toc).display === "none") return [];
+    const edge = toc.getBoundingClientRect().left;
+    const found = [];
+    for (const element of document.querySelectorAll("#observablehq-main *")) {
+      const rect = element.getBoundingClientRect();
+      if (rect.width === 0 || rect.height === 0 || rect.right <= edge + 1) continue;
+      let contained = false;
+      for (let p = element.parentElement; p && p.id !== "observablehq-main"; p = p.parentElement)
+        if (getComputedStyle(p).overflowX !== "visible") contained = true;
+      const name = element.tagName.toLowerCase();
+      if (!contained) found.push("<" + name + ' class="' + (element.getAttribute("class") ?? "") + '">');
+    }
+    return found.slice(0, 5);
+  })()`);
+}
+
+test("report pages: syn1 re-run matches Node, no errors or foreign requests, no sideways scroll at 390 px", {
+  timeout: 900_000,
+}, async (t) => {
+  const { server, browser } = await openBuiltSite(t);
+  const downloads = mkdtempSync(join(tmpdir(), "consolesr-reports-"));
+  t.after(() => rmSync(downloads, { recursive: true, force: true }));
+
+  // 1. syn1: another seed, 300 rows, noise at 20 dB and 2 episodes per output (quick, and the
+  // coefficients depend on the seed's noise, so another seed's equations would not match), re-run
+  // in the page; the same config through the runtime module in Node gives the equations the page shows.
+  const SEED = 7;
+  const ROWS = 300;
+  const SNR = 20;
+  const EPISODES = 2;
+  const page = await browser.context.newPage();
+  const syn1 = watch(page, server.origin, "/syn1 re-run");
+  await page.goto(`${server.origin}/syn1`, { waitUntil: "networkidle" });
+  const section = page.locator('.rerun[data-experiment="syn1"]');
+  const published = async (target: string) =>
+    section
+      .locator(`.rerun-equation[data-which="published"][data-target="${target}"] .katex-mathml annotation`)
+      .textContent();
+  const before = await published("y1");
+  await section.getByLabel("seed").fill(String(SEED));
+  await section.getByLabel("rows").fill(String(ROWS));
+  await section.getByLabel("noise SNR").selectOption({ label: `${SNR} dB` });
+  await section.getByLabel("episodes per output").fill(String(EPISODES));
+  const link = await section.locator(".rerun-playground").getAttribute("href");
+  assert.equal(
+    link,
+    `./playground?dataset=syn1&rows=${ROWS}&snr=${SNR}&method=consolesr&seed=${SEED}&episodes=${EPISODES}&budget=0`,
+    "the playground link does not carry the form's settings",
+  );
+  // Followed, the link opens the playground on syn1 with the form's settings and no ignored parameter.
+  const playground = await browser.context.newPage();
+  await playground.goto(new URL(link!, `${server.origin}/syn1`).href, { waitUntil: "networkidle" });
+  // Inputs.select's value is the option's index; its text is the data set's name.
+  assert.equal((await playground.getByLabel("dataset").locator("option:checked").textContent())?.trim(), "syn1");
+  assert.equal(await playground.getByLabel("seed", { exact: true }).inputValue(), String(SEED));
+  assert.equal(await playground.getByLabel("rows", { exact: true }).inputValue(), String(ROWS));
+  assert.doesNotMatch((await playground.locator("body").textContent()) ?? "", /unknown parameter/);
+  await playground.close();
+  const started = performance.now();
+  await section.locator(".rerun-run").click();
+  await section
+    .locator('.rerun-status[data-status="done"], .rerun-status[data-status="error"]')
+    .waitFor({ timeout: 300_000 });
+  const status = (await section.locator(".rerun-status").textContent()) ?? "";
+  assert.equal(await section.locator(".rerun-status").getAttribute("data-status"), "done", status);
+  t.diagnostic(
+    `syn1 seed ${SEED}, ${ROWS} rows, ${SNR} dB, ${EPISODES} episodes re-run in the page: ` +
+      `${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+
+  await useBackend("cpu");
+  const registries = createRegistries();
+  const config = resolvePipelineConfig(
+    { experiment: "syn1", seed: SEED, rows: ROWS, snrDb: SNR, search: { episodes: EPISODES } },
+    registries,
+  );
+  const node = await runModule(config, { backend: "cpu", registries });
+  assert.equal(node.equations.length, 3);
+  for (const equation of node.equations) {
+    const cell = section.locator(`.rerun-equation[data-which="yours"][data-target="${equation.target}"]`);
+    assert.equal(
+      (await cell.locator(".katex-mathml annotation").textContent())?.trim(),
+      equation.latex,
+      `${equation.target}: the page's re-run shows another equation than the library in Node`,
+    );
+  }
+  assert.equal(await published("y1"), before, "the published equation changed with the re-run");
+  assert.notEqual(node.equations[0]!.latex, before, "the chosen settings give the published equation: a weak check");
+
+  // The live run's JSON: the version-1 result of that configuration (its manifest says so).
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    section.locator('.rerun-download[data-which="yours"]').click(),
+  ]);
+  const path = join(downloads, "syn1-live.json");
+  await download.saveAs(path);
+  const live = parseResult(readFileSync(path, "utf8"), path);
+  assert.equal(live.manifest.seed, SEED);
+  assert.equal(live.manifest.config.rows, ROWS);
+  assert.equal(live.manifest.config.snrDb, SNR);
+  // With the run's seconds and this browser, as `--timings` writes them (reproduce compares neither).
+  assert.ok((live.search.seconds ?? -1) > 0, "the live run's JSON has no search.seconds");
+  assert.match(live.manifest.runtime?.engine ?? "", /Chrom/, "the live run's manifest.runtime does not name Chromium");
+  assert.deepEqual(
+    live.equations.map((e) => e.text),
+    node.equations.map((e) => e.text),
+  );
+  await page.close();
+  assert.deepEqual(syn1.problems, [], "problems on the syn1 page during the re-run");
+
+  // 2. Every page, wide and narrow.
+  const freshness = readFreshness();
+  const code = codeDigest();
+  const problems: string[] = [];
+  const overlaps: string[] = [];
+  const sideways: string[] = [];
+  const notes = new Map<string, string>();
+  const pages = sitePages();
+  // 200 px: narrower than any chart's margins, where a chart sized from the page width drew
+  // thousands of negative-width rects (each a console error); charts keep a minimum width instead.
+  for (const width of [1280, 390, 200]) {
+    for (const path of pages) {
+      const other = await browser.context.newPage();
+      await other.setViewportSize({ width, height: 900 });
+      const w = watch(other, server.origin, `${path} at ${width} px`);
+      await other.goto(`${server.origin}${path}`, { waitUntil: "networkidle" });
+      await other.waitForTimeout(300);
+      problems.push(...w.problems);
+      if (width === 1280) {
+        for (const element of await overlapsToc(other)) overlaps.push(`${path}: ${element}`);
+        for (const note of await other.$$eval(".freshness[data-file]", (els) =>
+          els.map((el) => [el.getAttribute("data-file")!, el.getAttribute("data-state")!]),
+        ))
+          notes.set(note[0]!, note[1]!);
+      } else if (width === 390) {
+        const scrollWidth = await other.evaluate(() => document.scrollingElement!.scrollWidth);
+        if (scrollWidth > width) sideways.push(`${path}: scrollWidth ${scrollWidth}`);
+      }
+      await other.close();
+    }
+  }
+  t.diagnostic(`${pages.length} pages at 1280, 390 and 200 px`);
+  assert.deepEqual(problems, [], "console errors, exceptions, foreign or missing requests");
+  assert.deepEqual(overlaps, [], "content reaching into the table of contents at 1280 px");
+  assert.deepEqual(sideways, [], "pages that scroll sideways at 390 px");
+
+  // 3. Every committed result in the freshness record is shown with its state.
+  for (const entry of freshness.entries) {
+    const expected = entry.code !== code ? "stale" : entry.reproduced ? "reproduced" : "differs";
+    assert.equal(notes.get(entry.file), expected, `${entry.file}: the page's freshness line`);
+  }
+});
+
+test("the search benchmark draws each method in one colour on every chart", { timeout: 600_000 }, async () => {
+  const install = ensureChromium();
+  assert.equal(install, undefined, install);
+  const build = await buildSite();
+  assert.equal(build.status, 0, `the site build failed:\n${build.output}`);
+  const server = await serveStatic(dist);
+  const browser = await launchChromium();
+  try {
+    const page = await browser.context.newPage();
+    await page.goto(`${server.origin}/search-benchmark`, { waitUntil: "networkidle" });
+    // The recovery curve's legend (method → swatch colour) and the structures chart's dots (their
+    // <title> starts with the method).
+    const legend = await page.$$eval("figure", (figures) => {
+      for (const figure of figures) {
+        const swatches = Array.from(figure.querySelectorAll("[class$='-swatch']"));
+        if (!swatches.length) continue;
+        return swatches.map((s) => [
+          s.textContent?.trim() ?? "",
+          s.querySelector("svg")?.getAttribute("fill") || s.querySelector("rect")?.getAttribute("fill") || "",
+        ]);
+      }
+      return [];
+    });
+    const dots = await page.$$eval("g[aria-label='dot'] circle", (circles) =>
+      circles
+        .filter((c) => c.querySelector("title"))
+        .map((c) => [c.querySelector("title")!.textContent!.split(",")[0]!, c.getAttribute("fill") ?? ""]),
+    );
+    assert.ok(legend.length >= 3, `no method legend found: ${JSON.stringify(legend)}`);
+    assert.ok(dots.length > 0, "no dots in the structures chart");
+    const colour = new Map(legend as [string, string][]);
+    for (const [method, fill] of dots)
+      assert.equal(fill, colour.get(method!), `${method}: another colour than the legend's`);
+    assert.equal(new Set(colour.values()).size, colour.size, "two methods share a colour");
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});

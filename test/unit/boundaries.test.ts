@@ -1,0 +1,165 @@
+/**
+ * The library's folder boundaries (scripts/boundaries.ts, run by `npm run lint`): the real tree
+ * passes, and small trees made here with one deliberate fault each fail with a line naming it.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { checkBoundaries, checkClients, checkSite } from "../../scripts/boundaries.js";
+import { testDir } from "../helpers/data.js";
+
+const LAYERS = ["core", "data", "search"];
+
+/** A tree of files (path → text) under a fresh folder; returns its root. */
+function tree(files: Record<string, string>): string {
+  const root = testDir("boundaries");
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+/** core ← data ← search, every import through a door. */
+const clean = {
+  "index.ts": 'export { search } from "./search/index.js";\n',
+  "core/index.ts": 'export { one } from "./one.js";\n',
+  "core/one.ts": "export const one = 1;\n",
+  "data/index.ts": 'export { table } from "./table.js";\n',
+  "data/table.ts": 'import { one } from "../core/index.js";\nexport const table = [one];\n',
+  "search/index.ts": 'import { table } from "../data/index.js";\nexport const search = () => table;\n',
+};
+
+test("the library's own tree passes: every import through a door, downward, no node: module", () => {
+  const lib = fileURLToPath(new URL("../../src/lib", import.meta.url));
+  const { graph, problems } = checkBoundaries(lib);
+  assert.deepEqual(problems, []);
+  assert.ok(graph.get("search")?.includes("local"), "the graph lists search → local");
+  const cli = fileURLToPath(new URL("../../src/cli", import.meta.url));
+  assert.deepEqual(checkClients(cli, lib), []);
+});
+
+test("a clean tree passes and its graph is read", () => {
+  const { graph, problems } = checkBoundaries(tree(clean), LAYERS);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(Object.fromEntries(graph), { data: ["core"], search: ["data"] });
+});
+
+test("a deliberate cycle fails: data imports search while search imports data", () => {
+  const root = tree({
+    ...clean,
+    "data/table.ts": 'import { search } from "../search/index.js";\nexport const table = [search];\n',
+  });
+  const { problems } = checkBoundaries(root, LAYERS);
+  assert.ok(problems.includes("folder cycle: data -> search -> data"), problems.join("\n"));
+  assert.ok(problems.some((p) => p.startsWith("data/table.ts: data imports search, a folder above it")));
+});
+
+test("a deliberate deep import fails: search reaches data/table.ts past data's door", () => {
+  const root = tree({
+    ...clean,
+    "search/index.ts": 'import { table } from "../data/table.js";\nexport const search = () => table;\n',
+  });
+  const { problems } = checkBoundaries(root, LAYERS);
+  assert.deepEqual(problems, ["search/index.ts: imports data/table.ts past data's door (import data/index.js)"]);
+});
+
+test("a node: module, an unlisted folder and a client's deep import fail", () => {
+  const root = tree({
+    ...clean,
+    "core/one.ts": 'import { readFileSync } from "node:fs";\nexport const one = readFileSync.length;\n',
+    "extra/index.ts": "export const extra = 1;\n",
+  });
+  const { problems } = checkBoundaries(root, LAYERS);
+  assert.ok(problems.includes("core/one.ts: imports node:fs (the library runs in the browser too)"));
+  assert.ok(problems.includes("extra/: a folder not in the layer list (scripts/boundaries.ts LAYERS)"));
+  const both = tree({
+    ...Object.fromEntries(Object.entries(clean).map(([path, text]) => [`lib/${path}`, text])),
+    "cli/main.ts": 'import { table } from "../lib/data/table.js";\nimport { search } from "../lib/index.js";\n',
+  });
+  assert.deepEqual(checkClients(join(both, "cli"), join(both, "lib")), [
+    "main.ts: imports src/lib/data/table.ts past data's door",
+  ]);
+});
+
+test("the site reaches the library through site/lib and its public entries only", () => {
+  const repo = fileURLToPath(new URL("../..", import.meta.url));
+  assert.deepEqual(checkSite(join(repo, "site"), join(repo, "src/lib"), join(repo, "src/reports")), []);
+  const make = (files: Record<string, string>) => {
+    const root = tree({ ...Object.fromEntries(Object.entries(clean).map(([p, t]) => [`src/lib/${p}`, t])), ...files });
+    symlinkSync("../src/lib", join(root, "site/lib"));
+    return checkSite(join(root, "site"), join(root, "src/lib"), join(root, "src/reports"));
+  };
+  const page = (spec: string) => `# A page\n\n\`\`\`js\nimport {search} from "${spec}";\n\`\`\`\n`;
+  assert.deepEqual(
+    make({
+      "site/index.md": page("./lib/index.js"),
+      "site/data/run.json.ts": 'import { search } from "../../src/lib/index.js";\nconsole.log(search());\n',
+    }),
+    [],
+  );
+  assert.deepEqual(
+    make({
+      "site/index.md": page("../src/lib/index.js"),
+      "site/guide/a.md": page("../lib/data/table.js"),
+      "site/components/c.js": 'import {table} from "../lib/data/index.js";\n',
+      "site/data/run.json.ts": 'import { table } from "../../src/lib/data/index.js";\nconsole.log(table);\n',
+      "src/reports/helper.ts": 'export { one } from "../lib/core/one.js";\n',
+    }).sort(),
+    [
+      "site/components/c.js: imports the library's data/index.js, not a public entry",
+      "site/data/run.json.ts: imports the library's data/index.js, not a public entry",
+      "site/guide/a.md: imports the library's data/table.js, not a public entry",
+      "site/index.md: non-local import ../src/lib/index.js (outside the site root; use ./lib/index.js)",
+      "src/reports/helper.ts: imports the library's core/one.js, not a public entry",
+    ],
+  );
+});
+
+test("comments do not count as imports", () => {
+  const root = tree({
+    ...clean,
+    "search/index.ts":
+      '/** Unlike `import { table } from "../data/table.js"`, */\n// import "../data/table.js";\n' +
+      'import { table } from "../data/index.js";\nexport const search = () => table;\n',
+  });
+  assert.deepEqual(checkBoundaries(root, LAYERS).problems, []);
+});
+
+test("a private numeric kernel fails: one definition of each, in numeric/linalg.ts", () => {
+  const root = tree({
+    ...clean,
+    "data/table.ts":
+      'import { one } from "../core/index.js";\n' +
+      "const dot = (a: number[], b: number[]) => a.reduce((s, v, i) => s + v * b[i]!, 0);\n" +
+      "export const table = [dot([one], [one])];\n",
+  });
+  assert.deepEqual(checkBoundaries(root, LAYERS).problems, [
+    "data/table.ts: defines dot, a numeric kernel (numeric/linalg.ts owns each one)",
+  ]);
+});
+
+test("no source comment points outside the repository, and every docs/design.md anchor cited exists", () => {
+  const root = fileURLToPath(new URL("../..", import.meta.url));
+  const design = readFileSync(join(root, "docs/design.md"), "utf8");
+  const anchors = new Set([...design.matchAll(/<a id="([\w-]+)"><\/a>/g)].map((m) => m[1]!));
+  const outside = /\bDESIGN\b|SEARCH-NOTES|\bSTACK\.md|\.\.\/shared\//;
+  const problems: string[] = [];
+  for (const dir of ["src", "site", "test", "bench", "scripts", "bin", "examples", "docs"]) {
+    for (const file of readdirSync(join(root, dir), { recursive: true, encoding: "utf8" })) {
+      const skip = file.includes("node_modules") || file.includes(".observablehq") || file.startsWith("lib/");
+      if (!/\.(ts|js|mjs|cjs|md)$/.test(file) || skip || (dir === "site" && file === "lib")) continue;
+      const path = join(dir, file);
+      const text = readFileSync(join(root, path), "utf8");
+      // This test names the patterns it looks for; the package test checks the README for ../shared/.
+      if (path.endsWith("boundaries.test.ts") || path.endsWith("package.test.ts")) continue;
+      if (outside.test(text)) problems.push(`${path}: cites a note outside the repository`);
+      for (const m of text.matchAll(/docs\/design\.md#([\w-]+)/g))
+        if (!anchors.has(m[1]!)) problems.push(`${path}: cites docs/design.md#${m[1]}, which has no such anchor`);
+    }
+  }
+  assert.deepEqual(problems, []);
+  assert.ok(anchors.size >= 20, `docs/design.md has ${anchors.size} anchors`);
+});
