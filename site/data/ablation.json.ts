@@ -2,16 +2,6 @@
 //   npx consolesr sweep sweeps/ablation.json --out data/sweeps/ablation
 // read cell by cell (sweepGrid.ts): syn1 and syn2 × {paper, consolesr} × six cases × seeds 0–4.
 // A cell not run yet is listed as missing. No search runs here.
-import { summarise, sweepGrid } from "../../src/reports/sweepGrid.js";
+import { ablationPage } from "../../src/reports/ablationPage.js";
 
-const grid = sweepGrid("ablation");
-const groups = [];
-for (const experiment of grid.spec.experiments)
-  for (const method of grid.spec.methods ?? ["consolesr"])
-    for (const variant of grid.variants) {
-      const cells = grid.cells.filter(
-        (c) => c.experiment === experiment && c.method === method && c.variant === variant.name,
-      );
-      groups.push({ experiment, method, variant: variant.name, settings: variant.settings, ...summarise(cells) });
-    }
-process.stdout.write(JSON.stringify({ ...grid, groups }));
+process.stdout.write(await ablationPage());
