@@ -7,7 +7,7 @@
  * for that judgement only.
  *
  *   --seeds 0..4  --kinds ratio,transform,monomial  --equations <ids>  --rows 500
- *   --time-limit 30 (seconds per search; 0: none)  --jobs N  --out site/data/search-benchmark-beyond.json
+ *   --time-limit 30 (seconds per search; 0: none)  --jobs N  --out site/data/beyond-benchmark.json
  *
  * Jobs run on child processes (this file with --worker), one search at a time each.
  */
@@ -122,7 +122,7 @@ function options(argv: string[]) {
     rows: Number(out.rows ?? 500),
     timeLimit: Number(out["time-limit"] ?? 30),
     jobs: Number(out.jobs ?? availableParallelism()),
-    out: out.out ?? "site/data/search-benchmark-beyond.json",
+    out: out.out ?? "site/data/beyond-benchmark.json",
   };
 }
 

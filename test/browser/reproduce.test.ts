@@ -54,9 +54,12 @@ const CSVS = {
       y1: ([x1, x2]) => 1.5 * sin(2 * x1!) * x2! - x2!,
       y2: ([x1, x2]) => 0.5 * exp(x1!) * x2! + x1!,
     }),
+  // an outer function: y = √(x1² + 2·x2²), x1, x2 ~ U(0.5, 2)
+  "reproduce-outer.csv": () =>
+    seededCsv(13, 200, 2, [0.5, 2], { y: ([x1, x2]) => Math.sqrt(x1! * x1! + 2 * x2! * x2!) }),
 };
 
-test("a playground run at the defaults reproduces bit for bit in Node: two CSVs and syn1", {
+test("a playground run at the defaults reproduces bit for bit in Node: three CSVs (one an outer law) and syn1", {
   timeout: 900_000,
 }, async (t) => {
   const { server, browser } = await openBuiltSite(t);
@@ -87,7 +90,7 @@ test("a playground run at the defaults reproduces bit for bit in Node: two CSVs 
     t.diagnostic(`${name}: ${row.seconds.toFixed(1)} s of search in Chromium, ${row.episodes} episodes`);
   };
 
-  // 1. The two CSVs: choose the file (and for the second, both of its targets), Run.
+  // 1. The CSVs: choose the file (and for the second, both of its targets), Run.
   let id = 0;
   for (const [name, make] of Object.entries(CSVS)) {
     const file = join(artifacts, name);
@@ -97,6 +100,15 @@ test("a playground run at the defaults reproduces bit for bit in Node: two CSVs 
     const targets = name === "reproduce-trig.csv" ? ["y1", "y2"] : ["y"];
     await tick(page, "targets", targets);
     await runAndDownload(name, ++id, targets.length);
+    if (name === "reproduce-outer.csv") {
+      // The outer function is in the page's KaTeX and in the download, which requires it.
+      const shown = page.locator(".pg-equation[data-target='y']").last();
+      assert.match((await shown.getAttribute("data-latex")) ?? "", /^\\sqrt\{/);
+      assert.ok((await shown.locator(".katex .sqrt").count()) >= 1, "KaTeX drew no square root");
+      const outer = parseResult(readFileSync(runs.at(-1)!.path, "utf8"), "outer.json");
+      assert.equal(outer.equations[0]!.outer, "sqrt");
+      assert.deepEqual(outer.requires, ["outer"]);
+    }
     if (id === 1) {
       // The calibration ran before the first run: js and the tfjs backends that started, js chosen.
       const calibration = await readCalibration(page);

@@ -1,4 +1,5 @@
 import type { SymbolPlugin } from "../plugins/index.js";
+import { applyOuter } from "./outer.js";
 import type { Equation, Factor, Term } from "./types.js";
 
 export type SymbolLookup = (name: string) => SymbolPlugin;
@@ -38,5 +39,5 @@ export function evaluateEquation(
     const values = evaluateTerm(term, symbols, columns, rows);
     for (let i = 0; i < rows; i++) out[i] = out[i]! + values[i]!;
   }
-  return out;
+  return equation.outer ? applyOuter(equation.outer, out) : out;
 }

@@ -3,6 +3,7 @@
  * sqrt abs tanh) and LaTeX of an equation. Symbols render themselves through their plugin.
  */
 import type { SymbolLookup } from "./evaluate.js";
+import { OUTERS } from "./outer.js";
 import type { Equation, Factor, Term } from "./types.js";
 
 /** A number to `digits` significant digits without trailing zeros: 2.99999987 → "3". */
@@ -74,7 +75,7 @@ function render(equation: Equation, r: Renderer, digits: number): string {
 
 /** Right-hand side in the text grammar (docs/design.md#text-grammar). */
 export function equationText(equation: Equation, symbols: SymbolLookup, digits = 4): string {
-  return render(
+  const inner = render(
     equation,
     {
       number: (v) => formatNumber(v, digits),
@@ -85,11 +86,12 @@ export function equationText(equation: Equation, symbols: SymbolLookup, digits =
     },
     digits,
   );
+  return equation.outer ? OUTERS[equation.outer].text(inner) : inner;
 }
 
 /** Right-hand side in LaTeX, as KaTeX renders it. */
 export function equationLatex(equation: Equation, symbols: SymbolLookup, digits = 4): string {
-  return render(
+  const inner = render(
     equation,
     {
       number: (v) => latexNumber(v, digits),
@@ -100,4 +102,5 @@ export function equationLatex(equation: Equation, symbols: SymbolLookup, digits 
     },
     digits,
   );
+  return equation.outer ? OUTERS[equation.outer].latex(inner) : inner;
 }

@@ -1,4 +1,5 @@
 export type { Equation, Factor, Term } from "./types.js";
+export { applyOuter, isOuterName, OUTER_NAMES, type OuterFunction, type OuterName, OUTERS } from "./outer.js";
 export { evaluateEquation, evaluateTerm, evaluateFactor, type SymbolLookup, type ColumnLookup } from "./evaluate.js";
 export { simplifyEquation, compareTerms, compareFactors, type SimplifyOptions } from "./simplify.js";
 export { equationText, equationLatex, formatNumber, columnLatex } from "./format.js";

@@ -177,7 +177,9 @@ export function simplifyEquation(equation: Equation, options: SimplifyOptions): 
     kept = kept.filter((_, k) => !(rms(values[k]!) <= tolerance * scale));
   }
   kept.sort((a, b) => compareTerms(a, b, options));
-  return { target: equation.target, terms: kept };
+  return equation.outer
+    ? { target: equation.target, terms: kept, outer: equation.outer }
+    : { target: equation.target, terms: kept };
 }
 
 /**

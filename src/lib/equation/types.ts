@@ -1,3 +1,5 @@
+import type { OuterName } from "./outer.js";
+
 /** An equation is a sum of terms; a term is a coefficient times a product of unary factors. */
 export interface Factor {
   /** Symbol name in the registry (x, x^2, cos, …). */
@@ -16,4 +18,9 @@ export interface Term {
 export interface Equation {
   target: string;
   terms: Term[];
+  /**
+   * An outer function g of the whole sum: y = g(Σ terms) (outer.ts; docs/design.md#outer).
+   * Absent: y is the sum itself.
+   */
+  outer?: OuterName;
 }

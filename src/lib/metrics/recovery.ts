@@ -70,6 +70,14 @@ export function exactRecovery(
   symbols: SymbolLookup,
   tolerance = 0.01,
 ): RecoveryCheck {
+  // Outer functions differ: the terms are of different quantities (E_c on the canonical form is
+  // defined only where both share one; the test NRMSE compares them).
+  if ((truth.outer ?? null) !== (learned.outer ?? null))
+    return {
+      exact: false,
+      coefficientError: 100,
+      reason: `outer function ${learned.outer ?? "none"}, the truth's ${truth.outer ?? "none"}`,
+    };
   const { errors, unmatched, extra } = slotErrors(truth, learned, symbols);
   const ec = errors.reduce((a, b) => a + b, 0) / Math.max(1, errors.length);
   const worst = Math.max(0, ...errors);

@@ -17,6 +17,8 @@ export {
   type EvaluationResult,
   type Manifest,
   type ModelResult,
+  KNOWN_REQUIREMENTS,
+  requirementsOf,
   resultEquation,
   type ResultJson,
   resultTerms,

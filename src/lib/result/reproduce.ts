@@ -3,9 +3,9 @@
  * equations of two results, term by term, with a relative tolerance on every coefficient and
  * inner weight. Wall-clock seconds and the git sha are never compared.
  */
-import type { Factor, Term } from "../equation/index.js";
-import { InputError } from "../core/index.js";
-import { resultEquation, type EquationResult, type ResultJson } from "./result.js";
+import { isOuterName, OUTER_NAMES, type Factor, type Term } from "../equation/index.js";
+import { InputError, VERSION } from "../core/index.js";
+import { KNOWN_REQUIREMENTS, resultEquation, type EquationResult, type ResultJson } from "./result.js";
 import { oneLine, quote, shown } from "../core/index.js";
 
 /**
@@ -39,6 +39,16 @@ export function parseResult(text: string, file: string): ResultJson {
   if (!isObject(value)) throw new InputError(`${file}: not a consolesr result (expected a JSON object)`);
   if (value.version !== 1)
     throw new InputError(`${file}: unsupported result version ${shown(value.version)} (expected 1)`);
+  if (value.requires !== undefined) {
+    if (!Array.isArray(value.requires) || !value.requires.every((r) => typeof r === "string"))
+      throw new InputError(`${file}: requires must be a list of names`);
+    const unknown = value.requires.filter((r) => !KNOWN_REQUIREMENTS.includes(r));
+    if (unknown.length > 0)
+      throw new InputError(
+        `${file}: requires ${unknown.join(", ")}, which consolesr ${VERSION} does not know; ` +
+          "a newer consolesr wrote it (upgrade to read it)",
+      );
+  }
   const manifest = value.manifest;
   if (!isObject(manifest)) throw new InputError(`${file}: no manifest; cannot re-run it`);
   if (!isObject(manifest.config)) throw new InputError(`${file}: manifest has no config object; cannot re-run it`);
@@ -75,6 +85,10 @@ export function parseResult(text: string, file: string): ResultJson {
     }
     if (e.constant !== undefined && (typeof e.constant !== "number" || !Number.isFinite(e.constant)))
       throw new InputError(`${where}.constant must be a finite number`);
+    if (e.outer !== undefined && !isOuterName(e.outer))
+      throw new InputError(`${where}.outer must be one of ${OUTER_NAMES.join(", ")} (got ${shown(e.outer)})`);
+    if (e.outer !== undefined && !(value.requires as unknown[] | undefined)?.includes("outer"))
+      throw new InputError(`${where} has an outer function, but the result does not list "outer" in requires`);
     e.terms.forEach((t: unknown, j: number) => {
       if (!isObject(t) || typeof t.coefficient !== "number" || !Array.isArray(t.factors))
         throw new InputError(`${where}.terms[${j}] must have a coefficient and factors`);
@@ -300,6 +314,7 @@ export function compareEquations(
     else {
       // The constant as a term without factors: an older result kept it among its terms.
       compareTerms(target, resultEquation(a).terms, resultEquation(b).terms, tolerance, out);
+      if (a.outer !== b.outer) out.structure.push(`outer ${a.outer ?? "none"} → ${b.outer ?? "none"}`);
       if (exact && a.text !== b.text) out.fields.push(`text ${shownText(a.text)} → ${shownText(b.text)}`);
       if (exact && a.latex !== b.latex) out.fields.push(`latex ${shownText(a.latex)} → ${shownText(b.latex)}`);
       const nrmse = (v: unknown) => (typeof v === "number" ? v : Number.NaN);

@@ -3,7 +3,7 @@
  * `reproduce`. Wall-clock times are kept out of it unless asked for, so that one seed gives
  * byte-identical JSON (they go to stderr instead).
  */
-import type { Equation, Term } from "../equation/index.js";
+import type { Equation, OuterName, Term } from "../equation/index.js";
 import type { RuntimeFacts } from "../core/index.js";
 
 export interface EquationResult {
@@ -18,22 +18,28 @@ export interface EquationResult {
    * existed may hold their constant as a term without factors; resultEquation reads both.
    */
   constant?: number;
+  /**
+   * The outer function of the law, y = outer(Σ terms + constant) (equation/outer.ts); absent: y is
+   * the sum. A result with one lists "outer" in `requires`.
+   */
+  outer?: OuterName;
   trainNrmse: number;
 }
 
 /** An equation's `terms` and `constant` as the result JSON writes them (the constant apart). */
-export function resultTerms(equation: Equation): Pick<EquationResult, "terms" | "constant"> {
+export function resultTerms(equation: Equation): Pick<EquationResult, "terms" | "constant" | "outer"> {
   const terms = equation.terms.filter((t) => t.factors.length > 0);
   const constants = equation.terms.filter((t) => t.factors.length === 0);
-  if (constants.length === 0) return { terms };
-  return { terms, constant: constants.reduce((sum, t) => sum + t.coefficient, 0) };
+  const outer = equation.outer ? { outer: equation.outer } : {};
+  if (constants.length === 0) return { terms, ...outer };
+  return { terms, constant: constants.reduce((sum, t) => sum + t.coefficient, 0), ...outer };
 }
 
 /**
  * A result's equation as the library evaluates it: its terms, then its constant as a term
  * without factors (a term without factors that an older result kept among its terms joins it).
  */
-export function resultEquation(e: Pick<EquationResult, "target" | "terms" | "constant">): Equation {
+export function resultEquation(e: Pick<EquationResult, "target" | "terms" | "constant" | "outer">): Equation {
   const products = e.terms.filter((t) => t.factors.length > 0);
   let constant = e.constant ?? 0;
   let has = e.constant !== undefined;
@@ -42,7 +48,8 @@ export function resultEquation(e: Pick<EquationResult, "target" | "terms" | "con
       constant += t.coefficient;
       has = true;
     }
-  return { target: e.target, terms: has ? [...products, { coefficient: constant, factors: [] }] : products };
+  const terms = has ? [...products, { coefficient: constant, factors: [] }] : products;
+  return e.outer ? { target: e.target, terms, outer: e.outer } : { target: e.target, terms };
 }
 
 export interface EvaluationResult {
@@ -151,6 +158,11 @@ export interface NoiseRecord {
 
 export interface ResultJson {
   version: 1;
+  /**
+   * Parts of the format beyond the first version-1 readers (KNOWN_REQUIREMENTS): a reader that does
+   * not know one refuses the file with one line rather than predict wrongly in silence. Absent: none.
+   */
+  requires?: string[];
   equations: EquationResult[];
   search: {
     method: string;
@@ -187,6 +199,17 @@ export interface ResultJson {
   /** Present for the paper's experiments, where the truth is known: metrics only. */
   evaluation?: EvaluationResult[];
   manifest: Manifest;
+}
+
+/**
+ * The requirements this version reads (ResultJson.requires): "outer", an equation's outer function
+ * (`equations[].outer`). A reader meets a result's requirement only if it knows it.
+ */
+export const KNOWN_REQUIREMENTS: readonly string[] = ["outer"];
+
+/** What a result's equations require of a reader beyond the first version-1 format, sorted. */
+export function requirementsOf(equations: readonly Pick<EquationResult, "outer">[]): string[] {
+  return equations.some((e) => e.outer !== undefined) ? ["outer"] : [];
 }
 
 /** Stable JSON: keys in insertion order, numbers as JavaScript prints them, two-space indent. */

@@ -7,6 +7,7 @@
  * `reproduce` needs and ignores keys it does not know.
  */
 import { z } from "zod";
+import { OUTER_NAMES, type OuterName } from "../equation/index.js";
 
 const finite = () => z.number();
 const count = () => z.number().int().nonnegative();
@@ -35,6 +36,10 @@ const equation = z
     constant: finite()
       .optional()
       .describe("the additive constant, where the law has one (older results may hold it as a term without factors)"),
+    outer: z
+      .enum(OUTER_NAMES as [OuterName, ...OuterName[]])
+      .optional()
+      .describe("the outer function g of y = g(Σ terms + constant), where the law has one (requires outer)"),
     trainNrmse: z.number().nullable().describe("NRMSE on the training rows (null: nothing was fitted)"),
   })
   .strict();
@@ -217,6 +222,10 @@ const manifest = z
 export const RESULT_SCHEMA = z
   .object({
     version: z.literal(1).describe("the format's version"),
+    requires: z
+      .array(z.string())
+      .optional()
+      .describe("parts of the format a reader must know to read the result (outer); a reader refuses others"),
     equations: z.array(equation).describe("one law per output (empty for a model method without one)"),
     search: search.describe("how the search ran"),
     models: z.array(model).optional().describe("a model method's answer, one per output"),

@@ -72,6 +72,8 @@ export function configFromManifest(
     delete overrides.replay;
     // A result made before the noise floor existed ran without it.
     if (!("noiseFloor" in config)) overrides.noiseFloor = false;
+    // One made before outer functions existed tried none.
+    if (!model && !("outer" in config)) overrides.outer = false;
     // One made before the additive constant existed fitted none.
     if (!model && !("constant" in config)) overrides.constant = false;
     const replay = replayOf(result.search, file);

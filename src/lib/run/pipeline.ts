@@ -22,7 +22,7 @@ import {
   type RewardPlugin,
   type SymbolPlugin,
 } from "../plugins/index.js";
-import type { ModelResult, ResultJson } from "../result/index.js";
+import { requirementsOf, type ModelResult, type ResultJson } from "../result/index.js";
 import { createRng } from "../core/index.js";
 import type { ArgminSolver } from "../search/index.js";
 import {
@@ -295,8 +295,10 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineOutput>
     if (!data.test) throw new InputError(`${experiment.name}: the pipeline data has no test set to evaluate on`);
     evaluation = evaluateExperiment(experiment, simplified, { train: data.train, test: data.test }, registries.symbols);
   }
+  const requires = requirementsOf(equations);
   const result: ResultJson = {
     version: 1,
+    ...(requires.length > 0 ? { requires } : {}),
     equations,
     search: block,
     ...(models ? { models } : {}),

@@ -114,6 +114,7 @@ export const searchSettingsSchema = z.looseObject({
   lambda: BOUNDS.lambda.schema,
   stopNrmse: BOUNDS.stopNrmse.schema,
   noiseFloor: z.boolean({ error: "true or false" }),
+  outer: z.boolean({ error: "true or false" }),
   constant: z.boolean({ error: "true or false" }),
   targetEvery: BOUNDS.targetEvery.schema,
   icnnLearningRate: BOUNDS.icnnLearningRate.schema,

@@ -5,7 +5,7 @@
 import type { Dataset } from "../data/index.js";
 import { columnOf } from "../data/index.js";
 import { equationsOfLocal } from "../local/index.js";
-import { evaluateEquation, evaluateTerm } from "../equation/index.js";
+import { evaluateEquation, evaluateTerm, OUTERS } from "../equation/index.js";
 import { foldNearDegenerate, refitCoefficients } from "../equation/index.js";
 import { simplifyEquation } from "../equation/index.js";
 import type { Equation } from "../equation/index.js";
@@ -41,12 +41,16 @@ export interface Candidate {
   plain?: Candidate;
 }
 
-/** Σ over terms of (1 + Σ symbol complexities): a term costs its sum and its factors. */
+/**
+ * Σ over terms of (1 + Σ symbol complexities): a term costs its sum and its factors; an outer
+ * function adds its own cost (equation/outer.ts), so y = L is preferred where it fits as well.
+ */
 export function complexityOf(equation: Equation, symbols: Registry<SymbolPlugin>): number {
-  return equation.terms.reduce(
+  const terms = equation.terms.reduce(
     (sum, t) => sum + 1 + t.factors.reduce((s, f) => s + symbols.get(f.symbol).complexity, 0),
     0,
   );
+  return equation.outer ? terms + OUTERS[equation.outer].cost : terms;
 }
 
 function pearson(a: ArrayLike<number>, b: ArrayLike<number>): number {

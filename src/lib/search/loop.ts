@@ -31,6 +31,8 @@ import {
 } from "./linear/proposer.js";
 import type { Steps } from "../core/index.js";
 import type { ArgminSolver } from "./argmin.js";
+import { evaluateEquation, OUTER_NAMES, OUTERS, type OuterName } from "../equation/index.js";
+import { nrmse as nrmseOf } from "../numeric/index.js";
 
 /** Creates what every strategy shares at one size. */
 function createRun(
@@ -189,6 +191,12 @@ function baselineCandidate(ctx: SearchContext, settings: SearchSettings): Candid
  * for the noise estimate (noise at most that), and the data count as noiseless.
  */
 const EXACT_SCREEN = 1e-6;
+/**
+ * At or below this NRMSE a sum fits an outer function's g⁻¹(y) exactly (float64 rounding, 1e-15 on
+ * the laws measured): far below EXACT_SCREEN, which a six-term sum can reach on a smooth y² or 1/y
+ * of a narrow range without being its law (x1 + 2·log x1 + 2.2: a six-term y² under 1e-6, not 1e-10).
+ */
+const OUTER_EXACT = 1e-10;
 
 /**
  * Where a growing search starts (Speed I: the cheap questions first): the cheap first screen's
@@ -209,6 +217,84 @@ function cheapStart(
   const factors = Math.max(...chosen.products.map((p) => p.length));
   const stage = sizes.findIndex((s) => s.terms >= chosen.products.length && s.maxFactors >= factors);
   return stage < 0 ? undefined : { products: chosen.products, warm: warmStart(chosen), stage };
+}
+
+/**
+ * The outer function whose transformed target g⁻¹(y) the first screen's cheap part (log-space
+ * products, sums of singles and pairs) fits exactly (OUTER_EXACT), where that part fits y itself neither exactly
+ * nor to ten times its noise estimate; undefined: none.
+ */
+async function screenOuters(
+  ctx: SearchContext,
+  settings: SearchSettings,
+  sizes: readonly Size[],
+  clock: Clock,
+  timer: PhaseTimer,
+  cache: ScreenCache,
+  estimate: () => NoiseEstimate,
+): Promise<OuterName | undefined> {
+  const y = columnOf(ctx.data, ctx.target);
+  const screen = async (target: Float64Array, tag: string) => {
+    const steps = cheapProposalsSteps({
+      x: ctx.data.x,
+      y: target,
+      pool: ctx.pool,
+      allowed: allowedNeurons(ctx.data, ctx.pool, ctx.symbols),
+      lookup: (symbol) => ctx.symbols.get(symbol),
+      maxFactors: Math.max(...sizes.map((s) => s.maxFactors)),
+      maxTerms: Math.max(...sizes.map((s) => s.terms)),
+      intercept: settings.constant,
+      cache,
+      tag,
+      quick: true,
+    });
+    const { proposals } = await driveSteps(timedSteps(steps, timer, "screening"), clock);
+    return Math.min(...proposals.map((p) => p.expected));
+  };
+  // y itself first: a short exact sum, or one to the noise, needs no outer function.
+  const plain = await screen(y, "y");
+  if (plain <= EXACT_SCREEN) return undefined;
+  if (plain <= 10 * estimate().nrmse) return undefined;
+  // The first outer function whose g⁻¹(y) a short sum fits exactly (tried simplest first).
+  for (const name of OUTER_NAMES) {
+    const g = OUTERS[name];
+    if (!g.fits(y)) continue;
+    const transformed = y.map(g.transform);
+    if (!transformed.every(Number.isFinite)) continue;
+    if ((await screen(transformed, `outer:${name}`)) <= OUTER_EXACT) return name;
+  }
+  return undefined;
+}
+
+/**
+ * The search on g⁻¹(y), answered on y's scale: every candidate gets the outer function, its NRMSE
+ * on y and the outer function's complexity. (The front's scores stay those of the search on g⁻¹(y).)
+ */
+async function outerSearch(ctx: SearchContext, settings: SearchSettings, name: OuterName): Promise<OutputSearchResult> {
+  const g = OUTERS[name];
+  const index = ctx.data.targets.indexOf(ctx.target);
+  const y = columnOf(ctx.data, ctx.target);
+  const data = { ...ctx.data, y: ctx.data.y.map((column, k) => (k === index ? y.map(g.transform) : column)) };
+  const inner = await searchOutput({ ...ctx, data, outer: name }, settings);
+  const columns = (input: string) => ctx.data.x[ctx.data.inputs.indexOf(input)]!;
+  const onY = (c: Candidate): Candidate => {
+    const equation = { ...c.equation, outer: name };
+    const predicted = evaluateEquation(equation, (s) => ctx.symbols.get(s), columns, ctx.data.rows);
+    const nrmse = nrmseOf(y, predicted);
+    return {
+      ...c,
+      equation,
+      nrmse: Number.isFinite(nrmse) ? nrmse : Number.POSITIVE_INFINITY,
+      complexity: c.complexity + g.cost,
+      ...(c.plain ? { plain: onY(c.plain) } : {}),
+    };
+  };
+  return {
+    ...inner,
+    best: inner.best && onY(inner.best),
+    front: inner.front.map(onY),
+    noise: { nrmse: inner.noise.nrmse, method: `${inner.noise.method} (of the transformed target)` },
+  };
 }
 
 export async function searchOutput(outer: SearchContext, settings: SearchSettings): Promise<OutputSearchResult> {
@@ -243,11 +329,32 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
     stopReason = reason;
     interrupted = true;
   };
+  /** The noise estimate of y (noise.ts), made once where it is asked. */
+  let estimated: NoiseEstimate | undefined;
+  const estimate = () =>
+    (estimated ??= timer.time("preparation", () => estimateNoise(ctx.data.x, columnOf(ctx.data, ctx.target))));
+  const cheapFirst =
+    sizes.length > 1 && method.cheapFirst && (settings.proposal === "linear" || settings.proposal === "wide");
+  // An outer function (equation/outer.ts): where no short sum fits y to its noise but one fits
+  // g⁻¹(y) exactly for an outer g, the search runs on g⁻¹(y) and answers y = g(L). Asked before the
+  // first screen's costly part (product pursuit), which a y that is no sum would spend in vain.
+  if (replay !== 0 && ctx.outer === undefined && settings.outer && cheapFirst) {
+    let chosen: OuterName | undefined;
+    try {
+      chosen = await screenOuters(ctx, settings, sizes, clock, timer, screens, estimate);
+    } catch (cause) {
+      stopEarly(cause);
+    }
+    if (chosen !== undefined && !interrupted && !error) {
+      endLoop();
+      return outerSearch(ctx, settings, chosen);
+    }
+  }
   // The cheap first screen (a growing size, a method that asks it): its proposals, before any size.
   let cheapProposals: LinearProposal[] = [];
   let cheapColumns = 0;
   if (replay === 0) interrupt("time-limit");
-  else if (sizes.length > 1 && method.cheapFirst && (settings.proposal === "linear" || settings.proposal === "wide")) {
+  else if (!interrupted && !error && cheapFirst) {
     try {
       const steps = cheapProposalsSteps({
         x: ctx.data.x,
@@ -308,8 +415,7 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
       stopEarly(cause);
     }
   }
-  const noise: NoiseEstimate =
-    exactScreen ?? timer.time("preparation", () => estimateNoise(ctx.data.x, columnOf(ctx.data, ctx.target)));
+  const noise: NoiseEstimate = exactScreen ?? estimate();
   const floor = settings.noiseFloor && noise.nrmse > settings.stopNrmse ? noise.nrmse : undefined;
   /** The cheap first screen's start (cheapStart): skipped sizes, a proposal fitted first. */
   const lookup = (name: string) => ctx.symbols.get(name);

@@ -130,7 +130,7 @@ export const METHODS = {
     description:
       "linear-algebra proposals, then double-convex Q-learning with product-level proposals ranked by −R (default)",
     defaults: consolesrSettings,
-    uses: [...SPACE, "stopNrmse", "noiseFloor", ...LEARNING, "proposal", "candidates", "rank", "parents"],
+    uses: [...SPACE, "stopNrmse", "noiseFloor", "outer", ...LEARNING, "proposal", "candidates", "rank", "parents"],
     threshold: "nrmse",
     answer: "simplest",
     strategy: consolesrStrategy,

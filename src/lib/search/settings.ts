@@ -41,6 +41,12 @@ export interface SearchSettings {
    */
   noiseFloor: boolean;
   /**
+   * Try outer functions (equation/outer.ts): where the first screen leaves y unexplained but fits
+   * g⁻¹(y) exactly for an outer g (√, 1/·, ², ^(−1/2), exp), search g⁻¹(y) and answer y = g(L).
+   * The paper's Algorithm 2: false.
+   */
+  outer: boolean;
+  /**
    * Fit every structure with an additive constant per output (search/evaluator.ts): y = 2·x1 + 5
    * is one product and a constant. The paper's Algorithm 2 (its LoCaL has no bias): false.
    */
@@ -131,6 +137,7 @@ export const paperSettings: SearchSettings = {
   lambda: 1e-2,
   stopNrmse: 0,
   noiseFloor: false,
+  outer: false,
   constant: false,
   targetEvery: 10,
   icnnLearningRate: 5e-3,
@@ -167,6 +174,7 @@ export const consolesrSettings: SearchSettings = {
   lambda: 0,
   stopNrmse: 1e-6,
   noiseFloor: true,
+  outer: true,
   constant: true,
   terms: 0,
   maxFactors: 0,

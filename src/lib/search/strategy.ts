@@ -3,6 +3,7 @@
  * next structure to fit and may learn from the fit. Everything strategies share (the space, the
  * constraint gate, the fit cache, trajectory making, the random stream) is one SearchRun.
  */
+import type { OuterName } from "../equation/index.js";
 import type { Dataset } from "../data/index.js";
 import type { InputError } from "../core/index.js";
 import type { ConstraintPlugin, Product, Registry, RewardPlugin, SymbolPlugin } from "../plugins/index.js";
@@ -34,6 +35,8 @@ export interface SearchContext {
   /** The whole search's clock (its time limit and the signal); default: the signal alone. */
   clock?: Clock;
   onEpisode?: (event: EpisodeEvent) => void;
+  /** Set on the search of g⁻¹(y) for an outer function g (loop.ts outerSearch): no second one inside. */
+  outer?: OuterName;
 }
 
 export interface SearchRun {

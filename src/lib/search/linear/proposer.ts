@@ -62,6 +62,13 @@ export interface LinearInput extends MonomialInput {
    */
   intercept?: boolean;
   /**
+   * Only the cheap parts: the log-space products and the sums of singles and pairs (no centred
+   * subsets, no product pursuit). What an outer function's screen asks: is g⁻¹(y) a short exact sum.
+   */
+  quick?: boolean;
+  /** Names the target in the cache (default "y"): screens of other targets (g⁻¹(y)) share its libraries. */
+  tag?: string;
+  /**
    * What one output's earlier screens built (libraries and selections), for a search whose size
    * grows: a wider size reuses them and selects deeper only where it must (same proposals).
    */
@@ -73,14 +80,15 @@ export class ScreenCache {
   readonly #libraries = new Map<string, { columns: ProductColumn[]; truncated: boolean }>();
   readonly #selections = new Map<string, { neurons: string[]; selection: Selection }>();
   #neurons?: { key: string; columns: NeuronColumn[] };
-  readonly #logProducts = new Map<number, LinearProposal[]>();
+  readonly #logProducts = new Map<string, LinearProposal[]>();
 
   /** The log-space single products of up to `maxFactors` factors. */
-  *logProducts(maxFactors: number, make: () => Steps<LinearProposal[]>): Steps<LinearProposal[]> {
-    let products = this.#logProducts.get(maxFactors);
+  *logProducts(maxFactors: number, make: () => Steps<LinearProposal[]>, tag = "y"): Steps<LinearProposal[]> {
+    const key = `${tag}:${maxFactors}`;
+    let products = this.#logProducts.get(key);
     if (!products) {
       products = yield* make();
-      this.#logProducts.set(maxFactors, products);
+      this.#logProducts.set(key, products);
     }
     return products;
   }
@@ -199,17 +207,21 @@ function* logProducts(input: LinearInput, cache: ScreenCache) {
   const y = strided(input.y, SCREEN_ROWS);
   // A log-space residual r is a relative error of about r: an NRMSE of about r·rms(y)/std(y).
   const spread = rms(y) / (std(y) || 1);
-  const products = yield* cache.logProducts(input.maxFactors, function* () {
-    return (yield* monomialProposalsSteps({ ...input, x, y })).slice(0, 8).map(
-      (p): LinearProposal => ({
-        products: [p.neurons],
-        ...(p.weights.some((v) => v !== 1) ? { weights: [p.weights] } : {}),
-        score: p.residual,
-        expected: p.residual * spread,
-        source: "log-product",
-      }),
-    );
-  });
+  const products = yield* cache.logProducts(
+    input.maxFactors,
+    function* () {
+      return (yield* monomialProposalsSteps({ ...input, x, y })).slice(0, 8).map(
+        (p): LinearProposal => ({
+          products: [p.neurons],
+          ...(p.weights.some((v) => v !== 1) ? { weights: [p.weights] } : {}),
+          score: p.residual,
+          expected: p.residual * spread,
+          source: "log-product",
+        }),
+      );
+    },
+    input.tag,
+  );
   return { x, y, products };
 }
 
@@ -411,12 +423,13 @@ export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: Lin
   const depth = Math.min(input.maxTerms, SCREEN_TERMS);
   for (const end of libraryPrefixes(library)) {
     const prefix = library.slice(0, end);
-    for (const subset of yield* cache.selection("y", prefix, y).upTo(depth)) {
+    for (const subset of yield* cache.selection(input.tag ?? "y", prefix, y).upTo(depth)) {
       const chosen = subset.members.map((m) => prefix[m]!.neurons).filter((p) => p.length > 0);
       if (chosen.length > 0)
         sums.push({ products: chosen, score: subset.nrmse, expected: subset.nrmse, source: "sparse-sum" });
     }
   }
+  if (input.quick) return { proposals: [...products, ...sums], columns: built.columns.length };
   // Where no sum is exact, the single-factor columns with the constant in every subset
   // (centredSubsets); proposed, not pursued from: the pursuit's starts stay the sums above.
   const centred: LinearProposal[] = [];
