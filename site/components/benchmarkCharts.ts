@@ -344,3 +344,30 @@ export function budgetTable(data, { snrDb = null, budgets = [25, 50, 100, 200] }
   )}</tbody>
 </table>`);
 }
+
+/** Share of exact runs as "k / n (p %)". */
+const exactShare = (s) => `${s.exact} / ${s.runs} (${s.runs ? ((100 * s.exact) / s.runs).toFixed(0) : "—"} %)`;
+
+/**
+ * The beyond family (bench/beyondSuite.ts): exact runs per kind before its implementation and now,
+ * with the median search CPU now; then each law, its exact seeds now and seed 0's answer.
+ */
+export function beyondTables(before, now) {
+  const kinds = Object.keys(now.summary);
+  const summary = scrollX(html`<table style="max-width: 760px; font-size: 14px;">
+<thead><tr><th>kind</th><th>exact before (${before.manifest.git})</th><th>exact now (${now.manifest.git})</th>
+<th>median CPU s now</th></tr></thead>
+<tbody>${kinds.map(
+    (kind) => html`<tr><td>${kind}</td><td>${before.summary[kind] ? exactShare(before.summary[kind]) : "—"}</td>
+<td>${exactShare(now.summary[kind])}</td><td>${now.summary[kind].medianCpuSeconds.toFixed(2)}</td></tr>`,
+  )}</tbody></table>`);
+  const laws = scrollX(html`<table style="max-width: 1100px; font-size: 13px;">
+<thead><tr><th>law</th><th>truth</th><th>exact seeds now</th><th>seed 0's answer</th></tr></thead>
+<tbody>${now.entries.map((e) => {
+    const runs = now.runs.filter((r) => r.id === e.id);
+    const first = runs.find((r) => r.seed === 0);
+    return html`<tr><td>${e.id}</td><td><code>${e.truth}</code></td>
+<td>${runs.filter((r) => r.exact).length} / ${runs.length}</td><td><code>y = ${first?.learned ?? "—"}</code></td></tr>`;
+  })}</tbody></table>`);
+  return html`${summary}${laws}`;
+}
