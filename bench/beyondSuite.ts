@@ -18,6 +18,8 @@ import { fileURLToPath } from "node:url";
 import { execFileSync } from "node:child_process";
 import { beyondData, beyondEntries, type BeyondKind, sameLaw } from "../src/lib/data/beyond.js";
 import { fit, VERSION } from "../src/lib/index.js";
+import { nrmse } from "../src/lib/numeric/index.js";
+import { median } from "./searchSuite.js";
 
 interface Job {
   id: string;
@@ -41,18 +43,6 @@ interface Run extends Job {
   testNrmse: number | null;
   error?: string;
 }
-
-const nrmse = (predicted: ArrayLike<number>, y: ArrayLike<number>): number => {
-  let mean = 0;
-  for (let i = 0; i < y.length; i++) mean += y[i]! / y.length;
-  let se = 0;
-  let sv = 0;
-  for (let i = 0; i < y.length; i++) {
-    se += (predicted[i]! - y[i]!) ** 2;
-    sv += (y[i]! - mean) ** 2;
-  }
-  return Math.sqrt(se / Math.max(sv, Number.MIN_VALUE));
-};
 
 async function runJob(job: Job): Promise<Run> {
   const entry = beyondEntries.find((e) => e.id === job.id)!;
@@ -84,7 +74,7 @@ async function runJob(job: Job): Promise<Run> {
       cpuSeconds: (used.user + used.system) / 1e6,
       seconds,
       trainNrmse: equation.trainNrmse,
-      testNrmse: nrmse(predicted, test.y[0]!),
+      testNrmse: nrmse(test.y[0]!, predicted),
     };
   } catch (error) {
     const used = process.cpuUsage(cpu);
@@ -126,11 +116,6 @@ function options(argv: string[]) {
   };
 }
 
-const median = (values: number[]): number => {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length === 0 ? Number.NaN : s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-
 async function main(): Promise<void> {
   const o = options(process.argv.slice(2));
   const entries = beyondEntries.filter((e) => o.kinds.includes(e.kind) && (!o.equations || o.equations.includes(e.id)));
@@ -167,7 +152,7 @@ async function main(): Promise<void> {
   const summary = (subset: Run[]) => ({
     runs: subset.length,
     exact: subset.filter((r) => r.exact).length,
-    medianCpuSeconds: Number(median(subset.map((r) => r.cpuSeconds)).toFixed(2)),
+    medianCpuSeconds: Number((median(subset.map((r) => r.cpuSeconds)) ?? Number.NaN).toFixed(2)),
   });
   const byKind = Object.fromEntries(o.kinds.map((kind) => [kind, summary(runs.filter((r) => r.kind === kind))]));
   let git = "unknown";

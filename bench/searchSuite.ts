@@ -368,7 +368,7 @@ function parseFlags(argv: string[]) {
   };
 }
 
-const median = (values: number[]): number | null => {
+export const median = (values: number[]): number | null => {
   if (values.length === 0) return null;
   const s = [...values].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);

@@ -24,6 +24,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { LOADER } from "./loaderCache.js";
 
 /** Bottom first: a folder may import only the folders listed before it. */
 export const LAYERS = [
@@ -178,9 +179,6 @@ export function checkClients(dir: string, libRoot: string): string[] {
 
 /** The library's public entries (package.json "exports"), the only modules the site may import. */
 export const ENTRIES = new Set(["index.ts", "inspect.ts", "browser.ts", "sdk.ts"]);
-
-/** A data loader: `name.ext.ts`, run by Framework in Node; its stdout is the page's file. */
-const LOADER = /\.[a-z]+\.ts$/;
 
 /** Pages, components and loaders under a site root, not following its library link. */
 function siteFiles(dir: string): string[] {

@@ -39,7 +39,7 @@ const CACHE = join(SITE, ".observablehq", "cache");
 const RECORD = join(CACHE, "loader-inputs.json");
 
 /** A data loader: `name.ext.ts` (Framework runs it with tsx and serves its stdout as `name.ext`). */
-const LOADER = /\.[a-z]+\.ts$/;
+export const LOADER = /\.[a-z]+\.ts$/;
 
 /** The loaders under site/ (not following the site/lib link into the library). */
 export function siteLoaders(dir = SITE): string[] {
@@ -96,7 +96,8 @@ function readRecord(): Record<string, string> {
 
 /**
  * Deletes the cached output of every loader whose inputs changed since the last call (or that has
- * no record), and records the new hashes. Returns the loaders invalidated (paths under site/).
+ * no record), and records the new hashes. Returns the loaders whose recorded hash changed (paths
+ * under site/; a loader seen for the first time is not among them).
  */
 export function invalidateStaleLoaders(): string[] {
   const record = readRecord();
@@ -106,11 +107,8 @@ export function invalidateStaleLoaders(): string[] {
     const name = relative(SITE, loader);
     next[name] = inputsHash(loader);
     if (record[name] === next[name]) continue;
-    const output = join(CACHE, name.replace(/\.ts$/, ""));
-    if (existsSync(output)) {
-      rmSync(output, { force: true });
-      stale.push(name);
-    }
+    rmSync(join(CACHE, name.replace(/\.ts$/, "")), { force: true });
+    if (record[name] !== undefined) stale.push(name);
   }
   mkdirSync(CACHE, { recursive: true });
   writeFileSync(RECORD, `${JSON.stringify(next, null, 2)}\n`);
@@ -124,16 +122,11 @@ export function invalidateStaleLoaders(): string[] {
 export function watchLoaderInputs(log: (line: string) => void = () => {}): () => void {
   let timer: NodeJS.Timeout | undefined;
   const check = () => {
-    const record = readRecord();
-    for (const loader of siteLoaders()) {
-      const name = relative(SITE, loader);
-      if (record[name] !== undefined && record[name] !== inputsHash(loader)) {
-        const now = new Date();
-        utimesSync(loader, now, now);
-        log(`loader inputs changed: re-running ${name}`);
-      }
+    for (const name of invalidateStaleLoaders()) {
+      const now = new Date();
+      utimesSync(join(SITE, name), now, now);
+      log(`loader inputs changed: re-running ${name}`);
     }
-    invalidateStaleLoaders();
   };
   const onChange = () => {
     clearTimeout(timer);

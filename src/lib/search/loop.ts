@@ -27,6 +27,7 @@ import {
   parametersOfProducts,
   ScreenCache,
   warmStart,
+  type LinearInput,
   type LinearProposal,
 } from "./linear/proposer.js";
 import type { Steps } from "../core/index.js";
@@ -219,6 +220,27 @@ function cheapStart(
   return stage < 0 ? undefined : { products: chosen.products, warm: warmStart(chosen), stage };
 }
 
+/** The first screen's input for a target vector: the data's inputs, the pool, the widest size. */
+function firstScreenInput(
+  ctx: SearchContext,
+  settings: SearchSettings,
+  sizes: readonly Size[],
+  y: Float64Array,
+  cache: ScreenCache,
+): LinearInput {
+  return {
+    x: ctx.data.x,
+    y,
+    pool: ctx.pool,
+    allowed: allowedNeurons(ctx.data, ctx.pool, ctx.symbols),
+    lookup: (name) => ctx.symbols.get(name),
+    maxFactors: Math.max(...sizes.map((s) => s.maxFactors)),
+    maxTerms: Math.max(...sizes.map((s) => s.terms)),
+    intercept: settings.constant,
+    cache,
+  };
+}
+
 /**
  * The outer function whose transformed target g⁻¹(y) the first screen's cheap part (log-space
  * products, sums of singles and pairs) fits exactly (OUTER_EXACT), where that part fits y itself neither exactly
@@ -235,19 +257,7 @@ async function screenOuters(
 ): Promise<OuterName | undefined> {
   const y = columnOf(ctx.data, ctx.target);
   const screen = async (target: Float64Array, tag: string) => {
-    const steps = cheapProposalsSteps({
-      x: ctx.data.x,
-      y: target,
-      pool: ctx.pool,
-      allowed: allowedNeurons(ctx.data, ctx.pool, ctx.symbols),
-      lookup: (symbol) => ctx.symbols.get(symbol),
-      maxFactors: Math.max(...sizes.map((s) => s.maxFactors)),
-      maxTerms: Math.max(...sizes.map((s) => s.terms)),
-      intercept: settings.constant,
-      cache,
-      tag,
-      quick: true,
-    });
+    const steps = cheapProposalsSteps({ ...firstScreenInput(ctx, settings, sizes, target, cache), tag, quick: true });
     const { proposals } = await driveSteps(timedSteps(steps, timer, "screening"), clock);
     return Math.min(...proposals.map((p) => p.expected));
   };
@@ -356,17 +366,9 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
   if (replay === 0) interrupt("time-limit");
   else if (!interrupted && !error && cheapFirst) {
     try {
-      const steps = cheapProposalsSteps({
-        x: ctx.data.x,
-        y: columnOf(ctx.data, ctx.target),
-        pool: ctx.pool,
-        allowed: allowedNeurons(ctx.data, ctx.pool, ctx.symbols),
-        lookup: (name) => ctx.symbols.get(name),
-        maxFactors: Math.max(...sizes.map((s) => s.maxFactors)),
-        maxTerms: Math.max(...sizes.map((s) => s.terms)),
-        intercept: settings.constant,
-        cache: screens,
-      });
+      const steps = cheapProposalsSteps(
+        firstScreenInput(ctx, settings, sizes, columnOf(ctx.data, ctx.target), screens),
+      );
       ({ proposals: cheapProposals, columns: cheapColumns } = await driveSteps(
         timedSteps(steps, timer, "screening"),
         clock,
