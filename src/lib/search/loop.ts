@@ -23,6 +23,7 @@ import type { Product, RewardPlugin } from "../plugins/index.js";
 import { Trajectories, type Tally } from "./trajectory.js";
 import { PhaseTimer, type Phase } from "./phases.js";
 import {
+  CHEAP_FACTORS,
   cheapProposalsSteps,
   parametersOfProducts,
   ScreenCache,
@@ -198,6 +199,8 @@ const EXACT_SCREEN = 1e-6;
  * of a narrow range without being its law (x1 + 2·log x1 + 2.2: a six-term y² under 1e-6, not 1e-10).
  */
 const OUTER_EXACT = 1e-10;
+/** Factors per product of an outer function's second screen. */
+const OUTER_FACTORS = 3;
 
 /**
  * Where a growing search starts (Speed I: the cheap questions first): the cheap first screen's
@@ -256,8 +259,9 @@ async function screenOuters(
   estimate: () => NoiseEstimate,
 ): Promise<OuterName | undefined> {
   const y = columnOf(ctx.data, ctx.target);
-  const screen = async (target: Float64Array, tag: string) => {
-    const steps = cheapProposalsSteps({ ...firstScreenInput(ctx, settings, sizes, target, cache), tag, quick: true });
+  const screen = async (target: Float64Array, tag: string, factors = CHEAP_FACTORS) => {
+    const input = firstScreenInput(ctx, settings, sizes, target, cache);
+    const steps = cheapProposalsSteps({ ...input, tag, quick: true, factors });
     const { proposals } = await driveSteps(timedSteps(steps, timer, "screening"), clock);
     return Math.min(...proposals.map((p) => p.expected));
   };
@@ -266,13 +270,21 @@ async function screenOuters(
   if (plain <= EXACT_SCREEN) return undefined;
   if (plain <= 10 * estimate().nrmse) return undefined;
   // The first outer function whose g⁻¹(y) a short sum fits exactly (tried simplest first).
+  const targets: [OuterName, Float64Array][] = [];
   for (const name of OUTER_NAMES) {
     const g = OUTERS[name];
     if (!g.fits(y)) continue;
     const transformed = y.map(g.transform);
-    if (!transformed.every(Number.isFinite)) continue;
-    if ((await screen(transformed, `outer:${name}`)) <= OUTER_EXACT) return name;
+    if (transformed.every(Number.isFinite)) targets.push([name, transformed]);
   }
+  for (const [name, transformed] of targets)
+    if ((await screen(transformed, `outer:${name}`)) <= OUTER_EXACT) return name;
+  // Then products of three factors (y² = a·b·c + 4; y⁻² = a⁻² − a⁻²·b²·c⁻²), where the search's
+  // sizes hold them: a larger library, asked only where no pair sum fitted any g⁻¹(y).
+  const widest = Math.max(...sizes.map((s) => s.maxFactors));
+  if (widest >= OUTER_FACTORS)
+    for (const [name, transformed] of targets)
+      if ((await screen(transformed, `outer:${name}`, OUTER_FACTORS)) <= OUTER_EXACT) return name;
   return undefined;
 }
 

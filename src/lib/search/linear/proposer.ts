@@ -66,6 +66,11 @@ export interface LinearInput extends MonomialInput {
    * subsets, no product pursuit). What an outer function's screen asks: is g⁻¹(y) a short exact sum.
    */
   quick?: boolean;
+  /**
+   * Factors per product of the cheap screen's library (default CHEAP_FACTORS): an outer
+   * function's second screen asks for 3 (y² = a·b·c + 4), without gridded neurons.
+   */
+  factors?: number;
   /** Names the target in the cache (default "y"): screens of other targets (g⁻¹(y)) share its libraries. */
   tag?: string;
   /**
@@ -411,7 +416,7 @@ export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: Lin
   // The library the sizes build with no gridded neuron (level 0; for a pool without grids, the
   // one level there is holds none either).
   const gridded = neurons.some((n) => n.weight !== 1);
-  const factors = Math.min(CHEAP_FACTORS, input.maxFactors);
+  const factors = Math.min(input.factors ?? CHEAP_FACTORS, input.maxFactors);
   const level = gridded ? 0 : factors;
   const built = yield* cache.library(`${level}:${factors}`, () =>
     productColumnsSteps(neurons, factors, COLUMN_CAP, level),
