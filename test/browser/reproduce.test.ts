@@ -57,9 +57,13 @@ const CSVS = {
   // an outer function: y = √(x1² + 2·x2²), x1, x2 ~ U(0.5, 2)
   "reproduce-outer.csv": () =>
     seededCsv(13, 200, 2, [0.5, 2], { y: ([x1, x2]) => Math.sqrt(x1! * x1! + 2 * x2! * x2!) }),
+  // a ratio: y = (x1 + 2·x2)/(1 + x1·x2), x1, x2 ~ U(0.5, 2)
+  "reproduce-ratio.csv": () => seededCsv(14, 200, 2, [0.5, 2], { y: ([x1, x2]) => (x1! + 2 * x2!) / (1 + x1! * x2!) }),
+  // a function of a monomial: y = 2·sin(0.7·x1·x2), x1, x2 ~ U(0.5, 2)
+  "reproduce-monomial.csv": () => seededCsv(15, 200, 2, [0.5, 2], { y: ([x1, x2]) => 2 * sin(0.7 * x1! * x2!) }),
 };
 
-test("a playground run at the defaults reproduces bit for bit in Node: three CSVs (one an outer law) and syn1", {
+test("a playground run at the defaults reproduces bit for bit in Node: five CSVs (outer, ratio, monomial) and syn1", {
   timeout: 900_000,
 }, async (t) => {
   const { server, browser } = await openBuiltSite(t);
@@ -108,6 +112,23 @@ test("a playground run at the defaults reproduces bit for bit in Node: three CSV
       const outer = parseResult(readFileSync(runs.at(-1)!.path, "utf8"), "outer.json");
       assert.equal(outer.equations[0]!.outer, "sqrt");
       assert.deepEqual(outer.requires, ["outer"]);
+    }
+    if (name === "reproduce-ratio.csv") {
+      // A ratio: KaTeX draws the fraction, and the download carries its denominator.
+      const shown = page.locator(".pg-equation[data-target='y']").last();
+      assert.match((await shown.getAttribute("data-latex")) ?? "", /^\\frac\{/);
+      assert.ok((await shown.locator(".katex .mfrac").count()) >= 1, "KaTeX drew no fraction");
+      const ratio = parseResult(readFileSync(runs.at(-1)!.path, "utf8"), "ratio.json");
+      assert.ok(ratio.equations[0]!.denominator, ratio.equations[0]!.text);
+      assert.deepEqual(ratio.requires, ["denominator"]);
+    }
+    if (name === "reproduce-monomial.csv") {
+      // A function of a monomial: sin of x1·x2 in KaTeX, and `monomial` in the download.
+      const shown = page.locator(".pg-equation[data-target='y']").last();
+      assert.match((await shown.getAttribute("data-latex")) ?? "", /\\sin\\left\(.*x_\{1\} x_\{2\}/);
+      assert.ok((await shown.locator(".katex").count()) >= 1, "KaTeX drew nothing");
+      const monomial = parseResult(readFileSync(runs.at(-1)!.path, "utf8"), "monomial.json");
+      assert.deepEqual(monomial.requires, ["monomial"], monomial.equations[0]!.text);
     }
     if (id === 1) {
       // The calibration ran before the first run: js and the tfjs backends that started, js chosen.

@@ -164,12 +164,14 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
       "examples/plugins/max-two-trig.ts",
       "--plugin",
       "examples/plugins/parsimony-strict.ts",
+      "--plugin",
+      "examples/plugins/cube.ts",
       "--builtins",
     ]);
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stderr, "");
     const lines = run.stdout.trimEnd().split("\n");
-    assert.equal(lines.filter((l) => l.startsWith("ok ")).length, 17, run.stdout);
+    assert.equal(lines.filter((l) => l.startsWith("ok ")).length, 18, run.stdout);
     for (const name of [
       "x",
       "sqrt",
@@ -184,13 +186,14 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
       "tanh",
       "max-two-trig",
       "parsimony-strict",
+      "cube",
     ]) {
       assert.ok(
         lines.some((l) => new RegExp(`^ok\\s+\\w+\\s+${name.replace("^", "\\^")}\\s`).test(l)),
         `${name} not ok:\n${run.stdout}`,
       );
     }
-    assert.match(lines.at(-1)!, /^ok: 17 plugins, \d+ checks passed$/);
+    assert.match(lines.at(-1)!, /^ok: 18 plugins, \d+ checks passed$/);
   });
 
   // One check-plugin run over every broken file (each test below reads its own lines).
@@ -212,6 +215,16 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
       `export default { kind: "reward", name: "generous", range: [0, 1], score: ({ nrmse }) => 2 / (1 + nrmse) };\n`,
     ),
     fields: file("no-latex.mjs", tanhWith("nolatex").replace(/ {2}latex: .*\n/, "")),
+    noInverse: file(
+      "no-inverse.mjs",
+      `export default { kind: "outer", name: "half", apply: (v) => v / 2, domain: () => true, ` +
+        "text: (a) => `(${a})/2`, latex: (a) => `\\frac{${a}}{2}`, cost: 1 };\n",
+    ),
+    wrongDomain: file(
+      "wrong-domain.mjs",
+      `export default { kind: "outer", name: "squared", apply: (v) => v * v, inverse: (y) => Math.sqrt(y), ` +
+        "domain: (y) => Number.isFinite(y), text: (a) => `(${a})^2`, latex: (a) => `(${a})^{2}`, cost: 2 };\n",
+    ),
     name: file("cos.mjs", tanhWith("cos")),
   };
   let checked: Promise<Run>;
@@ -281,10 +294,22 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
       const run = await checked;
       assertCheckFails(run, "nolatex", "fields", /^error: plugin nolatex: fields: field "latex" is missing$/);
       assertCheckFails(run, "cos", "name", /a symbol named "cos" is already registered/);
+      // Outer functions: a missing inverse is a missing field; a domain wider than the inverse's is
+      // found by the round trip.
+      assertCheckFails(run, "half", "fields", /^error: plugin half: fields: field "inverse" is missing$/);
+      assertCheckFails(
+        run,
+        "squared",
+        "inverse",
+        new RegExp(
+          String.raw`^error: plugin squared: inverse: inverse\(-[\d.]+\) = NaN inside the declared domain ` +
+            String.raw`\(a wrong domain, or a wrong inverse\)$`,
+        ),
+      );
       assert.match(run.stdout, /^ok\s+symbol\s+tanh\s/m);
       const failing = run.stdout.split("\n").filter((line) => line.startsWith("FAIL "));
       assert.equal(failing.length, Object.keys(broken).length, run.stdout);
-      assert.match(run.stdout.trimEnd().split("\n").at(-1)!, /^FAIL: \d+ of \d+ checks failed \(8 of 9 plugins\)$/);
+      assert.match(run.stdout.trimEnd().split("\n").at(-1)!, /^FAIL: \d+ of \d+ checks failed \(10 of 11 plugins\)$/);
     },
   );
 

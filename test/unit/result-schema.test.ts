@@ -75,11 +75,11 @@ test("fresh results conform: a CSV fit with a constant, a given form, the MLP an
 test("a field the schema does not document is refused by its path; a missing one too", () => {
   const value = JSON.parse(readFileSync(join(repo, "data/results/mas-seed0.json"), "utf8"));
   assert.deepEqual(resultSchemaProblems(value), []);
-  value.equations[0].denominator = [];
+  value.equations[0].numerator = [];
   delete value.manifest.seed;
   const problems = resultSchemaProblems(value);
   assert.ok(
-    problems.some((p) => p.startsWith("equations.0:") && p.includes('"denominator"')),
+    problems.some((p) => p.startsWith("equations.0:") && p.includes('"numerator"')),
     problems.join("\n"),
   );
   assert.ok(

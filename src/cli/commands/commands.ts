@@ -19,6 +19,8 @@ import {
 import { Interrupted } from "../../lib/core/index.js";
 import { builtinConstraints, builtinRewards, builtinSymbols } from "../../lib/plugins/index.js";
 import { BOUNDS } from "../../lib/search/index.js";
+import { resultEquation } from "../../lib/result/index.js";
+import { OUTER_NAMES, outerOf } from "../../lib/equation/index.js";
 import { addFitFlags, addModelFlags, addSearchFlags, listOption, numberOption } from "./fitOptions.js";
 import { checkOutPath, gitSha, readCsvFile, readCsvFileDriven, reporter } from "../io.js";
 import { addPluginTimeoutFlag, collect, importPluginFile, loadRegistries, TRUST_NOTE } from "../sandbox/plugins.js";
@@ -219,7 +221,7 @@ export function registerCommands(program: Command): void {
             `E_c ${ec}, test NRMSE ${e.testNrmse.toExponential(2)}; truth ${e.truth}`,
         );
       }
-      if (experiment.report) for (const line of experiment.report(result.equations)) log.info(line);
+      if (experiment.report) for (const line of experiment.report(result.equations.map(resultEquation))) log.info(line);
       emit(result, flags, (performance.now() - started) / 1000, log);
       if (found?.error) throw found.error;
     },
@@ -243,6 +245,10 @@ export function registerCommands(program: Command): void {
       process.stdout.write(`constraint  ${c.name.padEnd(16)} ${c.describe()}${from("constraint", c.name)}\n`);
     for (const r of registries.rewards.values())
       process.stdout.write(`reward      ${r.name.padEnd(16)} range [${r.range.join(", ")}]${from("reward", r.name)}\n`);
+    for (const name of [...OUTER_NAMES, ...registries.symbols.outers]) {
+      const g = outerOf(name);
+      process.stdout.write(`outer       ${name.padEnd(16)} cost ${g.cost} — ${g.description}${from("outer", name)}\n`);
+    }
   });
 
   addPluginFlag(
@@ -250,7 +256,8 @@ export function registerCommands(program: Command): void {
       .command("check-plugin")
       .description(
         `conformance checks for plugin files: symbols against tfjs, KaTeX and their domain; constraints; ` +
-          `rewards. The checks run the plugins' code (${TRUST_NOTE}): check only files you would run`,
+          `rewards; outer functions against their inverse and domain. ` +
+          `The checks run the plugins' code (${TRUST_NOTE}): check only files you would run`,
       )
       .argument("[file]", "plugin file (.js, .mjs, .ts); more with --plugin")
       .option("--builtins", "check the built-in plugins too")
@@ -282,6 +289,7 @@ export function registerCommands(program: Command): void {
       symbol: builtinSymbols.map((p) => p.name),
       constraint: builtinConstraints.map((p) => p.name),
       reward: builtinRewards.map((p) => p.name),
+      outer: [...OUTER_NAMES] as string[],
     };
     const reports: PluginCheckReport[] = [];
     for (const { origin, candidates } of groups) {

@@ -4,13 +4,13 @@
  */
 import { availableParallelism } from "node:os";
 import { formatNumber } from "../../lib/equation/index.js";
-import { type PipelineInput } from "../../lib/run/index.js";
+import type { PipelineInput } from "../../lib/run/index.js";
 import { resultToJson, type ModelResult, type ResultJson } from "../../lib/result/index.js";
 import { runtimeFacts } from "../../lib/core/index.js";
-import { type OutputSearchResult, type SearchSettings } from "../../lib/search/index.js";
+import type { OutputSearchResult, SearchSettings } from "../../lib/search/index.js";
 import { writeText, type Reporter } from "../io.js";
 
-import { type CommonFlags } from "./running.js";
+import type { CommonFlags } from "./running.js";
 
 export type FitProgress = NonNullable<PipelineInput["onFit"]>;
 

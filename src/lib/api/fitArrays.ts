@@ -9,9 +9,9 @@
  * exactly the version-1 JSON. Browser-safe: no `node:` imports.
  */
 import { useBackend } from "../engine/index.js";
-import { type BackendName } from "../core/index.js";
+import type { BackendName } from "../core/index.js";
 import { MIN_ROWS, type Table } from "../data/index.js";
-import { evaluateEquation } from "../equation/index.js";
+import { evaluateEquation, factorInputs } from "../equation/index.js";
 import { InputError } from "../core/index.js";
 import { pipelineData, resolvePipelineConfig, runPipeline, type PipelineOptions } from "../run/index.js";
 import type { Registries } from "../plugins/index.js";
@@ -412,23 +412,25 @@ export function loadResult(json: string | object, options: LoadResultOptions = {
   const result = parseResult(text, file);
   const registries = options.registries ?? createRegistries(options.plugins ?? []);
   const config = result.manifest.config as { inputs?: unknown };
-  const used = [...new Set(result.equations.flatMap((e) => e.terms.flatMap((t) => t.factors.map((f) => f.input))))];
+  const factorsOf = (e: EquationResult) => [...e.terms, ...(e.denominator?.terms ?? [])].flatMap((t) => t.factors);
+  const used = [...new Set(result.equations.flatMap((e) => factorsOf(e).flatMap(factorInputs)))];
   const names =
     Array.isArray(config.inputs) && config.inputs.every((n) => typeof n === "string")
       ? (config.inputs as string[])
       : used.sort();
   for (const equation of result.equations) {
-    for (const factor of equation.terms.flatMap((t) => t.factors)) {
+    for (const factor of factorsOf(equation)) {
       if (!registries.symbols.has(factor.symbol))
         throw new InputError(
           `${file}: the equation of ${quote(equation.target)} uses the symbol ${quote(factor.symbol)}, which is not ` +
             `registered (pass its plugin: loadResult(json, { plugins: [...] }))`,
         );
-      if (!names.includes(factor.input))
-        throw new InputError(
-          `${file}: the equation of ${quote(equation.target)} reads ${quote(factor.input)}, which is not among the ` +
-            `result's inputs (${names.join(", ")})`,
-        );
+      for (const input of factorInputs(factor))
+        if (!names.includes(input))
+          throw new InputError(
+            `${file}: the equation of ${quote(equation.target)} reads ${quote(input)}, which is not among the ` +
+              `result's inputs (${names.join(", ")})`,
+          );
     }
   }
   return { ...result, equations: withPredictors(result.equations, names, registries) };

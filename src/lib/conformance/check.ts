@@ -23,6 +23,10 @@
  * reward      score is finite and within the declared range on sample fits, deterministic, and
  *             an exact fit (NRMSE 0) scores at least as much as every other sample fit of the
  *             same complexity (a reward may trade accuracy for size, never lose to an error)
+ * outer       text(inner) and latex(inner) contain their argument, the LaTeX renders; domain
+ *             returns true or false and holds somewhere in [-3, 3] or on (0, 10]; inside it
+ *             inverse is finite and apply(inverse(y)) = y (1e-9 relative: a wrong domain or a
+ *             wrong inverse fails here); cost positive (validated)
  * any kind    the fields validate, and the name is not taken by another plugin of its kind
  */
 import { parseForm } from "../equation/index.js";
@@ -36,6 +40,7 @@ import {
   type RewardFit,
   type RewardPlugin,
   type SymbolPlugin,
+  type OuterPlugin,
 } from "../plugins/index.js";
 import { createRng, type Rng } from "../core/index.js";
 import type { Tf } from "../engine/index.js";
@@ -120,7 +125,7 @@ class Checker {
 /** Checks every candidate (raw objects, e.g. a plugin file's exports). */
 export function checkPlugins(candidates: readonly unknown[], options: CheckPluginsOptions): PluginCheckReport[] {
   const taken = new Map<string, Set<string>>();
-  for (const kind of ["symbol", "constraint", "reward"] as const)
+  for (const kind of ["symbol", "constraint", "reward", "outer"] as const)
     taken.set(kind, new Set(options.registered?.[kind] ?? []));
   return candidates.map((candidate, i) => {
     const report = checkPlugin(candidate, {
@@ -167,7 +172,8 @@ export function checkPlugin(candidate: unknown, options: CheckPluginsOptions): P
   const rng = createRng(options.seed ?? 0);
   if (plugin.kind === "symbol") checkSymbol(plugin, checker, rng, options);
   else if (plugin.kind === "constraint") checkConstraint(plugin, checker, rng);
-  else checkReward(plugin, checker, rng);
+  else if (plugin.kind === "reward") checkReward(plugin, checker, rng);
+  else checkOuter(plugin, checker, rng, options);
   return { plugin: plugin.name, kind: plugin.kind, checks: checker.checks, failures: checker.failures };
 }
 
@@ -610,5 +616,57 @@ function checkReward(p: RewardPlugin, c: Checker, rng: Rng): void {
             `less than ${num(scores[i]!)} for a fit with ${describeFit(fit)}; an exact fit must score highest`,
         );
     });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// outer functions
+
+function checkOuter(g: OuterPlugin, c: Checker, rng: Rng, options: CheckPluginsOptions): void {
+  c.run("text", (fail) => {
+    const text = g.text("a + 2*b");
+    if (typeof text !== "string") return fail(`text("a + 2*b") returned ${show(text)}, not a string`);
+    if (!text.includes("a + 2*b")) return fail(`text("a + 2*b") = ${show(text)} does not contain its argument`);
+  });
+  const render = options.renderLatex;
+  c.run(render ? "latex" : "latex (not rendered)", (fail) => {
+    const latex = g.latex("a + 2 b");
+    if (typeof latex !== "string") return fail(`latex("a + 2 b") returned ${show(latex)}, not a string`);
+    if (!latex.includes("a + 2 b")) return fail(`latex("a + 2 b") = ${show(latex)} does not contain its argument`);
+    if (!render) return;
+    try {
+      render(latex);
+    } catch (cause) {
+      return fail(`KaTeX rejects latex("a + 2 b") = ${show(latex)}: ${errorText(cause)}`);
+    }
+  });
+  // Targets to try: both signs of [-3, 3], and positive values over several decades.
+  const n = options.points ?? 64;
+  const points = [
+    ...Array.from({ length: n }, () => rng.uniform(LO, HI)),
+    ...Array.from({ length: n }, () => 10 ** rng.uniform(-3, 1)),
+  ];
+  c.run("domain", (fail) => {
+    let inside = 0;
+    for (const y of points) {
+      const verdict = g.domain(y);
+      if (typeof verdict !== "boolean") return fail(`domain(${num(y)}) returned ${show(verdict)}, not true or false`);
+      if (verdict) inside++;
+    }
+    if (inside === 0) fail(`no target in [${LO}, ${HI}] or (0.001, 10) is inside the declared domain`);
+  });
+  c.run("inverse", (fail) => {
+    for (const y of points) {
+      if (g.domain(y) !== true) continue;
+      const t = g.inverse(y);
+      if (typeof t !== "number" || !Number.isFinite(t))
+        return fail(`inverse(${num(y)}) = ${show(t)} inside the declared domain (a wrong domain, or a wrong inverse)`);
+      const back = g.apply(t);
+      if (!(Math.abs(back - y) <= 1e-9 * Math.max(1, Math.abs(y))))
+        return fail(
+          `apply(inverse(${num(y)})) = ${show(back)}, not ${num(y)}: inverse is not apply's inverse ` +
+            `there (a wrong domain, or a wrong inverse)`,
+        );
+    }
   });
 }

@@ -1,4 +1,5 @@
 import type { SymbolPlugin } from "../plugins/index.js";
+import { factorColumn } from "./monomial.js";
 import { applyOuter } from "./outer.js";
 import type { Equation, Factor, Term } from "./types.js";
 
@@ -20,7 +21,7 @@ export function evaluateTerm(term: Term, symbols: SymbolLookup, columns: ColumnL
   for (const factor of term.factors) {
     const symbol = symbols(factor.symbol);
     const w = symbol.innerWeight ? (factor.weight ?? 1) : 1;
-    const column = columns(factor.input);
+    const column = factorColumn(factor, columns, rows);
     // The factor's values multiplied in place (the same products as evaluateFactor's, in order).
     for (let i = 0; i < rows; i++) out[i] = out[i]! * symbol.evaluate(w * column[i]!);
   }
@@ -34,10 +35,18 @@ export function evaluateEquation(
   columns: ColumnLookup,
   rows: number,
 ): Float64Array {
-  const out = new Float64Array(rows);
-  for (const term of equation.terms) {
-    const values = evaluateTerm(term, symbols, columns, rows);
-    for (let i = 0; i < rows; i++) out[i] = out[i]! + values[i]!;
+  const sum = (terms: readonly Term[]) => {
+    const out = new Float64Array(rows);
+    for (const term of terms) {
+      const values = evaluateTerm(term, symbols, columns, rows);
+      for (let i = 0; i < rows; i++) out[i] = out[i]! + values[i]!;
+    }
+    return out;
+  };
+  const out = sum(equation.terms);
+  if (equation.denominator) {
+    const below = sum(equation.denominator);
+    for (let i = 0; i < rows; i++) out[i] = out[i]! / below[i]!;
   }
   return equation.outer ? applyOuter(equation.outer, out) : out;
 }

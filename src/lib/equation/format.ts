@@ -3,8 +3,9 @@
  * sqrt abs tanh) and LaTeX of an equation. Symbols render themselves through their plugin.
  */
 import type { SymbolLookup } from "./evaluate.js";
-import { OUTERS } from "./outer.js";
-import type { Equation, Factor, Term } from "./types.js";
+import { monomialText } from "./monomial.js";
+import { outerOf } from "./outer.js";
+import type { Equation, Factor, MonomialPart, Term } from "./types.js";
 
 /** A number to `digits` significant digits without trailing zeros: 2.99999987 → "3". */
 export function formatNumber(value: number, digits = 4): string {
@@ -27,19 +28,42 @@ export function columnLatex(name: string): string {
   return `\\mathrm{${name.replace(/([_#$%&{}])/g, "\\$1")}}`;
 }
 
+/** A monomial argument in LaTeX: \\frac{a b}{c}. */
+export function monomialLatex(parts: readonly MonomialPart[]): string {
+  const power = (name: string, p: number) => (p === 1 ? columnLatex(name) : `${columnLatex(name)}^{${p}}`);
+  const up = parts.filter((q) => q.power > 0).map((q) => power(q.input, q.power));
+  const down = parts.filter((q) => q.power < 0).map((q) => power(q.input, -q.power));
+  const top = up.length === 0 ? "1" : up.join(" ");
+  return down.length === 0 ? top : `\\frac{${top}}{${down.join(" ")}}`;
+}
+
 interface Renderer {
   number: (v: number) => string;
   column: (name: string) => string;
+  /** A monomial argument, bracketed (the symbol may raise it to a power). */
+  monomial: (parts: readonly MonomialPart[]) => string;
+  /** Takes a bracketed argument off where the symbol brackets its own (sin(…), not sin((…))). */
+  bare: (arg: string) => string;
+  ratio: (top: string, bottom: string) => string;
   weighted: (w: string, column: string) => string;
   times: string;
   symbol: (factor: Factor, arg: string) => string;
 }
 
 function renderFactor(factor: Factor, r: Renderer, digits: number): string {
-  const column = r.column(factor.input);
+  const column = factor.monomial ? r.monomial(factor.monomial) : r.column(factor.input);
   const w = factor.weight;
-  const arg = w === undefined || formatNumber(w, digits) === "1" ? column : r.weighted(r.number(w), column);
-  return r.symbol(factor, arg);
+  if (w === undefined || formatNumber(w, digits) === "1") {
+    if (!factor.monomial) return r.symbol(factor, column);
+    // sin((a*b)) reads sin(a*b): where the symbol brackets its argument, the monomial's own go.
+    const probe = r.symbol(factor, "\u0000");
+    return probe.endsWith("(\u0000)") || probe.endsWith("\\left(\u0000\\right)")
+      ? r.symbol(factor, r.bare(column))
+      : r.symbol(factor, column);
+  }
+  // exp(-(a*b)), not exp(-1*(a*b)) (a monomial argument only: other factors print as they always have).
+  if (factor.monomial && formatNumber(w, digits) === "-1") return r.symbol(factor, `-${column}`);
+  return r.symbol(factor, r.weighted(r.number(w), column));
 }
 
 function renderTerm(term: Term, r: Renderer, digits: number): { negative: boolean; body: string } {
@@ -63,8 +87,13 @@ function printOrder(terms: readonly Term[]): readonly Term[] {
 }
 
 function render(equation: Equation, r: Renderer, digits: number): string {
-  if (equation.terms.length === 0) return "0";
-  return printOrder(equation.terms)
+  const top = renderSum(equation.terms, r, digits);
+  return equation.denominator ? r.ratio(top, renderSum(equation.denominator, r, digits)) : top;
+}
+
+function renderSum(terms: readonly Term[], r: Renderer, digits: number): string {
+  if (terms.length === 0) return "0";
+  return printOrder(terms)
     .map((term, k) => {
       const { negative, body } = renderTerm(term, r, digits);
       if (k === 0) return negative ? `-${body}` : body;
@@ -80,13 +109,16 @@ export function equationText(equation: Equation, symbols: SymbolLookup, digits =
     {
       number: (v) => formatNumber(v, digits),
       column: (name) => name,
+      monomial: (parts) => `(${monomialText(parts)})`,
+      bare: (arg) => arg.slice(1, -1),
+      ratio: (top, bottom) => `(${top})/(${bottom})`,
       weighted: (w, column) => `${w}*${column}`,
       times: "*",
       symbol: (factor, arg) => symbols(factor.symbol).text(arg),
     },
     digits,
   );
-  return equation.outer ? OUTERS[equation.outer].text(inner) : inner;
+  return equation.outer ? outerOf(equation.outer).text(inner) : inner;
 }
 
 /** Right-hand side in LaTeX, as KaTeX renders it. */
@@ -96,11 +128,14 @@ export function equationLatex(equation: Equation, symbols: SymbolLookup, digits 
     {
       number: (v) => latexNumber(v, digits),
       column: columnLatex,
+      monomial: (parts) => `\\left(${monomialLatex(parts)}\\right)`,
+      bare: (arg) => arg.slice("\\left(".length, -"\\right)".length),
+      ratio: (top, bottom) => `\\frac{${top}}{${bottom}}`,
       weighted: (w, column) => `${w} ${column}`,
       times: " ",
       symbol: (factor, arg) => symbols(factor.symbol).latex(arg),
     },
     digits,
   );
-  return equation.outer ? OUTERS[equation.outer].latex(inner) : inner;
+  return equation.outer ? outerOf(equation.outer).latex(inner) : inner;
 }

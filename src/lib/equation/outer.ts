@@ -10,9 +10,13 @@
  * rule prefers y = L where that fits as well). Float64 arithmetic and the library's deterministic
  * exp and log: the same bits in every engine.
  */
-import { exp, log } from "../core/index.js";
+import { exp, InputError, log } from "../core/index.js";
+import { outerPlugin, type OuterPlugin } from "../plugins/index.js";
 
-export type OuterName = "sqrt" | "inverse" | "square" | "inverse-sqrt" | "exp";
+/** The built-in outer functions. */
+export type BuiltinOuterName = "sqrt" | "inverse" | "square" | "inverse-sqrt" | "exp";
+/** A built-in's name, or an outer-function plugin's (registered: outerOf finds it). */
+export type OuterName = string;
 
 export interface OuterFunction {
   name: OuterName;
@@ -39,7 +43,7 @@ const positive = (y: ArrayLike<number>) => every(y, (v) => v > 0 && Number.isFin
 /** Of one sign and never 0 (1/y stays on one branch). */
 const oneSign = (y: ArrayLike<number>) => positive(y) || every(y, (v) => v < 0 && Number.isFinite(v));
 
-export const OUTERS: Record<OuterName, OuterFunction> = {
+export const OUTERS: Record<BuiltinOuterName, OuterFunction> = {
   sqrt: {
     name: "sqrt",
     description: "y = √L, fitted as y² = L (y > 0): the root of a sum of squares",
@@ -92,15 +96,40 @@ export const OUTERS: Record<OuterName, OuterFunction> = {
   },
 };
 
-/** The outer functions in the order the search tries them. */
-export const OUTER_NAMES = Object.keys(OUTERS) as OuterName[];
+/** The built-in outer functions in the order the search tries them (plugins' after them). */
+export const OUTER_NAMES = Object.keys(OUTERS) as BuiltinOuterName[];
 
 export const isOuterName = (name: unknown): name is OuterName =>
-  typeof name === "string" && Object.hasOwn(OUTERS, name);
+  typeof name === "string" && (Object.hasOwn(OUTERS, name) || outerPlugin(name) !== undefined);
+
+/** An outer-function plugin (plugins/outers.ts) as an outer function. */
+function fromPlugin(plugin: OuterPlugin): OuterFunction {
+  return {
+    name: plugin.name,
+    description: plugin.description ?? `an outer-function plugin: ${plugin.name}`,
+    apply: plugin.apply,
+    transform: plugin.inverse,
+    fits: (y) => every(y, (v) => plugin.domain(v) && Number.isFinite(plugin.inverse(v))),
+    text: plugin.text,
+    latex: plugin.latex,
+    cost: plugin.cost,
+  };
+}
+
+/** The outer function of that name: a built-in, or a registered plugin's (plugins/outers.ts). */
+export function outerOf(name: OuterName): OuterFunction {
+  if (Object.hasOwn(OUTERS, name)) return OUTERS[name as BuiltinOuterName];
+  const plugin = outerPlugin(name);
+  if (!plugin)
+    throw new InputError(
+      `unknown outer function "${name}" (built-in: ${OUTER_NAMES.join(", ")}; a plugin's needs its plugin)`,
+    );
+  return fromPlugin(plugin);
+}
 
 /** Applies g in place to the LoCaL's values. */
 export function applyOuter(name: OuterName, values: Float64Array): Float64Array {
-  const g = OUTERS[name].apply;
+  const g = outerOf(name).apply;
   for (let i = 0; i < values.length; i++) values[i] = g(values[i]!);
   return values;
 }

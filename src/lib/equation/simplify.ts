@@ -177,9 +177,12 @@ export function simplifyEquation(equation: Equation, options: SimplifyOptions): 
     kept = kept.filter((_, k) => !(rms(values[k]!) <= tolerance * scale));
   }
   kept.sort((a, b) => compareTerms(a, b, options));
-  return equation.outer
-    ? { target: equation.target, terms: kept, outer: equation.outer }
-    : { target: equation.target, terms: kept };
+  return {
+    target: equation.target,
+    terms: kept,
+    ...(equation.outer ? { outer: equation.outer } : {}),
+    ...(equation.denominator ? { denominator: equation.denominator } : {}),
+  };
 }
 
 /**

@@ -8,6 +8,17 @@ export interface Factor {
   input: string;
   /** Inner weight w of f(w·x), for symbols that have one. */
   weight?: number;
+  /**
+   * The argument is a product of powers of inputs, Π input^power, not one input (monomial.ts;
+   * docs/design.md#monomial); `input` is then the monomial's text ("a*b/c").
+   */
+  monomial?: MonomialPart[];
+}
+
+/** One input of a monomial argument and its (small integer) power. */
+export interface MonomialPart {
+  input: string;
+  power: number;
 }
 
 export interface Term {
@@ -23,4 +34,9 @@ export interface Equation {
    * Absent: y is the sum itself.
    */
   outer?: OuterName;
+  /**
+   * A denominator: y = g(Σ terms / Σ denominator) (docs/design.md#ratio); a term without
+   * factors is its constant. Absent: no denominator.
+   */
+  denominator?: Term[];
 }

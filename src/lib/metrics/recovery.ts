@@ -78,6 +78,18 @@ export function exactRecovery(
       coefficientError: 100,
       reason: `outer function ${learned.outer ?? "none"}, the truth's ${truth.outer ?? "none"}`,
     };
+  // A denominator or a monomial argument on one side only: not the same canonical form either.
+  const monomials = (e: Equation) =>
+    [...e.terms, ...(e.denominator ?? [])].some((t) => t.factors.some((f) => f.monomial !== undefined));
+  if (Boolean(truth.denominator) !== Boolean(learned.denominator) || monomials(truth) !== monomials(learned))
+    return {
+      exact: false,
+      coefficientError: 100,
+      reason:
+        learned.denominator || monomials(learned)
+          ? "a ratio or monomial form, the truth's is not"
+          : "not the truth's form",
+    };
   const { errors, unmatched, extra } = slotErrors(truth, learned, symbols);
   const ec = errors.reduce((a, b) => a + b, 0) / Math.max(1, errors.length);
   const worst = Math.max(0, ...errors);

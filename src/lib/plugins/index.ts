@@ -13,6 +13,7 @@ export {
   type ConstraintPlugin,
   defineConstraint,
   defineReward,
+  defineOuter,
   defineSymbol,
   guardSymbol,
   isAsyncFunction,
@@ -23,8 +24,10 @@ export {
   Registry,
   type RewardFit,
   type RewardPlugin,
+  type OuterPlugin,
   type SymbolPlugin,
   type SymbolRegistry,
   validatePlugin,
 } from "./kinds.js";
 export { fraction, powerName, powerOfName, powerSymbol } from "./powers.js";
+export { addOuterPlugin, BUILTIN_OUTER_NAMES, outerPlugin } from "./outers.js";

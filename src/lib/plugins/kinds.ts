@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { powerOfName, powerSymbol } from "./powers.js";
 import { InputError } from "../core/index.js";
+import { addOuterPlugin, BUILTIN_OUTER_NAMES } from "./outers.js";
 import type { Tensor, Tf } from "../engine/index.js";
 
 export interface SymbolPlugin {
@@ -103,11 +104,35 @@ export interface RewardPlugin {
   score: (fit: RewardFit) => number;
 }
 
-export type Plugin = SymbolPlugin | ConstraintPlugin | RewardPlugin;
+/**
+ * An outer function g (docs/design.md#outer): where no sum of products fits y but one fits
+ * g⁻¹(y) exactly, the search answers y = g(L). A plugin gives g, its inverse and the domain of the
+ * inverse (the y that g can produce); check-plugin checks that g(g⁻¹(y)) = y there.
+ */
+export interface OuterPlugin {
+  kind: "outer";
+  name: string;
+  /** g(v): y from the LoCaL's value. */
+  apply: (v: number) => number;
+  /** g⁻¹(y): the target the LoCaL is fitted to. */
+  inverse: (y: number) => number;
+  /** Whether y lies where g⁻¹ is defined and g(g⁻¹(y)) = y; the search tries g only where every y does. */
+  domain: (y: number) => boolean;
+  /** Text of g(inner) in the text grammar; `inner` is the sum's text. */
+  text: (inner: string) => string;
+  /** LaTeX of g(inner). */
+  latex: (inner: string) => string;
+  /** Added to the equation's complexity (the built-ins: 2, and 3 for ^(−1/2)). */
+  cost: number;
+  description?: string;
+}
+
+export type Plugin = SymbolPlugin | ConstraintPlugin | RewardPlugin | OuterPlugin;
 
 export const defineSymbol = (plugin: SymbolPlugin): SymbolPlugin => plugin;
 export const defineConstraint = (plugin: ConstraintPlugin): ConstraintPlugin => plugin;
 export const defineReward = (plugin: RewardPlugin): RewardPlugin => plugin;
+export const defineOuter = (plugin: OuterPlugin): OuterPlugin => plugin;
 
 /** An async function (or async generator): it returns a Promise, and every plugin function must return its value. */
 export const isAsyncFunction = (v: unknown): boolean =>
@@ -155,6 +180,17 @@ const schemas = {
     range: z.tuple([z.number(), z.number()]).refine(([lo, hi]) => lo < hi, "must be [lo, hi] with lo < hi"),
     score: fn,
   }),
+  outer: z.object({
+    kind: z.literal("outer"),
+    name,
+    apply: fn,
+    inverse: fn,
+    domain: fn,
+    text: fn,
+    latex: fn,
+    cost: z.number().positive().finite(),
+    description: z.string().optional(),
+  }),
 } as const;
 
 /** Validates an unknown object as a plugin, throwing an InputError that names plugin and field. */
@@ -174,9 +210,9 @@ function validateFields(candidate: unknown, origin: string): Plugin {
   const who = typeof label === "string" && label ? `plugin ${label}` : origin;
   if (typeof candidate !== "object" || candidate === null) throw new InputError(`${who}: not an object`);
   const kind = (candidate as { kind?: unknown }).kind;
-  if (kind !== "symbol" && kind !== "constraint" && kind !== "reward") {
+  if (kind !== "symbol" && kind !== "constraint" && kind !== "reward" && kind !== "outer") {
     throw new InputError(
-      `${who}: field "kind" must be "symbol", "constraint" or "reward" (got ${JSON.stringify(kind)})`,
+      `${who}: field "kind" must be "symbol", "constraint", "reward" or "outer" (got ${JSON.stringify(kind)})`,
     );
   }
   const parsed = schemas[kind].safeParse(candidate);
@@ -231,6 +267,12 @@ export class Registry<P extends Plugin> {
   names(): string[] {
     return [...this.#items.keys()];
   }
+  /**
+   * Outer-function plugins registered with this registry's plugins (a symbol registry's: the
+   * search tries them after the built-ins). Their functions live in the process-wide table of
+   * equation/outer.ts, where equations find them by name.
+   */
+  readonly outers: string[] = [];
   values(): P[] {
     return [...this.#items.values()];
   }
@@ -324,13 +366,17 @@ export function registerPlugins(registries: Registries, plugins: readonly unknow
   const seen = new Map<string, Set<string>>();
   for (const plugin of valid) {
     const names = seen.get(plugin.kind) ?? new Set<string>();
-    const registry =
-      plugin.kind === "symbol"
-        ? registries.symbols
-        : plugin.kind === "constraint"
-          ? registries.constraints
-          : registries.rewards;
-    if (registry.has(plugin.name) || names.has(plugin.name)) {
+    const taken =
+      plugin.kind === "outer"
+        ? (BUILTIN_OUTER_NAMES as readonly string[]).includes(plugin.name) ||
+          registries.symbols.outers.includes(plugin.name)
+        : (plugin.kind === "symbol"
+            ? registries.symbols
+            : plugin.kind === "constraint"
+              ? registries.constraints
+              : registries.rewards
+          ).has(plugin.name);
+    if (taken || names.has(plugin.name)) {
       throw new InputError(
         `plugin ${plugin.name}: field "name": a ${plugin.kind} named "${plugin.name}" is already registered`,
       );
@@ -341,7 +387,11 @@ export function registerPlugins(registries: Registries, plugins: readonly unknow
   for (const plugin of valid) {
     if (plugin.kind === "symbol") registries.symbols.register(guardSymbol(plugin));
     else if (plugin.kind === "constraint") registries.constraints.register(plugin);
-    else registries.rewards.register(plugin);
+    else if (plugin.kind === "reward") registries.rewards.register(plugin);
+    else {
+      addOuterPlugin(plugin);
+      registries.symbols.outers.push(plugin.name);
+    }
   }
   return registries;
 }

@@ -86,25 +86,55 @@ export function parseResult(text: string, file: string): ResultJson {
     if (e.constant !== undefined && (typeof e.constant !== "number" || !Number.isFinite(e.constant)))
       throw new InputError(`${where}.constant must be a finite number`);
     if (e.outer !== undefined && !isOuterName(e.outer))
-      throw new InputError(`${where}.outer must be one of ${OUTER_NAMES.join(", ")} (got ${shown(e.outer)})`);
+      throw new InputError(
+        `${where}.outer must be one of ${OUTER_NAMES.join(", ")} or a registered outer-function plugin's name ` +
+          `(got ${shown(e.outer)})`,
+      );
     if (e.outer !== undefined && !(value.requires as unknown[] | undefined)?.includes("outer"))
       throw new InputError(`${where} has an outer function, but the result does not list "outer" in requires`);
-    e.terms.forEach((t: unknown, j: number) => {
-      if (!isObject(t) || typeof t.coefficient !== "number" || !Array.isArray(t.factors))
-        throw new InputError(`${where}.terms[${j}] must have a coefficient and factors`);
-      t.factors.forEach((f: unknown, k: number) => {
-        if (
-          !isObject(f) ||
-          typeof f.symbol !== "string" ||
-          typeof f.input !== "string" ||
-          (f.weight !== undefined && typeof f.weight !== "number")
-        ) {
-          throw new InputError(
-            `${where}.terms[${j}].factors[${k}] must have a symbol, an input and an optional numeric weight`,
-          );
-        }
+    const requires = (name: string, what: string) => {
+      if (!(value.requires as unknown[] | undefined)?.includes(name))
+        throw new InputError(`${where} has ${what}, but the result does not list "${name}" in requires`);
+    };
+    const checkTerms = (terms: unknown[], path: string) =>
+      terms.forEach((t: unknown, j: number) => {
+        if (!isObject(t) || typeof t.coefficient !== "number" || !Array.isArray(t.factors))
+          throw new InputError(`${path}[${j}] must have a coefficient and factors`);
+        t.factors.forEach((f: unknown, k: number) => {
+          if (
+            !isObject(f) ||
+            typeof f.symbol !== "string" ||
+            typeof f.input !== "string" ||
+            (f.weight !== undefined && typeof f.weight !== "number")
+          ) {
+            throw new InputError(
+              `${path}[${j}].factors[${k}] must have a symbol, an input and an optional numeric weight`,
+            );
+          }
+          if (f.monomial !== undefined) {
+            const parts = f.monomial;
+            if (
+              !Array.isArray(parts) ||
+              parts.length === 0 ||
+              !parts.every(
+                (q) => isObject(q) && typeof q.input === "string" && Number.isInteger(q.power) && q.power !== 0,
+              )
+            )
+              throw new InputError(
+                `${path}[${j}].factors[${k}].monomial must be a list of { input, power: a non-zero integer }`,
+              );
+            requires("monomial", "a monomial argument");
+          }
+        });
       });
-    });
+    checkTerms(e.terms, `${where}.terms`);
+    if (e.denominator !== undefined) {
+      const d = e.denominator;
+      if (!isObject(d) || !Array.isArray(d.terms) || (d.constant !== undefined && typeof d.constant !== "number"))
+        throw new InputError(`${where}.denominator must be { terms, constant? }`);
+      requires("denominator", "a denominator");
+      checkTerms(d.terms, `${where}.denominator.terms`);
+    }
   });
   return value as unknown as ResultJson;
 }
@@ -315,6 +345,10 @@ export function compareEquations(
       // The constant as a term without factors: an older result kept it among its terms.
       compareTerms(target, resultEquation(a).terms, resultEquation(b).terms, tolerance, out);
       if (a.outer !== b.outer) out.structure.push(`outer ${a.outer ?? "none"} → ${b.outer ?? "none"}`);
+      if (Boolean(a.denominator) !== Boolean(b.denominator))
+        out.structure.push(`denominator ${a.denominator ? "present" : "none"} → ${b.denominator ? "present" : "none"}`);
+      else if (a.denominator)
+        compareTerms(target, resultEquation(a).denominator!, resultEquation(b).denominator!, tolerance, out);
       if (exact && a.text !== b.text) out.fields.push(`text ${shownText(a.text)} → ${shownText(b.text)}`);
       if (exact && a.latex !== b.latex) out.fields.push(`latex ${shownText(a.latex)} → ${shownText(b.latex)}`);
       const nrmse = (v: unknown) => (typeof v === "number" ? v : Number.NaN);

@@ -23,23 +23,27 @@ export interface EquationResult {
    * the sum. A result with one lists "outer" in `requires`.
    */
   outer?: OuterName;
+  /**
+   * The law's denominator, y = outer((Σ terms + constant) / (Σ denominator.terms +
+   * denominator.constant)) (docs/design.md#ratio); absent: none. A result with one lists
+   * "denominator" in `requires`.
+   */
+  denominator?: { terms: Term[]; constant?: number };
   trainNrmse: number;
 }
 
-/** An equation's `terms` and `constant` as the result JSON writes them (the constant apart). */
-export function resultTerms(equation: Equation): Pick<EquationResult, "terms" | "constant" | "outer"> {
-  const terms = equation.terms.filter((t) => t.factors.length > 0);
-  const constants = equation.terms.filter((t) => t.factors.length === 0);
-  const outer = equation.outer ? { outer: equation.outer } : {};
-  if (constants.length === 0) return { terms, ...outer };
-  return { terms, constant: constants.reduce((sum, t) => sum + t.coefficient, 0), ...outer };
+type EquationParts = Pick<EquationResult, "terms" | "constant" | "outer" | "denominator">;
+
+/** A sum's products and its constant apart (the constant absent where it has none). */
+function split(all: readonly Term[]): { terms: Term[]; constant?: number } {
+  const terms = all.filter((t) => t.factors.length > 0);
+  const constants = all.filter((t) => t.factors.length === 0);
+  if (constants.length === 0) return { terms };
+  return { terms, constant: constants.reduce((sum, t) => sum + t.coefficient, 0) };
 }
 
-/**
- * A result's equation as the library evaluates it: its terms, then its constant as a term
- * without factors (a term without factors that an older result kept among its terms joins it).
- */
-export function resultEquation(e: Pick<EquationResult, "target" | "terms" | "constant" | "outer">): Equation {
+/** A sum's terms with its constant as a term without factors (older results' constant terms join it). */
+function joined(e: { terms: readonly Term[]; constant?: number }): Term[] {
   const products = e.terms.filter((t) => t.factors.length > 0);
   let constant = e.constant ?? 0;
   let has = e.constant !== undefined;
@@ -48,8 +52,29 @@ export function resultEquation(e: Pick<EquationResult, "target" | "terms" | "con
       constant += t.coefficient;
       has = true;
     }
-  const terms = has ? [...products, { coefficient: constant, factors: [] }] : products;
-  return e.outer ? { target: e.target, terms, outer: e.outer } : { target: e.target, terms };
+  return has ? [...products, { coefficient: constant, factors: [] }] : products;
+}
+
+/** An equation's `terms` and `constant` as the result JSON writes them (the constant apart). */
+export function resultTerms(equation: Equation): EquationParts {
+  return {
+    ...split(equation.terms),
+    ...(equation.outer ? { outer: equation.outer } : {}),
+    ...(equation.denominator ? { denominator: split(equation.denominator) } : {}),
+  };
+}
+
+/**
+ * A result's equation as the library evaluates it: its terms, then its constant as a term
+ * without factors (a term without factors that an older result kept among its terms joins it).
+ */
+export function resultEquation(e: Pick<EquationResult, "target"> & EquationParts): Equation {
+  return {
+    target: e.target,
+    terms: joined(e),
+    ...(e.outer ? { outer: e.outer } : {}),
+    ...(e.denominator ? { denominator: joined(e.denominator) } : {}),
+  };
 }
 
 export interface EvaluationResult {
@@ -203,13 +228,20 @@ export interface ResultJson {
 
 /**
  * The requirements this version reads (ResultJson.requires): "outer", an equation's outer function
- * (`equations[].outer`). A reader meets a result's requirement only if it knows it.
+ * (`equations[].outer`); "denominator", a ratio's denominator (`equations[].denominator`);
+ * "monomial", a factor whose argument is a product of powers of inputs
+ * (`terms[].factors[].monomial`). A reader meets a result's requirement only if it knows it.
  */
-export const KNOWN_REQUIREMENTS: readonly string[] = ["outer"];
+export const KNOWN_REQUIREMENTS: readonly string[] = ["denominator", "monomial", "outer"];
 
 /** What a result's equations require of a reader beyond the first version-1 format, sorted. */
-export function requirementsOf(equations: readonly Pick<EquationResult, "outer">[]): string[] {
-  return equations.some((e) => e.outer !== undefined) ? ["outer"] : [];
+export function requirementsOf(equations: readonly EquationParts[]): string[] {
+  const factors = (e: EquationParts) => [...e.terms, ...(e.denominator?.terms ?? [])].flatMap((t) => t.factors);
+  const out: string[] = [];
+  if (equations.some((e) => e.denominator !== undefined)) out.push("denominator");
+  if (equations.some((e) => factors(e).some((f) => f.monomial !== undefined))) out.push("monomial");
+  if (equations.some((e) => e.outer !== undefined)) out.push("outer");
+  return out;
 }
 
 /** Stable JSON: keys in insertion order, numbers as JavaScript prints them, two-space indent. */

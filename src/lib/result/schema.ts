@@ -7,7 +7,7 @@
  * `reproduce` needs and ignores keys it does not know.
  */
 import { z } from "zod";
-import { OUTER_NAMES, type OuterName } from "../equation/index.js";
+import { OUTER_NAMES } from "../equation/index.js";
 
 const finite = () => z.number();
 const count = () => z.number().int().nonnegative();
@@ -17,6 +17,20 @@ const factor = z
     symbol: z.string().describe("the symbol's name in the registry (x, x^2, cos, a derived power like x^-1/2)"),
     input: z.string().describe("the input column it applies to"),
     weight: finite().optional().describe("the inner weight w of f(w·x), for symbols that have one"),
+    monomial: z
+      .array(
+        z
+          .object({
+            input: z.string().describe("an input column"),
+            power: z.number().int().describe("its power in the monomial (±1, ±2)"),
+          })
+          .strict(),
+      )
+      .optional()
+      .describe(
+        "the factor's argument is the product of these inputs' powers, not one input; input is then its text " +
+          "(requires monomial)",
+      ),
   })
   .strict();
 
@@ -37,9 +51,20 @@ const equation = z
       .optional()
       .describe("the additive constant, where the law has one (older results may hold it as a term without factors)"),
     outer: z
-      .enum(OUTER_NAMES as [OuterName, ...OuterName[]])
+      .string()
       .optional()
-      .describe("the outer function g of y = g(Σ terms + constant), where the law has one (requires outer)"),
+      .describe(
+        `the outer function g of y = g(Σ terms + constant), where the law has one (requires outer): ` +
+          `${OUTER_NAMES.join(", ")}, or an outer-function plugin's name`,
+      ),
+    denominator: z
+      .object({
+        terms: z.array(term).describe("the denominator's products with their coefficients"),
+        constant: finite().optional().describe("the denominator's constant, where it has one"),
+      })
+      .strict()
+      .optional()
+      .describe("the law's denominator: y = g((Σ terms + constant) / (Σ denominator)) (requires denominator)"),
     trainNrmse: z.number().nullable().describe("NRMSE on the training rows (null: nothing was fitted)"),
   })
   .strict();
@@ -225,7 +250,10 @@ export const RESULT_SCHEMA = z
     requires: z
       .array(z.string())
       .optional()
-      .describe("parts of the format a reader must know to read the result (outer); a reader refuses others"),
+      .describe(
+        "parts of the format a reader must know to read the result (denominator, monomial, outer); " +
+          "a reader refuses others",
+      ),
     equations: z.array(equation).describe("one law per output (empty for a model method without one)"),
     search: search.describe("how the search ran"),
     models: z.array(model).optional().describe("a model method's answer, one per output"),

@@ -2,7 +2,7 @@
  * A run's configuration, as the source of its data (a paper experiment or a CSV table) × its task
  * (a structure search or a given form's fit), and the defaults every run starts from.
  */
-import { type Table } from "../data/index.js";
+import type { Table } from "../data/index.js";
 import type { FitOptions } from "../local/index.js";
 import { isModelMethod, type SearchMethod, type SearchSettings } from "../search/index.js";
 

@@ -74,6 +74,9 @@ export function configFromManifest(
     if (!("noiseFloor" in config)) overrides.noiseFloor = false;
     // One made before outer functions existed tried none.
     if (!model && !("outer" in config)) overrides.outer = false;
+    // One made before ratios and monomial arguments existed tried neither.
+    if (!model && !("ratio" in config)) overrides.ratio = false;
+    if (!model && !("monomial" in config)) overrides.monomial = false;
     // One made before the additive constant existed fitted none.
     if (!model && !("constant" in config)) overrides.constant = false;
     const replay = replayOf(result.search, file);

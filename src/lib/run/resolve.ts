@@ -9,7 +9,7 @@ import { benchmarkEntries, benchmarkExperiment } from "../data/index.js";
 import { createSymbolRegistry } from "../plugins/index.js";
 import { InputError } from "../core/index.js";
 import { checkColumnDomain } from "./fitForm.js";
-import { type Registries } from "../plugins/index.js";
+import type { Registries } from "../plugins/index.js";
 import { isModelMethod, resolveSettings, type SearchSettings } from "../search/index.js";
 import {
   type FitConfig,

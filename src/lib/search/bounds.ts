@@ -115,6 +115,8 @@ export const searchSettingsSchema = z.looseObject({
   stopNrmse: BOUNDS.stopNrmse.schema,
   noiseFloor: z.boolean({ error: "true or false" }),
   outer: z.boolean({ error: "true or false" }),
+  ratio: z.boolean({ error: "true or false" }),
+  monomial: z.boolean({ error: "true or false" }),
   constant: z.boolean({ error: "true or false" }),
   targetEvery: BOUNDS.targetEvery.schema,
   icnnLearningRate: BOUNDS.icnnLearningRate.schema,

@@ -5,10 +5,10 @@
 import type { Dataset } from "../data/index.js";
 import { columnOf } from "../data/index.js";
 import { equationsOfLocal } from "../local/index.js";
-import { evaluateEquation, evaluateTerm, OUTERS } from "../equation/index.js";
+import { evaluateEquation, evaluateTerm, monomialCost, outerOf } from "../equation/index.js";
 import { foldNearDegenerate, refitCoefficients } from "../equation/index.js";
 import { simplifyEquation } from "../equation/index.js";
-import type { Equation } from "../equation/index.js";
+import type { Equation, Term } from "../equation/index.js";
 import { fitLocalSteps, type FitOptions } from "../local/index.js";
 import { runSteps, type Steps } from "../core/index.js";
 import { structureKey, withConstant, type LocalStructure } from "../local/index.js";
@@ -46,11 +46,15 @@ export interface Candidate {
  * function adds its own cost (equation/outer.ts), so y = L is preferred where it fits as well.
  */
 export function complexityOf(equation: Equation, symbols: Registry<SymbolPlugin>): number {
-  const terms = equation.terms.reduce(
-    (sum, t) => sum + 1 + t.factors.reduce((s, f) => s + symbols.get(f.symbol).complexity, 0),
-    0,
-  );
-  return equation.outer ? terms + OUTERS[equation.outer].cost : terms;
+  const sum = (terms: readonly Term[]) =>
+    terms.reduce(
+      (total, t) =>
+        total + 1 + t.factors.reduce((s, f) => s + symbols.get(f.symbol).complexity + monomialCost(f.monomial), 0),
+      0,
+    );
+  // A denominator costs its terms and 1 for the division (docs/design.md#ratio).
+  const terms = sum(equation.terms) + (equation.denominator ? 1 + sum(equation.denominator) : 0);
+  return equation.outer ? terms + outerOf(equation.outer).cost : terms;
 }
 
 function pearson(a: ArrayLike<number>, b: ArrayLike<number>): number {

@@ -186,4 +186,4 @@ export {
   parseBound,
 } from "./bounds.js";
 export { createSpace, initialState, layerBounds, partialStructure, type SearchSpace, transition } from "./cmp.js";
-export { type Icnn } from "./icnn.js";
+export type { Icnn } from "./icnn.js";

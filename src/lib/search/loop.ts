@@ -8,7 +8,7 @@ import { InputError } from "../core/index.js";
 import { Clock, driveSteps, Interrupted } from "../core/index.js";
 import { allowedNeurons, ConstraintGate, type Evidence } from "./constraints.js";
 import { createSpace, type Limits } from "./cmp.js";
-import { createEvaluator, type Candidate, type Evaluator } from "./evaluator.js";
+import { complexityOf, createEvaluator, type Candidate, type Evaluator } from "./evaluator.js";
 import type { LocalStructure } from "../local/index.js";
 import { sizesOf, STAGE_PATIENCE, type Size } from "./growth.js";
 import { frontScoreOf, frontScores, HallOfFame, parametersOf } from "./hallOfFame.js";
@@ -25,6 +25,7 @@ import { PhaseTimer, type Phase } from "./phases.js";
 import {
   CHEAP_FACTORS,
   cheapProposalsSteps,
+  ratioScreenSteps,
   parametersOfProducts,
   ScreenCache,
   warmStart,
@@ -33,7 +34,19 @@ import {
 } from "./linear/proposer.js";
 import type { Steps } from "../core/index.js";
 import type { ArgminSolver } from "./argmin.js";
-import { evaluateEquation, OUTER_NAMES, OUTERS, type OuterName } from "../equation/index.js";
+import {
+  evaluateEquation,
+  factorColumn,
+  monomialText,
+  OUTER_NAMES,
+  outerOf,
+  type Equation,
+  type Factor,
+  type OuterName,
+  type Term,
+} from "../equation/index.js";
+import { screenMonomialSteps, type MonomialChoice } from "./monomialScreen.js";
+import { powerOf } from "./linear/monomial.js";
 import { nrmse as nrmseOf } from "../numeric/index.js";
 
 /** Creates what every strategy shares at one size. */
@@ -244,12 +257,20 @@ function firstScreenInput(
   };
 }
 
+/** A form beyond one sum of products that the first screens found for y (docs/design.md#outer, #ratio, #monomial). */
+type Form =
+  | { kind: "outer"; name: OuterName }
+  | { kind: "ratio"; denominator: Term[] }
+  | { kind: "monomial"; choice: MonomialChoice };
+
 /**
- * The outer function whose transformed target g⁻¹(y) the first screen's cheap part (log-space
- * products, sums of singles and pairs) fits exactly (OUTER_EXACT), where that part fits y itself neither exactly
- * nor to ten times its noise estimate; undefined: none.
+ * The form of y the cheap screens find, where the first screen's cheap part (log-space products,
+ * sums of singles and pairs) fits y itself neither exactly nor to ten times its noise estimate;
+ * undefined: none. In order: an outer function whose g⁻¹(y) a short sum fits exactly
+ * (OUTER_EXACT), a ratio whose exact linear relation y·Q = P the ratio screen finds (ratio.ts),
+ * a monomial argument y is a function of (monomialScreen.ts).
  */
-async function screenOuters(
+async function screenForms(
   ctx: SearchContext,
   settings: SearchSettings,
   sizes: readonly Size[],
@@ -257,7 +278,7 @@ async function screenOuters(
   timer: PhaseTimer,
   cache: ScreenCache,
   estimate: () => NoiseEstimate,
-): Promise<OuterName | undefined> {
+): Promise<Form | undefined> {
   const y = columnOf(ctx.data, ctx.target);
   const screen = async (target: Float64Array, tag: string, factors = CHEAP_FACTORS) => {
     const input = firstScreenInput(ctx, settings, sizes, target, cache);
@@ -265,49 +286,91 @@ async function screenOuters(
     const { proposals } = await driveSteps(timedSteps(steps, timer, "screening"), clock);
     return Math.min(...proposals.map((p) => p.expected));
   };
-  // y itself first: a short exact sum, or one to the noise, needs no outer function.
+  // y itself first: a short exact sum, or one to the noise, needs no other form.
   const plain = await screen(y, "y");
   if (plain <= EXACT_SCREEN) return undefined;
   if (plain <= 10 * estimate().nrmse) return undefined;
-  // The first outer function whose g⁻¹(y) a short sum fits exactly (tried simplest first).
   const targets: [OuterName, Float64Array][] = [];
-  for (const name of OUTER_NAMES) {
-    const g = OUTERS[name];
-    if (!g.fits(y)) continue;
-    const transformed = y.map(g.transform);
-    if (transformed.every(Number.isFinite)) targets.push([name, transformed]);
-  }
-  for (const [name, transformed] of targets)
-    if ((await screen(transformed, `outer:${name}`)) <= OUTER_EXACT) return name;
-  // Then products of three factors (y² = a·b·c + 4; y⁻² = a⁻² − a⁻²·b²·c⁻²), where the search's
-  // sizes hold them: a larger library, asked only where no pair sum fitted any g⁻¹(y).
-  const widest = Math.max(...sizes.map((s) => s.maxFactors));
-  if (widest >= OUTER_FACTORS)
+  if (settings.outer) {
+    // The first outer function whose g⁻¹(y) a short sum fits exactly (tried simplest first).
+    for (const name of [...OUTER_NAMES, ...ctx.symbols.outers]) {
+      const g = outerOf(name);
+      if (!g.fits(y)) continue;
+      const transformed = y.map(g.transform);
+      if (transformed.every(Number.isFinite)) targets.push([name, transformed]);
+    }
     for (const [name, transformed] of targets)
-      if ((await screen(transformed, `outer:${name}`, OUTER_FACTORS)) <= OUTER_EXACT) return name;
+      if ((await screen(transformed, `outer:${name}`)) <= OUTER_EXACT) return { kind: "outer", name };
+  }
+  // Products of three factors (y² = a·b·c + 4; y⁻² = a⁻² − a⁻²·b²·c⁻²), where the search's sizes
+  // hold them: a larger library, asked only where no pair sum fitted y or any g⁻¹(y); y first, so
+  // that y = 1.5·a·b·c + 2·c² stays a sum (its y² is a sum of three-factor products too).
+  const widest = Math.max(...sizes.map((s) => s.maxFactors));
+  if (widest >= OUTER_FACTORS) {
+    if ((await screen(y, "y", OUTER_FACTORS)) <= EXACT_SCREEN) return undefined;
+    if (settings.outer)
+      for (const [name, transformed] of targets)
+        if ((await screen(transformed, `outer:${name}`, OUTER_FACTORS)) <= OUTER_EXACT) return { kind: "outer", name };
+  }
+  if (ctx.within !== undefined) return undefined;
+  if (settings.ratio) {
+    const steps = ratioScreenSteps(firstScreenInput(ctx, settings, sizes, y, cache));
+    const proposal = await driveSteps(timedSteps(steps, timer, "screening"), clock);
+    if (proposal) {
+      const terms = proposal.denominator.map(
+        (p): Term => ({
+          coefficient: p.coefficient,
+          factors: p.neurons.map((n, k) => {
+            const symbol = ctx.pool[n % ctx.pool.length]!;
+            const input = ctx.data.inputs[Math.floor(n / ctx.pool.length)]!;
+            return ctx.symbols.get(symbol).innerWeight ? { symbol, input, weight: p.weights[k]! } : { symbol, input };
+          }),
+        }),
+      );
+      return { kind: "ratio", denominator: normalised(terms) };
+    }
+  }
+  if (settings.monomial) {
+    const steps = screenMonomialSteps(ctx.data.inputs, ctx.data.x, y);
+    const choice = await driveSteps(timedSteps(steps, timer, "screening"), clock);
+    if (choice && !choice.monomials.some((parts) => ctx.data.inputs.includes(monomialText(parts))))
+      return { kind: "monomial", choice };
+  }
   return undefined;
 }
 
+/** A denominator with its constant at 1 where it has one (else its first term's coefficient at 1). */
+function normalised(terms: readonly Term[]): Term[] {
+  const constant = terms.find((t) => t.factors.length === 0);
+  const scale = constant ? constant.coefficient : terms[0]!.coefficient;
+  // The constant last, as simplifyEquation orders a sum.
+  const ordered = [...terms.filter((t) => t.factors.length > 0), ...(constant ? [constant] : [])];
+  return ordered.map((t) => ({ ...t, coefficient: t.coefficient / scale }));
+}
+
 /**
- * The search on g⁻¹(y), answered on y's scale: every candidate gets the outer function, its NRMSE
- * on y and the outer function's complexity. (The front's scores stay those of the search on g⁻¹(y).)
+ * A search of a reformulated problem answered on y's own scale: every candidate's equation
+ * mapped back (`map`), its NRMSE on y and its complexity plus `cost` of it. (The front's scores
+ * stay those of the inner search.)
  */
-async function outerSearch(ctx: SearchContext, settings: SearchSettings, name: OuterName): Promise<OutputSearchResult> {
-  const g = OUTERS[name];
-  const index = ctx.data.targets.indexOf(ctx.target);
+function answerOnY(
+  ctx: SearchContext,
+  inner: OutputSearchResult,
+  map: (e: Equation) => Equation,
+  cost: (e: Equation) => number,
+  noiseOf: string | undefined,
+): OutputSearchResult {
   const y = columnOf(ctx.data, ctx.target);
-  const data = { ...ctx.data, y: ctx.data.y.map((column, k) => (k === index ? y.map(g.transform) : column)) };
-  const inner = await searchOutput({ ...ctx, data, outer: name }, settings);
   const columns = (input: string) => ctx.data.x[ctx.data.inputs.indexOf(input)]!;
   const onY = (c: Candidate): Candidate => {
-    const equation = { ...c.equation, outer: name };
+    const equation = map(c.equation);
     const predicted = evaluateEquation(equation, (s) => ctx.symbols.get(s), columns, ctx.data.rows);
     const nrmse = nrmseOf(y, predicted);
     return {
       ...c,
       equation,
       nrmse: Number.isFinite(nrmse) ? nrmse : Number.POSITIVE_INFINITY,
-      complexity: c.complexity + g.cost,
+      complexity: c.complexity + cost(c.equation),
       ...(c.plain ? { plain: onY(c.plain) } : {}),
     };
   };
@@ -315,8 +378,104 @@ async function outerSearch(ctx: SearchContext, settings: SearchSettings, name: O
     ...inner,
     best: inner.best && onY(inner.best),
     front: inner.front.map(onY),
-    noise: { nrmse: inner.noise.nrmse, method: `${inner.noise.method} (of the transformed target)` },
+    noise: noiseOf ? { nrmse: inner.noise.nrmse, method: `${inner.noise.method} (${noiseOf})` } : inner.noise,
   };
+}
+
+/** The data with the target's column replaced. */
+function withTarget(ctx: SearchContext, values: Float64Array) {
+  const index = ctx.data.targets.indexOf(ctx.target);
+  return { ...ctx.data, y: ctx.data.y.map((column, k) => (k === index ? values : column)) };
+}
+
+/**
+ * The search on g⁻¹(y), answered on y's scale: every candidate gets the outer function, its NRMSE
+ * on y and the outer function's complexity.
+ */
+async function outerSearch(ctx: SearchContext, settings: SearchSettings, name: OuterName): Promise<OutputSearchResult> {
+  const g = outerOf(name);
+  const data = withTarget(ctx, columnOf(ctx.data, ctx.target).map(g.transform));
+  const inner = await searchOutput({ ...ctx, data, outer: name }, settings);
+  return answerOnY(
+    ctx,
+    inner,
+    (e) => ({ ...e, outer: name }),
+    () => g.cost,
+    "of the transformed target",
+  );
+}
+
+/**
+ * The search on y·Q(x) for the denominator Q the ratio screen proposed, answered as P/Q on y's
+ * scale; a ratio costs its denominator's terms and 1 for the division (docs/design.md#ratio).
+ */
+async function ratioSearch(ctx: SearchContext, settings: SearchSettings, denominator: Term[]) {
+  const columns = (input: string) => ctx.data.x[ctx.data.inputs.indexOf(input)]!;
+  const q = evaluateEquation(
+    { target: ctx.target, terms: denominator },
+    (s) => ctx.symbols.get(s),
+    columns,
+    ctx.data.rows,
+  );
+  const y = columnOf(ctx.data, ctx.target);
+  const data = withTarget(
+    ctx,
+    y.map((v, r) => v * q[r]!),
+  );
+  const inner = await searchOutput({ ...ctx, data, within: "ratio" }, settings);
+  const cost = 1 + complexityOf({ target: ctx.target, terms: denominator }, ctx.symbols);
+  return answerOnY(
+    ctx,
+    inner,
+    (e) => ({ ...e, denominator }),
+    () => cost,
+    "of y times the denominator",
+  );
+}
+
+/**
+ * The search with the monomials as inputs beside the kept inputs, answered with each written out:
+ * a factor of a monomial u gets `monomial` and its cost (docs/design.md#monomial), except a power
+ * of u that the pool's power symbols write as ordinary factors (u = a·b·c: x(u) is a·b·c), which
+ * becomes those factors, so a sum of products stays in the form the search gives it elsewhere.
+ */
+async function monomialSearch(ctx: SearchContext, settings: SearchSettings, choice: MonomialChoice) {
+  const columns = (input: string) => ctx.data.x[ctx.data.inputs.indexOf(input)]!;
+  const named = choice.monomials.map((parts) => ({ name: monomialText(parts), parts }));
+  const derived = named.map(({ name, parts }) =>
+    Float64Array.from(factorColumn({ symbol: "x", input: name, monomial: parts }, columns, ctx.data.rows)),
+  );
+  const keep = ctx.data.inputs.filter((i) => choice.keep.includes(i));
+  const data = { ...ctx.data, inputs: [...named.map((m) => m.name), ...keep], x: [...derived, ...keep.map(columns)] };
+  const inner = await searchOutput({ ...ctx, data, within: "monomial" }, settings);
+  const lookup = (name: string) => ctx.symbols.get(name);
+  const powerSymbols = new Map<number, string>();
+  for (const name of ctx.pool) {
+    const symbol = lookup(name);
+    const p = symbol.innerWeight && !symbol.fold ? undefined : powerOf(symbol);
+    if (p !== undefined && !powerSymbols.has(p)) powerSymbols.set(p, name);
+  }
+  /** The factors a factor of a monomial is (one with `monomial`, or its power written out). */
+  const written = (f: Factor): Factor[] => {
+    const m = named.find((x) => x.name === f.input);
+    if (!m) return [f];
+    const symbol = lookup(f.symbol);
+    const p = symbol.innerWeight && !symbol.fold ? undefined : powerOf(symbol);
+    const unit = f.weight === undefined || f.weight === 1;
+    const plain = p !== undefined && unit ? m.parts.map((q) => powerSymbols.get(q.power * p)) : undefined;
+    if (plain?.every((name) => name !== undefined))
+      return m.parts.map((q, k) => ({ symbol: plain[k]!, input: q.input }));
+    return [{ ...f, monomial: m.parts }];
+  };
+  const rewrite = (terms: readonly Term[]) => terms.map((t) => ({ ...t, factors: t.factors.flatMap(written) }));
+  const map = (e: Equation): Equation => ({
+    ...e,
+    terms: rewrite(e.terms),
+    ...(e.denominator ? { denominator: rewrite(e.denominator) } : {}),
+  });
+  // What the written equation costs beyond the inner one's.
+  const cost = (e: Equation) => complexityOf(map(e), ctx.symbols) - complexityOf(e, ctx.symbols);
+  return answerOnY(ctx, inner, map, cost, undefined);
 }
 
 export async function searchOutput(outer: SearchContext, settings: SearchSettings): Promise<OutputSearchResult> {
@@ -360,16 +519,20 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
   // An outer function (equation/outer.ts): where no short sum fits y to its noise but one fits
   // g⁻¹(y) exactly for an outer g, the search runs on g⁻¹(y) and answers y = g(L). Asked before the
   // first screen's costly part (product pursuit), which a y that is no sum would spend in vain.
-  if (replay !== 0 && ctx.outer === undefined && settings.outer && cheapFirst) {
-    let chosen: OuterName | undefined;
+  const forms =
+    (settings.outer && ctx.within !== "ratio") || (ctx.within === undefined && (settings.ratio || settings.monomial));
+  if (replay !== 0 && ctx.outer === undefined && forms && cheapFirst) {
+    let chosen: Form | undefined;
     try {
-      chosen = await screenOuters(ctx, settings, sizes, clock, timer, screens, estimate);
+      chosen = await screenForms(ctx, settings, sizes, clock, timer, screens, estimate);
     } catch (cause) {
       stopEarly(cause);
     }
     if (chosen !== undefined && !interrupted && !error) {
       endLoop();
-      return outerSearch(ctx, settings, chosen);
+      if (chosen.kind === "outer") return outerSearch(ctx, settings, chosen.name);
+      if (chosen.kind === "ratio") return ratioSearch(ctx, settings, chosen.denominator);
+      return monomialSearch(ctx, settings, chosen.choice);
     }
   }
   // The cheap first screen (a growing size, a method that asks it): its proposals, before any size.

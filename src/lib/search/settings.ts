@@ -47,6 +47,17 @@ export interface SearchSettings {
    */
   outer: boolean;
   /**
+   * Try ratios (docs/design.md#ratio): where the first screen leaves y unexplained, an exact linear
+   * relation y·Q(x) = P(x) proposes a denominator Q; search y·Q and answer y = P/Q. Paper: false.
+   */
+  ratio: boolean;
+  /**
+   * Try monomial arguments (docs/design.md#monomial): where y is a function of a product of powers
+   * of inputs u (and the other inputs) but no sum of products of the inputs, search with u as an
+   * input and answer f(w·u) as a function of the inputs (exp(−a·b/c)). Paper: false.
+   */
+  monomial: boolean;
+  /**
    * Fit every structure with an additive constant per output (search/evaluator.ts): y = 2·x1 + 5
    * is one product and a constant. The paper's Algorithm 2 (its LoCaL has no bias): false.
    */
@@ -138,6 +149,8 @@ export const paperSettings: SearchSettings = {
   stopNrmse: 0,
   noiseFloor: false,
   outer: false,
+  ratio: false,
+  monomial: false,
   constant: false,
   targetEvery: 10,
   icnnLearningRate: 5e-3,
@@ -175,6 +188,8 @@ export const consolesrSettings: SearchSettings = {
   stopNrmse: 1e-6,
   noiseFloor: true,
   outer: true,
+  ratio: true,
+  monomial: true,
   constant: true,
   terms: 0,
   maxFactors: 0,

@@ -37,6 +37,11 @@ export interface SearchContext {
   onEpisode?: (event: EpisodeEvent) => void;
   /** Set on the search of g⁻¹(y) for an outer function g (loop.ts outerSearch): no second one inside. */
   outer?: OuterName;
+  /**
+   * Set on the search of y·Q for a ratio (no other form inside) or with a monomial input (an
+   * outer function only): loop.ts ratioSearch, monomialSearch.
+   */
+  within?: "ratio" | "monomial";
 }
 
 export interface SearchRun {

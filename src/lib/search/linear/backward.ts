@@ -130,7 +130,7 @@ function eliminate(
   // S = R⁻¹ by rows (S[i][c], zero below the diagonal), once; each drop then updates it in O(k²)
   // instead of inverting the new R in O(k³): with H = R without column `drop` and G the Givens
   // rotations that make G·H triangular (R'), R'⁻¹ is S·Gᵀ without row `drop` and its last column.
-  let S = Array.from({ length: k }, () => new Float64Array(k));
+  const S = Array.from({ length: k }, () => new Float64Array(k));
   for (let c = 0; c < k; c++) {
     for (let i = c; i >= 0; i--) {
       let s = i === c ? 1 : 0;

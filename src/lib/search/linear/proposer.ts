@@ -16,6 +16,7 @@ import {
 import { monomialProposalsSteps, powerOf, sharedFactors, type MonomialInput } from "./monomial.js";
 import { Selection, type Subset } from "./select.js";
 import { backwardElimination } from "./backward.js";
+import { ratioProposalSteps, type RatioProposal } from "./ratio.js";
 import { pursueSteps, pursueWeightedSteps } from "./pursuit.js";
 import { log2 } from "../../core/index.js";
 import { noiseShare } from "../noise.js";
@@ -517,6 +518,25 @@ export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: Lin
     }
   }
   return { proposals: [...products, ...sums, ...centred, ...pursued], columns: built.columns.length };
+}
+
+/**
+ * The ratio screen (ratio.ts) over the cheap first screen's library (products of one or two plain
+ * neurons, shared through the cache), on the screening rows.
+ */
+export function* ratioScreenSteps(input: LinearInput): Steps<RatioProposal | undefined> {
+  const cache = input.cache ?? new ScreenCache();
+  const x = input.x.map((c) => strided(c, SCREEN_ROWS));
+  const y = strided(input.y, SCREEN_ROWS);
+  const neurons = cache.neurons(input.allowed, () => neuronColumns(x, input.pool, input.allowed, input.lookup));
+  const gridded = neurons.some((n) => n.weight !== 1);
+  const factors = Math.min(CHEAP_FACTORS, input.maxFactors);
+  const level = gridded ? 0 : factors;
+  const built = yield* cache.library(`${level}:${factors}`, () =>
+    productColumnsSteps(neurons, factors, COLUMN_CAP, level),
+  );
+  if (built.columns.length === 0 || built.truncated) return undefined;
+  return yield* ratioProposalSteps(built.columns, y);
 }
 
 /** A pursuit's residual with more than this share of noise (the Gamma test; 1 ± 0.1 for pure noise) ends it. */
