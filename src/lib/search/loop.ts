@@ -212,6 +212,12 @@ const EXACT_SCREEN = 1e-6;
  * of a narrow range without being its law (x1 + 2·log x1 + 2.2: a six-term y² under 1e-6, not 1e-10).
  */
 const OUTER_EXACT = 1e-10;
+/**
+ * A monomial's inputs must leave at most this many times the noise estimate the data's inputs
+ * leave (measured on noiseless data: 1e-16 against 1e-5 for a true reduction; 1.6 times where two
+ * monomials stand for three inputs, exp(−a/(b·c)) + 0.5·a; 0.09 against 8e-5 for a false one).
+ */
+const MONOMIAL_NOISE = 3;
 /** Factors per product of an outer function's second screen. */
 const OUTER_FACTORS = 3;
 
@@ -333,8 +339,15 @@ async function screenForms(
   if (settings.monomial) {
     const steps = screenMonomialSteps(ctx.data.inputs, ctx.data.x, y);
     const choice = await driveSteps(timedSteps(steps, timer, "screening"), clock);
-    if (choice && !choice.monomials.some((parts) => ctx.data.inputs.includes(monomialText(parts))))
-      return { kind: "monomial", choice };
+    if (choice && !choice.monomials.some((parts) => ctx.data.inputs.includes(monomialText(parts)))) {
+      // The Gamma test confirms it: y over the monomials and the kept inputs has no more noise than
+      // over the inputs (a true reduction: 1e-16 where the inputs' is 1e-5; a near miss of the
+      // screen's δ, such as I1 + I2 + 2·√(I1·I2)·cos δ over I1·I2 and δ: 0.09).
+      const derived = monomialInputs(ctx, choice);
+      const own = estimate().nrmse;
+      const over = timer.time("screening", () => estimateNoise(derived.x, y).nrmse);
+      if (over <= MONOMIAL_NOISE * own + 1e-12) return { kind: "monomial", choice };
+    }
   }
   return undefined;
 }
@@ -433,6 +446,18 @@ async function ratioSearch(ctx: SearchContext, settings: SearchSettings, denomin
   );
 }
 
+/** The monomials' columns (named by their text) and the kept inputs'. */
+function monomialInputs(ctx: SearchContext, choice: MonomialChoice): { inputs: string[]; x: Float64Array[] } {
+  const columns = (input: string) => ctx.data.x[ctx.data.inputs.indexOf(input)]!;
+  const derived = choice.monomials.map((parts) =>
+    Float64Array.from(
+      factorColumn({ symbol: "x", input: monomialText(parts), monomial: parts }, columns, ctx.data.rows),
+    ),
+  );
+  const keep = ctx.data.inputs.filter((i) => choice.keep.includes(i));
+  return { inputs: [...choice.monomials.map(monomialText), ...keep], x: [...derived, ...keep.map(columns)] };
+}
+
 /**
  * The search with the monomials as inputs beside the kept inputs, answered with each written out:
  * a factor of a monomial u gets `monomial` and its cost (docs/design.md#monomial), except a power
@@ -440,13 +465,9 @@ async function ratioSearch(ctx: SearchContext, settings: SearchSettings, denomin
  * becomes those factors, so a sum of products stays in the form the search gives it elsewhere.
  */
 async function monomialSearch(ctx: SearchContext, settings: SearchSettings, choice: MonomialChoice) {
-  const columns = (input: string) => ctx.data.x[ctx.data.inputs.indexOf(input)]!;
   const named = choice.monomials.map((parts) => ({ name: monomialText(parts), parts }));
-  const derived = named.map(({ name, parts }) =>
-    Float64Array.from(factorColumn({ symbol: "x", input: name, monomial: parts }, columns, ctx.data.rows)),
-  );
-  const keep = ctx.data.inputs.filter((i) => choice.keep.includes(i));
-  const data = { ...ctx.data, inputs: [...named.map((m) => m.name), ...keep], x: [...derived, ...keep.map(columns)] };
+  const { inputs, x } = monomialInputs(ctx, choice);
+  const data = { ...ctx.data, inputs, x };
   const inner = await searchOutput({ ...ctx, data, within: "monomial" }, settings);
   const lookup = (name: string) => ctx.symbols.get(name);
   const powerSymbols = new Map<number, string>();
@@ -520,7 +541,8 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
   // g⁻¹(y) exactly for an outer g, the search runs on g⁻¹(y) and answers y = g(L). Asked before the
   // first screen's costly part (product pursuit), which a y that is no sum would spend in vain.
   const forms =
-    (settings.outer && ctx.within !== "ratio") || (ctx.within === undefined && (settings.ratio || settings.monomial));
+    ctx.within !== "none" &&
+    ((settings.outer && ctx.within !== "ratio") || (ctx.within === undefined && (settings.ratio || settings.monomial)));
   if (replay !== 0 && ctx.outer === undefined && forms && cheapFirst) {
     let chosen: Form | undefined;
     try {
@@ -530,9 +552,17 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
     }
     if (chosen !== undefined && !interrupted && !error) {
       endLoop();
-      if (chosen.kind === "outer") return outerSearch(ctx, settings, chosen.name);
-      if (chosen.kind === "ratio") return ratioSearch(ctx, settings, chosen.denominator);
-      return monomialSearch(ctx, settings, chosen.choice);
+      const found =
+        chosen.kind === "outer"
+          ? await outerSearch(ctx, settings, chosen.name)
+          : chosen.kind === "ratio"
+            ? await ratioSearch(ctx, settings, chosen.denominator)
+            : await monomialSearch(ctx, settings, chosen.choice);
+      // A form whose search did not end on an exact fit (nor on the clock, a stop from outside or
+      // an error) gives way to the search of y itself, and the better of the two answers.
+      if (["reward-threshold", "time-limit", "aborted", "error"].includes(found.stopReason)) return found;
+      const plain = await searchOutput({ ...ctx, within: "none" }, settings);
+      return plain.best && (!found.best || plain.best.nrmse < found.best.nrmse) ? plain : found;
     }
   }
   // The cheap first screen (a growing size, a method that asks it): its proposals, before any size.

@@ -39,9 +39,10 @@ export interface SearchContext {
   outer?: OuterName;
   /**
    * Set on the search of y·Q for a ratio (no other form inside) or with a monomial input (an
-   * outer function only): loop.ts ratioSearch, monomialSearch.
+   * outer function only): loop.ts ratioSearch, monomialSearch; "none": the search of y after a form
+   * whose search found no exact law (no form at all).
    */
-  within?: "ratio" | "monomial";
+  within?: "ratio" | "monomial" | "none";
 }
 
 export interface SearchRun {

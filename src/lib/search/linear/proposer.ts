@@ -536,8 +536,15 @@ export function* ratioScreenSteps(input: LinearInput): Steps<RatioProposal | und
     productColumnsSteps(neurons, factors, COLUMN_CAP, level),
   );
   if (built.columns.length === 0 || built.truncated) return undefined;
-  return yield* ratioProposalSteps(built.columns, y);
+  // Singles and pairs while they stay well under the screening rows (the numerator's span must
+  // leave room outside it); else the singles alone.
+  const library =
+    built.columns.length <= RATIO_COLUMNS ? built.columns : built.columns.filter((c) => c.neurons.length === 1);
+  return yield* ratioProposalSteps(library, y);
 }
+
+/** The ratio screen's library at most (three inputs' singles and pairs: 168 columns of the built-ins). */
+const RATIO_COLUMNS = 200;
 
 /** A pursuit's residual with more than this share of noise (the Gamma test; 1 ± 0.1 for pure noise) ends it. */
 const NOISE_SHARE = 0.8;

@@ -31,10 +31,14 @@ function valueKey(values: Float64Array): string {
 
 /** At or below this NRMSE (of y·q₀ on the screening rows) the relation is exact. */
 export const RATIO_EXACT = 1e-10;
+/** At or below this share of |y·q₀| the sparse relation holds to rounding: a law, not an approximant. */
+const LAW_EXACT = 1e-13;
+/** A part outside the library within this share of the others' span marks a possible relation. */
+const RELATION = 1e-8;
 /** Numerator terms at most (the constant counted). */
-const NUMERATOR_TERMS = 5;
+const NUMERATOR_TERMS = 4;
 /** Denominator terms at most beside the fixed one. */
-const RATIO_TERMS = 3;
+const RATIO_TERMS = 2;
 
 /**
  * The sparsest exact relation y·Q = P over `library` (screening rows; the constant column is
@@ -73,6 +77,12 @@ export function* ratioProposalSteps(
   const outside = scaled.map((z) => (z.every(Number.isFinite) ? qr.residual(z) : null));
   const norm = (v: Float64Array) => Math.sqrt(v.reduce((sum, x) => sum + x * x, 0));
   const fixed = columns.map((_, k) => k).filter((k) => columns[k]!.neurons.length <= 1 && outside[k]);
+  // A relation y·Q = P exists only where the parts outside the library are linearly dependent:
+  // one QR of them answers that for every fixed term at once (most targets that are no ratio stop here).
+  const parts = outside.filter((v, k): v is Float64Array => v !== null && norm(v) > RATIO_EXACT * norm(scaled[k]!));
+  const all = householderQr(parts, { dependent: RELATION });
+  if (all && all.kept.length === parts.length) return undefined;
+  yield;
   let best: (RatioProposal & { complexity: number }) | undefined;
   for (const f of fixed) {
     yield;
@@ -114,14 +124,25 @@ export function* ratioProposalSteps(
         q,
         { rows },
       );
-      if (!(yield* numerator.upTo(NUMERATOR_TERMS)).some((s) => s.nrmse <= RATIO_EXACT)) continue;
+      const sparse = (yield* numerator.upTo(NUMERATOR_TERMS))
+        .filter((s) => s.nrmse <= RATIO_EXACT)
+        .sort((a, b) => a.members.length - b.members.length || a.nrmse - b.nrmse)[0];
+      if (!sparse) continue;
+      // The sparse relation itself, solved again: y·q₀ = Σ β_j·c_j − Σ γ_k·y·c_k. A law holds it to
+      // rounding (1e-15, and its coefficients to as many digits); a short rational approximant of a
+      // smooth law on a narrow range (a Padé form of sin(2.2·x1)) only to 1e-10 or so.
+      const both = [...sparse.members.map((m) => columns[m]!.values), ...members.map((k) => scaled[k]!)];
+      const relation = householderQr(both, { dependent: 1e-12 });
+      const coefficients = relation?.kept.length === both.length ? relation.solve(scaled[f]!) : null;
+      if (!coefficients || !(norm(relation!.residual(scaled[f]!)) <= LAW_EXACT * scale)) continue;
+      const refined = members.map((_, i) => -coefficients[sparse.members.length + i]!);
       best = {
         denominator: [
           { neurons: columns[f]!.neurons, weights: columns[f]!.weights, coefficient: 1 },
           ...members.map((k, i) => ({
             neurons: columns[k]!.neurons,
             weights: columns[k]!.weights,
-            coefficient: -gamma[i]!,
+            coefficient: refined[i]!,
           })),
         ],
         size,
