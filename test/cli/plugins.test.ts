@@ -527,7 +527,7 @@ describe("loading plugin files (in-process)", () => {
         [
           "nokind.mjs",
           'export default { name: "x9" };\n',
-          /plugin x9: field "kind" must be "symbol", "constraint" or "reward" \(got undefined\)$/,
+          /plugin x9: field "kind" must be "symbol", "constraint", "reward" or "outer" \(got undefined\)$/,
         ],
         ["plugin.json", "{}\n", /must be a \.js, \.mjs, \.cjs, \.ts, \.mts file$/],
       ];

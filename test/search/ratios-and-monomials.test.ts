@@ -26,7 +26,9 @@ import {
   type Equation,
   type ResultJson,
 } from "../../src/lib/index.js";
-import { createRegistries } from "../../src/lib/plugins/index.js";
+import { BUILTIN_OUTER_NAMES, createRegistries } from "../../src/lib/plugins/index.js";
+import { OUTER_NAMES } from "../../src/lib/equation/index.js";
+import { configFromManifest } from "../../src/lib/run/index.js";
 import cube from "../../examples/plugins/cube.js";
 import { cli } from "../helpers/cli.js";
 import { testDir } from "../helpers/data.js";
@@ -173,6 +175,19 @@ test("a sum of products with a three-factor product keeps its plain form (no rat
   );
   assert.ok(verdict.same, equation.text);
   assert.equal(json.requires, undefined, equation.text);
+});
+
+test("a result made before ratios and monomial arguments (none in its config) re-runs without them", () => {
+  const old = JSON.parse(readFileSync(join(repo, "data/results/mas-seed0.json"), "utf8"));
+  assert.equal("ratio" in old.manifest.config || "monomial" in old.manifest.config, false);
+  const config = configFromManifest(parseResult(JSON.stringify(old), "old.json"), "old.json") as {
+    ratio?: boolean;
+    monomial?: boolean;
+  };
+  assert.equal(config.ratio, false);
+  assert.equal(config.monomial, false);
+  // The built-in outer functions and the plugin table agree on the names no plugin may take.
+  assert.deepEqual([...OUTER_NAMES].sort(), [...BUILTIN_OUTER_NAMES].sort());
 });
 
 test("text and LaTeX of a ratio and of monomial arguments", () => {

@@ -212,12 +212,8 @@ const EXACT_SCREEN = 1e-6;
  * of a narrow range without being its law (x1 + 2·log x1 + 2.2: a six-term y² under 1e-6, not 1e-10).
  */
 const OUTER_EXACT = 1e-10;
-/**
- * A monomial's inputs must leave at most this many times the noise estimate the data's inputs
- * leave (measured on noiseless data: 1e-16 against 1e-5 for a true reduction; 1.6 times where two
- * monomials stand for three inputs, exp(−a/(b·c)) + 0.5·a; 0.09 against 8e-5 for a false one).
- */
-const MONOMIAL_NOISE = 3;
+/** Inputs at most for the three-factor screens and the monomial screen (docs/design.md#monomial). */
+const FORM_INPUTS = 5;
 /** Factors per product of an outer function's second screen. */
 const OUTER_FACTORS = 3;
 
@@ -312,7 +308,10 @@ async function screenForms(
   // hold them: a larger library, asked only where no pair sum fitted y or any g⁻¹(y); y first, so
   // that y = 1.5·a·b·c + 2·c² stays a sum (its y² is a sum of three-factor products too).
   const widest = Math.max(...sizes.map((s) => s.maxFactors));
-  if (widest >= OUTER_FACTORS) {
+  // Both the three-factor library and the monomial candidates grow as the cube of the inputs (a
+  // flow's nine inputs: 40 s of screens before a search of 0.1 s, measured): up to FORM_INPUTS.
+  const narrow = ctx.data.inputs.length <= FORM_INPUTS;
+  if (widest >= OUTER_FACTORS && narrow) {
     if ((await screen(y, "y", OUTER_FACTORS)) <= EXACT_SCREEN) return undefined;
     if (settings.outer)
       for (const [name, transformed] of targets)
@@ -336,18 +335,11 @@ async function screenForms(
       return { kind: "ratio", denominator: normalised(terms) };
     }
   }
-  if (settings.monomial) {
-    const steps = screenMonomialSteps(ctx.data.inputs, ctx.data.x, y);
+  if (settings.monomial && narrow) {
+    const steps = screenMonomialSteps(ctx.data.inputs, ctx.data.x, y, estimate().nrmse);
     const choice = await driveSteps(timedSteps(steps, timer, "screening"), clock);
-    if (choice && !choice.monomials.some((parts) => ctx.data.inputs.includes(monomialText(parts)))) {
-      // The Gamma test confirms it: y over the monomials and the kept inputs has no more noise than
-      // over the inputs (a true reduction: 1e-16 where the inputs' is 1e-5; a near miss of the
-      // screen's δ, such as I1 + I2 + 2·√(I1·I2)·cos δ over I1·I2 and δ: 0.09).
-      const derived = monomialInputs(ctx, choice);
-      const own = estimate().nrmse;
-      const over = timer.time("screening", () => estimateNoise(derived.x, y).nrmse);
-      if (over <= MONOMIAL_NOISE * own + 1e-12) return { kind: "monomial", choice };
-    }
+    if (choice && !choice.monomials.some((parts) => ctx.data.inputs.includes(monomialText(parts))))
+      return { kind: "monomial", choice };
   }
   return undefined;
 }

@@ -10,11 +10,13 @@
  * (neighbours in F have close y) and near 1 where F misses what y depends on. Replacing the inputs
  * of a monomial by u lowers the dimension, so a true u scores far below the inputs themselves;
  * a wrong one leaves y unexplained. A candidate is chosen when its δ is below MONOMIAL_RATIO of the
- * inputs' own δ. Noise adds the same 2σ² share to both, so under noise the screen stays silent.
+ * inputs' own δ, and confirmed by the Gamma test (MONOMIAL_NOISE). Noise adds the same 2σ² share to
+ * both δ, so noise alone does not make the screen fire.
  * Float64 throughout, on at most SCREEN_ROWS strided rows; the same answer in every engine.
  */
 import { runSteps, type Steps } from "../core/index.js";
-import { powerValue, type MonomialPart } from "../equation/index.js";
+import { factorColumn, monomialText, powerValue, type MonomialPart } from "../equation/index.js";
+import { estimateNoise } from "./noise.js";
 
 export interface MonomialChoice {
   /**
@@ -119,17 +121,27 @@ function* powerSets(size: number): Generator<number[]> {
  */
 export function screenMonomial(
   inputs: readonly string[],
-  x: readonly ArrayLike<number>[],
-  y: ArrayLike<number>,
+  x: readonly Float64Array[],
+  y: Float64Array,
 ): MonomialChoice | undefined {
   return runSteps(screenMonomialSteps(inputs, x, y));
 }
 
+/**
+ * A monomial's inputs must leave at most this many times the noise estimate (noise.ts, the Gamma
+ * test) the data's inputs leave. Measured on noiseless data: 1e-16 against 1e-5 for a true
+ * reduction; 1.6 times where two monomials stand for three inputs (exp(−a/(b·c)) + 0.5·a); 0.09
+ * against 8e-5 for I1 + I2 + 2·√(I1·I2)·cos δ over I1·I2 and δ, whose δ ratio (0.399) passed.
+ */
+export const MONOMIAL_NOISE = 3;
+
 /** screenMonomial as interruptible steps (clock.ts): one step per candidate. */
 export function* screenMonomialSteps(
   inputs: readonly string[],
-  x: readonly ArrayLike<number>[],
-  y: ArrayLike<number>,
+  x: readonly Float64Array[],
+  y: Float64Array,
+  /** The noise estimate of y over the inputs, where the caller has it (estimateNoise's NRMSE). */
+  noise?: number,
 ): Steps<MonomialChoice | undefined> {
   const n = inputs.length;
   if (n < 2) return undefined;
@@ -188,6 +200,19 @@ export function* screenMonomialSteps(
     .sort((p, q) => p.cost - q.cost || p.delta - q.delta)[0];
   const monomials = second ? [chosen.parts, second.parts] : [chosen.parts];
   const keep = inputs.filter((i) => chosen.keep.includes(i) || (second?.keep.includes(i) ?? false));
+  // The Gamma test confirms it on every row: y over the monomials and the kept inputs leaves no
+  // more noise than over the inputs.
+  yield;
+  const column = (name: string) => x[inputs.indexOf(name)]!;
+  const derived = [
+    ...monomials.map((parts) =>
+      Float64Array.from(factorColumn({ symbol: "x", input: monomialText(parts), monomial: parts }, column, y.length)),
+    ),
+    ...keep.map(column),
+  ];
+  const before = noise ?? estimateNoise(x, y).nrmse;
+  yield;
+  if (!(estimateNoise(derived, y).nrmse <= MONOMIAL_NOISE * before + 1e-12)) return undefined;
   return { monomials, keep, delta: chosen.delta, baseline };
 }
 
