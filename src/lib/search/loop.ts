@@ -35,6 +35,7 @@ import {
 import type { Steps } from "../core/index.js";
 import type { ArgminSolver } from "./argmin.js";
 import {
+  compareFactors,
   evaluateEquation,
   factorColumn,
   monomialText,
@@ -480,7 +481,10 @@ async function monomialSearch(ctx: SearchContext, settings: SearchSettings, choi
       return m.parts.map((q, k) => ({ symbol: plain[k]!, input: q.input }));
     return [{ ...f, monomial: m.parts }];
   };
-  const rewrite = (terms: readonly Term[]) => terms.map((t) => ({ ...t, factors: t.factors.flatMap(written) }));
+  // Written-out factors take the canonical order (by input, then symbol) the search gives them elsewhere.
+  const order = { inputOrder: ctx.data.inputs, symbolOrder: ctx.pool };
+  const rewrite = (terms: readonly Term[]) =>
+    terms.map((t) => ({ ...t, factors: t.factors.flatMap(written).sort((f, g) => compareFactors(f, g, order)) }));
   const map = (e: Equation): Equation => ({
     ...e,
     terms: rewrite(e.terms),
