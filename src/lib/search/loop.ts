@@ -214,7 +214,7 @@ const EXACT_SCREEN = 1e-6;
  */
 const OUTER_EXACT = 1e-10;
 /** Inputs at most for the three-factor screens and the monomial screen (docs/design.md#monomial). */
-const FORM_INPUTS = 5;
+const FORM_INPUTS = 4;
 /** Factors per product of an outer function's second screen. */
 const OUTER_FACTORS = 3;
 
@@ -310,7 +310,8 @@ async function screenForms(
   // that y = 1.5·a·b·c + 2·c² stays a sum (its y² is a sum of three-factor products too).
   const widest = Math.max(...sizes.map((s) => s.maxFactors));
   // Both the three-factor library and the monomial candidates grow as the cube of the inputs (a
-  // flow's nine inputs: 40 s of screens before a search of 0.1 s, measured): up to FORM_INPUTS.
+  // flow's nine inputs: 40 s of screens before a search of 0.1 s; five inputs, feynman-I.12.11:
+  // 5 s of search CPU more, measured): up to FORM_INPUTS.
   const narrow = ctx.data.inputs.length <= FORM_INPUTS;
   if (widest >= OUTER_FACTORS && narrow) {
     if ((await screen(y, "y", OUTER_FACTORS)) <= EXACT_SCREEN) return undefined;
