@@ -201,6 +201,15 @@ test("the site builds offline and dist/ references no remote host", { timeout: 6
   for (const source of texSources) {
     assert.doesNotThrow(() => katex.renderToString(source, { throwOnError: true }), `invalid TeX: ${source}`);
   }
+  // The home page links every report page and the playground, and carries a citation block.
+  const reports = readdirSync(join(repo, "site")).filter((f) => f.endsWith(".md") && f !== "index.md");
+  assert.ok(reports.length >= 11, reports.join(", "));
+  for (const report of reports) {
+    const path = `./${report.replace(/\.md$/, "")}`;
+    assert.ok(index.includes(`href="${path}"`), `the home page does not link ${path}`);
+  }
+  assert.match(index, /@inproceedings\{li2022console,/);
+  assert.match(index, /@software\{consolesr,/);
 });
 
 /** The committed results the pages show: the files their loaders read and the benchmark files they attach. */
