@@ -37,7 +37,6 @@ import type { ArgminSolver } from "./argmin.js";
 import {
   compareFactors,
   evaluateEquation,
-  factorColumn,
   monomialText,
   OUTER_NAMES,
   outerOf,
@@ -46,7 +45,7 @@ import {
   type OuterName,
   type Term,
 } from "../equation/index.js";
-import { screenMonomialSteps, type MonomialChoice } from "./monomialScreen.js";
+import { monomialColumns, screenMonomialSteps, type MonomialChoice } from "./monomialScreen.js";
 import { powerOf } from "./linear/monomial.js";
 import { nrmse as nrmseOf } from "../numeric/index.js";
 
@@ -440,18 +439,6 @@ async function ratioSearch(ctx: SearchContext, settings: SearchSettings, denomin
   );
 }
 
-/** The monomials' columns (named by their text) and the kept inputs'. */
-function monomialInputs(ctx: SearchContext, choice: MonomialChoice): { inputs: string[]; x: Float64Array[] } {
-  const columns = (input: string) => ctx.data.x[ctx.data.inputs.indexOf(input)]!;
-  const derived = choice.monomials.map((parts) =>
-    Float64Array.from(
-      factorColumn({ symbol: "x", input: monomialText(parts), monomial: parts }, columns, ctx.data.rows),
-    ),
-  );
-  const keep = ctx.data.inputs.filter((i) => choice.keep.includes(i));
-  return { inputs: [...choice.monomials.map(monomialText), ...keep], x: [...derived, ...keep.map(columns)] };
-}
-
 /**
  * The search with the monomials as inputs beside the kept inputs, answered with each written out:
  * a factor of a monomial u gets `monomial` and its cost (docs/design.md#monomial), except a power
@@ -460,22 +447,25 @@ function monomialInputs(ctx: SearchContext, choice: MonomialChoice): { inputs: s
  */
 async function monomialSearch(ctx: SearchContext, settings: SearchSettings, choice: MonomialChoice) {
   const named = choice.monomials.map((parts) => ({ name: monomialText(parts), parts }));
-  const { inputs, x } = monomialInputs(ctx, choice);
+  const { inputs, x } = monomialColumns(ctx.data.inputs, ctx.data.x, choice);
   const data = { ...ctx.data, inputs, x };
   const inner = await searchOutput({ ...ctx, data, within: "monomial" }, settings);
   const lookup = (name: string) => ctx.symbols.get(name);
+  /** p where the symbol is x^p with no inner weight of its own (one folded to 1 counts: sqrt). */
+  const plainPower = (name: string) => {
+    const symbol = lookup(name);
+    return symbol.innerWeight && !symbol.fold ? undefined : powerOf(symbol);
+  };
   const powerSymbols = new Map<number, string>();
   for (const name of ctx.pool) {
-    const symbol = lookup(name);
-    const p = symbol.innerWeight && !symbol.fold ? undefined : powerOf(symbol);
+    const p = plainPower(name);
     if (p !== undefined && !powerSymbols.has(p)) powerSymbols.set(p, name);
   }
   /** The factors a factor of a monomial is (one with `monomial`, or its power written out). */
   const written = (f: Factor): Factor[] => {
     const m = named.find((x) => x.name === f.input);
     if (!m) return [f];
-    const symbol = lookup(f.symbol);
-    const p = symbol.innerWeight && !symbol.fold ? undefined : powerOf(symbol);
+    const p = plainPower(f.symbol);
     const unit = f.weight === undefined || f.weight === 1;
     const plain = p !== undefined && unit ? m.parts.map((q) => powerSymbols.get(q.power * p)) : undefined;
     if (plain?.every((name) => name !== undefined))

@@ -17,6 +17,7 @@
 import { runSteps, type Steps } from "../core/index.js";
 import { factorColumn, monomialText, powerValue, type MonomialPart } from "../equation/index.js";
 import { estimateNoise } from "./noise.js";
+import { strided } from "./linear/proposer.js";
 
 export interface MonomialChoice {
   /**
@@ -47,13 +48,6 @@ const SCREEN_ROWS = 400;
 export const MONOMIAL_RATIO = 0.4;
 /** Candidates at most (inputs beyond this many pairs and triples are not screened). */
 const MAX_CANDIDATES = 1500;
-
-function strided(values: ArrayLike<number>, rows: number): Float64Array {
-  const step = Math.max(1, Math.floor(values.length / rows));
-  const out: number[] = [];
-  for (let r = 0; r < values.length; r += step) out.push(values[r]!);
-  return Float64Array.from(out);
-}
 
 function standardised(v: Float64Array): Float64Array | null {
   let mean = 0;
@@ -203,17 +197,29 @@ export function* screenMonomialSteps(
   // The Gamma test confirms it on every row: y over the monomials and the kept inputs leaves no
   // more noise than over the inputs.
   yield;
-  const column = (name: string) => x[inputs.indexOf(name)]!;
-  const derived = [
-    ...monomials.map((parts) =>
-      Float64Array.from(factorColumn({ symbol: "x", input: monomialText(parts), monomial: parts }, column, y.length)),
-    ),
-    ...keep.map(column),
-  ];
+  const derived = monomialColumns(inputs, x, { monomials, keep }).x;
   const before = noise ?? estimateNoise(x, y).nrmse;
   yield;
   if (!(estimateNoise(derived, y).nrmse <= MONOMIAL_NOISE * before + 1e-12)) return undefined;
   return { monomials, keep, delta: chosen.delta, baseline };
+}
+
+/**
+ * The inputs of a search with monomial arguments: each monomial's column (named by its text), then
+ * the kept inputs' in the data's order.
+ */
+export function monomialColumns(
+  inputs: readonly string[],
+  x: readonly Float64Array[],
+  choice: Pick<MonomialChoice, "monomials" | "keep">,
+): { inputs: string[]; x: Float64Array[] } {
+  const column = (name: string) => x[inputs.indexOf(name)]!;
+  const rows = x[0]?.length ?? 0;
+  const derived = choice.monomials.map((parts) =>
+    Float64Array.from(factorColumn({ symbol: "x", input: monomialText(parts), monomial: parts }, column, rows)),
+  );
+  const keep = inputs.filter((i) => choice.keep.includes(i));
+  return { inputs: [...choice.monomials.map(monomialText), ...keep], x: [...derived, ...keep.map(column)] };
 }
 
 /** Two monomials of the same inputs whose powers are proportional (u, 1/u, u²): one argument. */

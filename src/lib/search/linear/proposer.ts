@@ -187,7 +187,8 @@ function constant(values: Float64Array): boolean {
 
 const rms = (v: Float64Array) => Math.sqrt(v.reduce((s, x) => s + x * x, 0) / Math.max(1, v.length));
 
-function strided(values: Float64Array, rows: number): Float64Array {
+/** At most `rows` values of a column, evenly strided (the screens' rows). */
+export function strided(values: ArrayLike<number>, rows: number): Float64Array {
   const step = Math.max(1, Math.floor(values.length / rows));
   const out: number[] = [];
   for (let r = 0; r < values.length; r += step) out.push(values[r]!);
@@ -399,6 +400,20 @@ function nearlyConstant(values: Float64Array): boolean {
   return variance > 0 && mean * mean > 1e4 * variance;
 }
 
+/**
+ * The neuron columns of the screening rows `x` and the library of products of up to `factors` of
+ * them with no gridded neuron (level 0; for a pool without grids, the one level there is holds
+ * none either): the library the sizes build, shared through the cache.
+ */
+function* plainLibrary(input: LinearInput, cache: ScreenCache, x: readonly Float64Array[], factors: number) {
+  const neurons = cache.neurons(input.allowed, () => neuronColumns(x, input.pool, input.allowed, input.lookup));
+  const gridded = neurons.some((n) => n.weight !== 1);
+  const most = Math.min(factors, input.maxFactors);
+  const level = gridded ? 0 : most;
+  const built = yield* cache.library(`${level}:${most}`, () => productColumnsSteps(neurons, most, COLUMN_CAP, level));
+  return { neurons, built };
+}
+
 /** Factors per product in the cheap first screen's library: every single neuron and every pair. */
 export const CHEAP_FACTORS = 2;
 
@@ -413,15 +428,7 @@ export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: Lin
   const cache = input.cache ?? new ScreenCache();
   const { x, y, products } = yield* logProducts(input, cache);
   if (products.some((p) => p.score < 1e-9)) return { proposals: products, columns: 0 };
-  const neurons = cache.neurons(input.allowed, () => neuronColumns(x, input.pool, input.allowed, input.lookup));
-  // The library the sizes build with no gridded neuron (level 0; for a pool without grids, the
-  // one level there is holds none either).
-  const gridded = neurons.some((n) => n.weight !== 1);
-  const factors = Math.min(input.factors ?? CHEAP_FACTORS, input.maxFactors);
-  const level = gridded ? 0 : factors;
-  const built = yield* cache.library(`${level}:${factors}`, () =>
-    productColumnsSteps(neurons, factors, COLUMN_CAP, level),
-  );
+  const { neurons, built } = yield* plainLibrary(input, cache, x, input.factors ?? CHEAP_FACTORS);
   if (built.columns.length === 0) return { proposals: products, columns: 0 };
   // As the sizes do: every prefix of the library (singles, then singles and pairs) is selected from.
   const sums: LinearProposal[] = [];
@@ -528,13 +535,7 @@ export function* ratioScreenSteps(input: LinearInput): Steps<RatioProposal | und
   const cache = input.cache ?? new ScreenCache();
   const x = input.x.map((c) => strided(c, SCREEN_ROWS));
   const y = strided(input.y, SCREEN_ROWS);
-  const neurons = cache.neurons(input.allowed, () => neuronColumns(x, input.pool, input.allowed, input.lookup));
-  const gridded = neurons.some((n) => n.weight !== 1);
-  const factors = Math.min(CHEAP_FACTORS, input.maxFactors);
-  const level = gridded ? 0 : factors;
-  const built = yield* cache.library(`${level}:${factors}`, () =>
-    productColumnsSteps(neurons, factors, COLUMN_CAP, level),
-  );
+  const { built } = yield* plainLibrary(input, cache, x, CHEAP_FACTORS);
   if (built.columns.length === 0 || built.truncated) return undefined;
   // Singles and pairs while they stay well under the screening rows (the numerator's span must
   // leave room outside it); else the singles alone.
