@@ -29,6 +29,7 @@ import type { Registries } from "../plugins/index.js";
 import type { EquationResult, ResultJson } from "../result/index.js";
 import type { ArgminSolver } from "../search/index.js";
 import type { EpisodeEvent } from "../search/index.js";
+import type { TrainingStep } from "../baselines/index.js";
 import { createRegistries } from "../plugins/index.js";
 
 /**
@@ -39,6 +40,8 @@ export type RuntimeConfig = PipelineConfig & { table?: Table; file?: string };
 /** Callbacks of the `hooks` cell, called with the config of the run they belong to. */
 export interface RuntimeHooks {
   onEpisode?: (event: EpisodeEvent, config: RuntimeConfig) => void;
+  /** A model method's (the baselines') progress: after each epoch or batch of samples. */
+  onTraining?: (step: TrainingStep, config: RuntimeConfig) => void;
   /** After a run ends, aborted runs included (their result holds the best found before the abort). */
   onFinish?: (output: PipelineOutput, config: RuntimeConfig) => void;
 }
@@ -53,6 +56,11 @@ export interface Progress {
   episode: number;
   /** The episode limit per target (0 for a given form). */
   episodes: number;
+  /**
+   * What `episode` and `episodes` count: a search's episodes, or a model method's epochs (MLP,
+   * EQL) or expressions sampled (DSR, VPG).
+   */
+  unit: "episode" | "epoch" | "sample";
   /** Distinct structures fitted for this target. */
   structures: number;
   /** Train NRMSE of the best structure so far for this target (NaN before any). */
@@ -132,6 +140,7 @@ function startProgress(config: RuntimeConfig, data: PipelineData): Progress {
     targets: data.train.targets.length,
     episode: 0,
     episodes,
+    unit: "episode",
     structures: 0,
     bestNrmse: Number.NaN,
     best: "",
@@ -194,6 +203,19 @@ async function runSearch(
           fraction: (targetIndex + share) / Math.max(1, targets.length),
         });
         env.hooks?.onEpisode?.(e, config);
+      },
+      onTraining: (step) => {
+        feed.push({
+          ...base,
+          target: step.target,
+          targetIndex: step.targetIndex,
+          episode: step.step,
+          episodes: step.steps,
+          unit: step.unit,
+          bestNrmse: step.nrmse ?? Number.NaN,
+          fraction: (step.targetIndex + Math.min(1, step.step / Math.max(1, step.steps))) / Math.max(1, step.targets),
+        });
+        env.hooks?.onTraining?.(step, config);
       },
       onFit: ({ target, done, total, fit }) => {
         feed.push({

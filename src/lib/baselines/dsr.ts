@@ -15,8 +15,9 @@
  */
 import type { Dataset } from "../data/index.js";
 import { std } from "../numeric/index.js";
-import type { Rng } from "../core/index.js";
+import { runSteps, type Rng, type Steps } from "../core/index.js";
 import { tf } from "../engine/tf.js";
+import { UNPACED, type TrainingPace } from "./pace.js";
 import { fitExpression, rewardOf } from "./dsrExpression.js";
 import type { TokenLibrary } from "./dsrLibrary.js";
 import { createPolicy, disposePolicy, policyGradientStep, sampleBatch } from "./dsrPolicy.js";
@@ -59,7 +60,8 @@ export interface DsrTraining {
   bestAt: number;
   /** The best reward of each iteration's batch. */
   batchBest: number[];
-  stopReason: "reward-threshold" | "budget";
+  /** "aborted": stopped from outside between batches, with the best expression so far. */
+  stopReason: "reward-threshold" | "budget" | "aborted";
 }
 
 /** VPG's moving-average baseline: b ← DECAY·b + (1 − DECAY)·mean(R). */
@@ -110,6 +112,19 @@ export function trainDsr(
   variant: DsrVariant,
   rng: Rng,
 ): DsrTraining {
+  return runSteps(trainDsrSteps(data, target, library, settings, variant, rng));
+}
+
+/** trainDsr in steps (one per expression sampled), asking `pace` before each batch whether to stop. */
+export function* trainDsrSteps(
+  data: Dataset,
+  target: string,
+  library: TokenLibrary,
+  settings: DsrSettings,
+  variant: DsrVariant,
+  rng: Rng,
+  pace: TrainingPace = UNPACED,
+): Steps<DsrTraining> {
   const y = data.y[data.targets.indexOf(target)]!;
   const spread = std(y);
   const limits = { minLength: settings.minLength, maxLength: settings.maxLength };
@@ -124,9 +139,15 @@ export function trainDsr(
   let stopReason: DsrTraining["stopReason"] = "budget";
   try {
     while (samples < settings.budget) {
+      // A stop keeps the best expression so far (the first batch is always sampled).
+      if (samples > 0 && pace.stopped()) {
+        stopReason = "aborted";
+        break;
+      }
       const size = Math.min(settings.batch, settings.budget - samples);
       const batch = sampleBatch(policy, library, limits, size, rng);
-      const rewards = batch.expressions.map((tokens) => {
+      const rewards: number[] = [];
+      for (const tokens of batch.expressions) {
         samples++;
         const key = tokens.join(",");
         let scored = cache.get(key);
@@ -139,9 +160,11 @@ export function trainDsr(
           best = { tokens, ...scored };
           bestAt = samples;
         }
-        return scored.reward;
-      });
+        rewards.push(scored.reward);
+        yield;
+      }
       batchBest.push(Math.max(...rewards));
+      pace.onStep?.({ step: samples, steps: settings.budget, unit: "sample", nrmse: best?.nrmse });
       if (best && best.nrmse <= settings.stopNrmse) {
         stopReason = "reward-threshold";
         break;

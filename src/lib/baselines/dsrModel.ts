@@ -12,12 +12,13 @@ import { evaluateEquation } from "../equation/index.js";
 import { equationLatex, equationText } from "../equation/index.js";
 import { simplifyEquation } from "../equation/index.js";
 import type { Equation } from "../equation/index.js";
-import { InputError } from "../core/index.js";
+import { InputError, runSteps, type Steps } from "../core/index.js";
 import { nrmse, std } from "../numeric/index.js";
 import type { Registry, SymbolPlugin } from "../plugins/index.js";
 import { resultTerms, type EquationResult, type ModelResult } from "../result/index.js";
 import type { Rng } from "../core/index.js";
-import { trainDsr, type DsrSettings, type DsrVariant } from "./dsr.js";
+import { trainDsrSteps, type DsrSettings, type DsrVariant } from "./dsr.js";
+import type { TrainingPace } from "./pace.js";
 import { expandExpression } from "./dsrExpand.js";
 import { evaluateExpression, expressionLatex, expressionText } from "./dsrExpression.js";
 import { tokenLibrary, tokenNames } from "./dsrLibrary.js";
@@ -45,11 +46,26 @@ export function fitDsrTarget(
   symbols: Registry<SymbolPlugin>,
   pool?: readonly string[],
 ): DsrTarget {
+  return runSteps(fitDsrTargetSteps(train, test, target, settings, variant, rng, { symbols, pool }));
+}
+
+/** fitDsrTarget in steps, its sampling paced by `options.pace` (pace.ts). */
+export function* fitDsrTargetSteps(
+  train: Dataset,
+  test: Dataset | undefined,
+  target: string,
+  settings: DsrSettings,
+  variant: DsrVariant,
+  rng: Rng,
+  context: { symbols: Registry<SymbolPlugin>; pool?: readonly string[] },
+  options: { pace?: TrainingPace } = {},
+): Steps<DsrTarget> {
+  const { symbols, pool } = context;
   const lookup = (name: string) => symbols.get(name);
   const unary = (pool && pool.length > 0 ? pool : symbols.names()).map(lookup);
   const library = tokenLibrary(train.inputs, unary);
   const y = columnOf(train, target);
-  const found = trainDsr(train, target, library, settings, variant, rng);
+  const found = yield* trainDsrSteps(train, target, library, settings, variant, rng, options.pace);
   if (!Number.isFinite(found.best.nrmse))
     throw new InputError(
       `no ${variant} expression with a finite train NRMSE was found for target "${target}" in ${found.samples} ` +

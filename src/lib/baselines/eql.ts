@@ -15,8 +15,9 @@
  */
 import type { Dataset } from "../data/index.js";
 import { tf } from "../engine/tf.js";
-import type { Rng } from "../core/index.js";
+import { runSteps, type Rng, type Steps } from "../core/index.js";
 import { cos, sin } from "../core/index.js";
+import { UNPACED, type TrainingPace } from "./pace.js";
 
 export interface EqlSettings {
   /** Units of each kind in the one hidden layer: `[units]`. */
@@ -52,6 +53,8 @@ export interface EqlTraining {
   phases: { phase: "plain" | "l1" | "l0"; epochs: number; mse: number }[];
   active: number;
   weights: number;
+  /** Present when stopped from outside: the phases run so far are kept, the network as it was read back. */
+  stopReason?: "aborted";
 }
 
 /** Width of the pre-activation layer and of the hidden outputs. */
@@ -110,6 +113,21 @@ export function trainEql(
   rng: Rng,
   pool?: readonly string[],
 ): EqlTraining {
+  return runSteps(trainEqlSteps(data, target, settings, rng, pool));
+}
+
+/**
+ * trainEql in steps (one per batch), asking `pace` before each epoch whether to stop: a stop ends
+ * the phase there, skips the phases after it, and reads the network back as it is.
+ */
+export function* trainEqlSteps(
+  data: Dataset,
+  target: string,
+  settings: EqlSettings,
+  rng: Rng,
+  pool?: readonly string[],
+  pace: TrainingPace = UNPACED,
+): Steps<EqlTraining> {
   const y = data.y[data.targets.indexOf(target)]!;
   const rows = data.rows;
   const n = data.inputs.length;
@@ -153,15 +171,24 @@ export function trainEql(
   const optimizer = tf.train.adam(settings.learningRate);
   const phases: EqlTraining["phases"] = [];
   let active = 0;
+  // Epochs done over the phases before this one, and whether a stop from outside ended training.
+  let done = 0;
+  let aborted = false;
   const total = n * pre + pre + hidden + 1;
   let read: Float32Array[];
   try {
     const allX = tf.tensor2d(xs, [rows, n]);
     const allY = tf.tensor2d(ys, [rows, 1]);
     try {
-      const runPhase = (phase: "plain" | "l1" | "l0") => {
+      const runPhase = function* (phase: "plain" | "l1" | "l0"): Steps<void> {
         const penalty = phase === "l1" ? settings.l1 : 0;
-        for (let epoch = 0; epoch < settings.epochs; epoch++) {
+        let epoch = 0;
+        for (; epoch < settings.epochs; epoch++) {
+          // A stop ends the phase (the first epoch of the run is always trained).
+          if ((epoch > 0 || phases.length > 0) && pace.stopped()) {
+            aborted = true;
+            break;
+          }
           const order = shuffle(
             Array.from({ length: rows }, (_, i) => i),
             rng,
@@ -183,16 +210,21 @@ export function trainEql(
                 variables,
               );
             });
+            yield;
           }
+          pace.onStep?.({ step: done + epoch + 1, steps: 3 * settings.epochs, unit: "epoch", phase });
         }
+        done += epoch;
         const mse = tf.tidy(() => tf.mean(tf.square(tf.sub(forward(allX), allY))).dataSync()[0]!);
-        phases.push({ phase, epochs: settings.epochs, mse });
+        phases.push({ phase, epochs: epoch, mse });
       };
-      runPhase("plain");
-      runPhase("l1");
-      masks = variables.map((v) => tf.tidy(() => tf.cast(tf.greaterEqual(tf.abs(v), settings.threshold), "float32")));
-      active = masks.reduce((sum, m) => sum + tf.tidy(() => tf.sum(m).dataSync()[0]!), 0);
-      runPhase("l0");
+      yield* runPhase("plain");
+      if (!aborted) yield* runPhase("l1");
+      if (!aborted) {
+        masks = variables.map((v) => tf.tidy(() => tf.cast(tf.greaterEqual(tf.abs(v), settings.threshold), "float32")));
+        active = masks.reduce((sum, m) => sum + tf.tidy(() => tf.sum(m).dataSync()[0]!), 0);
+        yield* runPhase("l0");
+      } else active = total;
       read = tf.tidy(() => effective().map((t) => t.dataSync() as Float32Array));
     } finally {
       allX.dispose();
@@ -212,5 +244,5 @@ export function trainEql(
     w2: Float64Array.from(read[2]!),
     b2: read[3]![0]!,
   };
-  return { model, phases, active, weights: total };
+  return { model, phases, active, weights: total, ...(aborted ? { stopReason: "aborted" as const } : {}) };
 }

@@ -14,23 +14,41 @@ import { simplifyEquation } from "../equation/index.js";
 import type { Equation } from "../equation/index.js";
 import type { Registry, SymbolPlugin } from "../plugins/index.js";
 import { resultTerms, type EquationResult, type ModelResult } from "../result/index.js";
-import type { Rng } from "../core/index.js";
+import { runSteps, type Rng, type Steps } from "../core/index.js";
 import type { ModelMethod, SearchSettings } from "../search/index.js";
-import { eqlWidths, predictEql, trainEql } from "./eql.js";
+import { eqlWidths, predictEql, trainEqlSteps } from "./eql.js";
 import { extractEql } from "./eqlExtract.js";
-import { fitDsrTarget } from "./dsrModel.js";
-import { parameterCount, predictMlp, trainMlp } from "./mlp.js";
+import { fitDsrTargetSteps } from "./dsrModel.js";
+import { parameterCount, predictMlp, trainMlpSteps } from "./mlp.js";
+import type { TrainingPace, TrainingStep } from "./pace.js";
 
-export { eqlKinds, predictEql, trainEql, type EqlModel, type EqlSettings, type EqlTraining } from "./eql.js";
+export {
+  eqlKinds,
+  predictEql,
+  trainEql,
+  trainEqlSteps,
+  type EqlModel,
+  type EqlSettings,
+  type EqlTraining,
+} from "./eql.js";
 export { extractEql, type EqlExtraction } from "./eqlExtract.js";
-export { trainDsr, upperQuantile, type DsrSettings, type DsrTraining, type DsrVariant } from "./dsr.js";
+export { trainDsr, trainDsrSteps, upperQuantile, type DsrSettings, type DsrTraining, type DsrVariant } from "./dsr.js";
 export { expandExpression, type DsrExpansion } from "./dsrExpand.js";
 export { evaluateExpression, expressionLatex, expressionText, fitExpression } from "./dsrExpression.js";
 export { tokenLibrary, type Token, type TokenLibrary } from "./dsrLibrary.js";
 export { PrefixState, type LengthLimits } from "./dsrPrior.js";
-export { fitDsrTarget } from "./dsrModel.js";
+export { fitDsrTarget, fitDsrTargetSteps } from "./dsrModel.js";
+export { UNPACED, type TrainingPace, type TrainingStep } from "./pace.js";
 
-export { parameterCount, predictMlp, trainMlp, type MlpModel, type MlpSettings, type MlpTraining } from "./mlp.js";
+export {
+  parameterCount,
+  predictMlp,
+  trainMlp,
+  trainMlpSteps,
+  type MlpModel,
+  type MlpSettings,
+  type MlpTraining,
+} from "./mlp.js";
 
 /** Predictions kept in a fingerprint's head. */
 const HEAD = 5;
@@ -72,6 +90,8 @@ export interface ModelsOutput {
   /** EQL: the equations of the targets whose expression expanded, as reported and simplified. */
   equations?: EquationResult[];
   simplified?: Equation[];
+  /** Whether a stop from outside ended training early (a model kept its best so far; later outputs have none). */
+  stopped?: boolean;
 }
 
 /**
@@ -87,15 +107,40 @@ export interface ModelContext {
   pool?: readonly string[];
 }
 
-/** One model method's fit: every target of `train`, scored on it and, where given, on `test`. */
+/** What a model method's fit is told besides the data: where to report, when to stop. */
+export interface ModelFitOptions {
+  /** After each output's model is trained. */
+  onModel?: (model: ModelResult) => void;
+  /** After each epoch (MLP, EQL) or batch of samples (DSR, VPG). */
+  onStep?: (step: TrainingStep) => void;
+  /**
+   * Asked before each epoch or batch: true ends the training there, keeping its best so far, and
+   * trains no later output (the first epoch or batch of the first output is always trained).
+   */
+  stopped?: () => boolean;
+  context?: ModelContext;
+}
+
+/** One model method's fit in steps: every target of `train`, scored on it and, where given, on `test`. */
 type ModelFit = (
   train: Dataset,
   test: Dataset | undefined,
   settings: SearchSettings,
   rng: Rng,
-  onModel?: (model: ModelResult) => void,
-  context?: ModelContext,
-) => ModelsOutput;
+  options: ModelFitOptions,
+) => Steps<ModelsOutput>;
+
+/** The pace of output `index`: the options' stop and step report, with the output named. */
+function paceOf(train: Dataset, index: number, options: ModelFitOptions): TrainingPace {
+  const target = train.targets[index]!;
+  return {
+    stopped: () => options.stopped?.() ?? false,
+    onStep: (step) => options.onStep?.({ target, targetIndex: index, targets: train.targets.length, ...step }),
+  };
+}
+
+/** Whether training must end before output `index` (never before the first). */
+const stopBefore = (index: number, options: ModelFitOptions) => index > 0 && (options.stopped?.() ?? false);
 
 /**
  * Fits `settings.method`'s model to every target of `train`, one generator fork per target, and
@@ -110,9 +155,20 @@ export function fitModels(
   onModel?: (model: ModelResult) => void,
   context?: ModelContext,
 ): ModelsOutput {
+  return runSteps(fitModelsSteps(train, test, settings, rng, { onModel, context }));
+}
+
+/** fitModels in steps (core/clock.ts), stopped and reported through `options` (run with paceSteps to let a stop in). */
+export function fitModelsSteps(
+  train: Dataset,
+  test: Dataset | undefined,
+  settings: SearchSettings,
+  rng: Rng,
+  options: ModelFitOptions = {},
+): Steps<ModelsOutput> {
   const fit = (MODEL_FITS as Record<string, ModelFit | undefined>)[settings.method];
   if (!fit) throw new InputError(`unknown model method "${settings.method}"`);
-  return fit(train, test, settings, rng, onModel, context);
+  return fit(train, test, settings, rng, options);
 }
 
 /** EQL, DSR and VPG write equations: they need the symbol registry. */
@@ -122,16 +178,23 @@ function needContext(method: string, context: ModelContext | undefined, what: st
 }
 
 /** The paper's MLP baseline per target (mlp.ts): no equation. */
-function fitMlp(
+function* fitMlp(
   train: Dataset,
   test: Dataset | undefined,
   settings: SearchSettings,
   rng: Rng,
-  onModel?: (model: ModelResult) => void,
-): ModelsOutput {
+  options: ModelFitOptions,
+): Steps<ModelsOutput> {
   const testPredictions = test ? new Map<string, Float64Array>() : undefined;
-  const models = train.targets.map((target): ModelResult => {
-    const trained = trainMlp(train, target, settings, rng.fork());
+  const models: ModelResult[] = [];
+  let stopped = false;
+  for (const [index, target] of train.targets.entries()) {
+    if (stopBefore(index, options)) {
+      stopped = true;
+      break;
+    }
+    const trained = yield* trainMlpSteps(train, target, settings, rng.fork(), paceOf(train, index, options));
+    if (trained.stopReason === "aborted") stopped = true;
     const { model } = trained;
     const trainNrmse = nrmse(columnOf(train, target), predictMlp(model, train.x, train.rows));
     if (!Number.isFinite(trainNrmse))
@@ -164,10 +227,10 @@ function fitMlp(
       ...(testNrmse === undefined ? {} : { testNrmse }),
       predictions: fingerprint(test ? "test" : "train", predicted),
     };
-    onModel?.(result);
-    return result;
-  });
-  return { models, testPredictions };
+    options.onModel?.(result);
+    models.push(result);
+  }
+  return { models, testPredictions, ...(stopped ? { stopped } : {}) };
 }
 
 /**
@@ -176,21 +239,34 @@ function fitMlp(
  * negligible ones dropped). The model's NRMSEs are the network's; an equation's train NRMSE is
  * its own.
  */
-function fitEql(
+function* fitEql(
   train: Dataset,
   test: Dataset | undefined,
   settings: SearchSettings,
   rng: Rng,
-  onModel?: (model: ModelResult) => void,
-  given?: ModelContext,
-): ModelsOutput {
-  const context = needContext("eql", given, "to write its equations");
+  options: ModelFitOptions,
+): Steps<ModelsOutput> {
+  const context = needContext("eql", options.context, "to write its equations");
   const lookup = (name: string) => context.symbols.get(name);
   const testPredictions = test ? new Map<string, Float64Array>() : undefined;
   const equations: EquationResult[] = [];
   const simplified: Equation[] = [];
-  const models = train.targets.map((target): ModelResult => {
-    const trained = trainEql(train, target, settings, rng.fork(), context.pool);
+  const models: ModelResult[] = [];
+  let stopped = false;
+  for (const [index, target] of train.targets.entries()) {
+    if (stopBefore(index, options)) {
+      stopped = true;
+      break;
+    }
+    const trained = yield* trainEqlSteps(
+      train,
+      target,
+      settings,
+      rng.fork(),
+      context.pool,
+      paceOf(train, index, options),
+    );
+    if (trained.stopReason === "aborted") stopped = true;
     const { model } = trained;
     const y = columnOf(train, target);
     const trainNrmse = nrmse(y, predictEql(model, train.x, train.rows));
@@ -235,7 +311,13 @@ function fitEql(
       layers: [model.inputs.length, hidden, 1],
       activation: [...model.kinds, "product"].join(", "),
       parameters: trained.weights,
-      training: { rows: train.rows, phases: trained.phases, active: trained.active, weights: trained.weights },
+      training: {
+        rows: train.rows,
+        phases: trained.phases,
+        active: trained.active,
+        weights: trained.weights,
+        ...(trained.stopReason ? { stopReason: trained.stopReason } : {}),
+      },
       trainNrmse,
       ...(testNrmse === undefined ? {} : { testNrmse }),
       predictions: fingerprint(test ? "test" : "train", predicted),
@@ -246,28 +328,36 @@ function fitEql(
         ...(extraction.reason ? { reason: extraction.reason } : {}),
       },
     };
-    onModel?.(result);
-    return result;
-  });
-  return { models, testPredictions, equations, simplified };
+    options.onModel?.(result);
+    models.push(result);
+  }
+  return { models, testPredictions, equations, simplified, ...(stopped ? { stopped } : {}) };
 }
 
 /** DSR or VPG per target (dsrModel.ts): the best expression, its equation where it expands. */
-function fitDsr(
+function* fitDsr(
   train: Dataset,
   test: Dataset | undefined,
   settings: SearchSettings,
   rng: Rng,
-  onModel?: (model: ModelResult) => void,
-  given?: ModelContext,
-): ModelsOutput {
-  const context = needContext(settings.method, given, "for its tokens");
+  options: ModelFitOptions,
+): Steps<ModelsOutput> {
+  const context = needContext(settings.method, options.context, "for its tokens");
   const variant = settings.method === "vpg" ? "vpg" : "dsr";
   const testPredictions = test ? new Map<string, Float64Array>() : undefined;
   const equations: EquationResult[] = [];
   const simplified: Equation[] = [];
-  const models = train.targets.map((target): ModelResult => {
-    const found = fitDsrTarget(train, test, target, settings, variant, rng.fork(), context.symbols, context.pool);
+  const models: ModelResult[] = [];
+  let stopped = false;
+  for (const [index, target] of train.targets.entries()) {
+    if (stopBefore(index, options)) {
+      stopped = true;
+      break;
+    }
+    const found = yield* fitDsrTargetSteps(train, test, target, settings, variant, rng.fork(), context, {
+      pace: paceOf(train, index, options),
+    });
+    if (found.model.training.stopReason === "aborted") stopped = true;
     if (found.equation) {
       equations.push(found.equation.result);
       simplified.push(found.equation.simplified);
@@ -276,10 +366,10 @@ function fitDsr(
     const { expression, ...model } = found.model;
     const predictions = fingerprint(test ? "test" : "train", found.predicted);
     const result: ModelResult = { ...model, predictions, ...(expression ? { expression } : {}) };
-    onModel?.(result);
-    return result;
-  });
-  return { models, testPredictions, equations, simplified };
+    options.onModel?.(result);
+    models.push(result);
+  }
+  return { models, testPredictions, equations, simplified, ...(stopped ? { stopped } : {}) };
 }
 
 /**

@@ -11,8 +11,9 @@
  */
 import type { Dataset } from "../data/index.js";
 import { nrmse } from "../numeric/index.js";
-import type { Rng } from "../core/index.js";
+import { runSteps, type Rng, type Steps } from "../core/index.js";
 import { tf } from "../engine/tf.js";
+import { UNPACED, type TrainingPace } from "./pace.js";
 
 export interface MlpSettings {
   /** Hidden layer widths, e.g. [64, 64]. */
@@ -47,7 +48,8 @@ export interface MlpTraining {
   /** Epochs run, and the one whose weights were kept (1-based). */
   epochs: number;
   bestEpoch: number;
-  stopReason: "patience" | "epochs";
+  /** "aborted": stopped from outside (a page's Stop, Ctrl-C), with the best epoch so far kept. */
+  stopReason: "patience" | "epochs" | "aborted";
   /** NRMSE on the validation rows with the kept weights. */
   validationNrmse: number;
 }
@@ -105,6 +107,17 @@ function shuffle(values: number[], rng: Rng): number[] {
  * split, the initial weights and the batch order, in that order.
  */
 export function trainMlp(data: Dataset, target: string, settings: MlpSettings, rng: Rng): MlpTraining {
+  return runSteps(trainMlpSteps(data, target, settings, rng));
+}
+
+/** trainMlp in steps (one per batch), asking `pace` before each epoch whether to stop. */
+export function* trainMlpSteps(
+  data: Dataset,
+  target: string,
+  settings: MlpSettings,
+  rng: Rng,
+  pace: TrainingPace = UNPACED,
+): Steps<MlpTraining> {
   const y = data.y[data.targets.indexOf(target)]!;
   const n = data.rows;
   const order = shuffle(
@@ -169,6 +182,11 @@ export function trainMlp(data: Dataset, target: string, settings: MlpSettings, r
     const vy = tf.tensor2d(validationSet.by, [validation.length, 1]);
     try {
       while (epoch < settings.epochs) {
+        // A stop keeps the best epoch so far (at least one epoch is trained: a model needs weights).
+        if (epoch > 0 && pace.stopped()) {
+          stopReason = "aborted";
+          break;
+        }
         epoch++;
         const batches = shuffle([...training], rng);
         for (let start = 0; start < batches.length; start += settings.batch) {
@@ -179,6 +197,7 @@ export function trainMlp(data: Dataset, target: string, settings: MlpSettings, r
             const t = tf.tensor2d(by, [rows.length, 1]);
             optimizer.minimize(() => tf.mean(tf.square(tf.sub(forward(x), t))) as tf.Scalar, false, variables);
           });
+          yield;
         }
         const loss = tf.tidy(() => tf.mean(tf.square(tf.sub(forward(vx), vy))).dataSync()[0]!);
         if (loss < best) {
@@ -189,6 +208,7 @@ export function trainMlp(data: Dataset, target: string, settings: MlpSettings, r
           stopReason = "patience";
           break;
         }
+        pace.onStep?.({ step: epoch, steps: settings.epochs, unit: "epoch", nrmse: Math.sqrt(best) });
       }
     } finally {
       vx.dispose();

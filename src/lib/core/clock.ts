@@ -73,3 +73,19 @@ export async function driveSteps<T>(steps: Steps<T>, clock: Clock): Promise<T> {
     slice = performance.now();
   }
 }
+
+/**
+ * Runs steps on the event loop to their end, handing control back about every SLICE_MS and never
+ * abandoning them: steps that stop themselves (the baselines' training, which checks its clock
+ * at each epoch and keeps its best so far) need the event loop only so that a signal gets through.
+ */
+export async function paceSteps<T>(steps: Steps<T>): Promise<T> {
+  let slice = performance.now();
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    if (performance.now() - slice < SLICE_MS) continue;
+    await macrotask();
+    slice = performance.now();
+  }
+}

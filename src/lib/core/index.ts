@@ -1,5 +1,5 @@
 /** The core room's door: what other folders of the library use from it (scripts/boundaries.ts). */
-export { Clock, driveSteps, Interrupted, runSteps, type Steps } from "./clock.js";
+export { Clock, driveSteps, Interrupted, paceSteps, runSteps, type Steps } from "./clock.js";
 export { InputError, isInputError } from "./errors.js";
 export { cos, elementary, exp, hypot, log, log10, log2, pow, sin } from "./math.js";
 export { createRng, type Rng } from "./rng.js";

@@ -124,7 +124,8 @@ export interface MlpTrainingRecord {
   epochs: number;
   /** The epoch whose weights were kept (lowest validation loss). */
   bestEpoch: number;
-  stopReason: "patience" | "epochs";
+  /** aborted: stopped from outside, the best epoch so far kept. */
+  stopReason: "patience" | "epochs" | "aborted";
   validationNrmse: number;
 }
 
@@ -136,6 +137,8 @@ export interface EqlTrainingRecord {
   /** Weights (biases included) left after thresholding, of all of them. */
   active: number;
   weights: number;
+  /** Present when stopped from outside: the phases run so far, the network as it was. */
+  stopReason?: "aborted";
 }
 
 /** How DSR or VPG searched: the token library, the expressions sampled, the rewards. */
@@ -154,7 +157,8 @@ export interface DsrTrainingRecord {
   batchBest: number[];
   /** The best expression's reward as sampled (before its negligible addends were dropped). */
   reward: number;
-  stopReason: "reward-threshold" | "budget";
+  /** aborted: stopped from outside, the best expression so far kept. */
+  stopReason: "reward-threshold" | "budget" | "aborted";
 }
 
 export interface Manifest {

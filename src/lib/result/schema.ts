@@ -110,7 +110,7 @@ const search = z
       .string()
       .describe(
         "why it stopped: reward-threshold, noise-floor, time-limit, episodes, aborted or error; " +
-          "model-trained for a model",
+          "model-trained for a model (aborted when a model's training was stopped from outside)",
       ),
     targets: z.array(targetSummary).optional().describe("per output, for a structure search"),
     noise: z
@@ -127,7 +127,9 @@ const mlpTraining = z
     validationRows: count().describe("rows held out for early stopping"),
     epochs: count().describe("epochs run"),
     bestEpoch: count().describe("the epoch whose weights were kept (lowest validation loss)"),
-    stopReason: z.enum(["patience", "epochs"]).describe("why training stopped"),
+    stopReason: z
+      .enum(["patience", "epochs", "aborted"])
+      .describe("why training stopped (aborted: stopped from outside, the best epoch so far kept)"),
     validationNrmse: z.number().describe("NRMSE on the validation rows at the best epoch"),
   })
   .strict()
@@ -149,6 +151,10 @@ const eqlTraining = z
       .describe("its three phases"),
     active: count().describe("weights (biases included) left after thresholding"),
     weights: count().describe("all weights and biases"),
+    stopReason: z
+      .literal("aborted")
+      .optional()
+      .describe("present when stopped from outside: the phases run so far, the network as it was"),
   })
   .strict()
   .describe("EQL");
@@ -163,7 +169,9 @@ const dsrTraining = z
     bestAt: count().describe("samples drawn up to the best expression's first draw"),
     batchBest: z.array(z.number()).describe("the best reward 1/(1 + NRMSE) of each batch"),
     reward: z.number().describe("the best expression's reward as sampled"),
-    stopReason: z.enum(["reward-threshold", "budget"]).describe("why sampling stopped"),
+    stopReason: z
+      .enum(["reward-threshold", "budget", "aborted"])
+      .describe("why sampling stopped (aborted: stopped from outside, the best expression so far kept)"),
   })
   .strict()
   .describe("DSR or VPG");

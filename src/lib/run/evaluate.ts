@@ -42,20 +42,23 @@ export function evaluateModels(
   equations?: readonly Equation[],
 ): EvaluationResult[] {
   const scored = equations ? evaluateExperiment(experiment, equations, data, symbols) : [];
-  return truths(experiment, data, symbols).map((truth) => {
-    const equation = scored.find((e) => e.target === truth.target);
-    if (equation && equations!.some((e) => e.target === truth.target)) return equation;
-    return {
-      target: truth.target,
-      truth: equationText(truth, (name) => symbols.get(name)),
-      exact: false,
-      coefficientError: null,
-      testNrmse: nrmse(columnOf(data.test, truth.target), predictions.get(truth.target)!),
-      reason: equations
-        ? `E_c not applicable: the ${method} expression does not expand into products of factors`
-        : `no equation (${method})`,
-    };
-  });
+  // A run stopped from outside has no model for the outputs after the stopped one: nothing to score.
+  return truths(experiment, data, symbols)
+    .filter((truth) => predictions.has(truth.target))
+    .map((truth) => {
+      const equation = scored.find((e) => e.target === truth.target);
+      if (equation && equations!.some((e) => e.target === truth.target)) return equation;
+      return {
+        target: truth.target,
+        truth: equationText(truth, (name) => symbols.get(name)),
+        exact: false,
+        coefficientError: null,
+        testNrmse: nrmse(columnOf(data.test, truth.target), predictions.get(truth.target)!),
+        reason: equations
+          ? `E_c not applicable: the ${method} expression does not expand into products of factors`
+          : `no equation (${method})`,
+      };
+    });
 }
 
 export function evaluateExperiment(

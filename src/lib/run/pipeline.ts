@@ -23,7 +23,8 @@ import {
   type SymbolPlugin,
 } from "../plugins/index.js";
 import { requirementsOf, type ModelResult, type ResultJson } from "../result/index.js";
-import { createRng } from "../core/index.js";
+import { createRng, paceSteps } from "../core/index.js";
+import type { TrainingStep } from "../baselines/index.js";
 import type { ArgminSolver } from "../search/index.js";
 import {
   search,
@@ -195,6 +196,8 @@ export interface PipelineInput {
   onFit?: FitFormOptions["onProgress"];
   /** After each target's model is trained (a model method). */
   onModel?: (model: ModelResult) => void;
+  /** After each epoch or batch of samples of a model method's training (baselines/pace.ts). */
+  onTraining?: (step: TrainingStep) => void;
   /** The git commit recorded in the manifest (default "unknown"). */
   git?: string;
   /** The active tfjs backend (tf.getBackend() after useBackend); see recordedBackend. */
@@ -251,18 +254,29 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineOutput>
   // search on the float64 engine, the default, never touches it).
   if (usesTfjs(config)) await import("../local/fitTfjs.js");
   if (isModelConfig(config)) {
-    const { fitModels } = await import("../baselines/index.js");
+    const { fitModelsSteps } = await import("../baselines/index.js");
     // A model method: no equation, a model per target; its evaluation scores the predictions.
     const settings = plugins.settings!;
-    // EQL's units follow an experiment's symbol pool (a CSV run has none: every unit kind).
-    const output = fitModels(data.train, data.test, settings, createRng(data.searchSeed), input.onModel, {
-      symbols: registries.symbols,
-      pool: experiment?.symbols,
-    });
+    // EQL's units follow an experiment's symbol pool (a CSV run has none: every unit kind). Paced on
+    // the event loop so that an abort gets in: training then ends at its next epoch or batch,
+    // keeping its best so far, and later outputs are not trained.
+    const output = await paceSteps(
+      fitModelsSteps(data.train, data.test, settings, createRng(data.searchSeed), {
+        onModel: input.onModel,
+        onStep: input.onTraining,
+        stopped: () => input.signal?.aborted ?? false,
+        context: { symbols: registries.symbols, pool: experiment?.symbols },
+      }),
+    );
     models = output.models;
     equations = output.equations ?? [];
     simplified = output.simplified ?? [];
-    block = { method: settings.method, episodes: 0, structures: 0, stopReason: "model-trained" };
+    block = {
+      method: settings.method,
+      episodes: 0,
+      structures: 0,
+      stopReason: output.stopped ? "aborted" : "model-trained",
+    };
     if (experiment && data.test)
       evaluation = evaluateModels(
         experiment,
