@@ -1,81 +1,49 @@
-/** The stop control's default: 1e-6, or the noise floor where the data are noisier (as the CLI's default). */
-export const NOISE_FLOOR_STOP = 1e-6;
-
 /**
- * The playground's runs, on the library's runtime module (src/lib/api/runtime.ts, the module
- * `consolesr reproduce` runs headless): the page's Run button makes its controls a new `config`
- * (and `backend`, `registries`, `signal`, `hooks`) of one @observablehq/runtime module, whose
- * `search` cell runs the pipeline; a run still going is aborted through `signal` and stops at its
- * next episode boundary, and the new one starts once it has stopped. `progress` and
- * `hooks.onEpisode` feed the progress display and the live charts; `search` gives the version-1
- * result the page downloads.
+ * The playground's runs, in the search worker (searchWorker.ts, through searchClient.ts): the
+ * page's Run button sends its controls there, where the library's runtime module (the module
+ * `consolesr reproduce` runs headless) runs them, and the page follows the worker's reports: the
+ * `progress` cell for the bar, each episode for the live charts, and the version-1 result the page
+ * downloads. A run still going is stopped at its next episode (Stop, or a Run with other controls)
+ * and ends "stopped" with its best so far, shown and downloadable; the next one starts once it has.
  *
- * The fit engine and tfjs backend are picked by measurement: before the page's first run, the
- * library's `calibrate()` times the search's per-structure fit on the float64 js engine and on
- * each tfjs backend that starts (once per visit, `Calibrator`), and `resolveEngine` turns the
- * controls ("auto" or an explicit choice) and that measurement into what a run uses.
+ * The fit engine and tfjs backend are picked by measurement: with the engine on auto, the library's
+ * `calibrate()` measures in a worker of its own (at most CALIBRATION_BUDGET_MS once loaded), kept per
+ * browser under the library's version and the site's build, so a second visit does not measure
+ * again; `resolveEngine` turns the controls ("auto" or an explicit choice) and that measurement into
+ * what a run uses (js until it has measured: no run waits for it). An engine chosen by hand
+ * measures nothing.
  */
-import { Runtime, RuntimeError, type Module } from "@observablehq/runtime";
 import {
-  calibrate,
   createRegistries,
-  defineExperimentModule as define,
-  equationText,
   experiments,
   InputError,
-  Registry,
   SEARCH_METHOD_NAMES,
   parseCsv,
-  resolvePipelineConfig,
   runtimeFacts,
-  type ArgminSolver,
   type Calibration,
   type CalibrationEntry,
-  type PipelineOptions,
-  type PipelineOutput,
   type Plugin,
   type Progress,
-  type Registries,
   type ResultJson,
-  type RewardFit,
-  type RewardPlugin,
-  type RuntimeConfig,
-  type RuntimeHooks,
-  type SearchMethod,
-  type Table,
 } from "../lib/index.js";
 import { HallOfFame, type Candidate } from "../lib/inspect.js";
 import type { BackendPreference, EngineChoice } from "./playgroundParams.js";
-
-export interface PlaygroundConfig {
-  /** A paper experiment (toy, syn1, syn2) or "csv". */
-  dataset: string;
-  /** Experiments: rows of train and of test data, and the SNR of the training noise (null: none). */
-  rows: number;
-  snrDb: number | null;
-  /** CSV: the file's name and text, the target columns and (optionally) the input columns. */
-  csv?: { name: string; text: string; targets: string[]; inputs?: string[] };
-  symbols: string[];
-  constraints: string[];
-  reward: string;
-  method: SearchMethod;
-  seed: number;
-  episodes: number;
-  budget: number;
-  /** Wall-clock limit of the search in seconds (0: none): at it, the best so far is the result. */
-  timeLimit: number;
-  terms: number;
-  maxFactors: number;
-  gamma: number;
-  epsilon: number;
-  /** The stop NRMSE; the default 1e-6 also stops at the noise floor the search estimates (NOISE_FLOOR_STOP). */
-  stopNrmse: number;
-  fit: { steps: number; learningRate: number; polish: "lm" | "lsq" | "none"; engine: "tfjs" | "js" };
-}
+import type { PlaygroundConfig } from "./playgroundConfig.js";
+import { pluginFiles } from "./playgroundPlugins.js";
+import {
+  CachedCalibration,
+  calibrateInWorker,
+  SearchWorker,
+  type CalibrationOutcome,
+  type RunOutcome,
+  type WorkerRun,
+} from "./searchClient.js";
 
 export interface TargetProgress {
   target: string;
+  /** Episodes of a search; epochs (MLP, EQL) or expressions sampled (DSR, VPG) of a baseline. */
   episode: number;
+  unit?: "episode" | "epoch" | "sample";
   /** Maximum episodes for this target, and the structure budget (0: none). */
   episodes: number;
   budget: number;
@@ -97,13 +65,16 @@ export interface RunRecord {
   /** What was asked for (requestKey): the page compares it with its controls. */
   key: string;
   label: string;
-  status: "waiting" | "running" | "done" | "cancelled" | "error";
+  /** stopped: ended by Stop with its best so far (`result`); cancelled: ended before it had one. */
+  status: "waiting" | "running" | "done" | "stopped" | "cancelled" | "error";
   /** The fit engine the run uses (resolved: never "auto"). */
   engine: "js" | "tfjs";
   /** The live tfjs backend (cpu when the js engine fits: tfjs then holds only data). */
   backend: string;
   /** Backends tried before the live one, and why each failed. */
   failures: { backend: string; reason: string }[];
+  /** Why this engine (resolveEngine's words), where the page said. */
+  why?: string;
   started: number;
   seconds: number;
   targets: TargetProgress[];
@@ -114,6 +85,8 @@ export interface RunRecord {
   /** The Pareto front of `fits` per target (complexity ↑, NRMSE ↓), by the search's own hall of fame. */
   front: FitPoint[];
   result?: ResultJson;
+  /** The result as the download's JSON (its seconds and this browser's runtime in it). */
+  text?: string;
   error?: string;
 }
 
@@ -125,64 +98,12 @@ export const constraintNames = (plugins: readonly Plugin[] = []): string[] =>
   createRegistries(plugins).constraints.names();
 export const rewardNames = (plugins: readonly Plugin[] = []): string[] => createRegistries(plugins).rewards.names();
 
-/** The paper experiments the page offers. */
-export const experimentNames = Object.keys(experiments);
+export { experimentNames, NOISE_FLOOR_STOP, pipelineOptions, type PlaygroundConfig } from "./playgroundConfig.js";
 export const experimentOf = (name: string) => experiments[name];
 
 /** Columns of a CSV's header (for the page's target picker), or an InputError naming file, row, column. */
 export function csvColumns(text: string, name: string): string[] {
   return parseCsv(text, name).columns;
-}
-
-/**
- * What the page's controls ask for, as the pipeline's options (resolvePipelineConfig fills in and
- * checks the rest). For a CSV, a pool of every registered symbol is passed as "the default pool"
- * (pairs outside a symbol's domain are left out, as `consolesr fit` does without --symbols); a
- * narrower one is explicit, and a pair outside a domain is then an error naming the row.
- */
-export function pipelineOptions(
-  config: PlaygroundConfig,
-  table?: Table,
-  registries: Registries = createRegistries(),
-): PipelineOptions {
-  const common = {
-    seed: config.seed,
-    method: config.method,
-    constraints: config.constraints,
-    reward: config.reward,
-    search: {
-      episodes: config.episodes,
-      budget: config.budget,
-      timeLimit: config.timeLimit,
-      terms: config.terms,
-      maxFactors: config.maxFactors,
-      gamma: config.gamma,
-      epsilon: config.epsilon,
-      stopNrmse: config.stopNrmse,
-      // The default stop is the CLI's: 1e-6, or the noise floor estimated from the data where it is higher.
-      noiseFloor: config.stopNrmse === NOISE_FLOOR_STOP,
-    },
-    fit: { ...config.fit },
-  };
-  if (experiments[config.dataset])
-    return {
-      ...common,
-      experiment: config.dataset,
-      rows: config.rows,
-      snrDb: config.snrDb ?? undefined,
-      symbols: config.symbols,
-    };
-  if (config.dataset !== "csv")
-    throw new InputError(`unknown dataset "${config.dataset}" (known: ${[...experimentNames, "csv"].join(", ")})`);
-  if (!config.csv || !table) throw new InputError("drop a CSV file on the file input, or pick a paper dataset");
-  const everySymbol = registries.symbols.names().every((name) => config.symbols.includes(name));
-  return {
-    ...common,
-    csv: { name: config.csv.name, table },
-    targets: config.csv.targets,
-    inputs: config.csv.inputs?.length ? config.csv.inputs : undefined,
-    symbols: everySymbol ? undefined : config.symbols,
-  };
 }
 
 /** One-line summary of a config for the run log. */
@@ -230,7 +151,8 @@ export function resolveEngine(
 ): EngineResolution {
   if (engine === "js") return { engine: "js", backend: "cpu", why: "js chosen" };
   if (engine === "auto") {
-    if (!calibration) return { engine: "js", backend: "cpu", why: "auto, not calibrated: js" };
+    if (!calibration)
+      return { engine: "js", backend: "cpu", why: "auto, not measured yet: js (float64), measuring for the next runs" };
     const choice = calibration.choice;
     if (choice.engine === "js") return { engine: "js", backend: "cpu", why: "auto: js measured fastest" };
     if (backend !== "auto") return { engine: "tfjs", backend, why: `auto: tfjs measured fastest; ${backend} chosen` };
@@ -249,22 +171,56 @@ export interface CalibrationState {
   /** The engines measured so far (all of them once done). */
   entries: CalibrationEntry[];
   calibration: Calibration | null;
-  /** Wall-clock seconds the whole calibration took (once done). */
+  /** Wall-clock seconds the whole calibration took (once done), the worker's start included. */
   seconds?: number;
+  /** Whether it came from this browser's cache (measured on an earlier visit, at `measuredAt`). */
+  cached?: boolean;
+  measuredAt?: string;
+  /** Engines left unmeasured at the budget. */
+  unmeasured?: number;
   error?: string;
 }
 
+/** At most this long (after its worker has loaded the library) the calibration measures. */
+export const CALIBRATION_BUDGET_MS = 2000;
+/** Timed fits per engine (the median counts): three keep a fast engine's measurement well inside the budget. */
+export const CALIBRATION_ROUNDS = 3;
+
 /**
- * The page's one calibration per visit: `get()` runs `calibrate()` the first time it is asked
- * (before the first run: nothing else may switch tfjs's backend meanwhile) and hands every later
- * caller the same result; `subscribe` follows it for the display.
+ * The page's calibration: `get()` measures the first time it is asked, unless this browser
+ * has a calibration of this library version and site build in its cache, and hands every later
+ * caller the same result; `known()` is what is known without measuring (an engine chosen by
+ * hand never waits for a measurement); `subscribe` follows it for the display.
  */
 export class Calibrator {
   state: CalibrationState = { status: "idle", entries: [], calibration: null };
   private promise: Promise<Calibration | null> | null = null;
   private listeners = new Set<(state: CalibrationState) => void>();
 
-  constructor(private readonly measure: typeof calibrate = calibrate) {}
+  /**
+   * @param cacheKey the cache's key (the library's version and the site's build), or null for none
+   * @param measure the measurement (default: calibrateInWorker with the page's budget)
+   */
+  constructor(
+    cacheKey: string | null,
+    private readonly measure: (onEntry: (entry: CalibrationEntry) => void) => Promise<CalibrationOutcome> = (onEntry) =>
+      calibrateInWorker({ budgetMs: CALIBRATION_BUDGET_MS, rounds: CALIBRATION_ROUNDS, onEntry }),
+  ) {
+    this.cache = cacheKey === null ? null : new CachedCalibration(cacheKey);
+    const cached = this.cache?.read();
+    if (cached)
+      this.state = {
+        status: "done",
+        entries: cached.calibration.entries,
+        calibration: cached.calibration,
+        seconds: cached.seconds,
+        unmeasured: cached.unmeasured,
+        cached: true,
+        measuredAt: cached.measuredAt,
+      };
+  }
+
+  private readonly cache: CachedCalibration | null;
 
   subscribe(listener: (state: CalibrationState) => void): () => void {
     this.listeners.add(listener);
@@ -277,20 +233,29 @@ export class Calibrator {
     for (const listener of this.listeners) listener(state);
   }
 
-  /** The calibration (null if it failed: the page then fits on js), measured once. */
+  /** The calibration known now (cached or measured in this visit), without measuring. */
+  known(): Calibration | null {
+    return this.state.calibration;
+  }
+
+  /** The calibration (null if it failed: the page then fits on js), measured once unless cached. */
   get(): Promise<Calibration | null> {
+    if (this.state.status === "done" && this.state.calibration) return Promise.resolve(this.state.calibration);
     this.promise ??= (async () => {
       this.set({ status: "running", entries: [], calibration: null });
-      // Let the page draw the "measuring" line before the measurement takes the main thread.
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      const started = performance.now();
       try {
-        const calibration = await this.measure({
-          onEntry: (entry) => this.set({ ...this.state, entries: [...this.state.entries, entry] }),
+        const outcome = await this.measure((entry) =>
+          this.set({ ...this.state, entries: [...this.state.entries, entry] }),
+        );
+        this.set({
+          status: "done",
+          entries: outcome.calibration.entries,
+          calibration: outcome.calibration,
+          seconds: outcome.seconds,
+          unmeasured: outcome.unmeasured,
         });
-        const seconds = (performance.now() - started) / 1000;
-        this.set({ status: "done", entries: calibration.entries, calibration, seconds });
-        return calibration;
+        this.cache?.write(outcome);
+        return outcome.calibration;
       } catch (error) {
         this.set({ ...this.state, status: "error", error: error instanceof Error ? error.message : String(error) });
         return null;
@@ -313,14 +278,25 @@ export function resultWithTimings(result: ResultJson, seconds: number): ResultJs
   };
 }
 
+/**
+ * The download's file name: the dataset (a paper experiment, or the CSV's file name without its
+ * extension), the method and the seed, e.g. `consolesr-toy-consolesr-seed0.json`,
+ * `consolesr-pendulum-consolesr-seed3.json`: two CSVs' results no longer share one name.
+ */
+export function resultFilename(result: ResultJson): string {
+  const config = result.manifest.config as { experiment?: string; data?: string; method?: string };
+  const data = config.experiment ?? (config.data ?? "csv").replace(/^.*[\\/]/, "").replace(/\.[^.]*$/, "");
+  const safe = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, "-");
+  const method = config.method ? `-${safe(config.method)}` : "";
+  return `consolesr-${safe(data) || "csv"}${method}-seed${result.manifest.seed}.json`;
+}
+
 /** Options of Runner.request. */
 export interface RequestOptions {
   /** The git sha recorded in the manifest. */
   git: string;
-  /** Makes the run's tfjs backend live; runs once the previous run has stopped. */
-  prepare: () => Promise<{ backend: string; failures?: RunRecord["failures"] }>;
-  /** The search's LP solver (default: HiGHS loaded the default way). */
-  argmin?: ArgminSolver;
+  /** The tfjs backend to make live first (the worker falls back through webgl → wasm → cpu from it). */
+  backend: string;
   /** Part of what makes two requests the same run (e.g. the preferred backend). */
   key?: string;
   /**
@@ -330,30 +306,15 @@ export interface RequestOptions {
   controls?: string;
   /** Plugins registered on top of the built-ins for this run (loaded from files in the page). */
   plugins?: readonly Plugin[];
+  /** Why this engine and backend (shown with the run). */
+  why?: string;
 }
 
 /** What makes two requests the same run: the config, the extra key, the plugins' names. */
 export const requestKey = (config: PlaygroundConfig, key = "", plugins: readonly Plugin[] = []): string =>
   JSON.stringify([config, key, plugins.map((p) => `${p.kind}:${p.name}`)]);
 
-/**
- * The registries with every reward wrapped to report each fit it scores (the same score,
- * computed by the plugin itself): the search's episode events name only the best structure so
- * far, and the Pareto chart wants every fitted one. The evaluator scores each structure once,
- * right after its fit, and every fitted structure goes to the search's hall of fame.
- */
-function tapRewards(registries: Registries, onScore: (fit: RewardFit) => void): Registries {
-  const tapped = registries.rewards.values().map((reward) => {
-    const score = (fit: RewardFit) => {
-      const value = reward.score.call(reward, fit);
-      onScore(fit);
-      return value;
-    };
-    // The plugin's own object stays the prototype: its other fields (and `this` in score) are its own.
-    return Object.assign(Object.create(reward) as RewardPlugin, { score });
-  });
-  return { ...registries, rewards: new Registry<RewardPlugin>("reward", tapped) };
-}
+const ACTIVE = new Set<RunRecord["status"]>(["waiting", "running"]);
 
 const message = (error: unknown) =>
   error instanceof InputError
@@ -361,44 +322,21 @@ const message = (error: unknown) =>
     : `internal error: ${error instanceof Error ? error.message : String(error)}`;
 
 /**
- * The page's runs. A request with a new config aborts the current run and starts the new one as
+ * The page's runs. A request with a new config stops the current run and starts the new one as
  * soon as it has stopped; a request identical to the current one (a control that fired twice, a
- * cell re-evaluated with the same values) joins it. All runs go through one runtime module.
+ * cell re-evaluated with the same values) joins it. All runs go through one search worker.
  */
 export class Runner {
   readonly runs: RunRecord[] = [];
-  /** The latest value of the module's `progress` cell (the run's share done, for one bar). */
+  /** The latest value of the worker's `progress` cell (the run's share done, for one bar). */
   progress: Progress | null = null;
-  private readonly runtime = new Runtime();
-  private readonly main: Module;
-  /** The first error of the cells `data` and `search` of the current computation (not the runtime's wrapper of it). */
-  private failure: unknown;
   private last: Promise<unknown> = Promise.resolve();
-  private current: { key: string; record: RunRecord; controller: AbortController; promise: Promise<RunRecord> } | null =
-    null;
+  private current: { key: string; record: RunRecord; cancelled: boolean; run: WorkerRun | null } | null = null;
+  private currentPromise: Promise<RunRecord> | null = null;
   private listeners = new Set<(runs: RunRecord[]) => void>();
   private endListeners = new Set<(run: RunRecord | null) => void>();
 
-  constructor() {
-    this.main = this.runtime.module(define, (name) => {
-      if (name === "progress") {
-        return {
-          fulfilled: (value: unknown) => {
-            this.progress = value as Progress;
-            this.notify();
-          },
-        };
-      }
-      if (name === "data" || name === "search") {
-        return {
-          rejected: (error: unknown) => {
-            if (this.failure === undefined && !(error instanceof RuntimeError)) this.failure = error;
-          },
-        };
-      }
-      return undefined;
-    });
-  }
+  constructor(private readonly worker: SearchWorker = new SearchWorker()) {}
 
   subscribe(listener: (runs: RunRecord[]) => void): () => void {
     this.listeners.add(listener);
@@ -414,7 +352,7 @@ export class Runner {
   }
 
   private lastEnded(): RunRecord | null {
-    const ended = this.runs.filter((r) => r.status !== "waiting" && r.status !== "running");
+    const ended = this.runs.filter((r) => !ACTIVE.has(r.status));
     return ended[ended.length - 1] ?? null;
   }
 
@@ -424,21 +362,26 @@ export class Runner {
 
   /** Whether a run is waiting or running (the page's Stop button). */
   get active(): boolean {
-    return (
-      this.current !== null && (this.current.record.status === "waiting" || this.current.record.status === "running")
-    );
+    return this.current !== null && ACTIVE.has(this.current.record.status);
   }
 
-  /** Aborts the current run, if any (its record ends "cancelled"). */
+  /** Stops the current run, if any: it ends "stopped" with its best so far (or "cancelled" before it began). */
   cancel(): void {
-    this.current?.controller.abort();
+    if (!this.current) return;
+    this.current.cancelled = true;
+    this.current.run?.stop();
     this.current = null;
   }
 
-  /** Cancels the current run and releases the runtime (the page is going away). */
+  /** Starts the worker now (it loads the library), so that the first run does not wait for it. */
+  warm(): void {
+    this.worker.warm();
+  }
+
+  /** Stops the current run and ends the worker (the page is going away). */
   dispose(): void {
     this.cancel();
-    void this.last.finally(() => this.runtime.dispose());
+    this.worker.dispose();
   }
 
   /**
@@ -447,10 +390,8 @@ export class Runner {
    */
   request(config: PlaygroundConfig, options: RequestOptions): Promise<RunRecord> {
     const key = requestKey(config, options.key, options.plugins);
-    if (this.active && this.current!.key === key && !this.current!.controller.signal.aborted)
-      return this.current!.promise;
+    if (this.active && this.current!.key === key && !this.current!.cancelled) return this.currentPromise!;
     this.cancel();
-    const controller = new AbortController();
     const record: RunRecord = {
       id: this.runs.length + 1,
       key: options.controls ?? key,
@@ -459,6 +400,7 @@ export class Runner {
       engine: config.fit.engine,
       backend: "",
       failures: [],
+      ...(options.why ? { why: options.why } : {}),
       started: 0,
       seconds: 0,
       targets: [],
@@ -466,58 +408,86 @@ export class Runner {
       fits: [],
       front: [],
     };
-    const promise = this.start(record, config, controller.signal, options);
-    this.current = { key, record, controller, promise };
-    return promise;
+    const current = { key, record, cancelled: false, run: null as WorkerRun | null };
+    this.current = current;
+    this.currentPromise = this.start(current, config, options);
+    return this.currentPromise;
   }
 
   private start(
-    record: RunRecord,
+    current: { record: RunRecord; cancelled: boolean; run: WorkerRun | null },
     config: PlaygroundConfig,
-    signal: AbortSignal,
     options: RequestOptions,
   ): Promise<RunRecord> {
+    const { record } = current;
     this.runs.push(record);
     this.notify();
     const previous = this.last;
     const run = (async () => {
       await previous.catch(() => undefined);
-      const ended = (status: RunRecord["status"]) => {
-        record.status = status;
-        record.seconds = record.started ? (performance.now() - record.started) / 1000 : 0;
+      const ended = (outcome: Pick<RunOutcome, "status" | "result" | "text" | "error" | "seconds">) => {
+        record.status = outcome.status;
+        record.seconds = outcome.seconds;
+        if (outcome.result) {
+          record.result = outcome.result;
+          record.text = outcome.text;
+          for (const t of outcome.result.search.targets ?? []) {
+            const p = record.targets.find((q) => q.target === t.target);
+            if (p) p.stopReason = t.stopReason;
+          }
+        }
+        if (outcome.error) record.error = outcome.error;
         this.notify();
         for (const listener of this.endListeners) listener(record);
         return record;
       };
-      if (signal.aborted) return ended("cancelled");
+      if (current.cancelled) return ended({ status: "cancelled", seconds: 0 });
+      let files: { file: string; source: string }[];
       try {
-        // Fits scored since the last episode event: they belong to that event's target.
-        const scored: RewardFit[] = [];
-        const registries = tapRewards(createRegistries(options.plugins ?? []), (fit) => scored.push(fit));
-        const table = config.dataset === "csv" && config.csv ? parseCsv(config.csv.text, config.csv.name) : undefined;
-        const resolved: RuntimeConfig = {
-          ...resolvePipelineConfig(pipelineOptions(config, table, registries), registries),
-          table,
-          file: config.csv?.name,
-        };
-        const { backend, failures = [] } = await options.prepare();
-        if (signal.aborted) return ended("cancelled");
-        record.backend = backend;
-        record.failures = failures;
-        record.status = "running";
-        record.started = performance.now();
-        this.progress = null;
-        this.notify();
-        const lookup = (name: string) => registries.symbols.get(name);
-        const progress = new Map<string, TargetProgress>();
-        const halls = new Map<string, HallOfFame>();
-        const hooks: RuntimeHooks = {
+        // A CSV that does not parse is the library's one line, before the worker starts.
+        if (config.dataset === "csv" && config.csv) parseCsv(config.csv.text, config.csv.name);
+        files = pluginFiles(options.plugins ?? []);
+      } catch (error) {
+        return ended({ status: "error", seconds: 0, error: message(error) });
+      }
+      const progress = new Map<string, TargetProgress>();
+      const halls = new Map<string, HallOfFame>();
+      this.progress = null;
+      const handle = this.worker.run(
+        { kind: "playground", config, backend: options.backend, plugins: files, git: options.git, fits: true },
+        {
+          onStarted: (m) => {
+            record.engine = m.engine;
+            record.backend = m.backend;
+            record.failures = m.failures;
+            record.status = "running";
+            record.started = performance.now();
+            this.notify();
+          },
+          onProgress: (m) => {
+            this.progress = m.progress;
+            record.seconds = m.seconds;
+            const p = m.progress;
+            // A baseline reports epochs or samples, not episodes: its line per output comes from here.
+            if (p.target !== null && p.unit !== "episode") {
+              progress.set(p.target, {
+                target: p.target,
+                episode: p.episode,
+                unit: p.unit,
+                episodes: p.episodes,
+                budget: 0,
+                structures: 0,
+                bestNrmse: p.bestNrmse,
+                bestText: "—",
+              });
+              record.targets = [...progress.values()];
+            }
+            this.notify();
+          },
           onEpisode: (e) => {
             const hall = halls.get(e.target) ?? new HallOfFame();
             halls.set(e.target, hall);
-            // A fit's rival without the constant is scored by no reward call: it comes with the episode.
-            const plain = !e.cached && e.candidate.plain ? [e.candidate.plain] : [];
-            for (const { complexity, nrmse } of [...scored.splice(0), ...plain]) {
+            for (const { complexity, nrmse } of e.fits) {
               record.fits.push({ target: e.target, complexity, nrmse });
               // The hall of fame reads complexity and NRMSE only.
               hall.add({ complexity, nrmse } as Candidate);
@@ -529,44 +499,26 @@ export class Runner {
             progress.set(e.target, {
               target: e.target,
               episode: e.episode,
+              unit: "episode",
               episodes: config.episodes,
               budget: config.budget,
               structures: e.structures,
-              bestNrmse: e.best.nrmse,
-              bestText: e.best.equation.terms.length ? equationText(e.best.equation, lookup) : "—",
+              bestNrmse: e.bestNrmse,
+              bestText: e.bestText,
             });
             record.targets = [...progress.values()];
-            record.seconds = (performance.now() - record.started) / 1000;
+            record.seconds = e.seconds;
             this.notify();
           },
-        };
-        this.failure = undefined;
-        // One computation of the module: these redefinitions land in the same tick.
-        this.main.redefine("registries", [], () => registries);
-        this.main.redefine("config", [], () => resolved);
-        this.main.redefine("backend", [], () => backend);
-        this.main.redefine("argmin", [], () => options.argmin ?? null);
-        this.main.redefine("git", [], () => options.git);
-        this.main.redefine("signal", [], () => signal);
-        this.main.redefine("hooks", [], () => hooks);
-        let output: PipelineOutput;
-        try {
-          output = (await this.main.value("search")) as PipelineOutput;
-        } catch (error) {
-          throw this.failure ?? error;
-        }
-        for (const t of output.result.search.targets ?? []) {
-          const p = record.targets.find((q) => q.target === t.target);
-          if (p) p.stopReason = t.stopReason;
-        }
-        if (output.search?.error) throw output.search.error;
-        if (output.result.search.stopReason === "aborted" || signal.aborted) return ended("cancelled");
-        record.result = output.result;
-        return ended("done");
-      } catch (error) {
-        record.error = message(error);
-        return ended("error");
-      }
+        },
+      );
+      current.run = handle;
+      // Stopped while it waited for the worker's previous run.
+      if (current.cancelled) handle.stop();
+      const outcome = await handle.done;
+      if (outcome.status === "error" && !outcome.input && outcome.error && !outcome.error.startsWith("internal error"))
+        outcome.error = `internal error: ${outcome.error}`;
+      return ended(outcome);
     })();
     this.last = run;
     return run;

@@ -18,39 +18,15 @@ import {
   type Registries,
 } from "../lib/index.js";
 import katex from "katex";
+import { importPluginSource } from "./pluginSource.js";
 
 /** A symbol's LaTeX rendered as the pages render it (check-plugin's "latex" check). */
 const renderLatex = (latex: string) => void katex.renderToString(latex, { throwOnError: true });
 
-export const PLUGIN_EXTENSIONS = [".js", ".mjs"];
+export { importPluginSource, PLUGIN_EXTENSIONS } from "./pluginSource.js";
 
 const oneLine = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!;
 const fileError = (name: string, message: string) => new InputError(`plugin file ${name}: ${message}`);
-
-/** The default export of a plugin module's source, unvalidated: one object or an array of them. */
-export async function importPluginSource(source: string, name: string): Promise<unknown[]> {
-  if (!PLUGIN_EXTENSIONS.some((ext) => name.toLowerCase().endsWith(ext)))
-    throw fileError(name, `must be a ${PLUGIN_EXTENSIONS.join(" or ")} file (an ES module)`);
-  const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
-  let module: { default?: unknown };
-  try {
-    module = await import(url);
-  } catch (cause) {
-    throw fileError(name, `cannot be imported: ${oneLine(cause)}`);
-  } finally {
-    URL.revokeObjectURL(url);
-  }
-  const exported = module.default;
-  if (exported === undefined) {
-    throw fileError(
-      name,
-      'has no default export; write `export default { kind: "symbol", … }` (one plugin) or `export default [ … ]`',
-    );
-  }
-  const plugins = Array.isArray(exported) ? exported : [exported];
-  if (plugins.length === 0) throw fileError(name, "exports an empty array: no plugin");
-  return plugins;
-}
 
 /** What loading a file added. */
 export interface PluginLoad {
@@ -90,5 +66,21 @@ export async function loadPluginSource(source: string, name: string, loaded: rea
   } catch (cause) {
     throw fileError(name, oneLine(cause));
   }
+  const file = { file: name, source };
+  for (const plugin of candidates as Plugin[]) sources.set(plugin, file);
   return { file: name, plugins: candidates as Plugin[] };
+}
+
+/** Each loaded plugin's file: the search worker imports that source again (searchWorker.ts). */
+const sources = new WeakMap<Plugin, { file: string; source: string }>();
+
+/** The files of `plugins` (each once, in load order), for a run in the search worker. */
+export function pluginFiles(plugins: readonly Plugin[]): { file: string; source: string }[] {
+  const files: { file: string; source: string }[] = [];
+  for (const plugin of plugins) {
+    const file = sources.get(plugin);
+    if (!file) throw new InputError(`plugin ${plugin.name}: its file's source is not known to the page`);
+    if (!files.includes(file)) files.push(file);
+  }
+  return files;
 }

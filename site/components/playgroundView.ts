@@ -5,19 +5,26 @@
 import { html } from "htl";
 import type { ResultJson } from "../lib/index.js";
 import { tex } from "./katex.js";
+import { progressLine, unitName } from "./progressLine.js";
+
+export { progressLine };
 
 const fmt = (x, digits = 3) => (Number.isFinite(x) ? (x === 0 ? "0" : x.toExponential(digits - 1)) : "—");
 /** E_c in %, or a dash where it does not apply (a model method has no coefficients). */
 const ecText = (ec: number | null) => (ec === null ? "—" : `${ec.toPrecision(3)} %`);
 const texTarget = (name) => name.replace(/^([A-Za-z]+)_?(\d+)$/, "$1_{$2}");
 
-/** The whole run's share done, as a bar. */
-function overall(share, progress) {
+/** The whole run's share done, as a bar, with the progress line. */
+function overall(share, progress, seconds) {
   const outputs = progress?.targets > 1 ? ` ${progress.targets} outputs ×` : "";
   const episodes = progress?.episodes ?? "…";
-  const note = `(at most${outputs} ${episodes} episodes; a search stops early once its equation fits)`;
+  const note =
+    progress?.unit && progress.unit !== "episode"
+      ? ""
+      : ` (at most${outputs} ${episodes} episodes; a search stops early once its equation fits)`;
   return html`<div class="pg-overall"><progress max="1" value=${share} style="width: 40%; max-width: 320px;"></progress>
-    <small>run ${Math.round(share * 100)} % ${note}</small></div>`;
+    <small>run ${Math.round(share * 100)} %${note}</small>
+    <div class="pg-progress-line"><small>${progressLine(progress, seconds)}</small></div></div>`;
 }
 
 /**
@@ -28,7 +35,8 @@ function overall(share, progress) {
 export function runButtons(runner, run) {
   const start = html`<button class="pg-run" type="button" disabled
     title="Run the search with the controls below">Run</button>`;
-  const stop = html`<button class="pg-stop" type="button" title="Stop at the end of the current episode">Stop</button>`;
+  const stop = html`<button class="pg-stop" type="button"
+    title="Stop at the end of the current episode and keep the best so far">Stop</button>`;
   start.onclick = () => run();
   stop.onclick = () => runner.cancel();
   const unsubscribe = runner.subscribe(() => {
@@ -82,6 +90,8 @@ export function backendBadge(run) {
       ? html`fit engine: <b>js</b> (float64) <small>· tfjs backend ${run.backend}, holding data only</small>`
       : html`fit engine: <b>tfjs</b> · tfjs backend: <b>${run.backend}</b>`;
   return html`<p class="pg-backend" data-engine=${run.engine} data-backend=${run.backend}>${what}${
+    run.why ? html` <small>(${run.why})</small>` : ""
+  }${
     run.failures.length
       ? html` <small>(${run.failures.map((f) => `${f.backend} failed: ${f.reason}`).join("; ")})</small>`
       : ""
@@ -107,8 +117,9 @@ export function calibratingNote(state) {
  */
 export function calibrationView(state) {
   if (state.status === "idle")
-    return html`<div class="pg-calibration" data-status="idle"><small>Calibration: measured before the first
-      run (a short fit timed on each engine).</small></div>`;
+    return html`<div class="pg-calibration" data-status="idle" data-cached="false"><small>Calibration: measured
+      before the first run with the engine on auto (a short fit timed on each engine, at most 2 s), then kept in
+      this browser.</small></div>`;
   const choice = state.calibration?.choice;
   const chosen = (e) =>
     choice && e.engine === choice.engine && (e.engine === "js" || e.backend === choice.backend) && e.seconds !== null;
@@ -125,9 +136,14 @@ export function calibrationView(state) {
       ? html`<b>Calibrating</b>: timing one fit on js and each tfjs backend…`
       : state.status === "error"
         ? html`<span style="color: crimson">Calibration failed (${state.error}); the fits run on js.</span>`
-        : html`Calibration (${setup}; ${state.seconds.toFixed(1)} s in all): <b>${entryName(choice)}</b> is
-          fastest here.`;
-  return html`<div class="pg-calibration" data-status=${state.status} data-choice=${choice?.engine ?? ""}
+        : state.cached
+          ? html`Calibration kept in this browser (measured ${state.measuredAt?.slice(0, 10)} for this version and
+            build, ${setup}; ${state.seconds.toFixed(1)} s then): <b>${entryName(choice)}</b> is fastest here; not
+            measured again.`
+          : html`Calibration (${setup}; ${state.seconds.toFixed(1)} s in all, at most 2 s once loaded):
+            <b>${entryName(choice)}</b> is fastest here.`;
+  return html`<div class="pg-calibration" data-status=${state.status} data-cached=${state.cached ? "true" : "false"}
+    data-choice=${choice?.engine ?? ""}
     data-backend=${choice?.backend ?? ""} data-seconds=${state.seconds?.toFixed(3) ?? ""}>
     <p style="margin: 0.25rem 0;">${head}</p>
     <table style="font-size: 13px; max-width: 640px;">
@@ -140,19 +156,26 @@ export function calibrationView(state) {
   </div>`;
 }
 
-const statusColor = { waiting: "gray", running: "steelblue", done: "green", cancelled: "darkorange", error: "crimson" };
+const statusColor = {
+  waiting: "gray",
+  running: "steelblue",
+  done: "green",
+  stopped: "darkorange",
+  cancelled: "darkorange",
+  error: "crimson",
+};
 
 function targetRow(t) {
   const { budget } = t;
   const max = t.episodes;
   return html`<div class="pg-target" data-target=${t.target} data-episode=${t.episode}
     data-structures=${t.structures} data-nrmse=${t.bestNrmse}>
-    <div class="pg-target-head"><b>${t.target}</b> episode ${t.episode} of at most ${max}${
+    <div class="pg-target-head"><b>${t.target}</b> ${unitName(t.unit, 1)} ${t.episode} of at most ${max}${
       budget ? `, budget ${budget}` : ""
     } ·
-      ${t.structures} structure${t.structures === 1 ? "" : "s"} fitted · best NRMSE ${fmt(t.bestNrmse)}${
-        t.stopReason ? html` · <i>${t.stopReason}</i>` : ""
-      }</div>
+      ${
+        t.unit && t.unit !== "episode" ? "" : `${t.structures} structure${t.structures === 1 ? "" : "s"} fitted · `
+      }best NRMSE ${fmt(t.bestNrmse)}${t.stopReason ? html` · <i>${t.stopReason}</i>` : ""}</div>
     <div class="pg-best"><small>best so far: <code>${t.bestText}</code></small></div>
   </div>`;
 }
@@ -164,13 +187,18 @@ function targetRow(t) {
 export function runStatus(run, progress: { fraction: number } | null = null) {
   if (!run) return html`<div class="pg-status" data-status="idle">No run yet.</div>`;
   const episodes = run.targets.reduce((s, t) => s + t.episode, 0);
-  const share = run.status === "done" ? 1 : run.status === "running" && progress ? progress.fraction : null;
+  const share =
+    run.status === "done"
+      ? 1
+      : (run.status === "running" || run.status === "stopped") && progress
+        ? progress.fraction
+        : null;
   return html`<div class="pg-status" data-run=${run.id} data-status=${run.status} data-episodes=${episodes}
     data-seconds=${run.seconds.toFixed(3)}>
     <p><b>Run #${run.id}</b> <span style="color: ${statusColor[run.status]}; font-weight: 600;">${run.status}</span>
       ${run.backend ? `on ${engineName(run)}` : ""} · ${run.seconds.toFixed(1)} s · <small>${run.label}</small></p>
     ${run.error ? html`<p class="pg-error" style="color: crimson">error: ${run.error}</p>` : ""}
-    ${share === null ? "" : overall(share, progress)}
+    ${share === null ? "" : overall(share, progress, run.seconds)}
     ${run.targets.map((t) => targetRow(t))}
   </div>`;
 }

@@ -1,18 +1,22 @@
 // "Re-run with…": the form and the live run every report page shares. The page's published result
 // (committed, or made at build time) is shown first; the form (bounded inputs and an explicit Run
-// button) runs one configuration live in this browser through the library's runtime module (the
-// module `consolesr reproduce` runs headless: src/lib/api/runtime.ts, via runModule), and the
-// equations (KaTeX), the comparison table and the charts update in place, published beside yours.
-// The library (and tfjs) is loaded only when Run is pressed, so a page that is only read stays light.
+// button) runs one configuration live in this browser, in a Web Worker (searchWorker.ts, through
+// searchClient.ts: the page answers clicks while it runs), through the library's runtime module (the
+// module `consolesr reproduce` runs headless: src/lib/api/runtime.ts), and the equations (KaTeX), the
+// comparison table and the charts update in place, published beside yours. Stop ends the run at its
+// next episode, epoch or batch and keeps its best so far, shown and downloadable. The worker (and
+// the library, and tfjs) is started only when Run is pressed, so a page that is only read stays light.
 //
-// Hooks for readers and tests: .rerun[data-experiment], .rerun-run, .rerun-status[data-status],
-// .rerun-equation[data-which="published"|"yours"][data-target], .rerun-download[data-which],
-// .rerun-playground.
+// Hooks for readers and tests: .rerun[data-experiment], .rerun-run, .rerun-stop,
+// .rerun-status[data-status], .rerun-equation[data-which="published"|"yours"][data-target],
+// .rerun-download[data-which], .rerun-playground.
 import { html } from "htl";
 import { convergenceChart, nrmseChart } from "./experimentCharts.js";
 import { tex } from "./katex.js";
 import { chartWidth, scrollX } from "./layout.js";
 import { saveJson } from "./playgroundView.js";
+import { progressLine } from "./progressLine.js";
+import { SearchWorker, type WorkerRun } from "./searchClient.js";
 import { playgroundLink } from "./playgroundLink.js";
 
 /** The SNRs the forms offer (dB; null: noiseless, the published runs' setting). */
@@ -124,14 +128,14 @@ function readValues(fields, controls) {
   return { values };
 }
 
-/** What a live run was: its seed, rows, noise, method and backend (from its manifest). */
-function yoursLabel({ seed, config, backend }) {
+/** What a live run was: its seed, rows, noise and method (from its manifest), and the engine it ran on. */
+function yoursLabel({ seed, config }, engine: string) {
   const noise = config.snrDb === null || config.snrDb === undefined ? "" : `, ${config.snrDb} dB`;
-  return `seed ${seed}, ${config.rows} rows${noise}, ${config.method}, tfjs ${backend}`;
+  return `seed ${seed}, ${config.rows} rows${noise}, ${config.method}${engine ? `, ${engine}` : ""}`;
 }
 
 /** The comparison table: per output, the published and your equation and numbers. */
-function comparisonTable(published, yours) {
+function comparisonTable(published, yours, engine = "") {
   const pub = outputsOf(published?.result);
   const mine = outputsOf(yours);
   const targets = [...new Set([...pub.map((o) => o.target), ...mine.map((o) => o.target)])];
@@ -146,7 +150,7 @@ function comparisonTable(published, yours) {
     }</td>`;
   return html`<table class="rerun-table" style="font-size: 13px;">
 <thead><tr><th>output</th><th>published${published ? html`<br><small>${published.label}</small>` : ""}</th>
-<th>yours${yours ? html`<br><small>${yoursLabel(yours.manifest)}</small>` : ""}</th>
+<th>yours${yours ? html`<br><small>${yoursLabel(yours.manifest, engine)}</small>` : ""}</th>
 <th>exact</th><th>E_c (%)</th><th>test NRMSE</th><th>train NRMSE</th><th>episodes · structures</th></tr>
 <tr><th></th><th></th><th></th><th colspan="5"><small>published / yours</small></th></tr></thead>
 <tbody>${targets.map(
@@ -202,7 +206,8 @@ ${status}${table}${charts}</section>`;
   let yoursText: string | null = null;
   let yoursValues = null;
   let progress: { target: string; episode: number; nrmse: number }[] = [];
-  let current: { controller: AbortController; done: Promise<void> | null } | null = null;
+  let yoursEngine = "";
+  let current: { handle: WorkerRun | null; done: Promise<void> | null } | null = null;
 
   const valuesNow = () => readValues(spec.fields, controls).values ?? null;
   const publishedNow = () => {
@@ -213,7 +218,7 @@ ${status}${table}${charts}</section>`;
 
   function redraw() {
     const published = publishedNow();
-    table.replaceChildren(comparisonTable(published, yours));
+    table.replaceChildren(comparisonTable(published, yours, yoursEngine));
     const parts = [nrmseChart(outputsOf(published?.result), outputsOf(yours), { width: width() })];
     if (progress.length) parts.push(convergenceChart(progress, { width: width() }));
     charts.replaceChildren(...parts.map(scrollX));
@@ -232,72 +237,64 @@ ${status}${table}${charts}</section>`;
     status.textContent = text;
   }
 
+  /** The form's search worker, started at the first Run (a page that is only read loads no library). */
+  let worker: SearchWorker | null = null;
+
   async function run(values) {
-    const controller = new AbortController();
     const previous = current;
-    previous?.controller.abort();
-    const job: { controller: AbortController; done: Promise<void> | null } = { controller, done: null };
+    previous?.handle?.stop();
+    const job: { handle: WorkerRun | null; done: Promise<void> | null } = { handle: null, done: null };
     current = job;
     job.done = (async () => {
       await previous?.done;
+      if (current !== job) return;
       progress = [];
-      setStatus("running", "Loading the library…");
+      setStatus("running", "Starting the search worker (it loads the library)…");
       stopButton.disabled = false;
-      const started = performance.now();
+      let engine = "";
       let last = 0;
-      let lib: typeof import("../lib/index.js") | null = null;
-      try {
-        lib = await import("../lib/index.js");
-        // Float64 first: the searches fit on the float64 engine, so the tfjs backend barely matters,
-        // and the cpu backend needs no GPU (WebGL is software on a machine without one).
-        const { backend } = await lib.selectBackend(lib.backendOrder("cpu"));
-        const registries = lib.createRegistries();
-        const config = lib.resolvePipelineConfig(spec.options(values), registries);
-        setStatus("running", `Running on tfjs ${backend}…`);
-        const onEpisode = (e) => {
-          progress.push({ target: e.target, episode: e.episode, nrmse: e.best.nrmse });
-          const now = performance.now();
-          if (now - last < 400) return;
-          last = now;
-          setStatus(
-            "running",
-            `Running on tfjs ${backend}: ${e.target}, episode ${e.episode}, ${e.structures} structures, ` +
-              `best train NRMSE ${sci(e.best.nrmse)} (${((now - started) / 1000).toFixed(1)} s)`,
-          );
-          redraw();
-        };
-        const runStarted = performance.now();
-        const result = await lib.runModule(config, {
-          backend,
-          registries,
-          git: spec.git,
-          signal: controller.signal,
-          hooks: { onEpisode },
-        });
-        const seconds = ((performance.now() - started) / 1000).toFixed(1);
-        if (result.search?.stopReason === "aborted") {
-          if (current === job) setStatus("cancelled", `Stopped after ${seconds} s; the table keeps your previous run.`);
-          return;
-        }
-        yours = result;
-        // The download carries the run's seconds and this browser, as the CLI's --timings does
-        // (`consolesr reproduce` compares neither).
-        yoursText = lib.resultToJson({
-          ...result,
-          search: { ...result.search, seconds: Number(((performance.now() - runStarted) / 1000).toFixed(3)) },
-          manifest: { ...result.manifest, runtime: lib.runtimeFacts() },
-        });
+      worker ??= new SearchWorker();
+      const handle = worker.run(
+        { kind: "options", options: spec.options(values), backend: "cpu", plugins: [], git: spec.git, fits: false },
+        {
+          onStarted: (m) => {
+            engine = m.engine === "js" ? "js (float64)" : `tfjs ${m.backend}`;
+            setStatus("running", `Running in a worker on ${engine}…`);
+          },
+          onEpisode: (e) => {
+            progress.push({ target: e.target, episode: e.episode, nrmse: e.bestNrmse });
+          },
+          onProgress: (m) => {
+            const now = performance.now();
+            if (now - last < 250) return;
+            last = now;
+            setStatus("running", `Running in a worker on ${engine}: ${progressLine(m.progress, m.seconds)}`);
+            if (progress.length) redraw();
+          },
+        },
+      );
+      job.handle = handle;
+      const outcome = await handle.done;
+      const seconds = outcome.seconds.toFixed(1);
+      if (outcome.result && (outcome.status === "done" || outcome.status === "stopped")) {
+        yours = outcome.result;
+        yoursText = outcome.text ?? null;
         yoursValues = values;
-        downloadYours.disabled = false;
-        setStatus("done", `Done in ${seconds} s on tfjs ${backend}: ${spec.command(values)}`);
-      } catch (error) {
-        // A bad setting is the library's one-line message; anything else says it is ours.
-        const kind = lib?.isInputError(error) ? "" : "internal error: ";
-        setStatus("error", `error: ${kind}${error instanceof Error ? error.message : String(error)}`);
-      } finally {
-        if (current === job) stopButton.disabled = true;
-        redraw();
+        yoursEngine = engine;
+        downloadYours.disabled = yoursText === null;
       }
+      if (outcome.status === "done") setStatus("done", `Done in ${seconds} s on ${engine}: ${spec.command(values)}`);
+      else if (outcome.status === "stopped")
+        setStatus("stopped", `Stopped after ${seconds} s on ${engine}: the table shows the best found so far.`);
+      else if (outcome.status === "cancelled")
+        setStatus("cancelled", `Stopped after ${seconds} s before a result; the table keeps your previous run.`);
+      else {
+        // A bad setting is the library's one-line message; anything else says it is ours.
+        const kind = outcome.input || outcome.error?.startsWith("internal error") ? "" : "internal error: ";
+        setStatus("error", `error: ${kind}${outcome.error}`);
+      }
+      if (current === job) stopButton.disabled = true;
+      redraw();
     })();
     return job.done;
   }
@@ -315,7 +312,7 @@ ${status}${table}${charts}</section>`;
     describeInputs();
     redraw();
   });
-  stopButton.addEventListener("click", () => current?.controller.abort());
+  stopButton.addEventListener("click", () => current?.handle?.stop());
   downloadPublished.addEventListener("click", () => {
     const published = publishedNow();
     if (published?.text) saveJson(published.text, published.filename);

@@ -54,13 +54,14 @@ export {
   runPipeline,
   isExperimentConfig,
   isFormConfig,
+  usesTfjs,
   evaluateExperiment,
   type PipelineConfig,
   type PipelineOptions,
   type PipelineOutput,
   type PipelineData,
 } from "./run/index.js";
-export { runModule, type Progress, type RuntimeConfig, type RuntimeHooks } from "./api/index.js";
+export { runModule, type Progress, type RuntimeConfig, type RuntimeHooks, type TrainingStep } from "./api/index.js";
 // The reactive module a page or `consolesr reproduce` runs (api/runtime.ts).
 export { defineExperimentModule } from "./api/index.js";
 export {

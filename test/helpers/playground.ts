@@ -158,3 +158,82 @@ export function calibrationLine(calibration: PageCalibration): string {
   const { engine, backend } = calibration.choice;
   return `${rows.join(", ")}; choice ${engine} (backend ${backend}), ${calibration.seconds.toFixed(1)} s in all`;
 }
+
+/**
+ * Probes of the page's main thread, installed once per page: a fixed button whose click handler
+ * records its latency (handler time minus the event's timestamp), the longest main-thread task
+ * since the last reset (PerformanceObserver "longtask"), and the delay from a click on a Stop
+ * button (`.pg-stop`, `.rerun-stop`) to the first status (`[data-status]`) that says the run ended.
+ * Plain DOM code in the page (no named helpers inside: tsx's __name is not defined there).
+ */
+export async function installProbes(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __probe?: Record<string, number> };
+    if (w.__probe) return;
+    const probe = { clicks: 0, latency: -1, longest: 0, stopAt: -1, stopDelay: -1 };
+    w.__probe = probe;
+    const button = document.createElement("button");
+    button.id = "click-probe";
+    button.textContent = "probe";
+    button.style.cssText = "position: fixed; right: 0; bottom: 0; z-index: 1000; font-size: 10px;";
+    button.addEventListener("click", (event) => {
+      probe.clicks++;
+      probe.latency = performance.now() - event.timeStamp;
+    });
+    document.body.append(button);
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) probe.longest = Math.max(probe.longest, entry.duration);
+    }).observe({ type: "longtask", buffered: false });
+    document.addEventListener(
+      "click",
+      (event) => {
+        const target = event.target as Element | null;
+        if (target?.closest(".pg-stop, .rerun-stop")) {
+          probe.stopAt = event.timeStamp;
+          probe.stopDelay = -1;
+        }
+      },
+      true,
+    );
+    // The playground redraws its status (a new element), a form changes its attribute: watch both.
+    new MutationObserver(() => {
+      if (probe.stopAt < 0 || probe.stopDelay >= 0) return;
+      for (const element of document.querySelectorAll(".pg-bar .pg-status[data-status], .rerun-status[data-status]")) {
+        const status = element.getAttribute("data-status");
+        if (status === "stopped" || status === "cancelled" || status === "done" || status === "error") {
+          probe.stopDelay = performance.now() - probe.stopAt;
+          return;
+        }
+      }
+    }).observe(document.body, { attributes: true, attributeFilter: ["data-status"], childList: true, subtree: true });
+  });
+}
+
+/** Clicks the probe button; its handler's latency in ms, and the click's round trip from Node in ms. */
+export async function clickProbe(page: Page): Promise<{ latency: number; roundTrip: number }> {
+  const before = await page.evaluate(() => (window as unknown as { __probe: { clicks: number } }).__probe.clicks);
+  const started = performance.now();
+  await page.locator("#click-probe").click({ timeout: 60_000 });
+  await page.waitForFunction((n) => (window as unknown as { __probe: { clicks: number } }).__probe.clicks > n, before, {
+    timeout: 60_000,
+    polling: 10,
+  });
+  const roundTrip = performance.now() - started;
+  const latency = await page.evaluate(() => (window as unknown as { __probe: { latency: number } }).__probe.latency);
+  return { latency, roundTrip };
+}
+
+/** The longest main-thread task (ms) since the last call, and resets it. */
+export function longestTask(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const probe = (window as unknown as { __probe: { longest: number } }).__probe;
+    const longest = probe.longest;
+    probe.longest = 0;
+    return longest;
+  });
+}
+
+/** The delay (ms) from the last Stop click to the status that said the run ended (-1: not yet). */
+export function stopDelay(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { __probe: { stopDelay: number } }).__probe.stopDelay);
+}

@@ -87,16 +87,18 @@ describe("a stopped baseline keeps its best so far", () => {
     );
   });
 
-  test("DSR: a stop after the first batch keeps the best expression of that batch", () => {
+  test("DSR: a stop mid-batch keeps the best expression sampled so far", () => {
     const tensors = tf.memory().numTensors;
     const library = tokenLibrary(problem.inputs, [createRegistries().symbols.get("sin")]);
     const settings = { ...METHODS.dsr.defaults, hidden: [8], batch: 20, budget: 200, stopNrmse: 0 };
     const pace = stopAfter(1);
     const trained = runSteps(trainDsrSteps(problem, "y", library, settings, "dsr", createRng(0), pace));
     assert.equal(tf.memory().numTensors, tensors);
+    // Progress every 10 samples; the stop is asked before each sample: it ends the first batch at 10.
     assert.equal(trained.stopReason, "aborted");
-    assert.equal(trained.samples, 20);
+    assert.equal(trained.samples, 10);
     assert.equal(trained.iterations, 1);
+    assert.equal(pace.seen[0]!.step, 10);
     assert.equal(pace.seen[0]!.nrmse, trained.best.nrmse);
     assert.equal(1 / (1 + trained.best.nrmse), trained.batchBest[0]);
   });

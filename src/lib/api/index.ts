@@ -13,6 +13,7 @@ export {
   runModule,
   type RuntimeConfig,
   type RuntimeHooks,
+  type TrainingStep,
 } from "./runtime.js";
 export {
   fit,

@@ -30,6 +30,8 @@ import type { EquationResult, ResultJson } from "../result/index.js";
 import type { ArgminSolver } from "../search/index.js";
 import type { EpisodeEvent } from "../search/index.js";
 import type { TrainingStep } from "../baselines/index.js";
+
+export type { TrainingStep };
 import { createRegistries } from "../plugins/index.js";
 
 /**

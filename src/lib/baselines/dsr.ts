@@ -64,6 +64,9 @@ export interface DsrTraining {
   stopReason: "reward-threshold" | "budget" | "aborted";
 }
 
+/** Samples between two progress reports (pace.onStep). */
+const PROGRESS_EVERY = 10;
+
 /** VPG's moving-average baseline: b ← DECAY·b + (1 − DECAY)·mean(R). */
 const BASELINE_DECAY = 0.5;
 
@@ -148,6 +151,11 @@ export function* trainDsrSteps(
       const batch = sampleBatch(policy, library, limits, size, rng);
       const rewards: number[] = [];
       for (const tokens of batch.expressions) {
+        // A stop keeps the best expression so far, mid-batch too (each fit can take milliseconds).
+        if (samples > 0 && pace.stopped()) {
+          stopReason = "aborted";
+          break;
+        }
         samples++;
         const key = tokens.join(",");
         let scored = cache.get(key);
@@ -161,10 +169,12 @@ export function* trainDsrSteps(
           bestAt = samples;
         }
         rewards.push(scored.reward);
+        if (samples % PROGRESS_EVERY === 0)
+          pace.onStep?.({ step: samples, steps: settings.budget, unit: "sample", nrmse: best?.nrmse });
         yield;
       }
-      batchBest.push(Math.max(...rewards));
-      pace.onStep?.({ step: samples, steps: settings.budget, unit: "sample", nrmse: best?.nrmse });
+      if (rewards.length > 0) batchBest.push(Math.max(...rewards));
+      if (stopReason === "aborted") break;
       if (best && best.nrmse <= settings.stopNrmse) {
         stopReason = "reward-threshold";
         break;

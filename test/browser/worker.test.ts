@@ -1,0 +1,169 @@
+// Searches run in a Web Worker, never on the page's main thread (site/components/searchWorker.ts):
+//
+// - the Comparison page's "Re-run with…" form, with a structure search (Algorithm 2 on syn2, which
+//   runs long) and each baseline (DSR, EQL, MLP, VPG on syn1): while each runs, a click on the
+//   page is handled; Stop ends it at its next episode, epoch or batch with its best so far, shown
+//   ("stopped") and downloadable, the JSON saying "aborted" (for a baseline, its training record too);
+// - the playground on syn2: Stop after y1 is exact keeps y1's equation, exact, in the page and in
+//   the download;
+// - a second visit of the playground finds the calibration of the first in this browser and does
+//   not measure again.
+//
+// Bounds are generous (a handled click within 5 s, Stop within 15 s): bench/browser.ts prints the
+// click latency and the Stop delay against 200 ms and 1 s.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { parseResult } from "../../src/lib/result/reproduce.js";
+import {
+  artifacts,
+  clickProbe,
+  download,
+  installProbes,
+  longestTask,
+  readCalibration,
+  stopDelay,
+  waitForRun,
+} from "../helpers/playground.js";
+import { openBuiltSite } from "../helpers/site.js";
+
+/** Collects a tab's thrown errors and console errors. */
+function watchErrors(page: Page, label: string, errors: string[]): void {
+  page.on("pageerror", (error) => errors.push(`${label}: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(`${label}: console: ${message.text()}`);
+  });
+}
+
+test("every method runs in a worker: clicks are handled meanwhile, Stop keeps the best so far", {
+  timeout: 900_000,
+}, async (t) => {
+  const { server, browser } = await openBuiltSite(t);
+  mkdirSync(artifacts, { recursive: true });
+  const errors: string[] = [];
+
+  // 1. The Comparison page's form: a structure search and each baseline.
+  const page = await browser.context.newPage();
+  watchErrors(page, "comparison", errors);
+  await page.goto(`${server.origin}/comparison`, { waitUntil: "networkidle" });
+  await installProbes(page);
+  const section = page.locator('.rerun[data-experiment="comparison"]');
+  const status = section.locator(".rerun-status");
+  for (const [method, experiment] of [
+    ["paper", "syn2"],
+    ["dsr", "syn1"],
+    ["eql", "syn1"],
+    ["mlp", "syn1"],
+    ["vpg", "syn1"],
+  ] as const) {
+    await section.getByLabel("experiment").selectOption({ label: experiment });
+    await section.getByLabel("method").selectOption({ label: method });
+    await section.locator(".rerun-run").click();
+    // Running: the progress line names the output, the episode (epoch, sample) and the time.
+    await page.waitForFunction(
+      () =>
+        /output \d+ of \d+ \(\w+\), (episode|epoch|sample) \d+/.test(
+          document.querySelector('.rerun[data-experiment="comparison"] .rerun-status')?.textContent ?? "",
+        ),
+      null,
+      { timeout: 120_000, polling: 50 },
+    );
+    assert.equal(await status.getAttribute("data-status"), "running", `${method}: ${await status.textContent()}`);
+    assert.match((await status.textContent()) ?? "", /in a worker on (js \(float64\)|tfjs \w+)/);
+    await longestTask(page);
+    await page.waitForTimeout(1000);
+    const click = await clickProbe(page);
+    const longest = await longestTask(page);
+    assert.ok(click.roundTrip < 5000, `${method}: a click took ${click.roundTrip.toFixed(0)} ms to be handled`);
+    assert.equal(await status.getAttribute("data-status"), "running", `${method} ended before Stop`);
+    await section.locator(".rerun-stop").click();
+    await section.locator('.rerun-status:not([data-status="running"])').waitFor({ timeout: 15_000 });
+    const text = (await status.textContent()) ?? "";
+    assert.equal(await status.getAttribute("data-status"), "stopped", `${method}: ${text}`);
+    assert.match(text, /the table shows the best found so far/);
+    const delay = await stopDelay(page);
+    // The best so far is shown and downloadable.
+    const yours = section.locator('.rerun-download[data-which="yours"]');
+    assert.equal(await yours.isDisabled(), false, `${method}: the stopped run cannot be downloaded`);
+    const [file] = await Promise.all([page.waitForEvent("download"), yours.click()]);
+    const path = join(artifacts, `worker-${method}-stopped.json`);
+    await file.saveAs(path);
+    const result = parseResult(readFileSync(path, "utf8"), path);
+    assert.equal(result.search.stopReason, "aborted", method);
+    assert.equal(result.manifest.config.method, method);
+    if (method === "paper") {
+      assert.ok(result.equations.length > 0, "the stopped search kept no equation");
+      assert.ok(
+        (await section.locator('.rerun-equation[data-which="yours"] .katex').count()) > 0,
+        "the stopped search's equations are not shown",
+      );
+    } else {
+      assert.ok((result.models?.length ?? 0) >= 1, `${method}: the stopped baseline kept no model`);
+      const last = result.models!.at(-1)!.training as { stopReason?: string };
+      assert.equal(last.stopReason, "aborted", `${method}: its training was not stopped from outside`);
+    }
+    t.diagnostic(
+      `${method} on ${experiment}: click handled in ${click.latency.toFixed(0)} ms (round trip ` +
+        `${click.roundTrip.toFixed(0)} ms), longest main-thread task ${longest.toFixed(0)} ms, ` +
+        `Stop → stopped in ${delay.toFixed(0)} ms`,
+    );
+  }
+  await page.close();
+
+  // 2. The playground on syn2: Stop once y1 is done (the search is on y2) keeps y1, exact.
+  const playground = await browser.context.newPage();
+  watchErrors(playground, "playground", errors);
+  await playground.goto(`${server.origin}/playground?dataset=syn2&engine=js`, { waitUntil: "networkidle" });
+  await playground.locator(".pg-data-note[data-dataset='syn2']").waitFor({ timeout: 60_000 });
+  await installProbes(playground);
+  await playground.locator(".pg-run").click();
+  await playground.locator('.pg-status[data-status="running"] .pg-target[data-target="y2"]').waitFor({
+    timeout: 300_000,
+  });
+  const click = await clickProbe(playground);
+  assert.ok(click.roundTrip < 5000, `a click took ${click.roundTrip.toFixed(0)} ms to be handled`);
+  await playground.locator(".pg-stop").click();
+  const stopped = await waitForRun(
+    playground,
+    "the syn2 run to stop",
+    (row) => row.id === 1 && row.status !== "running",
+  );
+  assert.equal(stopped.status, "stopped");
+  const y1 = playground.locator('.pg-equation[data-target="y1"]');
+  await y1.waitFor({ timeout: 30_000 });
+  assert.match((await y1.locator(".pg-equation-meta").textContent()) ?? "", /\bexact\b/, "y1 is not shown exact");
+  const path = await download(playground, "worker-syn2-stopped.json");
+  const result = parseResult(readFileSync(path, "utf8"), path);
+  assert.equal(result.search.stopReason, "aborted");
+  assert.equal(result.evaluation?.find((e) => e.target === "y1")?.exact, true, "y1 in the download is not exact");
+  assert.match((await playground.locator(".pg-download").getAttribute("data-filename")) ?? "", /^consolesr-syn2-/);
+  const delay = await stopDelay(playground);
+  t.diagnostic(
+    `syn2: stopped on y2 after ${stopped.seconds.toFixed(1)} s; y1 = ${result.equations[0]!.text} kept, exact; ` +
+      `click handled in ${click.latency.toFixed(0)} ms, Stop → stopped in ${delay.toFixed(0)} ms`,
+  );
+  await playground.close();
+
+  // 3. The calibration: measured on a visit with the engine on auto (after its first run), then
+  // kept: the next visit shows it at once, from this browser's cache.
+  const first = await browser.context.newPage();
+  watchErrors(first, "playground (first visit)", errors);
+  await first.goto(`${server.origin}/playground`);
+  const measured = await readCalibration(first);
+  assert.equal(await first.locator(".pg-calibration").getAttribute("data-cached"), "false");
+  await first.close();
+  const second = await browser.context.newPage();
+  watchErrors(second, "playground (second visit)", errors);
+  await second.goto(`${server.origin}/playground?dataset=toy`);
+  const calibration = second.locator(".pg-calibration");
+  await calibration.waitFor({ timeout: 60_000 });
+  assert.equal(await calibration.getAttribute("data-status"), "done", "the second visit has no calibration at once");
+  assert.equal(await calibration.getAttribute("data-cached"), "true", "the second visit measured again");
+  assert.deepEqual(await readCalibration(second), measured, "the kept calibration is not the measured one");
+  await second.close();
+  t.diagnostic(`calibration kept: choice ${measured.choice.engine}, measured in ${measured.seconds.toFixed(1)} s`);
+
+  assert.deepEqual(errors, [], "errors thrown or logged in the pages");
+});
