@@ -2,13 +2,13 @@
 // Explicit imports only: the implicit globals would be fetched from a CDN.
 import * as Plot from "@observablehq/plot";
 import { html } from "htl";
+import { nrmseText } from "./format.js";
 
 /** The floor under NRMSE on a log axis: an exact fit has NRMSE 0. */
 export const NRMSE_FLOOR = 1e-17;
 
-/** An NRMSE for a tooltip: 3 significant digits, 0 as "0" (an exact fit). */
-export const nrmseText = (v) =>
-  v === null || v === undefined || !Number.isFinite(v) ? "—" : v === 0 ? "0" : v.toExponential(2);
+/** An NRMSE as every page writes it (format.ts). */
+export { nrmseText };
 
 /** Published and live series, in the same colours on every chart of the re-run section. */
 export const RUN_COLORS = { domain: ["published", "yours"], range: ["#8a8a8a", "#d6336c"] };

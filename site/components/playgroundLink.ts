@@ -9,6 +9,7 @@
 /** Every parameter, in the order an address writes them. */
 export const PARAM_NAMES = [
   "dataset",
+  "file",
   "rows",
   "snr",
   "targets",
@@ -45,6 +46,8 @@ export type BackendPreference = (typeof BACKEND_CHOICES)[number];
 /** The value each parameter gives its control. */
 export interface ParamValues {
   dataset: string;
+  /** A CSV run's file name: the file itself cannot be kept in an address, its name says which to choose again. */
+  file: string;
   rows: number;
   snr: number | null;
   targets: string[];

@@ -53,7 +53,12 @@ interface NamesSpec {
   /** The list the names must come from (targets: any column name; a CSV is chosen later). */
   from: ListName | "columns";
 }
-type Spec = IntSpec | NumberSpec | ChoiceSpec | NamesSpec;
+/** Free text of at most `max` characters (a file's name). */
+interface TextSpec {
+  kind: "text";
+  max: number;
+}
+type Spec = IntSpec | NumberSpec | ChoiceSpec | NamesSpec | TextSpec;
 
 /** The lists a URL is checked against that depend on the page (registries, the method table). */
 export interface ParamLists {
@@ -105,6 +110,7 @@ function fromTable(name: TableControl): IntSpec | NumberSpec {
 /** Every control of the page, by its name in the URL (exactly the names of PARAM_NAMES). */
 export const PARAMS = {
   dataset: { kind: "choice", choices: "datasets" },
+  file: { kind: "text", max: 200 },
   rows: fromTable("rows"),
   snr: { kind: "choice", choices: SNR_CHOICES },
   targets: { kind: "names", from: "columns" },
@@ -149,6 +155,11 @@ function parseParam(name: ParamName, text: string, lists: ParamLists): { value: 
     if (!NUMBER.test(text.trim()) || !Number.isFinite(value) || (whole && !Number.isInteger(value)))
       return `not a ${whole ? "whole number" : "number"}`;
     if (value < spec.min || value > spec.max) return `not in [${spec.min}, ${spec.max}]`;
+    return { value };
+  }
+  if (spec.kind === "text") {
+    const value = text.trim();
+    if (value === "" || value.length > spec.max) return `not a file name of 1 to ${spec.max} characters`;
     return { value };
   }
   if (spec.kind === "choice") {
@@ -235,6 +246,7 @@ export class UrlParams {
 export function writeParams(config: ControlsConfig, backend: BackendPreference): string {
   const values: { [K in ParamName]?: ParamValues[K] } = {
     dataset: config.dataset,
+    file: config.dataset === "csv" ? config.csv?.name : undefined,
     rows: config.rows,
     snr: config.snrDb,
     targets: config.dataset === "csv" ? config.csv?.targets : undefined,

@@ -4,14 +4,15 @@
 // attribute mirroring what it shows.
 import { html } from "htl";
 import type { ResultJson } from "../lib/index.js";
+import { ecText, nrmseText } from "./format.js";
 import { tex } from "./katex.js";
 import { progressLine, unitName } from "./progressLine.js";
 
 export { progressLine };
 
-const fmt = (x, digits = 3) => (Number.isFinite(x) ? (x === 0 ? "0" : x.toExponential(digits - 1)) : "—");
+const fmt = nrmseText;
 /** E_c in %, or a dash where it does not apply (a model method has no coefficients). */
-const ecText = (ec: number | null) => (ec === null ? "—" : `${ec.toPrecision(3)} %`);
+const ecPercent = (ec: number | null) => (ec === null ? "—" : `${ecText(ec)} %`);
 const texTarget = (name) => name.replace(/^([A-Za-z]+)_?(\d+)$/, "$1_{$2}");
 
 /** The whole run's share done, as a bar, with the progress line. */
@@ -233,7 +234,7 @@ export function equationsView(result: ResultJson) {
         ev
           ? html` · truth <code>${ev.truth}</code> · <span style="color: ${ev.exact ? "green" : "crimson"}">${
               ev.exact ? "exact" : `not exact (${ev.reason})`
-            }</span> · E_c ${ecText(ev.coefficientError)} · test NRMSE ${fmt(ev.testNrmse)}`
+            }</span> · E_c ${ecPercent(ev.coefficientError)} · test NRMSE ${fmt(ev.testNrmse)}`
           : ""
       }</small></p>
     </div>`;
@@ -262,7 +263,7 @@ export function frontView(result) {
           (f) => html`<tr class="pg-front-row" data-target=${target} data-complexity=${f.complexity}
             data-chosen=${f.chosen ? "true" : "false"} data-text=${f.text}
             style=${f.chosen ? "font-weight: bold" : ""}>
-            <td>${f.chosen ? "answer" : ""}</td><td>${f.complexity}</td><td>${fmt(f.nrmse, 4)}</td>
+            <td>${f.chosen ? "answer" : ""}</td><td>${f.complexity}</td><td>${fmt(f.nrmse)}</td>
             <td>${f.score === undefined ? "—" : f.score.toFixed(1)}</td><td><code>${f.text}</code></td></tr>`,
         )}</tbody></table>`,
   )}</div>`;

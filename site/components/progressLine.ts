@@ -4,13 +4,11 @@
  * the seconds elapsed, from the runtime module's `progress` cell as the search worker posts it.
  */
 import type { Progress } from "../lib/index.js";
+import { nrmseText } from "./format.js";
 
 /** What a progress count counts, in words. */
 export const unitName = (unit: Progress["unit"] | undefined, count = 2): string =>
   `${unit ?? "episode"}${count === 1 ? "" : "s"}`;
-
-/** An NRMSE as every page writes it: three significant digits in exponent form, 0 as 0. */
-export const nrmseText = (x: number): string => (Number.isFinite(x) ? (x === 0 ? "0" : x.toExponential(2)) : "—");
 
 export function progressLine(
   progress: Pick<Progress, "target" | "targetIndex" | "targets" | "episode" | "episodes" | "unit" | "bestNrmse"> | null,

@@ -12,6 +12,7 @@
 // .rerun-download[data-which], .rerun-playground.
 import { html } from "htl";
 import { convergenceChart, nrmseChart } from "./experimentCharts.js";
+import { ecText, nrmseText } from "./format.js";
 import { tex } from "./katex.js";
 import { chartWidth, scrollX } from "./layout.js";
 import { saveJson } from "./playgroundView.js";
@@ -65,15 +66,8 @@ export const field = {
 };
 
 const texTarget = (name) => name.replace(/^([A-Za-z]+)_?(\d+)$/, "$1_{$2}");
-const sci = (v) => (v === null || v === undefined || !Number.isFinite(v) ? "—" : v === 0 ? "0" : v.toExponential(2));
-const percent = (v) =>
-  v === null || v === undefined || !Number.isFinite(v)
-    ? "—"
-    : v === 0
-      ? "0"
-      : v < 1e-3
-        ? v.toExponential(1)
-        : v.toPrecision(3);
+const sci = nrmseText;
+const percent = ecText;
 const yesNo = (v) => (v === undefined || v === null ? "—" : v ? "yes" : "no");
 
 /** Per output of a version-1 result: its equation, evaluation and search, the row the table shows. */

@@ -4,13 +4,13 @@
 import * as Plot from "@observablehq/plot";
 import { html } from "htl";
 import { field, rerun } from "./rerun.js";
+import { ecText, nrmseText } from "./format.js";
 
 /** One fixed colour per method, shared by every chart of these pages. */
 export const METHOD_COLORS = { domain: ["paper", "consolesr"], range: ["#e15759", "#4e79a7"] };
 
-/** E_c (%) for a table: "—" when absent, small values in exponent form. */
-export const ecText = (v) =>
-  v === null || v === undefined ? "—" : v === 0 ? "0" : v < 1e-3 ? v.toExponential(1) : v.toPrecision(3);
+/** E_c (%) as every page writes it (format.ts). */
+export { ecText };
 
 /** A group's cell: exact / ran, mean E_c with its range, median seconds, and what is missing. */
 export function groupCell(g) {
@@ -80,7 +80,7 @@ export function methodDots(cells, { value, label, width, log }) {
   const ran = cells.filter((c) => c.present && c[value] !== null && c[value] !== undefined);
   if (ran.length === 0) return html`<p style="color: #888;"><i>No run of this grid has a result yet.</i></p>`;
   const methods = COMPARISON_COLORS.domain.filter((m) => cells.some((c) => c.method === m));
-  const format = (v) => (value === "ec" ? `${ecText(v)} %` : v.toExponential(2));
+  const format = (v) => (value === "ec" ? `${ecText(v)} %` : nrmseText(v));
   return Plot.plot({
     width: Math.max(320, Math.min(width, 900)),
     height: 300,

@@ -13,9 +13,11 @@
 //   a run (status stopped, its episode count frozen, its best so far shown and downloadable), and
 //   the status bar stays on screen while the page scrolls;
 // - the address restores the controls without running, and a bad or unknown parameter is one notice;
-// - the plugin guide's tanh.js, loaded with the playground's plugin file input, recovers
-//   y = 2·tanh(1.5·x1)·x2 from a seeded CSV, and a broken plugin is one error line that changes
-//   nothing; a bad CSV is one error line;
+// - the plugin guide's tanh.js, loaded with the playground's plugin file input (checked in the
+//   page, imported again from its source by the search worker, where every run goes), recovers
+//   y = 2·tanh(1.5·x1)·x2 from a seeded CSV; the run's address names the CSV, and reloaded, the
+//   page asks for that file again; a broken plugin is one error line that changes nothing; a bad
+//   CSV is one error line;
 // - no page requests anything outside the site's origin, throws or logs a console error; a
 //   screenshot of every page of the site goes to artifacts/ (git-ignored).
 import test from "node:test";
@@ -364,6 +366,20 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
   const params = new URL(page.url()).searchParams;
   assert.equal(params.get("symbols"), "x,tanh");
   assert.equal(params.get("targets"), "y");
+  assert.equal(params.get("file"), "tanh.csv");
+  assert.match(
+    (await page.locator(".pg-download").getAttribute("data-filename")) ?? "",
+    /^consolesr-tanh-consolesr-seed\d+\.json$/,
+    "a CSV run's download is not named by its file",
+  );
+  // Reloaded, the address names the CSV it ran on (a file cannot be kept in an address).
+  const reloaded = await open("playground (CSV address)");
+  await reloaded.goto(page.url());
+  const missingCsv = reloaded.locator(".pg-csv-missing");
+  await missingCsv.waitFor({ timeout: 60_000 });
+  assert.equal(await missingCsv.getAttribute("data-file"), "tanh.csv");
+  assert.match((await missingCsv.textContent()) ?? "", /choose tanh\.csv again/);
+  await reloaded.close();
   t.diagnostic(`tanh plugin: y = ${c}·tanh(${w}·x1)·x2, front of ${tanhCharts.front.length} points`);
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(artifacts, "docs-playground-tanh.png"), fullPage: true });

@@ -7,8 +7,10 @@
 //   runtime module, run here with runModule); the JSON download is that run's version-1 result;
 // - every page of the site, at 1280, 390 and 200 px: no console error, no uncaught exception, no
 //   request to another origin or for a missing file (the favicon included); at 1280 px nothing in
-//   the text column reaches into the table of contents, and at 390 px the page does not scroll
-//   sideways;
+//   the text column reaches into the table of contents and every table fits the text column, at
+//   390 px the page does not scroll sideways and a table wider than the column scrolls in its own
+//   box; no table is cut by a box that hides its overflow; every NRMSE and E_c in a table is
+//   written in the site's one format (site/components/format.ts);
 // - each committed result a page shows carries its freshness line, in the state that
 //   data/results/freshness.json and the code digest give;
 // - the search benchmark draws each method in one colour on every chart.
@@ -77,6 +79,92 @@ function overlapsToc(page: Page): Promise<string[]> {
       if (!contained) found.push("<" + name + ' class="' + (element.getAttribute("class") ?? "") + '">');
     }
     return found.slice(0, 5);
+  })()`);
+}
+
+/**
+ * Tables a reader cannot read whole: cut by a box that hides its overflow, wider than the text
+ * column at 1280 px (it must fit there), or at 390 px reaching past the column outside a box that
+ * scrolls sideways. Source text, as overlapsToc.
+ */
+function clippedTables(page: Page, width: number): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const main = document.querySelector("#observablehq-main");
+    if (!main) return [];
+    const edge = main.getBoundingClientRect().right + 1;
+    const found = [];
+    [...main.querySelectorAll("table")].forEach((table, k) => {
+      const rect = table.getBoundingClientRect();
+      if (rect.width === 0 || rect.height === 0) return;
+      let scroller = null;
+      let clipper = null;
+      for (let p = table.parentElement; p && p !== main; p = p.parentElement) {
+        const overflow = getComputedStyle(p).overflowX;
+        if ((overflow === "auto" || overflow === "scroll") && !scroller) scroller = p;
+        const hides = overflow === "hidden" || overflow === "clip";
+        if (hides && !scroller && p.clientWidth < table.offsetWidth - 1) clipper = p;
+      }
+      const name = "table " + (k + 1) + " (" + (table.querySelector("th")?.textContent ?? "").trim().slice(0, 30) + ")";
+      if (clipper) found.push(name + ": cut by a box that hides its overflow");
+      else if (${width} >= 1280 && rect.right > edge)
+        found.push(name + ": " + Math.round(rect.width) + " px, wider than the text column");
+      else if ((scroller ?? table).getBoundingClientRect().right > edge)
+        found.push(name + ": reaches past the text column without a box that scrolls");
+    });
+    return found;
+  })()`);
+}
+
+/**
+ * NRMSE and E_c as the site writes them (site/components/format.ts): in every table, the cells of
+ * a column headed NRMSE or E_c, and any "NRMSE x" or "E_c x" in a cell, must print their number
+ * exactly as the one format would (three significant digits; NRMSE in exponent form, E_c in
+ * exponent form below 0.001; 0 as 0). "1e-15", "0.00e+0" or "100a" fail.
+ */
+function badNumbers(page: Page): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const canon = {
+      nrmse: (v) => (v === 0 ? "0" : v.toExponential(2)),
+      ec: (v) => (v === 0 ? "0" : Math.abs(v) < 1e-3 ? v.toExponential(2) : v.toPrecision(3)),
+    };
+    const bad = [];
+    const check = (kind, token, where) => {
+      const text = token.replace(/%$/, "");
+      const value = Number(text);
+      if (!Number.isFinite(value) || canon[kind](value) !== text)
+        bad.push(where + ": " + kind + " " + JSON.stringify(token));
+    };
+    const main = document.querySelector("#observablehq-main");
+    if (!main) return bad;
+    [...main.querySelectorAll("table")].forEach((table, k) => {
+      const head = table.querySelector("thead tr") ?? table.querySelector("tr");
+      const kinds = [];
+      for (const th of head ? head.children : []) {
+        const label = th.textContent ?? "";
+        const kind =
+          /ranking/.test(label) ? null : /NRMSE/.test(label) ? "nrmse" : /\\bE_c\\b/.test(label) ? "ec" : null;
+        for (let c = 0; c < (th.colSpan || 1); c++) kinds.push(kind);
+      }
+      for (const row of table.querySelectorAll("tbody tr")) {
+        let column = 0;
+        for (const cell of row.children) {
+          const span = cell.colSpan || 1;
+          const where = "table " + (k + 1) + ", " + (head?.children[0]?.textContent ?? "").trim().slice(0, 20);
+          // Equations (KaTeX) aside: their numbers are coefficients.
+          const copy = cell.cloneNode(true);
+          for (const katex of copy.querySelectorAll(".katex")) katex.remove();
+          const text = copy.textContent ?? "";
+          const kind = span === 1 ? kinds[column] : null;
+          if (kind)
+            for (const token of text.split(/[\\s\\/\\[\\]–(),·:;]+/))
+              if (/^-?\\d/.test(token)) check(kind, token, where);
+          for (const m of text.matchAll(/\\b(NRMSE|E_c)\\s+(-?\\d[\\w.+-]*%?)/g))
+            check(m[1] === "E_c" ? "ec" : "nrmse", m[2], where);
+          column += span;
+        }
+      }
+    });
+    return bad.slice(0, 10);
   })()`);
 }
 
@@ -180,6 +268,8 @@ test("report pages: syn1 re-run matches Node, no errors or foreign requests, no 
   const problems: string[] = [];
   const overlaps: string[] = [];
   const sideways: string[] = [];
+  const clipped: string[] = [];
+  const numbers: string[] = [];
   const notes = new Map<string, string>();
   const pages = sitePages();
   // 200 px: narrower than any chart's margins, where a chart sized from the page width drew
@@ -192,7 +282,10 @@ test("report pages: syn1 re-run matches Node, no errors or foreign requests, no 
       await other.goto(`${server.origin}${path}`, { waitUntil: "networkidle" });
       await other.waitForTimeout(300);
       problems.push(...w.problems);
+      if (width !== 200)
+        for (const table of await clippedTables(other, width)) clipped.push(`${path} at ${width} px: ${table}`);
       if (width === 1280) {
+        for (const number of await badNumbers(other)) numbers.push(`${path}: ${number}`);
         for (const element of await overlapsToc(other)) overlaps.push(`${path}: ${element}`);
         for (const note of await other.$$eval(".freshness[data-file]", (els) =>
           els.map((el) => [el.getAttribute("data-file")!, el.getAttribute("data-state")!]),
@@ -209,6 +302,8 @@ test("report pages: syn1 re-run matches Node, no errors or foreign requests, no 
   assert.deepEqual(problems, [], "console errors, exceptions, foreign or missing requests");
   assert.deepEqual(overlaps, [], "content reaching into the table of contents at 1280 px");
   assert.deepEqual(sideways, [], "pages that scroll sideways at 390 px");
+  assert.deepEqual(clipped, [], "tables cut, or wider than the text column at 1280 px");
+  assert.deepEqual(numbers, [], "NRMSE or E_c written in another format than the site's one");
 
   // 3. Every committed result in the freshness record is shown with its state.
   for (const entry of freshness.entries) {

@@ -3,9 +3,10 @@
 // "Download JSON" goes to `consolesr reproduce … --quiet` in Node, which must exit 0 with
 // "reproduced exactly" (tolerance 1e-9, every stored field).
 //
-// That needs the page's calibration to pick the float64 js engine here (headless Chromium without
-// a GPU: WebGL is SwiftShader) and every decision of the search to compute the same bits in
-// Chromium's V8 and Node's (src/lib/core/math.ts). The page's calibration table, each run's seconds and
+// That needs the page to fit on the float64 js engine (auto means js until the calibration has
+// measured, and the calibration picks js here: headless Chromium without a GPU, WebGL is
+// SwiftShader) and every decision of the search to compute the same bits in Chromium's V8 and
+// Node's (src/lib/core/math.ts). The page's calibration table, each run's seconds and
 // the CSVs' data go to the test's diagnostics and to artifacts/ (git-ignored), where reproduce finds
 // each CSV beside its JSON.
 import test from "node:test";
@@ -81,7 +82,8 @@ test("a playground run at the defaults reproduces bit for bit in Node: five CSVs
   await page.locator(".pg-data-note[data-dataset='csv']").waitFor({ timeout: 120_000 });
   assert.equal(await selected(page, "fit engine"), "auto (measured)");
   assert.equal(await selected(page, "tfjs backend"), "auto (measured)");
-  assert.equal(await page.locator(".pg-calibration").getAttribute("data-status"), "idle");
+  // With the engine on auto and no first-visit run, the calibration measures at once, in its own worker.
+  assert.match((await page.locator(".pg-calibration").getAttribute("data-status")) ?? "", /^(running|done)$/);
 
   const runs: { name: string; path: string; targets: number; seconds: number; episodes: number }[] = [];
   /** Run with the controls as they are, wait for it, download its JSON. */
@@ -131,7 +133,8 @@ test("a playground run at the defaults reproduces bit for bit in Node: five CSVs
       assert.deepEqual(monomial.requires, ["monomial"], monomial.equations[0]!.text);
     }
     if (id === 1) {
-      // The calibration ran before the first run: js and the tfjs backends that started, js chosen.
+      // The calibration (at most 2 s once its worker has loaded): js and the tfjs backends measured in
+      // time, every other one listed with why, js chosen.
       const calibration = await readCalibration(page);
       t.diagnostic(`calibration in Chromium: ${calibrationLine(calibration)}`);
       assert.deepEqual(calibration.choice, { engine: "js", backend: "cpu" }, "the calibration did not choose js");
@@ -146,8 +149,8 @@ test("a playground run at the defaults reproduces bit for bit in Node: five CSVs
       );
       for (const r of tfjs) assert.ok(r.seconds !== null || r.note, `tfjs ${r.backend}: neither a timing nor why`);
       assert.ok(
-        tfjs.filter((r) => r.seconds !== null).length >= 2,
-        `fewer than two tfjs backends started: ${calibrationLine(calibration)}`,
+        tfjs.filter((r) => r.seconds !== null).length >= 1,
+        `no tfjs backend measured: ${calibrationLine(calibration)}`,
       );
       for (const r of tfjs) if (r.seconds !== null) assert.ok(r.seconds >= js.seconds!, `${r.backend} beat js`);
       assert.equal(await page.locator(".pg-backend").getAttribute("data-engine"), "js");

@@ -67,11 +67,11 @@ test("a URL written by Run gives every control back its value", () => {
     polish: "lsq",
     backend: "wasm",
   });
-  // Every parameter of the table is written (targets only for a CSV).
+  // Every parameter of the table is written (targets and the file's name only for a CSV).
   assert.deepEqual(
     Object.keys(url.values).sort(),
     Object.keys(PARAMS)
-      .filter((name) => name !== "targets")
+      .filter((name) => name !== "targets" && name !== "file")
       .sort(),
   );
   assert.match(search, /symbols=x,x\^2,x\^-1,cos&/, "symbol names are not kept readable");
@@ -91,6 +91,9 @@ test("the CSV's targets, no noise and the stop rule 'never' read back", () => {
   assert.equal(url.values.snr, null);
   assert.equal(url.values.stop, -1);
   assert.deepEqual(url.values.targets, ["y1", "y_2"]);
+  // The file cannot be kept in an address; its name is, so that the page can say which to choose again.
+  assert.equal(url.values.file, "d.csv");
+  assert.match(new UrlParams("?dataset=csv&file=", lists).notice(), /file= \(not a file name of 1 to 200 characters\)/);
 });
 
 test("unknown parameters and bad values are ignored with one notice each", () => {
