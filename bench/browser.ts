@@ -14,6 +14,9 @@
  *    backend's start-up, shader compilation on webgl, included), then seed 1 and seed 0 warm; and
  *    the calibration as the auto page showed it.
  *
+ * The built site is served as a static host serves it (test/helpers/site.ts serveStatic: the hashed
+ * assets cacheable, the pages not), so a worker's imports and a second visit come from the cache.
+ *
  * Figures, never assertions. Here WebGL is SwiftShader (software rendering on the CPU): a real
  * GPU would differ, and for models this small per-op overhead dominates either way.
  *

@@ -63,7 +63,7 @@ export interface ProgressMessage {
 }
 
 export type WorkerMessage =
-  | { type: "ready" }
+  | { type: "ready"; loaded: number }
   | StartedMessage
   | ProgressMessage
   | EpisodeMessage
@@ -101,6 +101,9 @@ export interface WorkerRun {
 /** How long a stopped run may take to answer before its worker is ended. */
 export const STOP_GRACE_MS = 3000;
 
+/** The calibration worker's name (the search worker's own start-up leaves it alone). */
+export const CALIBRATION_WORKER = "consolesr calibration";
+
 /** The worker module's address (Framework rewrites this to the built, hashed file). */
 const WORKER_URL = import.meta.resolve("./searchWorker.js");
 
@@ -114,6 +117,7 @@ export class SearchWorker {
 
   private ensure(): Worker {
     if (this.worker) return this.worker;
+    performance.mark("consolesr:worker-start");
     const worker = new Worker(WORKER_URL, { type: "module", name: "consolesr search" });
     worker.addEventListener("message", (event: MessageEvent<WorkerMessage>) => this.receive(event.data));
     worker.addEventListener("error", (event) => {
@@ -137,7 +141,7 @@ export class SearchWorker {
 
   private receive(message: WorkerMessage): void {
     // For bench/browser.ts: when the worker had loaded the library (performance.getEntriesByName).
-    if (message.type === "ready") performance.mark("consolesr:worker-ready");
+    if (message.type === "ready") performance.mark("consolesr:worker-ready", { detail: { loadedMs: message.loaded } });
     if (!("id" in message)) return;
     const run = this.pending.get(message.id);
     if (!run) return;
@@ -211,7 +215,7 @@ export function calibrateInWorker(
   backends: readonly string[] = ["cpu", "wasm", "webgl"],
 ): Promise<CalibrationOutcome> {
   const started = performance.now();
-  const worker = new Worker(WORKER_URL, { type: "module", name: "consolesr calibration" });
+  const worker = new Worker(WORKER_URL, { type: "module", name: CALIBRATION_WORKER });
   const entries: CalibrationEntry[] = [];
   return new Promise<CalibrationOutcome>((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined;

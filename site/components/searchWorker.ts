@@ -18,6 +18,7 @@ import { Runtime, RuntimeError, type Module } from "@observablehq/runtime";
 import {
   backendOrder,
   calibrate,
+  createArgminSolver,
   createRegistries,
   defineExperimentModule as define,
   equationText,
@@ -40,7 +41,7 @@ import {
 } from "../lib/index.js";
 import { importPluginSource } from "./pluginSource.js";
 import { pipelineOptions } from "./playgroundConfig.js";
-import type { RunRequest, WorkerMessage, WorkerRequest } from "./searchClient.js";
+import { CALIBRATION_WORKER, type RunRequest, type WorkerMessage, type WorkerRequest } from "./searchClient.js";
 
 const post = (message: WorkerMessage) => (self as unknown as Worker).postMessage(message);
 
@@ -209,4 +210,14 @@ self.addEventListener("message", (event: MessageEvent<WorkerRequest>) => {
   }
 });
 
-post({ type: "ready" });
+// How long the worker took to load its modules (the library among them), from its own start.
+post({ type: "ready", loaded: performance.now() });
+
+// What the first run will need is loaded now, beside the page's own start-up: the search's LP
+// solver (HiGHS: its WebAssembly compiles off this thread) and tfjs's cpu backend (the one a
+// float64 run keeps live). Failures here are left to the run, which reports them.
+// (Not in the calibration's worker: it would only disturb the timings.)
+if (self.name !== CALIBRATION_WORKER) {
+  void createArgminSolver().catch(() => undefined);
+  void selectBackend(["cpu"]).catch(() => undefined);
+}

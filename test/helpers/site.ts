@@ -186,7 +186,7 @@ export interface StaticServer {
 
 /**
  * Serves `root` on 127.0.0.1 (a free port) as a static site: `/toy` finds toy.html,
- * `/` finds index.html (Framework's clean URLs).
+ * `/` finds index.html (Framework's clean URLs); hashed assets are cacheable, pages are not.
  */
 export function serveStatic(root = dist, onMissing?: (path: string) => void): Promise<StaticServer> {
   const base = resolve(root);
@@ -204,9 +204,13 @@ export function serveStatic(root = dist, onMissing?: (path: string) => void): Pr
       response.writeHead(404, { "content-type": "text/plain" }).end("not found");
       return;
     }
+    // As a static host serves a Framework site: its assets (/_import/, /_node/, /_observablehq/,
+    // /_file/) have content hashes or package versions in their paths and are cached for good, so a
+    // worker's imports and a second visit come from the browser's cache; pages are never cached.
+    // (Each test launches Chromium with a fresh profile: nothing outlives one build.)
     response.writeHead(200, {
       "content-type": types[extname(file)] ?? "application/octet-stream",
-      "cache-control": "no-store",
+      "cache-control": path.startsWith("/_") ? "public, max-age=31536000, immutable" : "no-store",
     });
     createReadStream(file).pipe(response);
   });
