@@ -98,6 +98,7 @@ let current: { id: number; controller: AbortController } | null = null;
 
 async function run(id: number, request: RunRequest): Promise<void> {
   const controller = new AbortController();
+  if (stoppedEarly.delete(id)) controller.abort();
   current = { id, controller };
   const started = performance.now();
   try {
@@ -181,6 +182,9 @@ async function run(id: number, request: RunRequest): Promise<void> {
   }
 }
 
+/** Runs asked to stop before they started. */
+const stoppedEarly = new Set<number>();
+
 /** Requests are served one at a time, in order: a run waits for the one before it to end. */
 let queue: Promise<void> = Promise.resolve();
 
@@ -188,6 +192,8 @@ self.addEventListener("message", (event: MessageEvent<WorkerRequest>) => {
   const request = event.data;
   if (request.type === "stop") {
     if (current && current.id === request.id) current.controller.abort();
+    // A run stopped while it waits for the one before it starts stopped, and ends at once.
+    else stoppedEarly.add(request.id);
     return;
   }
   if (request.type === "run") {

@@ -18,12 +18,11 @@
 //   y = 2·tanh(1.5·x1)·x2 from a seeded CSV; the run's address names the CSV, and reloaded, the
 //   page asks for that file again; a broken plugin is one error line that changes nothing; a bad
 //   CSV is one error line;
-// - no page requests anything outside the site's origin, throws or logs a console error; a
-//   screenshot of every page of the site goes to artifacts/ (git-ignored).
+// - the playground's tabs request nothing outside the site's origin, throw or log no console error.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { parseResult } from "../../src/lib/result/reproduce.js";
 import { createRng } from "../../src/lib/core/rng.js";
@@ -39,7 +38,7 @@ import {
   ticked,
   waitForRun,
 } from "../helpers/playground.js";
-import { dist, openBuiltSite, repo } from "../helpers/site.js";
+import { openBuiltSite, repo } from "../helpers/site.js";
 
 /** The learned equation of `target` as the page renders it: KaTeX's TeX annotation and visible text. */
 async function renderedEquation(page: Page, target: string): Promise<{ tex: string; visible: string }> {
@@ -85,7 +84,7 @@ function tanhCsv(): string {
   return `x1,x2,y\n${x1.map((a, i) => `${a},${x2[i]},${2 * Math.tanh(1.5 * a) * x2[i]!}`).join("\n")}\n`;
 }
 
-test("the playground: Run and Stop, the address, live charts, plugin files, JSON for reproduce, every page", {
+test("the playground: Run and Stop, the address, live charts, plugin files, JSON for reproduce", {
   timeout: 1_200_000,
 }, async (t) => {
   const missing: string[] = [];
@@ -419,24 +418,8 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
     'error: bad.csv: row 5 (line 6), column "y": "abc" is not a number',
   );
 
-  // 9. Every page of the site: no error, nothing from another origin, a screenshot.
-  const pages = readdirSync(dist, { recursive: true, encoding: "utf8" })
-    .filter((file) => file.endsWith(".html") && !file.startsWith("_") && file !== "404.html")
-    .map(
-      (file) =>
-        `/${relative(dist, join(dist, file))
-          .replace(/\.html$/, "")
-          .replace(/(^|\/)index$/, "")}`,
-    );
-  for (const path of pages.filter((p) => p !== "/playground")) {
-    const other = await open(path);
-    await other.goto(`${server.origin}${path}`, { waitUntil: "networkidle" });
-    await other.waitForTimeout(500);
-    const name = path === "/" ? "index" : path.slice(1).replace(/\//g, "-");
-    await other.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
-    await other.close();
-  }
-  t.diagnostic(`screenshots of ${pages.length} pages in ${relative(repo, artifacts)}/`);
+  // 9. No error in the playground's tabs, nothing from another origin, no missing file (every other
+  // page is checked, and photographed, by report-pages.test.ts).
   assert.deepEqual(errors, [], "errors thrown or logged in the pages");
   assert.deepEqual(outside, [], "requests outside the site's origin");
   assert.deepEqual(missing, [], "requests for files the site does not have");

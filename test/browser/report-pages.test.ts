@@ -11,18 +11,20 @@
 //   390 px the page does not scroll sideways and a table wider than the column scrolls in its own
 //   box; no table is cut by a box that hides its overflow; every NRMSE and E_c in a table is
 //   written in the site's one format (site/components/format.ts);
+// - a full-page screenshot of every page at 1280 px goes to artifacts/ (git-ignored);
 // - each committed result a page shows carries its freshness line, in the state that
 //   data/results/freshness.json and the code digest give;
 // - the search benchmark draws each method in one colour on every chart.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import type { Page } from "playwright-core";
 import { createRegistries, parseResult, resolvePipelineConfig, runModule, useBackend } from "../../src/lib/index.js";
 import { codeDigest, readFreshness } from "../../src/reports/freshnessCode.js";
 import { buildSite, dist, ensureChromium, launchChromium, openBuiltSite, serveStatic } from "../helpers/site.js";
+import { artifacts } from "../helpers/playground.js";
 
 /** The site's pages as URL paths ("/", "/syn1", …), from the built HTML files. */
 function sitePages(): string[] {
@@ -272,6 +274,7 @@ test("report pages: syn1 re-run matches Node, no errors or foreign requests, no 
   const numbers: string[] = [];
   const notes = new Map<string, string>();
   const pages = sitePages();
+  mkdirSync(artifacts, { recursive: true });
   // 200 px: narrower than any chart's margins, where a chart sized from the page width drew
   // thousands of negative-width rects (each a console error); charts keep a minimum width instead.
   for (const width of [1280, 390, 200]) {
@@ -285,6 +288,9 @@ test("report pages: syn1 re-run matches Node, no errors or foreign requests, no 
       if (width !== 200)
         for (const table of await clippedTables(other, width)) clipped.push(`${path} at ${width} px: ${table}`);
       if (width === 1280) {
+        // A picture of every page for a reader of the test run (artifacts/ is git-ignored).
+        const name = path === "/" ? "index" : path.slice(1).replace(/\//g, "-");
+        await other.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
         for (const number of await badNumbers(other)) numbers.push(`${path}: ${number}`);
         for (const element of await overlapsToc(other)) overlaps.push(`${path}: ${element}`);
         for (const note of await other.$$eval(".freshness[data-file]", (els) =>
