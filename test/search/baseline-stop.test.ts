@@ -24,7 +24,11 @@ import { parseResult, resultToJson } from "../../src/lib/result/index.js";
 import { createRng, runSteps } from "../../src/lib/core/index.js";
 import { tf } from "../../src/lib/engine/tf.js";
 import { createRegistries } from "../../src/lib/plugins/builtin.js";
-import { twoInputs } from "../helpers/data.js";
+import { twoInputs, testDir } from "../helpers/data.js";
+import { cliSignalled } from "../helpers/cli.js";
+import { datasetToCsv } from "../../src/lib/data/csv.js";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { METHODS } from "../../src/lib/search/index.js";
 import { pipelinePlugins } from "../../src/lib/run/pipeline.js";
 
@@ -179,5 +183,28 @@ describe("through the pipeline", () => {
     );
     assert.equal(result.search.stopReason, "model-trained");
     assert.equal(result.models?.length, targets);
+  });
+});
+
+describe("through the CLI", () => {
+  test("Ctrl-C during an MLP's training: exit 130, its best epoch printed and written, aborted", async () => {
+    const dir = testDir("baseline-stop");
+    const csv = join(dir, "problem.csv");
+    const out = join(dir, "stopped.json");
+    writeFileSync(csv, datasetToCsv(problem));
+    const args = ["fit", csv, "--target", "y", "--method", "mlp", "--epochs", "10000", "--patience", "10000"];
+    const run = await cliSignalled([...args, "--out", out], /^training mlp: y/m, "SIGINT", {
+      delayMs: 1500,
+      timeoutMs: 120_000,
+    });
+    const context = JSON.stringify(run);
+    assert.equal(run.code, 130, context);
+    assert.match(run.stdout, /^y = mlp\(x1, x2\)/, context);
+    assert.match(run.stderr, /interrupted: printed the best equations found so far/, context);
+    const result = parseResult(readFileSync(out, "utf8"), out);
+    assert.equal(result.search.stopReason, "aborted");
+    const training = result.models![0]!.training as { stopReason: string; epochs: number; bestEpoch: number };
+    assert.equal(training.stopReason, "aborted");
+    assert.ok(training.epochs >= 1 && training.epochs < 10000 && training.bestEpoch <= training.epochs, context);
   });
 });

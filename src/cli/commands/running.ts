@@ -19,6 +19,7 @@ import {
   type PipelineOutput,
 } from "../../lib/run/index.js";
 import { isModelMethod, type EpisodeEvent } from "../../lib/search/index.js";
+import type { ModelResult } from "../../lib/result/index.js";
 import { fitSettings, searchOverrides, type FitFlags, type SearchFlags } from "./fitOptions.js";
 import { stderrStream, type Reporter } from "../io.js";
 import { searchProgress } from "./progress.js";
@@ -104,32 +105,7 @@ export async function runWithProgress(
   quiet: boolean,
 ): Promise<PipelineOutput> {
   if (isFormConfig(input.config)) return runPipeline({ ...input, onFit: fitProgress(log) });
-  if (isModelConfig(input.config))
-    return runPipeline({
-      ...input,
-      onModel: (m) => {
-        const t = m.training;
-        if ("phases" in t) {
-          const mse = t.phases.map((p) => `${p.phase} ${p.mse.toExponential(2)}`).join(", ");
-          log.info(
-            `${m.target}: ${m.model} trained ${t.phases.length} phases (MSE ${mse}), ` +
-              `${t.active} of ${t.weights} weights kept: ${m.expression?.text ?? ""}`,
-          );
-          return;
-        }
-        if ("samples" in t) {
-          log.info(
-            `${m.target}: ${m.model} sampled ${t.samples} expressions (${t.distinct} distinct) in ${t.iterations} ` +
-              `iterations (${t.stopReason}), best reward ${t.reward.toFixed(6)}: ${m.expression?.text ?? ""}`,
-          );
-          return;
-        }
-        log.info(
-          `${m.target}: ${m.model} trained ${t.epochs} epochs (${t.stopReason}; kept epoch ${t.bestEpoch}), ` +
-            `validation NRMSE ${t.validationNrmse.toExponential(2)} on ${t.validationRows} rows`,
-        );
-      },
-    });
+  if (isModelConfig(input.config)) return runModelsWithSignals(input, log);
   const symbols = input.registries.symbols;
   const progress = searchProgress<EpisodeEvent>({
     stream: stderrStream(),
@@ -193,3 +169,57 @@ export async function backendFor(config: PipelineConfig, name: string): Promise<
 /** What fits a run's equations, for its first log line. */
 export const engineText = (config: PipelineConfig, backend: string) =>
   usesTfjs(config) ? `tfjs ${backend}` : "float64 engine";
+
+/** A model method's log line after each output's model is trained. */
+function modelLine(log: Reporter) {
+  return (m: ModelResult) => {
+    const t = m.training;
+    if ("phases" in t) {
+      const mse = t.phases.map((p) => `${p.phase} ${p.mse.toExponential(2)}`).join(", ");
+      log.info(
+        `${m.target}: ${m.model} trained ${t.phases.length} phases (MSE ${mse}), ` +
+          `${t.active} of ${t.weights} weights kept: ${m.expression?.text ?? ""}`,
+      );
+      return;
+    }
+    if ("samples" in t) {
+      log.info(
+        `${m.target}: ${m.model} sampled ${t.samples} expressions (${t.distinct} distinct) in ${t.iterations} ` +
+          `iterations (${t.stopReason}), best reward ${t.reward.toFixed(6)}: ${m.expression?.text ?? ""}`,
+      );
+      return;
+    }
+    log.info(
+      `${m.target}: ${m.model} trained ${t.epochs} epochs (${t.stopReason}; kept epoch ${t.bestEpoch}), ` +
+        `validation NRMSE ${t.validationNrmse.toExponential(2)} on ${t.validationRows} rows`,
+    );
+  };
+}
+
+/**
+ * A model method (MLP, EQL, DSR, VPG) with the stop signals of a search: Ctrl-C or SIGTERM ends its
+ * training at the next epoch or expression, keeping its best so far (its outputs not yet trained
+ * get no model), and the CLI exits 130 or 143 after printing and writing it.
+ */
+async function runModelsWithSignals(
+  input: Omit<PipelineInput, "signal" | "onEpisode" | "onFit">,
+  log: Reporter,
+): Promise<PipelineOutput> {
+  const controller = new AbortController();
+  const onSignal = (signal: StopSignal) => {
+    for (const s of STOP_SIGNALS) process.removeListener(s, onSignal);
+    interrupted.value = true;
+    interrupted.signal = signal;
+    controller.abort();
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  const method = (input.config as { method?: string }).method ?? "the model";
+  log.info(`training ${method}: ${input.data.train.targets.join(", ")} (Ctrl-C stops it and keeps the best so far)`);
+  try {
+    const output = await runPipeline({ ...input, signal: controller.signal, onModel: modelLine(log) });
+    await new Promise((resolve) => setImmediate(resolve));
+    return output;
+  } finally {
+    for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal);
+  }
+}
