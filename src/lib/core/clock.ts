@@ -62,30 +62,24 @@ const macrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
  * Stop) run and checks the clock, throwing Interrupted (and abandoning the steps) when the run
  * must stop.
  */
-export async function driveSteps<T>(steps: Steps<T>, clock: Clock): Promise<T> {
-  let slice = performance.now();
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-    if (performance.now() - slice < SLICE_MS) continue;
-    await macrotask();
-    clock.check();
-    slice = performance.now();
-  }
+export function driveSteps<T>(steps: Steps<T>, clock: Clock): Promise<T> {
+  return paceSteps(steps, () => clock.check());
 }
 
 /**
- * Runs steps on the event loop to their end, handing control back about every SLICE_MS and never
- * abandoning them: steps that stop themselves (the baselines' training, which checks its clock
- * at each epoch and keeps its best so far) need the event loop only so that a signal gets through.
+ * Runs steps on the event loop to their end, handing control back about every SLICE_MS and then
+ * calling `afterYield` (driveSteps's clock check, which may throw and abandon them). Without it the
+ * steps are never abandoned: steps that stop themselves (the baselines' training, which asks its
+ * pace at each epoch and keeps its best so far) need the event loop only so that a signal gets through.
  */
-export async function paceSteps<T>(steps: Steps<T>): Promise<T> {
+export async function paceSteps<T>(steps: Steps<T>, afterYield?: () => void): Promise<T> {
   let slice = performance.now();
   for (;;) {
     const next = steps.next();
     if (next.done) return next.value;
     if (performance.now() - slice < SLICE_MS) continue;
     await macrotask();
+    afterYield?.();
     slice = performance.now();
   }
 }
