@@ -139,8 +139,30 @@ function paceOf(train: Dataset, index: number, options: ModelFitOptions): Traini
   };
 }
 
-/** Whether training must end before output `index` (never before the first). */
-const stopBefore = (index: number, options: ModelFitOptions) => index > 0 && (options.stopped?.() ?? false);
+/**
+ * Each output's model in turn: `fitOne` trains and scores one on its pace (its training record's
+ * stopReason says whether a stop ended it), `onModel` hears it; a stop asked before an output
+ * (never the first) ends the run there, and the outputs left get no model.
+ */
+function* perTarget(
+  train: Dataset,
+  options: ModelFitOptions,
+  fitOne: (target: string, pace: TrainingPace) => Steps<ModelResult>,
+): Steps<{ models: ModelResult[]; stopped?: boolean }> {
+  const models: ModelResult[] = [];
+  let stopped = false;
+  for (const [index, target] of train.targets.entries()) {
+    if (index > 0 && options.stopped?.()) {
+      stopped = true;
+      break;
+    }
+    const model = yield* fitOne(target, paceOf(train, index, options));
+    if ((model.training as { stopReason?: string }).stopReason === "aborted") stopped = true;
+    options.onModel?.(model);
+    models.push(model);
+  }
+  return { models, ...(stopped ? { stopped } : {}) };
+}
 
 /**
  * Fits `settings.method`'s model to every target of `train`, one generator fork per target, and
@@ -186,15 +208,8 @@ function* fitMlp(
   options: ModelFitOptions,
 ): Steps<ModelsOutput> {
   const testPredictions = test ? new Map<string, Float64Array>() : undefined;
-  const models: ModelResult[] = [];
-  let stopped = false;
-  for (const [index, target] of train.targets.entries()) {
-    if (stopBefore(index, options)) {
-      stopped = true;
-      break;
-    }
-    const trained = yield* trainMlpSteps(train, target, settings, rng.fork(), paceOf(train, index, options));
-    if (trained.stopReason === "aborted") stopped = true;
+  const run = yield* perTarget(train, options, function* (target, pace) {
+    const trained = yield* trainMlpSteps(train, target, settings, rng.fork(), pace);
     const { model } = trained;
     const trainNrmse = nrmse(columnOf(train, target), predictMlp(model, train.x, train.rows));
     if (!Number.isFinite(trainNrmse))
@@ -227,10 +242,9 @@ function* fitMlp(
       ...(testNrmse === undefined ? {} : { testNrmse }),
       predictions: fingerprint(test ? "test" : "train", predicted),
     };
-    options.onModel?.(result);
-    models.push(result);
-  }
-  return { models, testPredictions, ...(stopped ? { stopped } : {}) };
+    return result;
+  });
+  return { ...run, testPredictions };
 }
 
 /**
@@ -251,22 +265,8 @@ function* fitEql(
   const testPredictions = test ? new Map<string, Float64Array>() : undefined;
   const equations: EquationResult[] = [];
   const simplified: Equation[] = [];
-  const models: ModelResult[] = [];
-  let stopped = false;
-  for (const [index, target] of train.targets.entries()) {
-    if (stopBefore(index, options)) {
-      stopped = true;
-      break;
-    }
-    const trained = yield* trainEqlSteps(
-      train,
-      target,
-      settings,
-      rng.fork(),
-      context.pool,
-      paceOf(train, index, options),
-    );
-    if (trained.stopReason === "aborted") stopped = true;
+  const run = yield* perTarget(train, options, function* (target, pace) {
+    const trained = yield* trainEqlSteps(train, target, settings, rng.fork(), context.pool, pace);
     const { model } = trained;
     const y = columnOf(train, target);
     const trainNrmse = nrmse(y, predictEql(model, train.x, train.rows));
@@ -328,10 +328,9 @@ function* fitEql(
         ...(extraction.reason ? { reason: extraction.reason } : {}),
       },
     };
-    options.onModel?.(result);
-    models.push(result);
-  }
-  return { models, testPredictions, equations, simplified, ...(stopped ? { stopped } : {}) };
+    return result;
+  });
+  return { ...run, testPredictions, equations, simplified };
 }
 
 /** DSR or VPG per target (dsrModel.ts): the best expression, its equation where it expands. */
@@ -347,17 +346,10 @@ function* fitDsr(
   const testPredictions = test ? new Map<string, Float64Array>() : undefined;
   const equations: EquationResult[] = [];
   const simplified: Equation[] = [];
-  const models: ModelResult[] = [];
-  let stopped = false;
-  for (const [index, target] of train.targets.entries()) {
-    if (stopBefore(index, options)) {
-      stopped = true;
-      break;
-    }
+  const run = yield* perTarget(train, options, function* (target, pace) {
     const found = yield* fitDsrTargetSteps(train, test, target, settings, variant, rng.fork(), context, {
-      pace: paceOf(train, index, options),
+      pace: pace,
     });
-    if (found.model.training.stopReason === "aborted") stopped = true;
     if (found.equation) {
       equations.push(found.equation.result);
       simplified.push(found.equation.simplified);
@@ -366,10 +358,9 @@ function* fitDsr(
     const { expression, ...model } = found.model;
     const predictions = fingerprint(test ? "test" : "train", found.predicted);
     const result: ModelResult = { ...model, predictions, ...(expression ? { expression } : {}) };
-    options.onModel?.(result);
-    models.push(result);
-  }
-  return { models, testPredictions, equations, simplified, ...(stopped ? { stopped } : {}) };
+    return result;
+  });
+  return { ...run, testPredictions, equations, simplified };
 }
 
 /**
