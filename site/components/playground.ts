@@ -19,7 +19,6 @@ import {
   InputError,
   SEARCH_METHOD_NAMES,
   parseCsv,
-  runtimeFacts,
   type Calibration,
   type CalibrationEntry,
   type Plugin,
@@ -98,7 +97,13 @@ export const constraintNames = (plugins: readonly Plugin[] = []): string[] =>
   createRegistries(plugins).constraints.names();
 export const rewardNames = (plugins: readonly Plugin[] = []): string[] => createRegistries(plugins).rewards.names();
 
-export { experimentNames, NOISE_FLOOR_STOP, pipelineOptions, type PlaygroundConfig } from "./playgroundConfig.js";
+export {
+  experimentNames,
+  NOISE_FLOOR_STOP,
+  pipelineOptions,
+  resultWithTimings,
+  type PlaygroundConfig,
+} from "./playgroundConfig.js";
 export const experimentOf = (name: string) => experiments[name];
 
 /** Columns of a CSV's header (for the page's target picker), or an InputError naming file, row, column. */
@@ -263,19 +268,6 @@ export class Calibrator {
     })();
     return this.promise;
   }
-}
-
-/**
- * A finished run's result as the page downloads it: the version-1 result with the run's
- * wall-clock seconds (search.seconds) and what it ran on (manifest.runtime), as the CLI writes
- * them with --timings; `consolesr reproduce` compares neither.
- */
-export function resultWithTimings(result: ResultJson, seconds: number): ResultJson {
-  return {
-    ...result,
-    search: { ...result.search, seconds: Number(seconds.toFixed(3)) },
-    manifest: { ...result.manifest, runtime: runtimeFacts() },
-  };
 }
 
 /**

@@ -1,13 +1,16 @@
 /**
- * The playground's controls as a run's request (PlaygroundConfig) and as the pipeline's options:
- * plain data and pure functions, shared by the page (playground.ts) and the search worker
- * (searchWorker.ts), which receives the config and resolves it there with the run's plugins.
+ * The playground's controls as a run's request (PlaygroundConfig) and as the pipeline's options,
+ * and a result as the page downloads it: plain data and pure functions, shared by the page
+ * (playground.ts) and the search worker (searchWorker.ts), which receives the config and resolves
+ * it there with the run's plugins.
  */
 import {
   createRegistries,
   experiments,
   InputError,
+  runtimeFacts,
   type PipelineOptions,
+  type ResultJson,
   type Registries,
   type SearchMethod,
   type Table,
@@ -93,5 +96,18 @@ export function pipelineOptions(
     targets: config.csv.targets,
     inputs: config.csv.inputs?.length ? config.csv.inputs : undefined,
     symbols: everySymbol ? undefined : config.symbols,
+  };
+}
+
+/**
+ * A finished run's result as the page downloads it: the version-1 result with the run's
+ * wall-clock seconds (search.seconds) and what it ran on (manifest.runtime), as the CLI writes
+ * them with --timings; `consolesr reproduce` compares neither.
+ */
+export function resultWithTimings(result: ResultJson, seconds: number): ResultJson {
+  return {
+    ...result,
+    search: { ...result.search, seconds: Number(seconds.toFixed(3)) },
+    manifest: { ...result.manifest, runtime: runtimeFacts() },
   };
 }

@@ -27,7 +27,6 @@ import {
   Registry,
   resolvePipelineConfig,
   resultToJson,
-  runtimeFacts,
   selectBackend,
   usesTfjs,
   type PipelineOutput,
@@ -40,7 +39,7 @@ import {
   type RuntimeHooks,
 } from "../lib/index.js";
 import { importPluginSource } from "./pluginSource.js";
-import { pipelineOptions } from "./playgroundConfig.js";
+import { pipelineOptions, resultWithTimings } from "./playgroundConfig.js";
 import { CALIBRATION_WORKER, type RunRequest, type WorkerMessage, type WorkerRequest } from "./searchClient.js";
 
 const post = (message: WorkerMessage) => (self as unknown as Worker).postMessage(message);
@@ -158,18 +157,11 @@ async function run(id: number, request: RunRequest): Promise<void> {
     }
     if (output.search?.error) throw output.search.error;
     const seconds = elapsed();
-    // The download carries the run's seconds and this browser, as the CLI's --timings does
-    // (`consolesr reproduce` compares neither).
-    const result = {
-      ...output.result,
-      search: { ...output.result.search, seconds: Number(seconds.toFixed(3)) },
-      manifest: { ...output.result.manifest, runtime: runtimeFacts() },
-    };
     post({
       type: "done",
       id,
       result: output.result,
-      text: resultToJson(result),
+      text: resultToJson(resultWithTimings(output.result, seconds)),
       seconds,
       stopped: output.result.search.stopReason === "aborted" || controller.signal.aborted,
     });
