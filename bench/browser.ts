@@ -27,12 +27,11 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import {
-  clickProbe,
+  FORM_METHODS,
+  formRunThenStop,
   installProbes,
-  longestTask,
   readCalibration,
   runLog,
-  stopDelay,
   type PageCalibration,
   type RunRow,
 } from "../test/helpers/playground.js";
@@ -78,34 +77,9 @@ async function responsiveness(page: Page, origin: string): Promise<void> {
   );
   await page.goto(`${origin}/comparison`, { waitUntil: "networkidle" });
   await installProbes(page);
-  const section = page.locator('.rerun[data-experiment="comparison"]');
-  const status = section.locator(".rerun-status");
-  for (const [method, experiment] of [
-    ["paper", "syn2"],
-    ["dsr", "syn1"],
-    ["eql", "syn1"],
-    ["mlp", "syn1"],
-    ["vpg", "syn1"],
-  ] as const) {
-    await section.getByLabel("experiment").selectOption({ label: experiment });
-    await section.getByLabel("method").selectOption({ label: method });
-    await section.locator(".rerun-run").click();
-    await page.waitForFunction(
-      () =>
-        /output \d+ of \d+/.test(
-          document.querySelector('.rerun[data-experiment="comparison"] .rerun-status')?.textContent ?? "",
-        ),
-      null,
-      { timeout: 120_000, polling: 50 },
-    );
-    await longestTask(page);
-    await page.waitForTimeout(1000);
-    const click = await clickProbe(page);
-    const longest = await longestTask(page);
-    await section.locator(".rerun-stop").click();
-    await section.locator('.rerun-status:not([data-status="running"])').waitFor({ timeout: 60_000 });
-    const ended = await status.getAttribute("data-status");
-    const delay = await stopDelay(page);
+  for (const [method, experiment] of FORM_METHODS) {
+    const { click, longest, ended: end, delay } = await formRunThenStop(page, method, experiment, 60_000);
+    const ended = end.status;
     const yes = (ok: boolean) => (ok ? "yes" : "no");
     process.stdout.write(
       `| ${method} (${experiment}) | ${click.latency.toFixed(0)} | ${click.roundTrip.toFixed(0)} | ` +

@@ -21,8 +21,9 @@ import {
   artifacts,
   clickProbe,
   download,
+  FORM_METHODS,
+  formRunThenStop,
   installProbes,
-  longestTask,
   readCalibration,
   stopDelay,
   waitForRun,
@@ -50,40 +51,20 @@ test("every method runs in a worker: clicks are handled meanwhile, Stop keeps th
   await page.goto(`${server.origin}/comparison`, { waitUntil: "networkidle" });
   await installProbes(page);
   const section = page.locator('.rerun[data-experiment="comparison"]');
-  const status = section.locator(".rerun-status");
-  for (const [method, experiment] of [
-    ["paper", "syn2"],
-    ["dsr", "syn1"],
-    ["eql", "syn1"],
-    ["mlp", "syn1"],
-    ["vpg", "syn1"],
-  ] as const) {
-    await section.getByLabel("experiment").selectOption({ label: experiment });
-    await section.getByLabel("method").selectOption({ label: method });
-    await section.locator(".rerun-run").click();
-    // Running: the progress line names the output, the episode (epoch, sample) and the time.
-    await page.waitForFunction(
-      () =>
-        /output \d+ of \d+ \(\w+\), (episode|epoch|sample) \d+/.test(
-          document.querySelector('.rerun[data-experiment="comparison"] .rerun-status')?.textContent ?? "",
-        ),
-      null,
-      { timeout: 120_000, polling: 50 },
+  for (const [method, experiment] of FORM_METHODS) {
+    const { running, click, longest, beforeStop, ended, delay } = await formRunThenStop(
+      page,
+      method,
+      experiment,
+      15_000,
     );
-    assert.equal(await status.getAttribute("data-status"), "running", `${method}: ${await status.textContent()}`);
-    assert.match((await status.textContent()) ?? "", /in a worker on (js \(float64\)|tfjs \w+)/);
-    await longestTask(page);
-    await page.waitForTimeout(1000);
-    const click = await clickProbe(page);
-    const longest = await longestTask(page);
+    // Running: the progress line names the output, the episode (epoch, sample), the time and the engine.
+    assert.equal(running.status, "running", `${method}: ${running.text}`);
+    assert.match(running.text, /in a worker on (js \(float64\)|tfjs \w+)/);
     assert.ok(click.roundTrip < 5000, `${method}: a click took ${click.roundTrip.toFixed(0)} ms to be handled`);
-    assert.equal(await status.getAttribute("data-status"), "running", `${method} ended before Stop`);
-    await section.locator(".rerun-stop").click();
-    await section.locator('.rerun-status:not([data-status="running"])').waitFor({ timeout: 15_000 });
-    const text = (await status.textContent()) ?? "";
-    assert.equal(await status.getAttribute("data-status"), "stopped", `${method}: ${text}`);
-    assert.match(text, /the table shows the best found so far/);
-    const delay = await stopDelay(page);
+    assert.equal(beforeStop, "running", `${method} ended before Stop`);
+    assert.equal(ended.status, "stopped", `${method}: ${ended.text}`);
+    assert.match(ended.text, /the table shows the best found so far/);
     // The best so far is shown and downloadable.
     const yours = section.locator('.rerun-download[data-which="yours"]');
     assert.equal(await yours.isDisabled(), false, `${method}: the stopped run cannot be downloaded`);

@@ -237,3 +237,65 @@ export function longestTask(page: Page): Promise<number> {
 export function stopDelay(page: Page): Promise<number> {
   return page.evaluate(() => (window as unknown as { __probe: { stopDelay: number } }).__probe.stopDelay);
 }
+
+/**
+ * The Comparison form's methods as the responsiveness checks run them: a structure search that
+ * runs long (Algorithm 2 on syn2), and each baseline.
+ */
+export const FORM_METHODS = [
+  ["paper", "syn2"],
+  ["dsr", "syn1"],
+  ["eql", "syn1"],
+  ["mlp", "syn1"],
+  ["vpg", "syn1"],
+] as const;
+
+/** One method's run on the Comparison form, then Stop: what the page said and how fast it answered. */
+export interface FormStop {
+  /** The status while it ran (before the click) and its text. */
+  running: { status: string | null; text: string };
+  click: { latency: number; roundTrip: number };
+  /** The longest main-thread task (ms) from 1 s before the click to it. */
+  longest: number;
+  /** The status just before Stop was clicked. */
+  beforeStop: string | null;
+  /** The status after Stop and its text, and the delay (ms) from Stop to it. */
+  ended: { status: string | null; text: string };
+  delay: number;
+}
+
+/**
+ * On the Comparison page's form (probes installed): runs `method` on `experiment`, waits until its
+ * progress line names the output and the episode (epoch, sample), lets it run 1 s, clicks the
+ * probe, then Stop, and waits up to `stopTimeoutMs` for the status to leave "running".
+ */
+export async function formRunThenStop(
+  page: Page,
+  method: string,
+  experiment: string,
+  stopTimeoutMs: number,
+): Promise<FormStop> {
+  const section = page.locator('.rerun[data-experiment="comparison"]');
+  const status = section.locator(".rerun-status");
+  await section.getByLabel("experiment").selectOption({ label: experiment });
+  await section.getByLabel("method").selectOption({ label: method });
+  await section.locator(".rerun-run").click();
+  await page.waitForFunction(
+    () =>
+      /output \d+ of \d+ \(\w+\), (episode|epoch|sample) \d+/.test(
+        document.querySelector('.rerun[data-experiment="comparison"] .rerun-status')?.textContent ?? "",
+      ),
+    null,
+    { timeout: 120_000, polling: 50 },
+  );
+  const running = { status: await status.getAttribute("data-status"), text: (await status.textContent()) ?? "" };
+  await longestTask(page);
+  await page.waitForTimeout(1000);
+  const click = await clickProbe(page);
+  const longest = await longestTask(page);
+  const beforeStop = await status.getAttribute("data-status");
+  await section.locator(".rerun-stop").click();
+  await section.locator('.rerun-status:not([data-status="running"])').waitFor({ timeout: stopTimeoutMs });
+  const ended = { status: await status.getAttribute("data-status"), text: (await status.textContent()) ?? "" };
+  return { running, click, longest, beforeStop, ended, delay: await stopDelay(page) };
+}
