@@ -1,63 +1,18 @@
 // Observable Framework configuration for the consolesr site.
 // Offline by construction: no CDN, no font server, no registry (see ../shared/STACK.md,
 // "Observable Framework offline"). test/browser/site-build.test.ts builds with network access blocked.
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { prepareBrowserVendor } from "./scripts/browserVendor.js";
+import { prepareFrameworkCache } from "./src/framework/index.js";
 import { invalidateStaleLoaders, watchLoaderInputs } from "./scripts/loaderCache.js";
 
 const root = "site";
 
-// Framework's client bundle (client.js, stdlib.js) names the libraries behind its implicit globals
-// (d3, Plot, html, React, …) as `npm:<name>` and resolves each to a version by asking
-// registry.npmjs.org, unless a folder `<cache>/_npm/<name>@<version>` already exists. Those URLs are
-// only written into client.js (nothing is downloaded: pages import bare specifiers, which Framework
-// self-hosts from node_modules), but the lookup alone makes a cold build fail offline. Seed the
-// version cache before the build starts: the installed version where there is one, else the version
-// a networked build of Framework 1.13.4 resolved (any version would do; nothing is fetched).
-const clientNpmVersions: Record<string, string> = {
-  "@observablehq/plot": "0.6.17",
-  "@observablehq/sample-datasets": "1.0.1",
-  "apache-arrow": "21.2.0",
-  arquero: "8.0.3",
-  d3: "7.9.2",
-  "d3-dsv": "3.0.2",
-  echarts: "6.1.0",
-  htl: "0.3.1",
-  leaflet: "1.9.4",
-  lodash: "4.18.1",
-  "mapbox-gl": "3.32.0",
-  "parquet-wasm": "0.8.0",
-  react: "19.3.1",
-  "react-dom": "19.3.1",
-  "topojson-client": "3.1.0",
-};
-
-function installedVersion(name: string): string | undefined {
-  try {
-    return JSON.parse(readFileSync(join("node_modules", name, "package.json"), "utf8")).version;
-  } catch {
-    return undefined;
-  }
-}
-
-function seedNpmVersionCache(): void {
-  const npmCache = join(root, ".observablehq", "cache", "_npm");
-  for (const [name, fallback] of Object.entries(clientNpmVersions)) {
-    const scope = join(npmCache, ...name.split("/").slice(0, -1));
-    const base = name.split("/").pop()!;
-    if (existsSync(scope) && readdirSync(scope).some((entry) => entry.startsWith(`${base}@`))) continue;
-    mkdirSync(join(npmCache, `${name}@${installedVersion(name) ?? fallback}`), { recursive: true });
-  }
-}
-
-seedNpmVersionCache();
-
-// Browser builds of tfjs, tfjs-backend-wasm and highs with their .wasm files, written into the
-// cache where Framework would put its own (which break in a browser or warn); see
-// scripts/browserVendor.ts. `npm run build`/`npm run dev` run it first too (prebuild/predev); here
-// it covers a bare `observable build`, e.g. after the cache was deleted.
-await prepareBrowserVendor();
+// What a cold, offline build needs in Framework's cache before it starts: the npm version lookups
+// of Framework's client bundle, and browser builds of tfjs, tfjs-backend-wasm and highs with their
+// .wasm files. The code is the package's own (`consolesr/framework`, src/framework/index.ts), which
+// the report projects `consolesr report` writes run the same way. `npm run build`/`npm run dev` run
+// the bundling first too (prebuild/predev); here it covers a bare `observable build`, e.g. after
+// the cache was deleted. The site imports the library from its sources (site/lib), not the package.
+await prepareFrameworkCache(root, { project: ".", consolesr: false });
 
 // Data loaders whose imports changed (the library, src/reports/) would otherwise keep their cached
 // output until the cache is deleted: drop those outputs now, and in the preview re-run a loader

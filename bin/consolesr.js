@@ -2,7 +2,8 @@
 // consolesr's command. An installed package runs its compiled JavaScript (build/, made by
 // `npm run build:lib` on prepare/prepack) on plain Node. In a checkout (src/ beside bin/) it runs
 // build/ too when that is newer than every source it was built from (src/lib,
-// src/cli), and otherwise the TypeScript sources through tsx, so that what you edit is what runs.
+// src/cli, src/report, src/framework), and otherwise the TypeScript sources through tsx, so that
+// what you edit is what runs.
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -23,7 +24,9 @@ function mtimeUnder(folder, oldest = false) {
 /** Whether build/ was made after the last change to any source it is built from. */
 function buildIsFresh() {
   if (!existsSync(compiled)) return false;
-  const sources = ["lib", "cli"].map((d) => fileURLToPath(new URL(`../src/${d}`, import.meta.url)));
+  const sources = ["lib", "cli", "report", "framework"].map((d) =>
+    fileURLToPath(new URL(`../src/${d}`, import.meta.url)),
+  );
   const newest = Math.max(...sources.map((d) => mtimeUnder(d)));
   return mtimeUnder(fileURLToPath(new URL("../build", import.meta.url)), true) > newest;
 }

@@ -9,7 +9,9 @@
  * - no file but numeric/linalg.ts defines a numeric kernel (dot, least squares, QR, Givens,
  *   Cholesky, a square solve): one definition of each.
  * - the site (site/, the Framework root) reaches the library only through the link site/lib →
- *   ../src/lib and only its public entries (ENTRIES); no page or component imports a path outside
+ *   ../src/lib and only its public entries (ENTRIES), and the report components (src/report,
+ *   `consolesr/report`) only through the link site/report and their entry, index.ts, which itself
+ *   uses the library's public entries only; no page or component imports a path outside
  *   site/ (Framework would print "non-local import" and still exit 0); data loaders and their
  *   helpers (src/reports) also use the public entries only (docs/design.md#site).
  * Late loads (`await import(…)`, or a side-effect `import "…"` that binds nothing) may reach past a
@@ -195,13 +197,18 @@ function siteFiles(dir: string): string[] {
  * imports nothing outside siteRoot and, under the link, only ENTRIES; a loader (run in Node, where
  * any path resolves) and each module under `helpers` import only ENTRIES of libRoot.
  */
-export function checkSite(siteRoot: string, libRoot: string, helpers?: string): string[] {
+export function checkSite(siteRoot: string, libRoot: string, helpers?: string, reportRoot?: string): string[] {
   const problems: string[] = [];
-  const link = join(siteRoot, "lib");
-  if (!existsSync(link) || !lstatSync(link).isSymbolicLink())
-    problems.push("site/lib: not a symbolic link to the library (pages reach the library through it)");
-  else if (resolve(siteRoot, readlinkSync(link)) !== resolve(libRoot))
-    problems.push(`site/lib: links to ${readlinkSync(link)}, not to the library`);
+  const linked = (name: string, target: string, what: string) => {
+    const at = join(siteRoot, name);
+    if (!existsSync(at) || !lstatSync(at).isSymbolicLink())
+      problems.push(`site/${name}: not a symbolic link to the ${what} (pages reach the ${what} through it)`);
+    else if (resolve(siteRoot, readlinkSync(at)) !== resolve(target))
+      problems.push(`site/${name}: links to ${readlinkSync(at)}, not to the ${what}`);
+    return at;
+  };
+  const link = linked("lib", libRoot, "library");
+  const reportLink = reportRoot ? linked("report", reportRoot, "report components") : undefined;
   const entryOf = (rel: string) => ENTRIES.has(rel.replace(/\.js$/, ".ts"));
   const check = (file: string, where: string, inNode: boolean) => {
     const text = file.endsWith(".md") ? readFileSync(file, "utf8") : code(readFileSync(file, "utf8"));
@@ -214,6 +221,10 @@ export function checkSite(siteRoot: string, libRoot: string, helpers?: string): 
         problems.push(`${where}: non-local import ${spec} (outside the site root; use ./lib/index.js)`);
         continue;
       }
+      // The report components (site/report → src/report) are reached through their entry only.
+      const viaReport = reportLink && !inNode ? relative(reportLink, path) : "..";
+      if (!viaReport.startsWith("..") && viaReport.replace(/\.js$/, ".ts") !== "index.ts")
+        problems.push(`${where}: imports the report components' ${viaReport}, not their entry (report/index.js)`);
       const viaLink = relative(link, path);
       const inLib = inNode ? relative(libRoot, path) : viaLink;
       if (!inLib.startsWith("..") && !entryOf(inLib.split(sep).join("/")))
@@ -226,6 +237,9 @@ export function checkSite(siteRoot: string, libRoot: string, helpers?: string): 
   }
   if (helpers && existsSync(helpers))
     for (const file of files(helpers)) check(file, `src/reports/${relative(helpers, file)}`, true);
+  // The report components themselves use the library's public entries only, as a user's page would.
+  if (reportRoot && existsSync(reportRoot))
+    for (const file of files(reportRoot)) check(file, `src/report/${relative(reportRoot, file)}`, true);
   return problems;
 }
 
@@ -259,7 +273,14 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   if (!process.argv[2]) {
     problems.push(...checkClients(fileURLToPath(new URL("../src/cli", import.meta.url)), root));
     const site = fileURLToPath(new URL("../site", import.meta.url));
-    problems.push(...checkSite(site, root, fileURLToPath(new URL("../src/reports", import.meta.url))));
+    problems.push(
+      ...checkSite(
+        site,
+        root,
+        fileURLToPath(new URL("../src/reports", import.meta.url)),
+        fileURLToPath(new URL("../src/report", import.meta.url)),
+      ),
+    );
   }
   console.log("src/lib folder graph (folder -> folders it imports):");
   for (const [from, to] of graph) console.log(`  ${from.padEnd(10)} -> ${to.join(", ") || "(none)"}`);

@@ -1,5 +1,6 @@
 /**
- * `npm run build:lib` (also on prepare): compiles src/lib and src/cli to build/ for
+ * `npm run build:lib` (also on prepare): compiles src/lib, src/cli, src/report (the report
+ * components, `consolesr/report`) and src/framework (`consolesr/framework`) to build/ for
  * the package: JavaScript without comments, one statement per line and indented (esbuild, names
  * kept), so that a stack trace points at a line a user can read, and declarations with their doc
  * comments for the library's users.

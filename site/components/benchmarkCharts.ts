@@ -2,7 +2,7 @@
 // Explicit imports only: the implicit globals would be fetched from a CDN.
 import * as Plot from "@observablehq/plot";
 import { html } from "htl";
-import { scrollX, withLegend } from "./layout.js";
+import { scrollX, withLegend } from "../report/index.js";
 
 export const noiseName = (snrDb) => (snrDb === null ? "noiseless" : `${snrDb} dB`);
 

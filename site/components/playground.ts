@@ -27,7 +27,7 @@ import {
 } from "../lib/index.js";
 import { HallOfFame, type Candidate } from "../lib/inspect.js";
 import type { BackendPreference, EngineChoice } from "./playgroundParams.js";
-import type { PlaygroundConfig } from "./playgroundConfig.js";
+import type { PlaygroundConfig } from "../report/index.js";
 import { pluginFiles } from "./playgroundPlugins.js";
 import {
   CachedCalibration,
@@ -36,7 +36,7 @@ import {
   type CalibrationOutcome,
   type RunOutcome,
   type WorkerRun,
-} from "./searchClient.js";
+} from "../report/index.js";
 
 export interface TargetProgress {
   target: string;
@@ -103,7 +103,7 @@ export {
   pipelineOptions,
   resultWithTimings,
   type PlaygroundConfig,
-} from "./playgroundConfig.js";
+} from "../report/index.js";
 export const experimentOf = (name: string) => experiments[name];
 
 /** Columns of a CSV's header (for the page's target picker), or an InputError naming file, row, column. */

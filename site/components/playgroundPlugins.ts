@@ -18,12 +18,12 @@ import {
   type Registries,
 } from "../lib/index.js";
 import katex from "katex";
-import { importPluginSource } from "./pluginSource.js";
+import { importPluginSource } from "../report/index.js";
 
 /** A symbol's LaTeX rendered as the pages render it (check-plugin's "latex" check). */
 const renderLatex = (latex: string) => void katex.renderToString(latex, { throwOnError: true });
 
-export { importPluginSource, PLUGIN_EXTENSIONS } from "./pluginSource.js";
+export { importPluginSource, PLUGIN_EXTENSIONS } from "../report/index.js";
 
 const oneLine = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!;
 const fileError = (name: string, message: string) => new InputError(`plugin file ${name}: ${message}`);

@@ -4,9 +4,7 @@
 // attribute mirroring what it shows.
 import { html } from "htl";
 import type { ResultJson } from "../lib/index.js";
-import { ecText, nrmseText } from "./format.js";
-import { tex } from "./katex.js";
-import { progressLine, unitName } from "./progressLine.js";
+import { ecText, nrmseText, progressLine, saveJson, tex, unitName } from "../report/index.js";
 
 export { progressLine };
 
@@ -267,16 +265,6 @@ export function frontView(result) {
             <td>${f.score === undefined ? "—" : f.score.toFixed(1)}</td><td><code>${f.text}</code></td></tr>`,
         )}</tbody></table>`,
   )}</div>`;
-}
-
-/** Saves JSON `text` as `filename` through a temporary link (a browser download). */
-export function saveJson(text, filename) {
-  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-  const a = html`<a href=${url} download=${filename} style="display: none"></a>`;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 /** A button that saves `text` as `filename` (the version-1 result JSON). */

@@ -1,325 +1,11 @@
-// "Re-run with…": the form and the live run every report page shares. The page's published result
-// (committed, or made at build time) is shown first; the form (bounded inputs and an explicit Run
-// button) runs one configuration live in this browser, in a Web Worker (searchWorker.ts, through
-// searchClient.ts: the page answers clicks while it runs), through the library's runtime module (the
-// module `consolesr reproduce` runs headless: src/lib/api/runtime.ts), and the equations (KaTeX), the
-// comparison table and the charts update in place, published beside yours. Stop ends the run at its
-// next episode, epoch or batch and keeps its best so far, shown and downloadable. The worker (and
-// the library, and tfjs) is started only when Run is pressed, so a page that is only read stays light.
-//
-// Hooks for readers and tests: .rerun[data-experiment], .rerun-run, .rerun-stop,
-// .rerun-status[data-status], .rerun-equation[data-which="published"|"yours"][data-target],
-// .rerun-download[data-which], .rerun-playground.
+// The paper experiments' and the search benchmark's "Re-run with…" forms: the report components'
+// form (src/report/rerun.ts, the package's `consolesr/report`) set up for the site's experiments,
+// whose runs the library draws from a seed (`consolesr run <experiment>`).
 import { html } from "htl";
-import { convergenceChart, nrmseChart } from "./experimentCharts.js";
-import { ecText, nrmseText } from "./format.js";
-import { tex } from "./katex.js";
-import { chartWidth, scrollX } from "./layout.js";
-import { saveJson } from "./playgroundView.js";
-import { progressLine } from "./progressLine.js";
-import { SearchWorker, type WorkerRun } from "./searchClient.js";
+import { field, rerun } from "../report/index.js";
 import { playgroundLink } from "./playgroundLink.js";
 
-/** The SNRs the forms offer (dB; null: noiseless, the published runs' setting). */
-export const SNR_CHOICES = [null, 60, 40, 20];
-/** Seeds are 32-bit (src/lib/core/rng.ts). */
-export const SEED_MAX = 4294967295;
-
-const snrName = (v) => (v === null ? "none" : `${v} dB`);
-
-/** The fields a form can have; each page picks its own, with its own defaults and caps. */
-export const field = {
-  seed: (value = 0) => ({ name: "seed", label: "seed", kind: "integer", min: 0, max: SEED_MAX, value }),
-  rows: (value, max, min = 10) => ({ name: "rows", label: "rows", kind: "integer", min, max, value }),
-  snr: (value = null) => ({
-    name: "snr",
-    label: "noise SNR",
-    kind: "choice",
-    choices: SNR_CHOICES,
-    format: snrName,
-    value,
-  }),
-  method: (methods, value = "consolesr") => ({
-    name: "method",
-    label: "method",
-    kind: "choice",
-    choices: methods,
-    value,
-  }),
-  episodes: (value, max) => ({ name: "episodes", label: "episodes per output", kind: "integer", min: 1, max, value }),
-  budget: (value, max, min = 0) => ({
-    name: "budget",
-    label: min === 0 ? "budget (structures, 0: none)" : "budget (structures)",
-    kind: "integer",
-    min,
-    max,
-    value,
-  }),
-  choice: (name, label, choices, value, format: (value: any) => string = String) => ({
-    name,
-    label,
-    kind: "choice",
-    choices,
-    value,
-    format,
-  }),
-};
-
-const texTarget = (name) => name.replace(/^([A-Za-z]+)_?(\d+)$/, "$1_{$2}");
-const sci = nrmseText;
-const percent = ecText;
-const yesNo = (v) => (v === undefined || v === null ? "—" : v ? "yes" : "no");
-
-/** Per output of a version-1 result: its equation, evaluation and search, the row the table shows. */
-export function outputsOf(result) {
-  if (!result) return [];
-  return result.equations.map((e) => {
-    const evaluation = result.evaluation?.find((q) => q.target === e.target);
-    const search = result.search?.targets?.find((q) => q.target === e.target);
-    return {
-      target: e.target,
-      latex: e.latex,
-      text: e.text,
-      trainNrmse: e.trainNrmse,
-      testNrmse: evaluation?.testNrmse,
-      exact: evaluation?.exact,
-      coefficientError: evaluation?.coefficientError,
-      episodes: search?.episodes,
-      structures: search?.structures,
-      stopReason: search?.stopReason,
-    };
-  });
-}
-
-/** A bounded input: a number with min, max and step 1, or a select. */
-function control(f) {
-  if (f.kind === "integer") {
-    const input = html`<input type="number" name=${f.name} min=${f.min} max=${f.max} step="1"
-      value=${f.value} required>`;
-    return { element: html`<label>${f.label}${input}</label>`, input };
-  }
-  const input = html`<select name=${f.name}>${f.choices.map(
-    (c, i) =>
-      html`<option value=${i} selected=${JSON.stringify(c) === JSON.stringify(f.value)}>${(f.format ?? String)(
-        c,
-      )}</option>`,
-  )}</select>`;
-  return { element: html`<label>${f.label}${input}</label>`, input };
-}
-
-/** The form's values, or the first problem as "field: rule". */
-function readValues(fields, controls) {
-  const values = {};
-  for (const f of fields) {
-    const input = controls[f.name].input;
-    if (f.kind === "integer") {
-      const v = Number(input.value);
-      if (input.value.trim() === "" || !Number.isInteger(v) || v < f.min || v > f.max)
-        return { error: `${f.label}: an integer from ${f.min} to ${f.max} (got "${input.value}")` };
-      values[f.name] = v;
-    } else values[f.name] = f.choices[Number(input.value)];
-  }
-  return { values };
-}
-
-/** What a live run was: its seed, rows, noise and method (from its manifest), and the engine it ran on. */
-function yoursLabel({ seed, config }, engine: string) {
-  const noise = config.snrDb === null || config.snrDb === undefined ? "" : `, ${config.snrDb} dB`;
-  return `seed ${seed}, ${config.rows} rows${noise}, ${config.method}${engine ? `, ${engine}` : ""}`;
-}
-
-/** The comparison table: per output, the published and your equation and numbers. */
-function comparisonTable(published, yours, engine = "") {
-  const pub = outputsOf(published?.result);
-  const mine = outputsOf(yours);
-  const targets = [...new Set([...pub.map((o) => o.target), ...mine.map((o) => o.target)])];
-  const pair = (f, target) => {
-    const a = pub.find((o) => o.target === target);
-    const b = mine.find((o) => o.target === target);
-    return `${a ? f(a) : "—"} / ${b ? f(b) : "—"}`;
-  };
-  const equation = (o, which, target) =>
-    html`<td class="rerun-equation" data-which=${which} data-target=${target}>${
-      o ? (o.latex ? tex(o.latex) : html`<code>${o.text}</code>`) : "—"
-    }</td>`;
-  return html`<table class="rerun-table" style="font-size: 13px;">
-<thead><tr><th>output</th><th>published${published ? html`<br><small>${published.label}</small>` : ""}</th>
-<th>yours${yours ? html`<br><small>${yoursLabel(yours.manifest, engine)}</small>` : ""}</th>
-<th>exact</th><th>E_c (%)</th><th>test NRMSE</th><th>train NRMSE</th><th>episodes · structures</th></tr>
-<tr><th></th><th></th><th></th><th colspan="5"><small>published / yours</small></th></tr></thead>
-<tbody>${targets.map(
-    (t) => html`<tr data-target=${t}><td>${tex(texTarget(t))}</td>
-${equation(
-  pub.find((o) => o.target === t),
-  "published",
-  t,
-)}${equation(
-  mine.find((o) => o.target === t),
-  "yours",
-  t,
-)}
-<td class="pair">${pair((o) => yesNo(o.exact), t)}</td>
-<td class="pair">${pair((o) => percent(o.coefficientError), t)}</td>
-<td class="pair">${pair((o) => sci(o.testNrmse), t)}</td><td class="pair">${pair((o) => sci(o.trainNrmse), t)}</td>
-<td class="pair">${pair((o) => (o.episodes === undefined ? "—" : `${o.episodes} · ${o.structures}`), t)}</td></tr>`,
-  )}</tbody></table>`;
-}
-
-/**
- * The section. `spec`: experiment (a name for data-experiment), fields (from `field`), options(values)
- * → the pipeline's options (resolvePipelineConfig), command(values) → the equivalent CLI line,
- * playground(values) → the playground's parameters by its names (playgroundLink), published(values) → {label, result,
- * text, filename} or null (the committed or build-time result for those values), filename(values)
- * → the live result's download name, git (recorded in the live run's manifest), note (what the live
- * run caps, and why).
- */
-export function rerun(spec) {
-  const controls = Object.fromEntries(spec.fields.map((f) => [f.name, control(f)]));
-  const runButton = html`<button type="submit" class="rerun-run">Run</button>`;
-  const stopButton = html`<button type="button" class="rerun-stop" disabled>Stop</button>`;
-  const form = html`<form>${spec.fields.map((f) => controls[f.name].element)}${runButton}${stopButton}</form>`;
-  const status = html`<p class="rerun-status" data-status="idle" aria-live="polite">
-    Not run yet: the table shows the published result.</p>`;
-  const command = html`<code class="rerun-command"></code>`;
-  const playground = html`<a class="rerun-playground" href="./playground">open in playground</a>`;
-  const downloadPublished = html`<button type="button" class="rerun-download" data-which="published">
-    download published JSON</button>`;
-  const downloadYours = html`<button type="button" class="rerun-download" data-which="yours" disabled>
-    download your JSON</button>`;
-  const table = html`<div class="scroll-x rerun-comparison"></div>`;
-  const charts = html`<div class="rerun-charts"></div>`;
-  const root = html`<section class="rerun" data-experiment=${spec.experiment}>
-<h3 style="margin-top: 0;">Re-run with…</h3>
-${form}
-${spec.note ? html`<p class="rerun-note">${spec.note}</p>` : ""}
-<p class="rerun-note">Command line: ${command}</p>
-<div class="rerun-actions">${playground}${downloadPublished}${downloadYours}</div>
-${status}${table}${charts}</section>`;
-
-  let yours: import("../lib/index.js").ResultJson | null = null;
-  let yoursText: string | null = null;
-  let yoursValues = null;
-  let progress: { target: string; episode: number; nrmse: number }[] = [];
-  let yoursEngine = "";
-  let current: { handle: WorkerRun | null; done: Promise<void> | null } | null = null;
-
-  const valuesNow = () => readValues(spec.fields, controls).values ?? null;
-  const publishedNow = () => {
-    const values = valuesNow();
-    return values ? spec.published(values) : null;
-  };
-  const width = () => chartWidth((root.clientWidth || 700) - 40, { min: 300, max: 460 });
-
-  function redraw() {
-    const published = publishedNow();
-    table.replaceChildren(comparisonTable(published, yours, yoursEngine));
-    const parts = [nrmseChart(outputsOf(published?.result), outputsOf(yours), { width: width() })];
-    if (progress.length) parts.push(convergenceChart(progress, { width: width() }));
-    charts.replaceChildren(...parts.map(scrollX));
-    downloadPublished.disabled = !published?.text;
-  }
-
-  function describeInputs() {
-    const values = valuesNow();
-    if (!values) return;
-    command.textContent = spec.command(values);
-    playground.href = playgroundLink(spec.playground(values));
-  }
-
-  function setStatus(state, text) {
-    status.dataset.status = state;
-    status.textContent = text;
-  }
-
-  /** The form's search worker, started at the first Run (a page that is only read loads no library). */
-  let worker: SearchWorker | null = null;
-
-  async function run(values) {
-    const previous = current;
-    previous?.handle?.stop();
-    const job: { handle: WorkerRun | null; done: Promise<void> | null } = { handle: null, done: null };
-    current = job;
-    job.done = (async () => {
-      await previous?.done;
-      if (current !== job) return;
-      progress = [];
-      setStatus("running", "Starting the search worker (it loads the library)…");
-      stopButton.disabled = false;
-      let engine = "";
-      let last = 0;
-      worker ??= new SearchWorker();
-      const handle = worker.run(
-        { kind: "options", options: spec.options(values), backend: "cpu", plugins: [], git: spec.git, fits: false },
-        {
-          onStarted: (m) => {
-            engine = m.engine === "js" ? "js (float64)" : `tfjs ${m.backend}`;
-            setStatus("running", `Running in a worker on ${engine}…`);
-          },
-          onEpisode: (e) => {
-            progress.push({ target: e.target, episode: e.episode, nrmse: e.bestNrmse });
-          },
-          onProgress: (m) => {
-            const now = performance.now();
-            if (now - last < 250) return;
-            last = now;
-            setStatus("running", `Running in a worker on ${engine}: ${progressLine(m.progress, m.seconds)}`);
-            if (progress.length) redraw();
-          },
-        },
-      );
-      job.handle = handle;
-      const outcome = await handle.done;
-      const seconds = outcome.seconds.toFixed(1);
-      if (outcome.result && (outcome.status === "done" || outcome.status === "stopped")) {
-        yours = outcome.result;
-        yoursText = outcome.text ?? null;
-        yoursValues = values;
-        yoursEngine = engine;
-        downloadYours.disabled = yoursText === null;
-      }
-      if (outcome.status === "done") setStatus("done", `Done in ${seconds} s on ${engine}: ${spec.command(values)}`);
-      else if (outcome.status === "stopped")
-        setStatus("stopped", `Stopped after ${seconds} s on ${engine}: the table shows the best found so far.`);
-      else if (outcome.status === "cancelled")
-        setStatus("cancelled", `Stopped after ${seconds} s before a result; the table keeps your previous run.`);
-      else {
-        // A bad setting is the library's one-line message; anything else says it is ours.
-        const kind = outcome.input || outcome.error?.startsWith("internal error") ? "" : "internal error: ";
-        setStatus("error", `error: ${kind}${outcome.error}`);
-      }
-      if (current === job) stopButton.disabled = true;
-      redraw();
-    })();
-    return job.done;
-  }
-
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const { values, error } = readValues(spec.fields, controls);
-    if (error) {
-      setStatus("error", `error: ${error}`);
-      return;
-    }
-    void run(values);
-  });
-  form.addEventListener("input", () => {
-    describeInputs();
-    redraw();
-  });
-  stopButton.addEventListener("click", () => current?.handle?.stop());
-  downloadPublished.addEventListener("click", () => {
-    const published = publishedNow();
-    if (published?.text) saveJson(published.text, published.filename);
-  });
-  downloadYours.addEventListener("click", () => {
-    if (yoursText) saveJson(yoursText, spec.filename(yoursValues));
-  });
-  describeInputs();
-  redraw();
-  // Charts are sized from the section's width once it is in the page.
-  requestAnimationFrame(redraw);
-  return root;
-}
+const snrName = (v: number | null) => (v === null ? "none" : `${v} dB`);
 
 /** `npx consolesr run …` with the flags a form sets (the CLI's names: the same run in a terminal). */
 export function runCommand(experiment, v) {
@@ -390,16 +76,17 @@ export function experimentRerun({
       search: { episodes: v.episodes, budget: v.budget },
     }),
     command: (v) => runCommand(experiment, v),
-    playground: (v) => ({
-      dataset: experiment,
-      seed: v.seed,
-      snr: v.snr,
-      rows: v.rows,
-      method: v.method,
-      budget: v.budget,
-      episodes: v.episodes,
-      symbols: v.symbols,
-    }),
+    playground: (v) =>
+      playgroundLink({
+        dataset: experiment,
+        seed: v.seed,
+        snr: v.snr,
+        rows: v.rows,
+        method: v.method,
+        budget: v.budget,
+        episodes: v.episodes,
+        symbols: v.symbols,
+      }),
     published: (v) => publishedFor(v.symbols),
     filename: (v) => `${experiment}-seed${v.seed}-live.json`,
   });
@@ -466,15 +153,16 @@ export function benchmarkRerun({ suites, git }) {
       `npx consolesr run ${v.equation} --seed ${v.seed} --rows ${m.rows}${v.snr === null ? "" : ` --snr ${v.snr}`} ` +
       `--method ${v.method} --episodes ${m.episodes} --budget ${v.budget} --stop-nrmse ${stopOf(v.snr)} ` +
       `--out ${v.equation}.json`,
-    playground: (v) => ({
-      dataset: v.equation,
-      seed: v.seed,
-      snr: v.snr,
-      rows: m.rows,
-      method: v.method,
-      budget: v.budget,
-      episodes: m.episodes,
-    }),
+    playground: (v) =>
+      playgroundLink({
+        dataset: v.equation,
+        seed: v.seed,
+        snr: v.snr,
+        rows: m.rows,
+        method: v.method,
+        budget: v.budget,
+        episodes: m.episodes,
+      }),
     published: (v) => {
       const r = recordOf(v);
       return r

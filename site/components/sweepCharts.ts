@@ -3,8 +3,8 @@
 // Explicit imports only: the implicit globals would be fetched from a CDN.
 import * as Plot from "@observablehq/plot";
 import { html } from "htl";
-import { field, rerun } from "./rerun.js";
-import { ecText, nrmseText } from "./format.js";
+import { ecText, field, nrmseText, rerun } from "../report/index.js";
+import { playgroundLink } from "./playgroundLink.js";
 
 /** One fixed colour per method, shared by every chart of these pages. */
 export const METHOD_COLORS = { domain: ["paper", "consolesr"], range: ["#e15759", "#4e79a7"] };
@@ -195,7 +195,8 @@ export function sweepRerun(grid, { git, note, name }) {
       ]
         .filter(Boolean)
         .join(" "),
-    playground: (v) => ({ dataset: v.experiment, seed: v.seed, method: v.method, snr: v.snr, rows: v.rows }),
+    playground: (v) =>
+      playgroundLink({ dataset: v.experiment, seed: v.seed, method: v.method, snr: v.snr, rows: v.rows }),
     published: (v) => {
       const cell = cellOf(v);
       return cell?.present && cell.text

@@ -2,7 +2,7 @@
 // implicit Plot global would be fetched from a CDN.
 import * as Plot from "@observablehq/plot";
 import { html } from "htl";
-import { withLegend } from "./layout.js";
+import { withLegend } from "../report/index.js";
 
 const fmt = (v, digits = 3) =>
   v === null || v === undefined

@@ -13,6 +13,7 @@ import { Command, CommanderError } from "commander";
 import { isInputError, type InputError, SETTINGS, type SettingRow } from "../lib/core/index.js";
 import { VERSION } from "../lib/core/index.js";
 import { registerCommands } from "./commands/commands.js";
+import { registerReport } from "./commands/report.js";
 import { interrupted } from "./commands/running.js";
 import { registerWorker } from "./queue/queueWorker.js";
 
@@ -29,6 +30,7 @@ export async function runCli(args: readonly string[]): Promise<number | undefine
     // help still reaches stderr, e.g. for `consolesr` without a command.
     .configureOutput({ outputError: () => {} });
   registerCommands(program);
+  registerReport(program);
   registerWorker(program);
   for (const command of program.commands) command.exitOverride().configureOutput({ outputError: () => {} });
 

@@ -62,6 +62,8 @@ export {
   type PipelineData,
 } from "./run/index.js";
 export { runModule, type Progress, type RuntimeConfig, type RuntimeHooks, type TrainingStep } from "./api/index.js";
+// A saved result re-run from its manifest and compared (`consolesr reproduce`, a report's build check).
+export { reproduceResult, type ReproduceResultOptions, type ResultReproduction } from "./api/index.js";
 // The reactive module a page or `consolesr reproduce` runs (api/runtime.ts).
 export { defineExperimentModule } from "./api/index.js";
 export {

@@ -1,5 +1,5 @@
 // What the experiment pages' data loaders (syn1.json.ts, syn2.json.ts) share: the git sha, the
-// truth in LaTeX, and the one JSON shape that site/components/experimentCharts.js and the pages
+// truth in LaTeX, and the one JSON shape that src/report/experimentCharts.ts and the pages
 // read. Not a data loader itself (no page asks for `experimentPage`), only a module the loaders import.
 // Note: Framework re-runs a loader only when the loader file is newer than its cache, so a change
 // here does not refresh syn1.json or syn2.json until `site/.observablehq/cache` is deleted.

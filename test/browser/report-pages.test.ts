@@ -10,7 +10,7 @@
 //   the text column reaches into the table of contents and every table fits the text column, at
 //   390 px the page does not scroll sideways and a table wider than the column scrolls in its own
 //   box; no table is cut by a box that hides its overflow; every NRMSE and E_c in a table is
-//   written in the site's one format (site/components/format.ts);
+//   written in the site's one format (src/report/format.ts);
 // - a full-page screenshot of every page at 1280 px goes to artifacts/ (git-ignored);
 // - each committed result a page shows carries its freshness line, in the state that
 //   data/results/freshness.json and the code digest give;
@@ -118,7 +118,7 @@ function clippedTables(page: Page, width: number): Promise<string[]> {
 }
 
 /**
- * NRMSE and E_c as the site writes them (site/components/format.ts): in every table, the cells of
+ * NRMSE and E_c as the site writes them (src/report/format.ts): in every table, the cells of
  * a column headed NRMSE or E_c, and any "NRMSE x" or "E_c x" in a cell, must print their number
  * exactly as the one format would (three significant digits; NRMSE in exponent form, E_c in
  * exponent form below 0.001; 0 as 0). "1e-15", "0.00e+0" or "100a" fail.

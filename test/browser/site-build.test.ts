@@ -175,8 +175,13 @@ test("the site builds offline and dist/ references no remote host", { timeout: 6
   // the page links the KaTeX stylesheet whose fonts are all inlined woff2 data URLs; the TeX on
   // the page is valid.
   const index = readFileSync(join(dist, "index.html"), "utf8");
-  const helper = /import\("\.\/(_import\/components\/katex\.[0-9a-f]+\.js)"\)/.exec(index)?.[1];
-  assert.ok(helper, "index.html does not import the tex helper (site/components/katex.js)");
+  // The page imports the report components' entry (site/report/index.js), which imports the helper.
+  const entry = /import\("\.\/(_import\/report\/index\.[0-9a-f]+\.js)"\)/.exec(index)?.[1];
+  assert.ok(entry, "index.html does not import the report components (site/report/index.js)");
+  const helper = (await importSpecifiers(readFileSync(join(dist, entry), "utf8")))
+    .map((specifier) => posix.join(posix.dirname(entry), specifier))
+    .find((path) => /^_import\/report\/katex\.[0-9a-f]+\.js$/.test(path));
+  assert.ok(helper, "the report components do not import the tex helper (src/report/katex.ts)");
   const katexModule = (await importSpecifiers(readFileSync(join(dist, helper), "utf8")))
     .map((specifier) => posix.join(posix.dirname(helper), specifier))
     .find((path) => /^_node\/katex@[^/]+\/index\.[0-9a-f]+\.js$/.test(path));

@@ -1,4 +1,4 @@
-// Searches run in a Web Worker, never on the page's main thread (site/components/searchWorker.ts):
+// Searches run in a Web Worker, never on the page's main thread (src/report/searchWorker.ts):
 //
 // - the Comparison page's "Re-run with…" form, with a structure search (Algorithm 2 on syn2, which
 //   runs long) and each baseline (DSR, EQL, MLP, VPG on syn1): while each runs, a click on the

@@ -84,18 +84,28 @@ test("a node: module, an unlisted folder and a client's deep import fail", () =>
   ]);
 });
 
-test("the site reaches the library through site/lib and its public entries only", () => {
+test("the site reaches the library through site/lib and its public entries, the report components their entry", () => {
   const repo = fileURLToPath(new URL("../..", import.meta.url));
-  assert.deepEqual(checkSite(join(repo, "site"), join(repo, "src/lib"), join(repo, "src/reports")), []);
+  assert.deepEqual(
+    checkSite(join(repo, "site"), join(repo, "src/lib"), join(repo, "src/reports"), join(repo, "src/report")),
+    [],
+  );
   const make = (files: Record<string, string>) => {
-    const root = tree({ ...Object.fromEntries(Object.entries(clean).map(([p, t]) => [`src/lib/${p}`, t])), ...files });
+    const root = tree({
+      ...Object.fromEntries(Object.entries(clean).map(([p, t]) => [`src/lib/${p}`, t])),
+      "src/report/index.ts": 'export { search } from "../lib/index.js";\n',
+      "src/report/chart.ts": "export const chart = 1;\n",
+      ...files,
+    });
     symlinkSync("../src/lib", join(root, "site/lib"));
-    return checkSite(join(root, "site"), join(root, "src/lib"), join(root, "src/reports"));
+    symlinkSync("../src/report", join(root, "site/report"));
+    return checkSite(join(root, "site"), join(root, "src/lib"), join(root, "src/reports"), join(root, "src/report"));
   };
   const page = (spec: string) => `# A page\n\n\`\`\`js\nimport {search} from "${spec}";\n\`\`\`\n`;
   assert.deepEqual(
     make({
       "site/index.md": page("./lib/index.js"),
+      "site/syn1.md": page("./report/index.js"),
       "site/data/run.json.ts": 'import { search } from "../../src/lib/index.js";\nconsole.log(search());\n',
     }),
     [],
@@ -107,12 +117,16 @@ test("the site reaches the library through site/lib and its public entries only"
       "site/components/c.js": 'import {table} from "../lib/data/index.js";\n',
       "site/data/run.json.ts": 'import { table } from "../../src/lib/data/index.js";\nconsole.log(table);\n',
       "src/reports/helper.ts": 'export { one } from "../lib/core/one.js";\n',
+      "site/toy.md": page("./report/chart.js"),
+      "src/report/rows.ts": 'export { table } from "../lib/data/index.js";\n',
     }).sort(),
     [
       "site/components/c.js: imports the library's data/index.js, not a public entry",
       "site/data/run.json.ts: imports the library's data/index.js, not a public entry",
       "site/guide/a.md: imports the library's data/table.js, not a public entry",
       "site/index.md: non-local import ../src/lib/index.js (outside the site root; use ./lib/index.js)",
+      "site/toy.md: imports the report components' chart.js, not their entry (report/index.js)",
+      "src/report/rows.ts: imports the library's data/index.js, not a public entry",
       "src/reports/helper.ts: imports the library's core/one.js, not a public entry",
     ],
   );

@@ -1,4 +1,4 @@
-// The page side of the site's search worker (site/components/searchClient.ts, playground.ts): the
+// The page side of the site's search worker (src/report/searchClient.ts, playground.ts): the
 // calibration kept per browser under the library's version and the site's build (a second visit
 // measures nothing), the calibration cut at its budget, the progress line every form writes, and the
 // download's file name. The worker itself runs in Chromium (test/browser/playground.test.ts).
@@ -6,8 +6,8 @@ import { afterEach, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
 import type { CalibrationEntry, ResultJson } from "../../src/lib/index.js";
 import { Calibrator, resolveEngine, resultFilename } from "../../site/components/playground.js";
-import { partialCalibration, type CalibrationOutcome } from "../../site/components/searchClient.js";
-import { progressLine } from "../../site/components/progressLine.js";
+import { partialCalibration, type CalibrationOutcome } from "../../src/report/index.js";
+import { progressLine } from "../../src/report/index.js";
 
 /** A Storage of the browser's shape, in memory. */
 class MemoryStorage {

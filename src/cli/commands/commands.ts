@@ -19,10 +19,11 @@ import {
 import { Interrupted } from "../../lib/core/index.js";
 import { builtinConstraints, builtinRewards, builtinSymbols } from "../../lib/plugins/index.js";
 import { BOUNDS } from "../../lib/search/index.js";
-import { resultEquation } from "../../lib/result/index.js";
+import { resultEquation, type ResultJson } from "../../lib/result/index.js";
+import type { Registries } from "../../lib/plugins/index.js";
 import { OUTER_NAMES, outerOf } from "../../lib/equation/index.js";
 import { addFitFlags, addModelFlags, addSearchFlags, listOption, numberOption } from "./fitOptions.js";
-import { checkOutPath, gitSha, readCsvFile, readCsvFileDriven, reporter } from "../io.js";
+import { checkOutPath, gitSha, readCsvFile, readCsvFileDriven, reporter, type Reporter } from "../io.js";
 import { addPluginTimeoutFlag, collect, importPluginFile, loadRegistries, TRUST_NOTE } from "../sandbox/plugins.js";
 import { registerReproduce } from "./reproduce.js";
 import { registerSweep } from "../sweep/sweep.js";
@@ -65,70 +66,15 @@ export function registerCommands(program: Command): void {
         ),
       ),
     ),
-  ).action(
-    async (
-      file: string,
-      flags: CommonFlags & { target?: string[]; inputs?: string[]; symbols?: string[]; form?: string },
-    ) => {
-      const log = reporter(Boolean(flags.quiet));
-      const seed = flags.seed;
-      if (flags.out) checkOutPath(flags.out, [file, ...(flags.plugin ?? [])]);
-      const { registries } = await loadRegistries(flags.plugin);
-      // A large CSV is parsed a chunk at a time: a stop signal ends the command there, saying so.
-      const early = earlySignals();
-      let table: Table | undefined;
-      const megabytes = fileMegabytes(file);
-      if (megabytes >= 8) log.info(`reading ${file} (${megabytes.toFixed(0)} MB)`);
-      try {
-        table = await readCsvFileDriven(file, early.signal);
-      } catch (error) {
-        early.release();
-        if (!(error instanceof Interrupted)) throw error;
-        Object.assign(interrupted, { value: true, signal: early.stopped(), before: `reading ${file}` });
-        return;
-      }
-      const config = resolvePipelineConfig(
-        {
-          csv: { name: file, table: () => (table ??= readCsvFile(file)) },
-          targets: flags.target,
-          inputs: flags.inputs,
-          symbols: flags.symbols,
-          form: flags.form,
-          seed,
-          ...flagOptions(flags, flags.form !== undefined),
-        },
-        registries,
-      ) as CsvFormConfig | CsvSearchConfig;
-      const backend = await backendFor(config, flags.backend);
-      const data = pipelineData(config, { registries, table });
-      early.release();
-      if (early.stopped()) {
-        Object.assign(interrupted, { value: true, signal: early.stopped(), before: `preparing the data of ${file}` });
-        return;
-      }
-      const started = performance.now();
-      const { train } = data;
-      if (isFormConfig(config))
-        log.info(`fitting ${train.targets.join(", ")} from ${train.rows} rows of ${file} on tfjs ${backend}`);
-      else if (isModelConfig(config))
-        log.info(
-          `training ${config.method} for ${train.targets.join(", ")} from ${train.rows} rows of ${file} ` +
-            `(tfjs ${backend})`,
-        );
-      else
-        log.info(
-          `searching ${train.targets.join(", ")} from ${train.rows} rows of ${file} with ` +
-            `symbols ${config.symbols.join(", ")} (${engineText(config, backend)})`,
-        );
-      const { result, search: found } = await runWithProgress(
-        { data, config, registries, git: gitSha(), backend },
-        log,
-        Boolean(flags.quiet),
-      );
-      emit(result, flags, (performance.now() - started) / 1000, log);
-      if (found?.error) throw found.error;
-    },
-  );
+  ).action(async (file: string, flags: FitFlags) => {
+    const log = reporter(Boolean(flags.quiet));
+    if (flags.out) checkOutPath(flags.out, [file, ...(flags.plugin ?? [])]);
+    const { registries } = await loadRegistries(flags.plugin);
+    const run = await fitCsv(file, flags, registries, log);
+    if (!run) return;
+    emit(run.result, flags, run.seconds, log);
+    if (run.found?.error) throw run.found.error;
+  });
 
   addPluginFlag(
     addModelFlags(
@@ -329,4 +275,75 @@ export function registerCommands(program: Command): void {
 
   registerReproduce(program);
   registerSweep(program);
+}
+
+/** The flags `fit` (and `report`) read. */
+export type FitFlags = CommonFlags & { target?: string[]; inputs?: string[]; symbols?: string[]; form?: string };
+
+/**
+ * `fit`'s run on a CSV file: read (a chunk at a time, stoppable), resolved into a config, searched
+ * (or fitted, or trained) with progress on stderr. `dataName` is the name the result records as
+ * its data (manifest.config.data; default the path given). Undefined when a signal stopped it
+ * before the run started (the CLI's `interrupted` says so).
+ */
+export async function fitCsv(
+  file: string,
+  flags: FitFlags,
+  registries: Registries,
+  log: Reporter,
+  dataName = file,
+): Promise<{ result: ResultJson; found: { error?: unknown } | undefined; seconds: number } | undefined> {
+  const seed = flags.seed;
+  // A large CSV is parsed a chunk at a time: a stop signal ends the command there, saying so.
+  const early = earlySignals();
+  let table: Table | undefined;
+  const megabytes = fileMegabytes(file);
+  if (megabytes >= 8) log.info(`reading ${file} (${megabytes.toFixed(0)} MB)`);
+  try {
+    table = await readCsvFileDriven(file, early.signal);
+  } catch (error) {
+    early.release();
+    if (!(error instanceof Interrupted)) throw error;
+    Object.assign(interrupted, { value: true, signal: early.stopped(), before: `reading ${file}` });
+    return undefined;
+  }
+  const config = resolvePipelineConfig(
+    {
+      csv: { name: dataName, table: () => (table ??= readCsvFile(file)) },
+      targets: flags.target,
+      inputs: flags.inputs,
+      symbols: flags.symbols,
+      form: flags.form,
+      seed,
+      ...flagOptions(flags, flags.form !== undefined),
+    },
+    registries,
+  ) as CsvFormConfig | CsvSearchConfig;
+  const backend = await backendFor(config, flags.backend);
+  const data = pipelineData(config, { registries, table });
+  early.release();
+  if (early.stopped()) {
+    Object.assign(interrupted, { value: true, signal: early.stopped(), before: `preparing the data of ${file}` });
+    return undefined;
+  }
+  const started = performance.now();
+  const { train } = data;
+  if (isFormConfig(config))
+    log.info(`fitting ${train.targets.join(", ")} from ${train.rows} rows of ${file} on tfjs ${backend}`);
+  else if (isModelConfig(config))
+    log.info(
+      `training ${config.method} for ${train.targets.join(", ")} from ${train.rows} rows of ${file} ` +
+        `(tfjs ${backend})`,
+    );
+  else
+    log.info(
+      `searching ${train.targets.join(", ")} from ${train.rows} rows of ${file} with ` +
+        `symbols ${config.symbols.join(", ")} (${engineText(config, backend)})`,
+    );
+  const { result, search: found } = await runWithProgress(
+    { data, config, registries, git: gitSha(), backend },
+    log,
+    Boolean(flags.quiet),
+  );
+  return { result, found, seconds: (performance.now() - started) / 1000 };
 }

@@ -19,15 +19,7 @@ import {
   type CsvSearchConfig,
   type PipelineConfig,
 } from "../../lib/run/index.js";
-import {
-  compareResults,
-  formatComparison,
-  MAX_RESULT_BYTES,
-  modelTolerancePolicy,
-  parseResult,
-  tolerancePolicy,
-  type Comparison,
-} from "../../lib/result/index.js";
+import { MAX_RESULT_BYTES, parseResult, type Comparison } from "../../lib/result/index.js";
 import type { EquationResult, ResultJson } from "../../lib/result/index.js";
 import { shown } from "../../lib/core/index.js";
 import { VERSION } from "../../lib/core/index.js";
@@ -180,18 +172,16 @@ export async function reproduce(file: string, options: ReproduceOptions = {}): P
   const { useBackend } = await import("../../lib/engine/index.js");
   const backend = await useBackend(options.backend ?? "cpu");
   log.info(describe(file, config, backend, csv));
-  const { runModule } = await import("../../lib/api/index.js");
-  const result = await runModule(config, { backend, registries, table, file: csv?.path });
-  const equations = result.equations;
-  // A model (the MLP) is retrained: its policy says why its numbers match exactly or within MODEL_TOLERANCE.
-  const policy = original.models ? modelTolerancePolicy : tolerancePolicy;
-  const comparison = compareResults(
-    original,
-    result,
-    policy(manifest.backend, result.manifest.backend, { exact: options.exact }),
-  );
-  const lines = formatComparison(comparison, { old: manifest.backend, new: result.manifest.backend });
-  return { original, equations, backend: result.manifest.backend, result, comparison, lines };
+  const { reproduceResult } = await import("../../lib/api/index.js");
+  const { result, comparison, lines } = await reproduceResult(original, {
+    backend,
+    registries,
+    table,
+    file: csv?.path,
+    exact: options.exact,
+    name: file,
+  });
+  return { original, equations: result.equations, backend: result.manifest.backend, result, comparison, lines };
 }
 
 export function registerReproduce(program: Command): void {

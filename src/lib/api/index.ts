@@ -26,3 +26,4 @@ export {
   type FittedEquation,
   type LoadResultOptions,
 } from "./fitArrays.js";
+export { reproduceResult, type ReproduceResultOptions, type ResultReproduction } from "./reproduce.js";

@@ -1,3 +1,4 @@
+/// <reference path="./htl.d.ts" />
 // Charts for the experiment pages (syn1, …): reward per episode and the Pareto front per output.
 // Explicit imports only: the implicit globals would be fetched from a CDN.
 import * as Plot from "@observablehq/plot";
@@ -10,11 +11,30 @@ export const NRMSE_FLOOR = 1e-17;
 /** An NRMSE as every page writes it (format.ts). */
 export { nrmseText };
 
+/** A point of a Pareto front (the result's search.front): the best equation at one complexity. */
+export interface FrontPoint {
+  target: string;
+  complexity: number;
+  nrmse: number;
+  text: string;
+  chosen?: boolean;
+}
+
+/** One output's NRMSEs (rerun.ts outputsOf rows). */
+export interface NrmseRow {
+  target: string;
+  trainNrmse?: number | null;
+  testNrmse?: number | null;
+}
+
 /** Published and live series, in the same colours on every chart of the re-run section. */
 export const RUN_COLORS = { domain: ["published", "yours"], range: ["#8a8a8a", "#d6336c"] };
 
 /** Reward per episode, one line per output; the last point of each line is labelled. */
-export function rewardChart(data, { width = 640 } = {}) {
+export function rewardChart(
+  data: { outputs: { target: string; rewards: (number | null)[] }[] },
+  { width = 640 } = {},
+): SVGSVGElement | HTMLElement {
   const points = data.outputs.flatMap((o) =>
     o.rewards.map((reward, i) => ({ target: o.target, episode: i + 1, reward })),
   );
@@ -62,8 +82,14 @@ export function rewardChart(data, { width = 640 } = {}) {
 }
 
 /** The Pareto front of one output: complexity vs train NRMSE (log y, NRMSE floored). */
-export function frontChart(data, target, { width = 300 } = {}) {
-  const front = data.front.filter((f) => f.target === target).map((f) => ({ ...f, y: Math.max(f.nrmse, NRMSE_FLOOR) }));
+export function frontChart(
+  data: { front?: FrontPoint[] },
+  target: string,
+  { width = 300 } = {},
+): SVGSVGElement | HTMLElement {
+  const front = (data.front ?? [])
+    .filter((f) => f.target === target)
+    .map((f) => ({ ...f, y: Math.max(f.nrmse, NRMSE_FLOOR) }));
   const maxC = Math.max(...front.map((f) => f.complexity));
   return Plot.plot({
     width,
@@ -106,7 +132,10 @@ export function frontChart(data, target, { width = 300 } = {}) {
 }
 
 /** A small manifest line under a figure. */
-export function manifestLine(data, extra = {}) {
+export function manifestLine(
+  data: { manifest: Record<string, unknown> & { git: string } },
+  extra: Record<string, unknown> = {},
+): HTMLElement {
   const m = data.manifest;
   const items = {
     seed: m.seed,
@@ -129,7 +158,11 @@ export function manifestLine(data, extra = {}) {
  * Train and test NRMSE per output, the published run beside yours (log scale, an exact fit drawn
  * at the floor): `published` and `yours` are components/rerun.js outputsOf rows.
  */
-export function nrmseChart(published, yours, { width = 420 } = {}) {
+export function nrmseChart(
+  published: readonly NrmseRow[],
+  yours: readonly NrmseRow[],
+  { width = 420 } = {},
+): SVGSVGElement | HTMLElement {
   const points = [
     ...published.map((o) => ({ ...o, run: "published" })),
     ...yours.map((o) => ({ ...o, run: "yours" })),
@@ -138,7 +171,7 @@ export function nrmseChart(published, yours, { width = 420 } = {}) {
       { set: "train", value: o.trainNrmse },
       { set: "test", value: o.testNrmse },
     ]
-      .filter((p) => Number.isFinite(p.value))
+      .filter((p): p is { set: string; value: number } => typeof p.value === "number" && Number.isFinite(p.value))
       .map((p) => ({ target: o.target, run: o.run, set: p.set, value: p.value, y: Math.max(p.value, NRMSE_FLOOR) })),
   );
   const targets = [...new Set(points.map((p) => p.target))];
@@ -186,7 +219,10 @@ export function nrmseChart(published, yours, { width = 420 } = {}) {
 }
 
 /** Your run's best train NRMSE after each episode, one line per output (drawn as the run goes). */
-export function convergenceChart(progress, { width = 420 } = {}) {
+export function convergenceChart(
+  progress: readonly { target: string; episode: number; nrmse: number }[],
+  { width = 420 } = {},
+): SVGSVGElement | HTMLElement {
   const points = progress.map((p) => ({ ...p, y: Math.max(Number.isFinite(p.nrmse) ? p.nrmse : 10, NRMSE_FLOOR) }));
   const last = Math.max(1, ...points.map((p) => p.episode));
   return Plot.plot({

@@ -13,10 +13,15 @@
 import type { Calibration, CalibrationEntry, PipelineOptions, Progress, ResultJson } from "../lib/index.js";
 import type { PlaygroundConfig } from "./playgroundConfig.js";
 
-/** What a run is: the playground's controls, or a report form's pipeline options. */
+/**
+ * What a run is: the playground's controls, a report form's pipeline options, or a published
+ * result's own config (its manifest, as `consolesr reproduce` reads it) on the CSV it was made from,
+ * with some settings changed (a user's report: `csvRerun`).
+ */
 export type RunRequest = (
   | { kind: "playground"; config: PlaygroundConfig }
   | { kind: "options"; options: PipelineOptions }
+  | { kind: "result"; result: ResultJson; csv: { name: string; bytes: ArrayBuffer }; overrides: RunOverrides }
 ) & {
   /** The tfjs backend to make live first (selectBackend falls back from it). */
   backend: string;
@@ -27,6 +32,15 @@ export type RunRequest = (
   /** Whether episodes carry every structure fitted (the playground's Pareto chart). */
   fits: boolean;
 };
+
+/** The settings a user's report form may change from its published run (the rest is the manifest's). */
+export interface RunOverrides {
+  seed?: number;
+  episodes?: number;
+  budget?: number;
+  /** Seconds (0: none). */
+  timeLimit?: number;
+}
 
 export type WorkerRequest =
   | { type: "run"; id: number; run: RunRequest }

@@ -1,3 +1,4 @@
+/// <reference path="./htl.d.ts" />
 // Layout helpers the report pages share (rules in site/site.css).
 import type { LegendOptions, ScaleOptions } from "@observablehq/plot";
 import { html } from "htl";
@@ -6,20 +7,20 @@ import { html } from "htl";
  * Wraps wide content (a table, a chart, a row of charts) in a box that scrolls sideways by itself,
  * so that on a narrow screen the page does not.
  */
-export function scrollX(content) {
+export function scrollX(content: unknown): HTMLElement {
   return html`<div class="scroll-x">${content}</div>`;
 }
 
-/**
- * A chart width for a container `available` pixels wide: at most `max`, at least `min` (below it
- * the chart's margins leave no room for its marks, and it scrolls in its box instead).
- */
 /**
  * A color scale with its legend's own options (width, margins, ticks) beside it: Plot hands a
  * scale's options to its legend, though its types list them only on the legend.
  */
 export const withLegend = (scale: ScaleOptions & Omit<LegendOptions, "legend">): ScaleOptions => scale;
 
-export function chartWidth(available, { min = 320, max = 760 } = {}) {
+/**
+ * A chart width for a container `available` pixels wide: at most `max`, at least `min` (below it
+ * the chart's margins leave no room for its marks, and it scrolls in its box instead).
+ */
+export function chartWidth(available: number, { min = 320, max = 760 } = {}): number {
   return Math.max(min, Math.min(max, Math.floor(available || max)));
 }

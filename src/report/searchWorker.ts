@@ -18,6 +18,7 @@ import { Runtime, RuntimeError, type Module } from "@observablehq/runtime";
 import {
   backendOrder,
   calibrate,
+  configFromManifest,
   createArgminSolver,
   createRegistries,
   defineExperimentModule as define,
@@ -74,6 +75,25 @@ function pluginsOf(files: RunRequest["plugins"]): Promise<Plugin[][]> {
   );
 }
 
+/**
+ * A published result's config on the bytes of its CSV, with the form's settings over it. The
+ * table carries the bytes' SHA-256, so the result records the file as `consolesr fit` does and
+ * `consolesr reproduce` can check it. A run with the published settings replays a time-limited
+ * search to the point it reached (as reproduce does); changed settings run afresh.
+ */
+async function resultConfig(request: Extract<RunRequest, { kind: "result" }>): Promise<RuntimeConfig> {
+  const { result, csv, overrides } = request;
+  const table = parseCsv(new TextDecoder().decode(csv.bytes), csv.name);
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", csv.bytes));
+  table.sha256 = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  const base = configFromManifest(result, csv.name) as RuntimeConfig & Record<string, unknown>;
+  const changed = Object.entries(overrides).filter(([key, value]) => value !== undefined && base[key] !== value);
+  const config = { ...base, ...Object.fromEntries(changed), table, file: csv.name } as RuntimeConfig &
+    Record<string, unknown>;
+  if (changed.length) delete config.replay;
+  return config;
+}
+
 let failure: unknown;
 let onProgress: ((progress: Progress) => void) | null = null;
 /**
@@ -113,7 +133,8 @@ async function run(id: number, request: RunRequest): Promise<void> {
         table,
         file: csv?.name,
       };
-    } else config = resolvePipelineConfig(request.options, registries);
+    } else if (request.kind === "result") config = await resultConfig(request);
+    else config = resolvePipelineConfig(request.options, registries);
     const { backend, failures } = await selectBackend(backendOrder(request.backend));
     const engine = usesTfjs(config) ? "tfjs" : "js";
     post({ type: "started", id, engine, backend, failures: failures ?? [] });

@@ -10,11 +10,11 @@ import katex from "katex";
  * @param {{displayMode?: boolean}} [options] displayMode: block (div) instead of inline (span)
  * @returns {HTMLElement}
  */
-export function tex(source, { displayMode = false } = {}) {
+export function tex(source: unknown, { displayMode = false } = {}): HTMLElement {
   const element = document.createElement(displayMode ? "div" : "span");
   katex.render(String(source), element, { displayMode, throwOnError: false, output: "htmlAndMathml" });
   return element;
 }
 
 /** Display-mode shorthand: `tex.block("x^2")`. */
-tex.block = (source) => tex(source, { displayMode: true });
+tex.block = (source: unknown): HTMLElement => tex(source, { displayMode: true });
