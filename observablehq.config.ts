@@ -42,6 +42,7 @@ export default {
         { name: "Sweeps", path: "/guide/sweeps" },
         { name: "How the fit and the search work", path: "/guide/how-it-works" },
         { name: "Writing a plugin", path: "/guide/plugins" },
+        { name: "Publish your own report", path: "/guide/report" },
       ],
     },
     {
@@ -66,6 +67,7 @@ export default {
         { name: "Settings", path: "/reference/settings" },
         { name: "Search methods", path: "/reference/methods" },
         { name: "Result JSON", path: "/reference/result-json" },
+        { name: "Report components", path: "/reference/components" },
         { name: "Guarantees", path: "/reference/guarantees" },
         { name: "Deviations", path: "/reference/deviations" },
       ],

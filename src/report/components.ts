@@ -39,7 +39,7 @@ function searchLine(result: ResultJson, target: string): string {
   if (!s) return "";
   const parts = [
     `${s.episodes} episode${s.episodes === 1 ? "" : "s"}`,
-    `${s.structures.toLocaleString("en-US")} structures`,
+    `${s.structures.toLocaleString("en-US")} structure${s.structures === 1 ? "" : "s"}`,
     `stopped by ${s.stopReason}`,
   ];
   return parts.join(", ");

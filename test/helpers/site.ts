@@ -111,15 +111,24 @@ async function withLock<T>(what: () => Promise<T> | T): Promise<T> {
   }
 }
 
+/**
+ * Writes the network guard (see above) into `dir` and returns the node option that preloads it:
+ * a process started with it in NODE_OPTIONS (and every Node process it starts) cannot reach the
+ * network, and a try leaves "BLOCKED-NETWORK" on stderr.
+ */
+export function networkGuardOption(dir: string): string {
+  const guardFile = join(dir, "network-guard.mjs");
+  writeFileSync(guardFile, networkGuard);
+  return `--import=${pathToFileURL(guardFile).href}`;
+}
+
 /** A cold (cache deleted), offline build of the site into dist/. */
 function coldBuild(): Omit<SiteBuild, "reused"> {
   rmSync(join(repo, "site", ".observablehq", "cache"), { recursive: true, force: true });
   rmSync(dist, { recursive: true, force: true });
   const guardDir = mkdtempSync(join(tmpdir(), "consolesr-site-"));
   try {
-    const guardFile = join(guardDir, "network-guard.mjs");
-    writeFileSync(guardFile, networkGuard);
-    const guard = `--import=${pathToFileURL(guardFile).href}`;
+    const guard = networkGuardOption(guardDir);
     // `npx observable build` without npm in between; node_modules/.bin goes on PATH as npx puts it
     // there, because Framework runs .ts data loaders by spawning `tsx`.
     const bin = join(repo, "node_modules", "@observablehq", "framework", "dist", "bin", "observable.js");
