@@ -1,0 +1,173 @@
+/**
+ * "Publish your own report", end to end, as the guide page (site/guide/report.md) tells a user:
+ * the packed tarball installed in an empty folder, `consolesr report` on a CSV made here, the
+ * project's install, and an offline `npm run build` (every network request of the build blocked);
+ * the commands are the guide's own, run as written. Then the page in Chromium: the right equation
+ * in KaTeX, the build's check says it reproduced, no console error, no request leaving the site,
+ * no missing file; the Re-run form finds the equation again in the page, and its downloaded JSON
+ * passes `consolesr reproduce` (exit 0). The time of each step is printed (the guide quotes them).
+ *
+ * A slow test (about a minute and a half: two npm installs and a Framework build), in the browser
+ * group that `npm test` runs.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { VERSION } from "../../src/lib/index.js";
+import { testDir } from "../helpers/data.js";
+import { ensureChromium, launchChromium, networkGuardOption, repo, serveStatic } from "../helpers/site.js";
+
+const dir = testDir("own-report");
+
+/** The guide's commands: the lines of the first `sh` block after "## The commands". */
+function guideCommands(): string[] {
+  const guide = readFileSync(join(repo, "site", "guide", "report.md"), "utf8");
+  const block = /```sh\n([\s\S]*?)```/.exec(guide.slice(guide.indexOf("## The commands")))?.[1];
+  assert.ok(block, "site/guide/report.md has no sh block under ## The commands");
+  return block
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith("#"));
+}
+
+/** y = 2·a·b + 0.5·c², a, b, c ~ U(1, 3), 300 rows (a seeded generator of its own). */
+function lawCsv(): string {
+  let s = 7;
+  const r = () => {
+    s = (s * 16807) % 2147483647;
+    return 1 + (2 * s) / 2147483647;
+  };
+  const rows = ["a,b,c,y"];
+  for (let i = 0; i < 300; i++) {
+    const [a, b, c] = [r(), r(), r()];
+    rows.push([a, b, c, 2 * a * b + 0.5 * c * c].map((v) => v.toPrecision(12)).join(","));
+  }
+  return `${rows.join("\n")}\n`;
+}
+
+test("consolesr report → an offline build of the project → the page, its Re-run and reproduce", {
+  timeout: 900_000,
+}, async (t) => {
+  const install = ensureChromium();
+  assert.equal(install, undefined, install);
+  const seconds: [string, number][] = [];
+  const timed = <T>(what: string, run: () => T): T => {
+    const started = performance.now();
+    const out = run();
+    seconds.push([what, (performance.now() - started) / 1000]);
+    return out;
+  };
+
+  // The tarball, named as the guide names it, and the user's CSV, in an empty folder.
+  const tarball = `consolesr-${VERSION}.tgz`;
+  const pack = timed("npm pack", () =>
+    spawnSync("npm", ["pack", "--pack-destination", dir], { cwd: repo, encoding: "utf8", timeout: 300_000 }),
+  );
+  assert.equal(pack.status, 0, pack.stderr);
+  assert.ok(existsSync(join(dir, tarball)), `npm pack did not write ${tarball}`);
+  const user = join(dir, "user");
+  spawnSync("mkdir", ["-p", user]);
+  copyFileSync(join(dir, tarball), join(user, tarball));
+  writeFileSync(join(user, "data.csv"), lawCsv());
+
+  // The guide's commands, as written (`cd` moves on; the build runs with the network blocked).
+  const commands = guideCommands();
+  assert.ok(commands.some((c) => c.includes(`./${tarball}`)), `the guide does not name ${tarball}`);
+  assert.ok(commands.some((c) => c.startsWith("npx consolesr report ")) && commands.includes("npm run build"));
+  const guard = networkGuardOption(dir);
+  let cwd = user;
+  let buildOutput = "";
+  for (const command of commands) {
+    if (command.startsWith("cd ")) {
+      cwd = join(cwd, command.slice(3).trim());
+      continue;
+    }
+    const build = command === "npm run build";
+    const env = {
+      ...process.env,
+      npm_config_update_notifier: "false",
+      NO_COLOR: "1",
+      ...(build ? { NODE_OPTIONS: [process.env.NODE_OPTIONS, guard].filter(Boolean).join(" ") } : {}),
+    };
+    const run = timed(command, () => spawnSync("sh", ["-c", command], { cwd, env, encoding: "utf8", timeout: 600_000 }));
+    assert.equal(run.status, 0, `${command} exited ${run.status}:\n${run.stdout}\n${run.stderr}`);
+    if (command.startsWith("npx consolesr report ")) assert.equal(run.stdout, "y = 2*a*b + 0.5*c^2\n");
+    if (build) buildOutput = `${run.stdout}\n${run.stderr}`;
+  }
+  assert.doesNotMatch(buildOutput, /BLOCKED-NETWORK/, "the build made a network request");
+  const alarming = buildOutput
+    .split("\n")
+    .filter((line) => /non-local|error|warn|unable|not found|unresolved|fail/i.test(line.replace(/[\w./@-]+\b/g, "")));
+  assert.deepEqual(alarming, [], "alarming lines in the build output");
+  const project = cwd;
+  const dist = join(project, "dist");
+  assert.ok(existsSync(join(dist, "index.html")), "the build wrote no dist/index.html");
+  const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as {
+    dependencies: Record<string, string>;
+  };
+  assert.equal(pkg.dependencies.consolesr, `file:../${tarball}`);
+
+  // The page, served as a static site.
+  const missing: string[] = [];
+  const server = await serveStatic(dist, (path) => missing.push(path));
+  const browser = await launchChromium({ downloads: true });
+  t.after(async () => {
+    await browser.close();
+    await server.close();
+  });
+  const page = await browser.context.newPage();
+  const errors: string[] = [];
+  const outside: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("request", (r) => {
+    if (!r.url().startsWith(server.origin) && !/^(data|blob):/.test(r.url())) outside.push(r.url());
+  });
+  const opened = performance.now();
+  await page.goto(`${server.origin}/`);
+  const card = page.locator('.csr-equation[data-target="y"]');
+  await card.waitFor({ timeout: 60_000 });
+  seconds.push(["the page: first equation on screen", (performance.now() - opened) / 1000]);
+  assert.equal(await card.getAttribute("data-text"), "2*a*b + 0.5*c^2");
+  assert.ok((await card.locator(".katex-display .katex-html").count()) > 0, "the equation is not KaTeX");
+  assert.match((await card.locator(".katex-mathml annotation").textContent()) ?? "", /^y = 2 a b \+ 0\.5 c\^\{2\}$/);
+  assert.equal(await page.locator(".csr-check").getAttribute("data-match"), "true", "the build's check failed");
+  for (const part of [".csr-data", '.csr-pareto[data-target="y"]', '.csr-diagnostics[data-target="y"]', ".csr-reproduce"])
+    assert.equal(await page.locator(part).count(), 1, `the page has no ${part}`);
+  assert.ok(Number(await page.locator(".csr-diagnostics").getAttribute("data-nrmse")) < 1e-6);
+
+  // Re-run with the published settings: the same equation, found again in this browser.
+  const rerunStarted = performance.now();
+  await page.locator(".rerun-run").click();
+  await page.locator('.rerun-status[data-status="done"]').waitFor({ timeout: 120_000 });
+  seconds.push(["the Re-run form: search done in the browser", (performance.now() - rerunStarted) / 1000]);
+  const yours = page.locator('.rerun-equation[data-which="yours"][data-target="y"] .katex-mathml annotation');
+  assert.equal(await yours.textContent(), "2 a b + 0.5 c^{2}");
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.locator('.rerun-download[data-which="yours"]').click(),
+  ]);
+  const live = join(user, "live.json");
+  await download.saveAs(live);
+  const result = JSON.parse(readFileSync(live, "utf8")) as { equations: { text: string }[] };
+  assert.equal(result.equations[0]!.text, "2*a*b + 0.5*c^2");
+  assert.deepEqual(errors, [], "console errors on the page");
+  assert.deepEqual(outside, [], "requests that left the site");
+  assert.deepEqual(missing, [], "files the page asked for that dist/ does not have");
+
+  // The downloaded JSON, reproduced by the installed CLI beside the CSV it was made from.
+  const reproduce = timed("consolesr reproduce live.json", () =>
+    spawnSync("npx", ["--no-install", "consolesr", "reproduce", "live.json"], {
+      cwd: user,
+      encoding: "utf8",
+      timeout: 300_000,
+    }),
+  );
+  assert.equal(reproduce.status, 0, reproduce.stdout + reproduce.stderr);
+  assert.match(reproduce.stdout, /reproduced exactly/);
+  for (const [what, s] of seconds) t.diagnostic(`${s.toFixed(1).padStart(6)} s  ${what}`);
+});
