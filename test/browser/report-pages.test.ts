@@ -357,3 +357,28 @@ test("the search benchmark draws each method in one colour on every chart", { ti
     await server.close();
   }
 });
+
+test("the report components render on their reference page, from one fit, and its form re-runs it", {
+  timeout: 600_000,
+}, async (t) => {
+  const { server, browser } = await openBuiltSite(t);
+  const page = await browser.context.newPage();
+  const w = watch(page, server.origin, "/reference/components");
+  await page.goto(`${server.origin}/reference/components`, { waitUntil: "networkidle" });
+  const card = page.locator('.csr-equation[data-target="y"]');
+  assert.equal(await card.getAttribute("data-text"), "2*a*b + 0.5*c^2");
+  assert.equal(await card.locator(".katex-mathml annotation").textContent(), "y = 2 a b + 0.5 c^{2}");
+  assert.equal(await page.locator('.csr-data tr[data-column="y"] td:nth-child(2)').textContent(), "target");
+  assert.equal(await page.locator('.csr-pareto[data-target="y"] svg').count(), 1, "the Pareto chart");
+  assert.ok(Number(await page.locator('.csr-diagnostics[data-target="y"]').getAttribute("data-nrmse")) < 1e-8);
+  assert.equal(await page.locator('.csr-diagnostics[data-target="y"] svg').count(), 2, "parity and residual charts");
+  assert.match((await page.locator(".csr-reproduce").textContent()) ?? "", /npx consolesr reproduce result\.json/);
+  assert.equal(await page.locator(".csr-check").getAttribute("data-match"), "true");
+  // The form, with the published settings, finds the published equation again (in its worker).
+  const form = page.locator('.rerun[data-experiment="example.csv"]');
+  await form.locator(".rerun-run").click();
+  await form.locator('.rerun-status[data-status="done"]').waitFor({ timeout: 120_000 });
+  const yours = form.locator('.rerun-equation[data-which="yours"][data-target="y"] .katex-mathml annotation');
+  assert.equal(await yours.textContent(), "2 a b + 0.5 c^{2}");
+  assert.deepEqual(w.problems, []);
+});
