@@ -74,7 +74,10 @@ test("consolesr report → an offline build of the project → the page, its Re-
 
   // The guide's commands, as written (`cd` moves on; the build runs with the network blocked).
   const commands = guideCommands();
-  assert.ok(commands.some((c) => c.includes(`./${tarball}`)), `the guide does not name ${tarball}`);
+  assert.ok(
+    commands.some((c) => c.includes(`./${tarball}`)),
+    `the guide does not name ${tarball}`,
+  );
   assert.ok(commands.some((c) => c.startsWith("npx consolesr report ")) && commands.includes("npm run build"));
   const guard = networkGuardOption(dir);
   let cwd = user;
@@ -91,7 +94,9 @@ test("consolesr report → an offline build of the project → the page, its Re-
       NO_COLOR: "1",
       ...(build ? { NODE_OPTIONS: [process.env.NODE_OPTIONS, guard].filter(Boolean).join(" ") } : {}),
     };
-    const run = timed(command, () => spawnSync("sh", ["-c", command], { cwd, env, encoding: "utf8", timeout: 600_000 }));
+    const run = timed(command, () =>
+      spawnSync("sh", ["-c", command], { cwd, env, encoding: "utf8", timeout: 600_000 }),
+    );
     assert.equal(run.status, 0, `${command} exited ${run.status}:\n${run.stdout}\n${run.stderr}`);
     if (command.startsWith("npx consolesr report ")) assert.equal(run.stdout, "y = 2*a*b + 0.5*c^2\n");
     if (build) buildOutput = `${run.stdout}\n${run.stderr}`;
@@ -136,7 +141,12 @@ test("consolesr report → an offline build of the project → the page, its Re-
   assert.ok((await card.locator(".katex-display .katex-html").count()) > 0, "the equation is not KaTeX");
   assert.match((await card.locator(".katex-mathml annotation").textContent()) ?? "", /^y = 2 a b \+ 0\.5 c\^\{2\}$/);
   assert.equal(await page.locator(".csr-check").getAttribute("data-match"), "true", "the build's check failed");
-  for (const part of [".csr-data", '.csr-pareto[data-target="y"]', '.csr-diagnostics[data-target="y"]', ".csr-reproduce"])
+  for (const part of [
+    ".csr-data",
+    '.csr-pareto[data-target="y"]',
+    '.csr-diagnostics[data-target="y"]',
+    ".csr-reproduce",
+  ])
     assert.equal(await page.locator(part).count(), 1, `the page has no ${part}`);
   assert.ok(Number(await page.locator(".csr-diagnostics").getAttribute("data-nrmse")) < 1e-6);
 

@@ -26,7 +26,10 @@ test("report writes a Framework project whose result is fit's, byte for byte, wi
   assert.match(report.stderr, /wrote the report project site \(9 files\)/);
   assert.match(report.stderr, /next: cd site && npm install && npm run build/);
   const project = join(dir, "site");
-  assert.equal(readFileSync(join(project, "src/data/result.json"), "utf8"), readFileSync(join(dir, "fit.json"), "utf8"));
+  assert.equal(
+    readFileSync(join(project, "src/data/result.json"), "utf8"),
+    readFileSync(join(dir, "fit.json"), "utf8"),
+  );
   assert.equal(readFileSync(join(project, "src/data/data.csv"), "utf8"), productCsv());
   const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8"));
   assert.deepEqual(pkg.dependencies, { consolesr: VERSION, ...reportDependencies() });
@@ -37,7 +40,10 @@ test("report writes a Framework project whose result is fit's, byte for byte, wi
   assert.match(page, /found by `npx consolesr report data\.csv --target y --out site --title 'A: product'`/);
   assert.match(page, /from "consolesr\/report"/);
   assert.match(page, /FileAttachment\("data\/data\.csv"\)/);
-  assert.match(readFileSync(join(project, "observablehq.config.js"), "utf8"), /reportConfig\(\{ title: "A: product" \}\)/);
+  assert.match(
+    readFileSync(join(project, "observablehq.config.js"), "utf8"),
+    /reportConfig\(\{ title: "A: product" \}\)/,
+  );
   assert.match(readFileSync(join(project, "src/data/check.json.js"), "utf8"), /reproduceResult/);
 
   // --package: a local build, named relative to the project.

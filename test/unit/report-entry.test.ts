@@ -83,12 +83,15 @@ test("reproduceResult: a result re-run from its manifest matches; a changed coef
   changed.equations[0]!.terms[0]!.coefficient = 2.5;
   const differs = await reproduceResult(changed, { table, name: "changed.json" });
   assert.equal(differs.comparison.match, false);
-  assert.ok(differs.lines.some((line) => /coefficient|differ/i.test(line)), differs.lines.join("\n"));
+  assert.ok(
+    differs.lines.some((line) => /coefficient|differ/i.test(line)),
+    differs.lines.join("\n"),
+  );
   await assert.rejects(reproduceResult(text), (e: unknown) => e instanceof InputError && /table/.test(e.message));
   assert.equal(tf.memory().numTensors, before, "tensors left behind");
 });
 
-test("consolesr/framework: the report projects' dependencies are the installed versions; KaTeX's CSS is offline", () => {
+test("consolesr/framework: report dependencies are the installed versions; the KaTeX CSS is offline", () => {
   for (const [name, version] of Object.entries(reportDependencies()))
     assert.equal(
       JSON.parse(readFileSync(join(packageDir(name, repo), "package.json"), "utf8")).version,
