@@ -175,6 +175,23 @@ function vendorPaths(project: string, depth: number): Record<string, string> {
   );
 }
 
+/** esbuild's settings for every browser bundle here, packages resolved from the project's node_modules. */
+const browserBundle = (project: string) => ({
+  bundle: true,
+  format: "esm" as const,
+  platform: "browser" as const,
+  // Package "module"/"browser" fields first: highs's ESM build, tfjs's browser maps of fs and co.
+  mainFields: ["browser", "module", "main"],
+  conditions: ["import", "browser"],
+  nodePaths: [join(project, "node_modules")],
+  target: ["es2022"],
+  minify: true,
+  // Legal comments name URLs; the licences are in node_modules and the packages' repositories.
+  legalComments: "none" as const,
+  write: false as const,
+  logLevel: "silent" as const,
+});
+
 const stale = (target: string, source: string) =>
   !existsSync(target) || statSync(target).mtimeMs < statSync(source).mtimeMs;
 
@@ -211,20 +228,8 @@ export async function prepareBrowserVendor(root: string, options: PrepareOptions
           : {
               stdin: { contents, resolveDir: project, loader: "js" as const, sourcefile: `${name}-browser-entry.js` },
             }),
-        bundle: true,
-        format: "esm",
-        platform: "browser",
-        // Package "module"/"browser" fields first: highs's ESM build, tfjs's browser maps of fs and co.
-        mainFields: ["browser", "module", "main"],
-        conditions: ["import", "browser"],
-        nodePaths: [join(project, "node_modules")],
-        target: ["es2022"],
-        minify: true,
-        // Legal comments name URLs; the licences are in node_modules and the packages' repositories.
-        legalComments: "none",
-        write: false,
+        ...browserBundle(project),
         plugins: [...external, ...plugins],
-        logLevel: "silent",
       });
       mkdirSync(dirname(out), { recursive: true });
       writeFileSync(out, result.outputFiles[0]!.text);
@@ -269,21 +274,11 @@ export async function bundleConsolesr(root: string, options: { project?: string 
     return [];
   const result = await build({
     entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, join(dir, file)])),
-    bundle: true,
+    ...browserBundle(project),
     splitting: true,
-    format: "esm",
-    platform: "browser",
-    mainFields: ["browser", "module", "main"],
-    conditions: ["import", "browser"],
-    nodePaths: [join(project, "node_modules")],
-    target: ["es2022"],
-    minify: true,
-    legalComments: "none",
     chunkNames: "chunk-[hash]",
     outdir: out,
-    write: false,
     plugins: [externalPaths(vendorPaths(project, 1))],
-    logLevel: "silent",
   });
   const written: string[] = [];
   for (const file of result.outputFiles) {

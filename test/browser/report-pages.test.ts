@@ -373,7 +373,14 @@ test("the report components render on their reference page, from one fit, and it
   assert.ok(Number(await page.locator('.csr-diagnostics[data-target="y"]').getAttribute("data-nrmse")) < 1e-8);
   assert.equal(await page.locator('.csr-diagnostics[data-target="y"] svg').count(), 2, "parity and residual charts");
   assert.match((await page.locator(".csr-reproduce").textContent()) ?? "", /npx consolesr reproduce result\.json/);
-  assert.equal(await page.locator(".csr-check").getAttribute("data-match"), "true");
+  // The build check: passed on the fit, failed (in red, with the difference) on the edited copy.
+  assert.deepEqual(await page.locator(".csr-check").evaluateAll((els) => els.map((e) => e.dataset.match)), [
+    "true",
+    "false",
+  ]);
+  const failed = (await page.locator('.csr-check[data-match="false"]').textContent()) ?? "";
+  assert.match(failed, /Not reproduced/);
+  assert.match(failed, /coefficient 2\.0199/);
   // The form, with the published settings, finds the published equation again (in its worker).
   const form = page.locator('.rerun[data-experiment="example.csv"]');
   await form.locator(".rerun-run").click();
