@@ -50,6 +50,9 @@ export {
 export {
   resolvePipelineConfig,
   configFromManifest,
+  SAMPLE_ROWS,
+  SAMPLE_ROWS_PER_INPUT,
+  sampleSize,
   pipelineData,
   runPipeline,
   isExperimentConfig,

@@ -222,6 +222,18 @@ export interface ResultJson {
      * the lowest, in nats; lower is better) and `chosen` marks the answer (both absent in older results).
      */
     front?: { target: string; complexity: number; nrmse: number; text: string; score?: number; chosen?: boolean }[];
+    /**
+     * A large table's search ran on a sample of its rows (docs/design.md#sample): how many, of how
+     * many, the sampling generator's seed and the method. The equations' coefficients and train
+     * NRMSE are then all rows'; the front, the noise estimate and the episodes are the sample's.
+     * Absent: the search saw every row.
+     */
+    sample?: { rows: number; of: number; seed: number; method: string };
+    /**
+     * Many inputs (docs/design.md#screen): the inputs the search got (kept), those a screen left out
+     * (dropped) and how it chose. Absent: the search got every input.
+     */
+    inputs?: { kept: string[]; dropped: string[]; reason: string };
   };
   /** A model method's answer, one per target (the MLP baseline); `equations` is then empty. */
   models?: ModelResult[];

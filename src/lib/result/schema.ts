@@ -118,6 +118,28 @@ const search = z
       .optional()
       .describe("the noise estimate: one object for one output, one per output (with target) for several"),
     front: z.array(frontEntry).optional().describe("the Pareto front of the hall of fame, per output"),
+    sample: z
+      .object({
+        rows: count().describe("the rows the search worked on"),
+        of: count().describe("the rows of the table"),
+        seed: count().describe("the seed of the sample's generator (derived from the search seed)"),
+        method: z.string().describe("how the rows were chosen: uniform (at random, without replacement)"),
+      })
+      .strict()
+      .optional()
+      .describe(
+        "a large table's search on a sample of its rows; the equations are then refitted and scored on all " +
+          "rows, the front and the noise estimate are the sample's (absent: every row was searched)",
+      ),
+    inputs: z
+      .object({
+        kept: z.array(z.string()).describe("the inputs the search got, in the table's order"),
+        dropped: z.array(z.string()).describe("the inputs the screen left out"),
+        reason: z.string().describe("how they were chosen"),
+      })
+      .strict()
+      .optional()
+      .describe("many inputs: the screen before the search (absent: the search got every input)"),
   })
   .strict();
 

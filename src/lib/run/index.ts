@@ -25,3 +25,13 @@ export {
   searchOptionsOf,
 } from "./pipeline.js";
 export { lookupExperiment, resolvePipelineConfig, searchSettingsOf } from "./resolve.js";
+export {
+  SAMPLE_ROWS,
+  SAMPLE_ROWS_PER_INPUT,
+  sampleSize,
+  sampleSeed,
+  searchSample,
+  refitOnAllRows,
+  type SampleRecord,
+} from "./sample.js";
+export { SCREEN_INPUTS, screenInputs, type InputScreen } from "./screen.js";

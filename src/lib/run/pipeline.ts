@@ -10,7 +10,7 @@ import { datasetFromTable, type Table } from "../data/index.js";
 import type { Dataset } from "../data/index.js";
 import { experimentData } from "../data/index.js";
 import { formOf } from "../local/index.js";
-import { parseForm } from "../equation/index.js";
+import { equationLatex, equationText, parseForm } from "../equation/index.js";
 import type { Equation } from "../equation/index.js";
 import { InputError } from "../core/index.js";
 import { evaluateExperiment, evaluateModels } from "./evaluate.js";
@@ -22,7 +22,9 @@ import {
   type RewardPlugin,
   type SymbolPlugin,
 } from "../plugins/index.js";
-import { requirementsOf, type ModelResult, type ResultJson } from "../result/index.js";
+import { requirementsOf, resultTerms, type ModelResult, type ResultJson } from "../result/index.js";
+import { refitOnAllRows, searchSample } from "./sample.js";
+import { screenInputs } from "./screen.js";
 import { createRng, paceSteps } from "../core/index.js";
 import type { TrainingStep } from "../baselines/index.js";
 import type { ArgminSolver } from "../search/index.js";
@@ -178,6 +180,28 @@ function searchBlock(found: SearchResult, method: string): ResultJson["search"] 
   };
 }
 
+/** A sampled search's chosen equations refitted and scored on all rows (sample.ts), as the result shows them. */
+function onAllRows(
+  found: SearchResult,
+  train: Dataset,
+  plugins: PipelinePlugins,
+): { equations: ResultJson["equations"]; simplified: Equation[] } {
+  const lookup = (name: string) => plugins.symbols.get(name);
+  const refits = found.simplified.map((e) =>
+    e.terms.length ? refitOnAllRows(e, train, lookup) : { equation: e, nrmse: Number.NaN },
+  );
+  return {
+    simplified: refits.map((r) => r.equation),
+    equations: refits.map(({ equation, nrmse }) => ({
+      target: equation.target,
+      text: equationText(equation, lookup),
+      latex: equationLatex(equation, lookup),
+      ...resultTerms(equation),
+      trainNrmse: nrmse,
+    })),
+  };
+}
+
 const formBlock = (fitted: FitFormResult): ResultJson["search"] => ({
   method: "form",
   episodes: 0,
@@ -295,14 +319,23 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineOutput>
     ({ equations, simplified } = fitted);
     block = formBlock(fitted);
   } else {
-    found = await search(data.train, {
+    // A large table: the search sees a sample of its rows, the answer is refitted on all (sample.ts);
+    // many inputs: only those a forward selection keeps (screen.ts).
+    const sampled = searchSample(data.train, data.searchSeed);
+    const screened = screenInputs(sampled.data, plugins.pool, plugins.symbols);
+    found = await search(screened.data, {
       ...searchOptionsOf(plugins, data),
       signal: input.signal,
       onEpisode: input.onEpisode,
       argmin: input.argmin,
     });
     ({ equations, simplified } = found);
-    block = searchBlock(found, plugins.settings!.method);
+    if (sampled.sample) ({ equations, simplified } = onAllRows(found, data.train, plugins));
+    block = {
+      ...searchBlock(found, plugins.settings!.method),
+      ...(sampled.sample ? { sample: sampled.sample } : {}),
+      ...(screened.inputs ? { inputs: screened.inputs } : {}),
+    };
   }
   checkFinite(equations, found, isExperimentConfig(config) ? config.experiment : config.data);
   if (experiment && !models) {
