@@ -18,7 +18,6 @@ import {
   experiments,
   InputError,
   SEARCH_METHOD_NAMES,
-  parseCsv,
   type Calibration,
   type CalibrationEntry,
   type Plugin,
@@ -105,11 +104,6 @@ export {
   type PlaygroundConfig,
 } from "../report/index.js";
 export const experimentOf = (name: string) => experiments[name];
-
-/** Columns of a CSV's header (for the page's target picker), or an InputError naming file, row, column. */
-export function csvColumns(text: string, name: string): string[] {
-  return parseCsv(text, name).columns;
-}
 
 /** One-line summary of a config for the run log. */
 export function describeConfig(config: PlaygroundConfig, plugins: readonly Plugin[] = []): string {
@@ -436,8 +430,7 @@ export class Runner {
       if (current.cancelled) return ended({ status: "cancelled", seconds: 0 });
       let files: { file: string; source: string }[];
       try {
-        // A CSV that does not parse is the library's one line, before the worker starts.
-        if (config.dataset === "csv" && config.csv) parseCsv(config.csv.text, config.csv.name);
+        // (A CSV that does not parse is the worker's one-line error: read there, not on this thread.)
         files = pluginFiles(options.plugins ?? []);
       } catch (error) {
         return ended({ status: "error", seconds: 0, error: message(error) });

@@ -44,6 +44,7 @@ export interface RunOverrides {
 
 export type WorkerRequest =
   | { type: "run"; id: number; run: RunRequest }
+  | { type: "columns"; id: number; name: string; text: string }
   | { type: "stop"; id: number }
   | { type: "calibrate"; rounds?: number; backends?: string[] };
 
@@ -83,6 +84,8 @@ export type WorkerMessage =
   | EpisodeMessage
   | { type: "done"; id: number; result: ResultJson; text: string; seconds: number; stopped: boolean }
   | { type: "error"; id: number; input: boolean; message: string }
+  | { type: "columns"; id: number; columns: string[]; rows: number }
+  | { type: "columns-error"; id: number; message: string }
   | { type: "calibration-entry"; entry: CalibrationEntry }
   | { type: "calibration"; calibration: Calibration }
   | { type: "calibration-error"; message: string };
@@ -128,6 +131,10 @@ export class SearchWorker {
     number,
     { handlers: RunHandlers; resolve: (outcome: RunOutcome) => void; started: number }
   >();
+  private readonly reading = new Map<
+    number,
+    { resolve: (table: { columns: string[]; rows: number }) => void; reject: (error: Error) => void }
+  >();
 
   private ensure(): Worker {
     if (this.worker) return this.worker;
@@ -151,12 +158,23 @@ export class SearchWorker {
       const seconds = (performance.now() - run.started) / 1000;
       run.resolve(error ? { status: "error", error, seconds } : { status: "cancelled", seconds });
     }
+    for (const [id, read] of this.reading) {
+      this.reading.delete(id);
+      read.reject(new Error(error ?? "internal error: the search worker was ended before it read the file"));
+    }
   }
 
   private receive(message: WorkerMessage): void {
     // For bench/browser.ts: when the worker had loaded the library (performance.getEntriesByName).
     if (message.type === "ready") performance.mark("consolesr:worker-ready", { detail: { loadedMs: message.loaded } });
     if (!("id" in message)) return;
+    if (message.type === "columns" || message.type === "columns-error") {
+      const read = this.reading.get(message.id);
+      this.reading.delete(message.id);
+      if (message.type === "columns") read?.resolve({ columns: message.columns, rows: message.rows });
+      else read?.reject(new Error(message.message));
+      return;
+    }
     const run = this.pending.get(message.id);
     if (!run) return;
     if (message.type === "started") run.handlers.onStarted?.(message);
@@ -198,6 +216,21 @@ export class SearchWorker {
       void done.then(() => clearTimeout(timer));
     };
     return { id, stop, done };
+  }
+
+  /**
+   * A CSV file's columns and rows, read and checked in the worker (a large file would hold the
+   * page's thread for a second): rejects with the library's one-line message for a file that is not
+   * a valid table. Answered at once, also while a run goes on (between its steps).
+   */
+  columns(name: string, text: string): Promise<{ columns: string[]; rows: number }> {
+    const worker = this.ensure();
+    const id = this.nextId++;
+    const answer = new Promise<{ columns: string[]; rows: number }>((resolve, reject) => {
+      this.reading.set(id, { resolve, reject });
+    });
+    worker.postMessage({ type: "columns", id, name, text } satisfies WorkerRequest);
+    return answer;
   }
 
   /** Starts the worker, if it is not running, so that it loads the library before the first run. */

@@ -209,6 +209,17 @@ self.addEventListener("message", (event: MessageEvent<WorkerRequest>) => {
     else stoppedEarly.add(request.id);
     return;
   }
+  if (request.type === "columns") {
+    // Read at once, not queued behind a run: the run yields between its steps.
+    try {
+      const table = parseCsv(request.text, request.name);
+      post({ type: "columns", id: request.id, columns: table.columns, rows: table.rows });
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      post({ type: "columns-error", id: request.id, message: isInputError(error) ? text : `internal error: ${text}` });
+    }
+    return;
+  }
   if (request.type === "run") {
     queue = queue.then(() => run(request.id, request.run));
     return;

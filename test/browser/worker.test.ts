@@ -13,7 +13,7 @@
 // click latency and the Stop delay against 200 ms and 1 s.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { parseResult } from "../../src/lib/result/reproduce.js";
@@ -25,6 +25,7 @@ import {
   formRunThenStop,
   installProbes,
   readCalibration,
+  runLog,
   stopDelay,
   waitForRun,
 } from "../helpers/playground.js";
@@ -147,4 +148,65 @@ test("every method runs in a worker: clicks are handled meanwhile, Stop keeps th
   t.diagnostic(`calibration kept: choice ${measured.choice.engine}, measured in ${measured.seconds.toFixed(1)} s`);
 
   assert.deepEqual(errors, [], "errors thrown or logged in the pages");
+});
+
+test("a 100,000-row CSV in the playground: read and searched in the worker, clicks handled, the law found", {
+  timeout: 300_000,
+}, async (t) => {
+  const { server, browser } = await openBuiltSite(t);
+  const errors: string[] = [];
+  // y = 1.7·x1·x2 + 0.6·x3·x4², x1…x5 ~ U(1, 3) (x5 unused): the search works on a sample of the rows.
+  let s = 7;
+  const r = () => {
+    s = (s * 16807) % 2147483647;
+    return 1 + (2 * s) / 2147483647;
+  };
+  const lines = ["x1,x2,x3,x4,x5,y"];
+  for (let i = 0; i < 100_000; i++) {
+    const x = [r(), r(), r(), r(), r()];
+    lines.push(
+      `${x.map((v) => v.toPrecision(9)).join(",")},${(1.7 * x[0]! * x[1]! + 0.6 * x[2]! * x[3]! ** 2).toPrecision(12)}`,
+    );
+  }
+  mkdirSync(artifacts, { recursive: true });
+  const file = join(artifacts, "rows100k.csv");
+  writeFileSync(file, `${lines.join("\n")}\n`);
+  const page = await browser.context.newPage();
+  watchErrors(page, "playground (100k rows)", errors);
+  await page.goto(`${server.origin}/playground`);
+  await waitForRun(page, "the default run", (row) => row.id === 1 && row.status === "done", 120_000);
+  await installProbes(page);
+  await page.getByLabel("CSV file").setInputFiles(file);
+  await page.locator(".pg-data-note", { hasText: "rows100k.csv: columns x1, x2, x3, x4, x5, y" }).waitFor({
+    timeout: 60_000,
+  });
+  const started = performance.now();
+  await page.locator(".pg-run").click();
+  const clicks: number[] = [];
+  for (;;) {
+    const [latest] = await runLog(page);
+    if (latest && latest.id === 2 && ["done", "stopped", "error", "cancelled"].includes(latest.status)) break;
+    const click = await clickProbe(page);
+    assert.ok(click.latency < 5000, `a click waited ${click.latency.toFixed(0)} ms during the run`);
+    clicks.push(click.latency);
+    await page.waitForTimeout(100);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const [run] = await runLog(page);
+  assert.equal(run?.status, "done");
+  const path = await download(page, "playground-100k.json");
+  const result = parseResult(readFileSync(path, "utf8"), path);
+  assert.equal(result.equations[0]!.text, "1.7*x1*x2 + 0.6*x3*x4^2");
+  assert.deepEqual(result.search.sample, {
+    rows: 10_000,
+    of: 100_000,
+    seed: result.search.sample!.seed,
+    method: "uniform",
+  });
+  assert.ok(clicks.length >= 1, "no click was made during the run");
+  t.diagnostic(
+    `100,000 rows: answered ${seconds.toFixed(1)} s after Run; ${clicks.length} clicks during it, ` +
+      `the slowest handled in ${Math.max(...clicks).toFixed(0)} ms`,
+  );
+  assert.deepEqual(errors, [], "errors thrown or logged in the page");
 });
