@@ -5,13 +5,16 @@
  * the commands are the guide's own, run as written. Then the page in Chromium: the right equation
  * in KaTeX, the build's check says it reproduced, no console error, no request leaving the site,
  * no missing file; the Re-run form finds the equation again in the page, and its downloaded JSON
- * passes `consolesr reproduce` (exit 0). The time of each step is printed (the guide quotes them).
+ * passes `consolesr reproduce` (exit 0). The same install then serves a Redis queue as a worker on
+ * "another host" would (only the package and the URL): a sweep submitted from this checkout runs
+ * on it. The time of each step is printed (the guide quotes them).
  *
  * A slow test (about a minute and a half: two npm installs and a Framework build), in the browser
  * group that `npm test` runs.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:net";
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -179,5 +182,83 @@ test("consolesr report → an offline build of the project → the page, its Re-
   );
   assert.equal(reproduce.status, 0, reproduce.stdout + reproduce.stderr);
   assert.match(reproduce.stdout, /reproduced exactly/);
+
+  // The same install as a queue worker on "another host": only the package and the Redis URL. A
+  // sweep submitted from this checkout's CLI in another folder is run by it.
+  if (spawnSync("redis-server", ["--version"], { stdio: "ignore" }).status !== 0)
+    t.diagnostic("queue worker from the tarball not checked: no redis-server on this machine");
+  else {
+    const port = await freePort();
+    const redis = spawn("redis-server", [
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+    ]);
+    // The installed command itself (npx would put a shell between: a signal would not reach the worker).
+    const installedBin = join(user, "node_modules", "consolesr", "bin", "consolesr.js");
+    const worker = spawn(process.execPath, [installedBin, "worker", "--queue", `redis://127.0.0.1:${port}`], {
+      cwd: user,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const workerExit = new Promise<number | null>((resolve) => worker.on("exit", (code) => resolve(code)));
+    t.after(() => {
+      worker.kill("SIGKILL");
+      redis.kill("SIGKILL");
+    });
+    let workerOutput = "";
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the worker did not start: ${workerOutput}`)), 60_000);
+      for (const stream of [worker.stdout!, worker.stderr!])
+        stream.setEncoding("utf8").on("data", (chunk: string) => {
+          workerOutput += chunk;
+          if (/worker: serving queue/.test(workerOutput)) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+    });
+    const submitter = join(dir, "submitter");
+    spawnSync("mkdir", ["-p", submitter]);
+    const spec = join(submitter, "spec.json");
+    writeFileSync(
+      spec,
+      JSON.stringify({
+        experiments: ["syn1"],
+        seeds: "0..1",
+        rows: [200],
+        variants: [{ name: "form", settings: { givenForm: true, fit: { steps: 20 } } }],
+      }),
+    );
+    const sweep = timed("a sweep of 2 jobs through Redis to the tarball's worker", () =>
+      spawnSync(
+        process.execPath,
+        [join(repo, "bin", "consolesr.js"), "sweep", spec, "--out", "results", "--queue", `redis://127.0.0.1:${port}`],
+        { cwd: submitter, encoding: "utf8", timeout: 300_000 },
+      ),
+    );
+    assert.equal(sweep.status, 0, sweep.stderr);
+    assert.match(sweep.stdout, /2 jobs: 2 ran, skipped 0, 0 failed/);
+    // SIGTERM: the worker finishes (nothing is left to run) and exits 143, its log complete.
+    worker.kill("SIGTERM");
+    assert.equal(await workerExit, 143, workerOutput);
+    assert.equal(workerOutput.match(/: done in /g)?.length, 2, `the worker's output: ${workerOutput}`);
+  }
   for (const [what, s] of seconds) t.diagnostic(`${s.toFixed(1).padStart(6)} s  ${what}`);
 });
+
+/** A TCP port nothing listens on (free a moment ago). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
