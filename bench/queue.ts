@@ -10,20 +10,15 @@
  *
  * Needs Debian's redis-server (a throwaway one on a free port). Prints figures; asserts nothing.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { BIN, background, cleanUp, startRedis, timed as timedIn } from "./processes.js";
 
-const BIN = fileURLToPath(new URL("../bin/consolesr.js", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "consolesr-bench-queue-"));
-const children = new Set<ChildProcess>();
-process.on("exit", () => {
-  for (const child of children) child.kill("SIGKILL");
-  rmSync(dir, { recursive: true, force: true });
-});
+cleanUp(dir);
+const timed = (args: string[]) => timedIn(args, dir);
 
 const spec = (name: string, value: unknown) => {
   const file = join(dir, name);
@@ -38,47 +33,10 @@ const tiny = spec("tiny.json", {
 });
 const heavy = spec("heavy.json", { experiments: ["syn1"], seeds: "0..39", rows: [1000] });
 
-function timed(args: string[]): Promise<number> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args, "--quiet"], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
-    child.on("exit", (code) =>
-      code === 0
-        ? resolve((performance.now() - started) / 1000)
-        : reject(new Error(`consolesr ${args.join(" ")}: exit ${code}\n${stderr}`)),
-    );
-  });
-}
-
-function background(command: string, args: string[], ready: RegExp): Promise<ChildProcess> {
-  const child = spawn(command, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
-  children.add(child);
-  let text = "";
-  return new Promise((resolve, reject) => {
-    const check = (chunk: string) => {
-      text += chunk;
-      if (ready.test(text)) resolve(child);
-    };
-    child.stdout!.setEncoding("utf8").on("data", check);
-    child.stderr!.setEncoding("utf8").on("data", check);
-    child.on("exit", (code) => reject(new Error(`${command} ${args.join(" ")} ended (${code}): ${text}`)));
-  });
-}
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-
 async function workers(url: string, count: number): Promise<ChildProcess[]> {
   return Promise.all(
     Array.from({ length: count }, () =>
-      background(process.execPath, [BIN, "worker", "--queue", url, "--jobs", "1"], /serving queue/),
+      background(process.execPath, [BIN, "worker", "--queue", url, "--jobs", "1"], /serving queue/, dir),
     ),
   );
 }
@@ -101,13 +59,7 @@ if (spawnSync("redis-server", ["--version"], { stdio: "ignore" }).status !== 0) 
   console.log("bench/queue: skipped (no redis-server on this machine; install Debian's redis-server)");
   process.exit(0);
 }
-const port = await freePort();
-const redis = await background(
-  "redis-server",
-  ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-  /Ready to accept connections/,
-);
-const url = `redis://127.0.0.1:${port}`;
+const url = await startRedis(dir);
 console.log(`# queue: ${availableParallelism()} cores; load average (1 min) before each run in brackets`);
 
 let before = load();
@@ -133,5 +85,4 @@ for (const count of [1, 2]) {
   );
 }
 console.log(`2 workers / 1 worker: ×${(rates[1]! / rates[0]!).toFixed(2)} (bounded by the cores really free)`);
-redis.kill("SIGTERM");
 process.exit(0);

@@ -13,6 +13,11 @@
  *
  * Plugins loaded in the page are imported again here from their source (a Blob URL), after the
  * page's checks passed: a page's objects cannot cross into a worker, their source can.
+ *
+ * A run is the playground's controls, a report form's pipeline options, or a published result's
+ * manifest on the bytes of its CSV with the form's settings over it (a `consolesr report` page).
+ * A "columns" request reads and checks a CSV file here, answered at once (the page's thread never
+ * parses a large file).
  */
 import { Runtime, RuntimeError, type Module } from "@observablehq/runtime";
 import {

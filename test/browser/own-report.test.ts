@@ -14,11 +14,11 @@
  */
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { createServer } from "node:net";
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { VERSION } from "../../src/lib/index.js";
+import { freePort } from "../helpers/cli.js";
 import { testDir } from "../helpers/data.js";
 import { ensureChromium, launchChromium, networkGuardOption, repo, serveStatic } from "../helpers/site.js";
 
@@ -250,15 +250,3 @@ test("consolesr report → an offline build of the project → the page, its Re-
   }
   for (const [what, s] of seconds) t.diagnostic(`${s.toFixed(1).padStart(6)} s  ${what}`);
 });
-
-/** A TCP port nothing listens on (free a moment ago). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}

@@ -9,12 +9,11 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { assertInputError, bin, cli, root } from "../helpers/cli.js";
+import { assertInputError, bin, cli, freePort, root } from "../helpers/cli.js";
 
 const hasRedis = spawnSync("redis-server", ["--version"], { stdio: "ignore" }).status === 0;
 const NO_REDIS = "no redis-server on this machine (install Debian's redis-server package to run these tests)";
@@ -25,18 +24,6 @@ after(() => {
   for (const child of processes) child.kill("SIGKILL");
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** A TCP port that nothing listens on (free a moment ago). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 /** A long-running child whose stderr can be waited on. */
 interface Running {

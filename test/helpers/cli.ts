@@ -1,5 +1,6 @@
 /** Spawning the CLI in tests, shared by every CLI test file. */
 import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
@@ -128,4 +129,16 @@ export function setprivWorks(env: NodeJS.ProcessEnv = process.env, path = bin): 
     { env, timeout: 30_000 },
   );
   return probe.status === 0;
+}
+
+/** A TCP port of 127.0.0.1 that nothing listens on (free a moment ago). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
 }
