@@ -4,14 +4,13 @@
 // attribute mirroring what it shows.
 import { html } from "htl";
 import type { ResultJson } from "../lib/index.js";
-import { ecText, nrmseText, progressLine, saveJson, tex, unitName } from "../report/index.js";
+import { ecText, nrmseText, progressLine, saveJson, tex, texName, unitName } from "../report/index.js";
 
 export { progressLine };
 
 const fmt = nrmseText;
 /** E_c in %, or a dash where it does not apply (a model method has no coefficients). */
 const ecPercent = (ec: number | null) => (ec === null ? "—" : `${ecText(ec)} %`);
-const texTarget = (name) => name.replace(/^([A-Za-z]+)_?(\d+)$/, "$1_{$2}");
 
 /** The whole run's share done, as a bar, with the progress line. */
 function overall(share, progress, seconds) {
@@ -227,7 +226,7 @@ export function equationsView(result: ResultJson) {
   return html`<div class="pg-equations">${result.equations.map((e) => {
     const ev = evaluation.get(e.target);
     return html`<div class="pg-equation" data-target=${e.target} data-latex=${e.latex} data-text=${e.text}>
-      ${tex(`${texTarget(e.target)} = ${e.latex || "0"}`, { displayMode: true })}
+      ${tex(`${texName(e.target)} = ${e.latex || "0"}`, { displayMode: true })}
       <p class="pg-equation-meta"><small>train NRMSE ${fmt(e.trainNrmse)}${
         ev
           ? html` · truth <code>${ev.truth}</code> · <span style="color: ${ev.exact ? "green" : "crimson"}">${

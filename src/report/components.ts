@@ -14,12 +14,8 @@ import { loadResult, type ResultJson, type Table } from "../lib/index.js";
 import { saveJson } from "./download.js";
 import { frontChart, NRMSE_FLOOR } from "./experimentCharts.js";
 import { nrmseText } from "./format.js";
-import { tex } from "./katex.js";
+import { tex, texName } from "./katex.js";
 import { scrollX } from "./layout.js";
-
-/** `y2` → `y_{2}`: a target's name as TeX. */
-export const texName = (name: string): string =>
-  name.replace(/^([A-Za-z]+)_?(\d+)$/, "$1_{$2}").replace(/_(?!\{)/g, "\\_");
 
 const targetsOf = (result: ResultJson, target?: string): string[] =>
   target === undefined ? result.equations.map((e) => e.target) : [target];

@@ -26,7 +26,6 @@ export {
   dataSummary,
   reproduceBlock,
   reproduceCheck,
-  texName,
   type Diagnostics,
   type BuildCheck,
 } from "./components.js";
@@ -40,7 +39,7 @@ export {
   NRMSE_FLOOR,
   RUN_COLORS,
 } from "./experimentCharts.js";
-export { tex } from "./katex.js";
+export { tex, texName } from "./katex.js";
 export { nrmseText, ecText } from "./format.js";
 export { scrollX, chartWidth, withLegend } from "./layout.js";
 export { saveJson } from "./download.js";

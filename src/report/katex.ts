@@ -18,3 +18,7 @@ export function tex(source: unknown, { displayMode = false } = {}): HTMLElement 
 
 /** Display-mode shorthand: `tex.block("x^2")`. */
 tex.block = (source: unknown): HTMLElement => tex(source, { displayMode: true });
+
+/** A column's name as TeX: `y2` and `y_2` → `y_{2}`; any other underscore escaped (`rate_in` → `rate\_in`). */
+export const texName = (name: string): string =>
+  name.replace(/^([A-Za-z]+)_?(\d+)$/, "$1_{$2}").replace(/_(?!\{)/g, "\\_");

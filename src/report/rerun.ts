@@ -14,7 +14,7 @@
 import { html } from "htl";
 import { convergenceChart, nrmseChart } from "./experimentCharts.js";
 import { ecText, nrmseText } from "./format.js";
-import { tex } from "./katex.js";
+import { tex, texName } from "./katex.js";
 import { chartWidth, scrollX } from "./layout.js";
 import { saveJson } from "./download.js";
 import { progressLine } from "./progressLine.js";
@@ -114,7 +114,6 @@ export const field = {
   }),
 };
 
-const texTarget = (name: string) => name.replace(/^([A-Za-z]+)_?(\d+)$/, "$1_{$2}");
 const sci = nrmseText;
 const percent = ecText;
 const yesNo = (v: boolean | null | undefined) => (v === undefined || v === null ? "—" : v ? "yes" : "no");
@@ -232,7 +231,7 @@ function comparisonTable(published: Published | null, yours: ResultJson | null, 
 <th>exact</th><th>E_c (%)</th><th>test NRMSE</th><th>train NRMSE</th><th>episodes · structures</th></tr>
 <tr><th></th><th></th><th></th><th colspan="5"><small>published / yours</small></th></tr></thead>
 <tbody>${targets.map(
-    (t) => html`<tr data-target=${t}><td>${tex(texTarget(t))}</td>
+    (t) => html`<tr data-target=${t}><td>${tex(texName(t))}</td>
 ${equation(
   pub.find((o) => o.target === t),
   "published",
