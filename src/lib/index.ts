@@ -190,6 +190,8 @@ export { publicTf as tf, useBackend, type Operand, type Tensor, type Tf, type Tf
 export { BACKENDS, runtimeFacts, type BackendName, type RuntimeFacts } from "./core/index.js";
 export {
   calibrate,
+  chooseEngine,
+  JS_MARGIN,
   type Calibration,
   type CalibrationEntry,
   type CalibrateOptions,

@@ -10,6 +10,7 @@
  * waits longer. `CachedCalibration` keeps the outcome per browser (localStorage) under the
  * library's version and the site's build: a second visit does not calibrate again.
  */
+import { chooseEngine } from "../lib/index.js";
 import type { Calibration, CalibrationEntry, PipelineOptions, Progress, ResultJson } from "../lib/index.js";
 import type { PlaygroundConfig } from "./playgroundConfig.js";
 
@@ -255,7 +256,8 @@ export interface CalibrationOutcome {
 /**
  * The engine calibration (the library's `calibrate()`) in a worker of its own, ended at
  * `budgetMs` after it has loaded: engines not measured by then are listed with that reason and
- * never chosen; the choice is the fastest measured (the js engine when none was).
+ * never chosen; the choice is the library's rule (`chooseEngine`: js unless a measured tfjs backend is
+ * `JS_MARGIN` times faster).
  */
 export function calibrateInWorker(
   options: { budgetMs: number; rounds?: number; onEntry?: (entry: CalibrationEntry) => void },
@@ -304,13 +306,7 @@ export function partialCalibration(
   for (const backend of backends)
     if (!entries.some((e) => e.engine === "tfjs" && e.backend === backend))
       entries.push({ engine: "tfjs", backend, seconds: null, warmup: null, error: reason });
-  let best: CalibrationEntry | null = null;
-  for (const entry of entries)
-    if (entry.seconds !== null && (best === null || entry.seconds < best.seconds!)) best = entry;
-  const choice =
-    best === null || best.engine === "js"
-      ? { engine: "js" as const, backend: "cpu" }
-      : { engine: "tfjs" as const, backend: best.backend };
+  const choice = chooseEngine(entries);
   return { entries, choice, rows: 1000, steps: 50, rounds: options.rounds ?? 5 };
 }
 

@@ -1,17 +1,18 @@
 // calibrate() and runtimeFacts() in Node: the calibration times the js engine and each tfjs
 // backend that starts, lists a backend that cannot start with its reason and never picks it,
-// picks the fastest measured entry, leaves that backend live and no tensor behind; the CLI's
+// picks js unless a tfjs backend is JS_MARGIN times faster, leaves that backend live and no tensor behind; the CLI's
 // --timings writes manifest.runtime beside search.seconds, and reproduce ignores both.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { calibrate, runtimeFacts, tf } from "../../src/lib/index.js";
+import { JS_MARGIN, calibrate, chooseEngine, runtimeFacts, tf } from "../../src/lib/index.js";
+import type { CalibrationEntry } from "../../src/lib/index.js";
 import { browserOf } from "../../src/lib/core/runtimeFacts.js";
 import { cli } from "../helpers/cli.js";
 
-test("calibrate: js and tfjs backends timed, the fastest chosen, a failing backend listed, never chosen", async () => {
+test("calibrate: js and tfjs backends timed, chooseEngine's pick, a failing backend listed, never chosen", async () => {
   const before = tf.memory().numTensors;
   const seen: string[] = [];
   const calibration = await calibrate({
@@ -37,10 +38,13 @@ test("calibrate: js and tfjs backends timed, the fastest chosen, a failing backe
   const ran = calibration.entries.filter((e) => e.seconds !== null);
   assert.equal(ran.length, 3, `an engine failed: ${JSON.stringify(calibration.entries)}`);
   for (const e of ran) assert.ok(e.seconds! > 0 && e.warmup! > 0, `no time for ${e.backend}`);
-  const fastest = ran.reduce((a, b) => (b.seconds! < a.seconds! ? b : a));
+  const js = ran.find((e) => e.engine === "js")!;
+  const fastest = ran.filter((e) => e.engine === "tfjs").reduce((a, b) => (b.seconds! < a.seconds! ? b : a));
   const expected =
-    fastest.engine === "js" ? { engine: "js", backend: "cpu" } : { engine: "tfjs", backend: fastest.backend };
-  assert.deepEqual(calibration.choice, expected, "the choice is not the fastest entry");
+    fastest.seconds! * JS_MARGIN < js.seconds!
+      ? { engine: "tfjs", backend: fastest.backend }
+      : { engine: "js", backend: "cpu" };
+  assert.deepEqual(calibration.choice, expected, `not the rule's choice: ${JSON.stringify(calibration.entries)}`);
   assert.equal(tf.getBackend(), calibration.choice.backend, "the chosen backend is not the live one");
   assert.deepEqual([calibration.rows, calibration.steps, calibration.rounds], [300, 20, 3]);
   assert.equal(tf.memory().numTensors, before, "the calibration left tensors behind");
@@ -55,6 +59,37 @@ test("calibrate: a warm-up over the limit leaves the engine out with the reason"
   }
   // nothing ran to the end: the js engine is the fallback, with the cpu backend live
   assert.deepEqual(calibration.choice, { engine: "js", backend: "cpu" });
+});
+
+test("chooseEngine: a tfjs backend only when JS_MARGIN times faster than js; untimed entries never count", () => {
+  const entry = (engine: "js" | "tfjs", backend: string, seconds: number | null): CalibrationEntry => ({
+    engine,
+    backend,
+    seconds,
+    warmup: seconds,
+  });
+  assert.equal(JS_MARGIN, 1.5);
+  // the load-skewed timings once measured in CI: wasm 1.29× faster than js keeps js
+  const skewed = [entry("js", "js", 0.102), entry("tfjs", "cpu", 0.15), entry("tfjs", "wasm", 0.079)];
+  assert.deepEqual(chooseEngine(skewed), { engine: "js", backend: "cpu" });
+  // 2× faster: the fastest tfjs backend, not the first
+  const gpu = [entry("js", "js", 0.1), entry("tfjs", "wasm", 0.06), entry("tfjs", "webgl", 0.05)];
+  assert.deepEqual(chooseEngine(gpu), { engine: "tfjs", backend: "webgl" });
+  // exactly at the margin is not enough
+  assert.deepEqual(chooseEngine([entry("js", "js", 0.15), entry("tfjs", "wasm", 0.1)]), {
+    engine: "js",
+    backend: "cpu",
+  });
+  // a backend without a timing never wins; without a js timing the fastest tfjs one does
+  assert.deepEqual(chooseEngine([entry("js", "js", 0.1), entry("tfjs", "webgl", null)]), {
+    engine: "js",
+    backend: "cpu",
+  });
+  assert.deepEqual(chooseEngine([entry("js", "js", null), entry("tfjs", "cpu", 0.3)]), {
+    engine: "tfjs",
+    backend: "cpu",
+  });
+  assert.deepEqual(chooseEngine([entry("js", "js", null)]), { engine: "js", backend: "cpu" });
 });
 
 test("runtimeFacts in Node, and --timings writes manifest.runtime that reproduce does not compare", async () => {

@@ -94,7 +94,7 @@ test("until it has measured, auto runs on js and says so", () => {
 });
 
 test("the calibration cut at its budget lists what it did not measure and picks among the rest", () => {
-  const c = partialCalibration([js, { ...cpu, seconds: 0.01 }], ["cpu", "wasm", "webgl"], { budgetMs: 2000 });
+  const c = partialCalibration([js, { ...cpu, seconds: 0.005 }], ["cpu", "wasm", "webgl"], { budgetMs: 2000 });
   assert.deepEqual(
     c.entries.map((e) => [e.backend, e.seconds === null ? e.error : "measured"]),
     [
@@ -105,6 +105,9 @@ test("the calibration cut at its budget lists what it did not measure and picks 
     ],
   );
   assert.deepEqual(c.choice, { engine: "tfjs", backend: "cpu" });
+  // faster than js, but not JS_MARGIN times: js (the library's rule, chooseEngine)
+  const close = partialCalibration([js, { ...cpu, seconds: 0.012 }], ["cpu"], { budgetMs: 2000 });
+  assert.deepEqual(close.choice, { engine: "js", backend: "cpu" });
   const nothing = partialCalibration([], ["cpu"], { budgetMs: 2000 });
   assert.deepEqual(nothing.choice, { engine: "js", backend: "cpu" });
   assert.equal(nothing.entries[0]!.error, "not measured within the 2 s budget");

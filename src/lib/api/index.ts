@@ -2,6 +2,8 @@
  * engine calibration and the reactive runtime module — which load tfjs (scripts/boundaries.ts). */
 export {
   calibrate,
+  chooseEngine,
+  JS_MARGIN,
   type CalibrateOptions,
   type Calibration,
   type CalibrationEntry,
