@@ -5,11 +5,13 @@ import {
   accessSync,
   closeSync,
   constants,
+  createReadStream,
   existsSync,
   fsyncSync,
   lstatSync,
   openSync,
   readFileSync,
+  readSync,
   readlinkSync,
   realpathSync,
   renameSync,
@@ -21,8 +23,8 @@ import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isMainThread, workerData } from "node:worker_threads";
 import { InputError } from "../lib/core/index.js";
-import { parseCsv, parseCsvSteps, type Table } from "../lib/data/index.js";
-import { Clock, driveSteps } from "../lib/core/index.js";
+import { CsvReader, parseCsv, readCsv, type Table } from "../lib/data/index.js";
+import { Interrupted } from "../lib/core/index.js";
 import { oneLine } from "../lib/core/index.js";
 import type { ProgressStream } from "./commands/progress.js";
 import { WORKER_TAG, type WorkerData } from "./sandbox/supervisor.js";
@@ -64,19 +66,71 @@ export function readBytes(path: string, what = "data"): Buffer {
   }
 }
 
-/** Reads a CSV file, with the SHA-256 of its bytes; a file that cannot be read is an InputError naming it. */
+/** Bytes of a CSV file read (and parsed) at a time. */
+const READ_BYTES = 1 << 20;
+
+/**
+ * Reads a CSV file a megabyte at a time through the library's CsvReader, with the SHA-256 of its
+ * bytes: memory is the float64 columns and one piece, never the file's text or its rows as
+ * strings. A file that cannot be read is an InputError naming it.
+ */
 export function readCsvFile(path: string): Table {
-  return csvTable(readBytes(path, "CSV"), path);
+  const problem = (error: unknown) => new InputError(`${path}: ${readProblem(error, "CSV")}`);
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (error) {
+    throw problem(error);
+  }
+  const hash = createHash("sha256");
+  const reader = new CsvReader(path);
+  const decoder = new TextDecoder("utf-8");
+  try {
+    const buffer = Buffer.allocUnsafe(READ_BYTES);
+    for (;;) {
+      let read: number;
+      try {
+        read = readSync(fd, buffer, 0, READ_BYTES, null);
+      } catch (error) {
+        throw problem(error);
+      }
+      if (read === 0) break;
+      const bytes = buffer.subarray(0, read);
+      hash.update(bytes);
+      reader.push(decoder.decode(bytes, { stream: true }));
+    }
+    reader.push(decoder.decode());
+  } finally {
+    closeSync(fd);
+  }
+  return { ...reader.end(), sha256: hash.digest("hex") };
 }
 
 /**
- * Reads a CSV file on the event loop, a chunk at a time (parseCsvSteps), so that an abort of
- * `signal` (a stop signal) gets through while a large file is parsed: it throws Interrupted.
+ * Streams a CSV file through the library's readCsv on the event loop, a megabyte at a time, so
+ * that memory stays the float64 columns and one piece, and an abort of `signal` (a stop signal)
+ * gets through while a large file is read: it throws Interrupted.
  */
 export async function readCsvFileDriven(path: string, signal: AbortSignal): Promise<Table> {
-  const bytes = readBytes(path, "CSV");
-  const table = await driveSteps(parseCsvSteps(bytes.toString("utf8"), path), new Clock(0, signal));
-  return { ...table, sha256: sha256(bytes) };
+  const hash = createHash("sha256");
+  const stream = createReadStream(path, { highWaterMark: READ_BYTES });
+  async function* pieces(): AsyncGenerator<Uint8Array> {
+    for await (const piece of stream as AsyncIterable<Buffer>) {
+      hash.update(piece);
+      yield piece;
+    }
+  }
+  let table: Table;
+  try {
+    table = await readCsv(pieces(), { file: path, signal });
+  } catch (error) {
+    if (signal.aborted) throw new Interrupted("aborted");
+    if (error instanceof InputError || !(error as NodeJS.ErrnoException | undefined)?.code) throw error;
+    throw new InputError(`${path}: ${readProblem(error, "CSV")}`);
+  } finally {
+    stream.destroy();
+  }
+  return { ...table, sha256: hash.digest("hex") };
 }
 
 /** A CSV file's bytes as a table with their SHA-256 (given when the caller has it already). */

@@ -16,6 +16,7 @@ export {
   type TypedMatrix,
   type Targets,
   type FitArraysOptions,
+  type RowChunk,
   type FitArraysResult,
   type FittedEquation,
   type LoadResultOptions,
@@ -92,6 +93,10 @@ export {
 // ── Data: CSV, the paper's experiments, the benchmark list ───────────────────────────────────
 export {
   parseCsv,
+  readCsv,
+  CsvReader,
+  type CsvSource,
+  type ReadCsvOptions,
   datasetFromTable,
   datasetToCsv,
   columnOf,

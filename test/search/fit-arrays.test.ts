@@ -1,9 +1,10 @@
 // fit({X, y}): the one-call API on arrays (src/lib/api/fitArrays.ts). It recovers y = 2·x1·x2 + x3²
-// from 200 seeded rows, predicts new rows in float64, gives the same result from rows and from
-// typed arrays with a shape and the same equations and search block as `consolesr fit` on a CSV
-// of the same numbers, handles two targets, refuses bad arrays with one line naming the problem,
-// is byte-identical for one seed, stops on its signal, leaves no tensor behind, bundles for the
-// browser without a node: module, and the README's quick start runs as written.
+// from 200 seeded rows, predicts new rows in float64, gives the same result from rows, from typed
+// arrays with a shape and from rows given in chunks, and the same equations and search block as
+// `consolesr fit` on a CSV of the same numbers, handles two targets, refuses bad arrays (and bad
+// chunks) with one line naming the problem, is byte-identical for one seed, stops on its signal,
+// leaves no tensor behind, bundles for the browser without a node: module, and the README's quick
+// start runs as written.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -112,6 +113,71 @@ describe("fit({X, y})", () => {
       assert.equal(resultToJson(rowsOfTyped), resultToJson(result));
     },
   );
+
+  test("rows in chunks (sync or async, mixed layouts): the identical result; bad chunks one line each", async () => {
+    const { result } = await firstFit();
+    // 200 rows as 7 + 0 + 93 + 100: an empty chunk, rows of arrays, a typed block, a y vector
+    async function* pieces() {
+      yield { X: X.slice(0, 7), y: y.slice(0, 7) };
+      yield { X: [], y: [] };
+      yield { X: X.slice(7, 100), y: { data: Float64Array.from(y.slice(7, 100)), shape: [93, 1] as const } };
+      yield { X: { data: Float64Array.from(X.slice(100).flat()), shape: [100, 3] as const }, y: y.slice(100) };
+    }
+    const chunked = await fit({ chunks: pieces(), symbols: SYMBOLS, seed: 0 });
+    assert.equal(resultToJson(chunked), resultToJson(result));
+    const rowsOfTen = Array.from({ length: 20 }, (_, k) => ({
+      X: X.slice(10 * k, 10 * k + 10),
+      y: y.slice(10 * k, 10 * k + 10),
+    }));
+    assert.equal(resultToJson(await fit({ chunks: rowsOfTen, symbols: SYMBOLS, seed: 0 })), resultToJson(result));
+    assert.deepEqual(chunked.equations[0]!.predict(X.slice(0, 3)), result.equations[0]!.predict(X.slice(0, 3)));
+
+    const half = (k: number) => ({ X: X.slice(100 * k, 100 * k + 100), y: y.slice(100 * k, 100 * k + 100) });
+    const cases: [string, Partial<FitArraysOptions>, RegExp][] = [
+      ["X and chunks", { X, y, chunks: [half(0)] }, /^fit: give X and y, or chunks, not both$/],
+      ["chunks not iterable", { chunks: 5 as unknown as [] }, /^fit: chunks must be an iterable or async iterable/],
+      [
+        "a chunk not {X, y}",
+        { chunks: [half(0), [1, 2]] as never },
+        /^fit: chunks\[1\] must be \{X, y\} \(got an array\)$/,
+      ],
+      [
+        "a chunk with another number of columns",
+        { chunks: [half(0), { X: X.slice(100).map((r) => r.slice(0, 2)), y: y.slice(100) }] },
+        /^fit: chunks\[1\]\.X has 2 columns; chunks\[0\]\.X has 3$/,
+      ],
+      [
+        "rows of X and y that differ in a chunk",
+        { chunks: [half(0), { X: X.slice(100), y: y.slice(101) }] },
+        /^fit: chunks\[1\]\.X has 100 rows but chunks\[1\]\.y has 99$/,
+      ],
+      [
+        "NaN, numbered across chunks",
+        {
+          chunks: [
+            half(0),
+            { X: X.slice(100).map((r, i) => (i === 4 ? [r[0]!, Number.NaN, r[2]!] : r)), y: y.slice(100) },
+          ],
+        },
+        /^fit: chunks\[1\]\.X\[4\]\[1\] \(row 105, column "x2"\) is NaN; every value must be a finite number$/,
+      ],
+      ["no rows", { chunks: [{ X: [], y: [] }] }, /^fit: chunks gave no rows \(1 chunk\)$/],
+      ["too few rows", { chunks: [{ X: X.slice(0, 4), y: y.slice(0, 4) }] }, /^fit: chunks gave 4 rows; at least 10/],
+      [
+        "names of the wrong count",
+        { chunks: [half(0)], names: ["a"] },
+        /^fit: names has 1 name but chunks\[0\]\.X has 3 columns$/,
+      ],
+    ];
+    for (const [what, options, pattern] of cases) {
+      const given = { symbols: SYMBOLS, ...options } as FitArraysOptions;
+      await assert.rejects(fit(given), (error: unknown) => {
+        assert.ok(error instanceof InputError, `${what}: ${String(error)}`);
+        assert.match(error.message, pattern, what);
+        return true;
+      });
+    }
+  });
 
   test(
     "gives the equations and search block of `consolesr fit` " + "on a CSV of the same numbers, seed and flags",

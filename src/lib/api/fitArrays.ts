@@ -10,7 +10,7 @@
  */
 import { useBackend } from "../engine/index.js";
 import type { BackendName } from "../core/index.js";
-import { MIN_ROWS, type Table } from "../data/index.js";
+import { GrowingColumn, MIN_ROWS, type Table } from "../data/index.js";
 import { evaluateEquation, factorInputs } from "../equation/index.js";
 import { InputError } from "../core/index.js";
 import { pipelineData, resolvePipelineConfig, runPipeline, type PipelineOptions } from "../run/index.js";
@@ -42,11 +42,23 @@ export interface TypedMatrix {
 /** The targets: n numbers (one target, a number[] or a typed array), or a Matrix of n rows of k (k targets). */
 export type Targets = ArrayLike<number> | Matrix;
 
-export interface FitArraysOptions {
-  /** Inputs: n rows × d columns (see Matrix). */
+/** One piece of the rows for `fit({chunks})`: its rows of X and their targets. */
+export interface RowChunk {
   X: Matrix;
-  /** Targets: n values, or n rows × k columns. */
   y: Targets;
+}
+
+export interface FitArraysOptions {
+  /** Inputs: n rows × d columns (see Matrix). Give X and y, or `chunks`. */
+  X?: Matrix;
+  /** Targets: n values, or n rows × k columns. */
+  y?: Targets;
+  /**
+   * The rows a piece at a time, instead of X and y: an iterable or async iterable (a generator
+   * reading a database, a stream) of {X, y}, each in either Matrix layout with the columns of the
+   * first. Only float64 columns are kept (8 bytes a value), never the pieces.
+   */
+  chunks?: Iterable<RowChunk> | AsyncIterable<RowChunk>;
   /** Input names, one per column of X (default x1…xd): identifiers, the names equations use. */
   names?: readonly string[];
   /** Target names, one per column of y (default y for one target, y1…yk for several). */
@@ -106,6 +118,7 @@ export const ARRAYS_DATA = "arrays";
 const OPTION_KEYS = new Set([
   "X",
   "y",
+  "chunks",
   "names",
   "targets",
   "symbols",
@@ -209,13 +222,16 @@ function gridOf(value: unknown, what: string, prefix: string, vector: boolean): 
   };
 }
 
-/** The grid's columns as float64, every cell a finite number (else an InputError naming it, its row and its column). */
-function columnsOf(grid: Grid, names: readonly string[], prefix: string): Float64Array[] {
+/**
+ * The grid's columns as float64 (its rows numbered after `before` others), every cell a finite
+ * number (else an InputError naming it, its row and its column).
+ */
+function columnsOf(grid: Grid, names: readonly string[], prefix: string, before = 0): Float64Array[] {
   const columns = names.map(() => new Float64Array(grid.rows));
   for (let i = 0; i < grid.rows; i++) {
     for (let j = 0; j < grid.cols; j++) {
       const v = grid.cell(i, j);
-      const where = `${prefix}${grid.at(i, j)} (row ${i + 1}, column ${quote(names[j]!)})`;
+      const where = `${prefix}${grid.at(i, j)} (row ${before + i + 1}, column ${quote(names[j]!)})`;
       if (typeof v !== "number") throw new InputError(`${where} is ${shown(v)}, not a number`);
       if (!Number.isFinite(v)) throw new InputError(`${where} is ${v}; every value must be a finite number`);
       columns[j]![i] = v;
@@ -294,6 +310,123 @@ function predictor(
   };
 }
 
+/** The names of X's and y's columns (given or the defaults), checked, and all different. */
+function columnNames(
+  options: FitArraysOptions,
+  inputs: number,
+  outputs: number,
+  what: [string, string],
+  prefix: string,
+) {
+  const names = namesOf(
+    options.names,
+    "names",
+    inputs,
+    what[0],
+    Array.from({ length: inputs }, (_, j) => `x${j + 1}`),
+    prefix,
+  );
+  const targets = namesOf(
+    options.targets,
+    "targets",
+    outputs,
+    what[1],
+    outputs === 1 ? ["y"] : Array.from({ length: outputs }, (_, j) => `y${j + 1}`),
+    prefix,
+  );
+  const all = [...names, ...targets];
+  const twice = all.find((name, j) => all.indexOf(name) !== j);
+  if (twice !== undefined)
+    throw new InputError(
+      `${prefix}${quote(twice)} names two columns; the names of X's and y's columns must all differ`,
+    );
+  return { names, targets };
+}
+
+/** X and y given whole, as a table. */
+function arraysTable(options: FitArraysOptions, prefix: string) {
+  const x = gridOf(options.X, "X", prefix, false);
+  const y = gridOf(options.y, "y", prefix, true);
+  if (x.rows === 0) throw new InputError(`${prefix}X has no rows`);
+  if (x.cols === 0) throw new InputError(`${prefix}X's rows are empty: there is no input column`);
+  if (y.rows !== x.rows)
+    throw new InputError(`${prefix}X has ${x.rows} rows but y has ${y.rows}; give one target value per row of X`);
+  if (y.cols === 0) throw new InputError(`${prefix}y's rows are empty: there is no target column`);
+  if (x.rows < MIN_ROWS) throw new InputError(`${prefix}X has ${x.rows} rows; at least ${MIN_ROWS} are needed`);
+  const { names, targets } = columnNames(options, x.cols, y.cols, ["X", "y"], prefix);
+  const table: Table = {
+    columns: [...names, ...targets],
+    values: [...columnsOf(x, names, prefix), ...columnsOf(y, targets, prefix)],
+    rows: x.rows,
+  };
+  return { table, names, targets };
+}
+
+const isIterable = (value: unknown): value is Iterable<unknown> | AsyncIterable<unknown> =>
+  typeof value === "object" &&
+  value !== null &&
+  (Symbol.iterator in value || Symbol.asyncIterator in value) &&
+  !isArrayLike(value);
+
+/**
+ * The rows a chunk at a time ({X, y} from an iterable or async iterable) as a table: each chunk is
+ * checked as X and y are (its cells named `chunks[k].X[i][j]`, rows counted across chunks) and
+ * appended to growing float64 columns; chunks without rows are skipped.
+ */
+async function chunkedTable(options: FitArraysOptions, prefix: string) {
+  const { chunks } = options;
+  if (options.X !== undefined || options.y !== undefined)
+    throw new InputError(`${prefix}give X and y, or chunks, not both`);
+  if (!isIterable(chunks) && !Array.isArray(chunks))
+    throw new InputError(
+      `${prefix}chunks must be an iterable or async iterable of {X, y} (a generator, an array) (got ${shown(chunks)})`,
+    );
+  let shape: { names: string[]; targets: string[]; first: number } | undefined;
+  let columns: GrowingColumn[] = [];
+  let rows = 0;
+  let k = 0;
+  for await (const chunk of chunks as AsyncIterable<unknown>) {
+    const what = `chunks[${k}]`;
+    if (typeof chunk !== "object" || chunk === null || Array.isArray(chunk))
+      throw new InputError(`${prefix}${what} must be {X, y} (got ${shown(chunk)})`);
+    const { X, y: Y } = chunk as Partial<RowChunk>;
+    const x = gridOf(X, `${what}.X`, prefix, false);
+    const y = gridOf(Y, `${what}.y`, prefix, true);
+    if (y.rows !== x.rows) throw new InputError(`${prefix}${what}.X has ${x.rows} rows but ${what}.y has ${y.rows}`);
+    if (x.rows > 0) {
+      if (shape === undefined) {
+        if (x.cols === 0) throw new InputError(`${prefix}${what}.X's rows are empty: there is no input column`);
+        if (y.cols === 0) throw new InputError(`${prefix}${what}.y's rows are empty: there is no target column`);
+        shape = { ...columnNames(options, x.cols, y.cols, [`${what}.X`, `${what}.y`], prefix), first: k };
+        columns = [...shape.names, ...shape.targets].map(() => new GrowingColumn());
+      }
+      const { names, targets, first } = shape;
+      for (const [grid, expected, side] of [
+        [x, names.length, "X"],
+        [y, targets.length, "y"],
+      ] as const) {
+        if (grid.cols !== expected)
+          throw new InputError(
+            `${prefix}${what}.${side} has ${grid.cols} column${grid.cols === 1 ? "" : "s"}; ` +
+              `chunks[${first}].${side} has ${expected}`,
+          );
+      }
+      const values = [...columnsOf(x, names, prefix, rows), ...columnsOf(y, targets, prefix, rows)];
+      for (const [j, column] of values.entries()) columns[j]!.append(column);
+      rows += x.rows;
+    }
+    k++;
+  }
+  if (shape === undefined) throw new InputError(`${prefix}chunks gave no rows (${k} chunk${k === 1 ? "" : "s"})`);
+  if (rows < MIN_ROWS) throw new InputError(`${prefix}chunks gave ${rows} rows; at least ${MIN_ROWS} are needed`);
+  const table: Table = {
+    columns: [...shape.names, ...shape.targets],
+    values: columns.map((column) => column.done()),
+    rows,
+  };
+  return { table, names: shape.names, targets: shape.targets };
+}
+
 /**
  * Finds the equations behind `y` as functions of the columns of `X`: a structure search per
  * target, on the float64 engine, through the pipeline `consolesr fit` runs. Every problem with
@@ -315,42 +448,8 @@ export async function fit(options: FitArraysOptions): Promise<FitArraysResult> {
   if (options.plugins !== undefined && options.registries !== undefined)
     throw new InputError(`${prefix}give plugins or registries, not both`);
 
-  const x = gridOf(options.X, "X", prefix, false);
-  const y = gridOf(options.y, "y", prefix, true);
-  if (x.rows === 0) throw new InputError(`${prefix}X has no rows`);
-  if (x.cols === 0) throw new InputError(`${prefix}X's rows are empty: there is no input column`);
-  if (y.rows !== x.rows)
-    throw new InputError(`${prefix}X has ${x.rows} rows but y has ${y.rows}; give one target value per row of X`);
-  if (y.cols === 0) throw new InputError(`${prefix}y's rows are empty: there is no target column`);
-  if (x.rows < MIN_ROWS) throw new InputError(`${prefix}X has ${x.rows} rows; at least ${MIN_ROWS} are needed`);
-  const names = namesOf(
-    options.names,
-    "names",
-    x.cols,
-    "X",
-    Array.from({ length: x.cols }, (_, j) => `x${j + 1}`),
-    prefix,
-  );
-  const targets = namesOf(
-    options.targets,
-    "targets",
-    y.cols,
-    "y",
-    y.cols === 1 ? ["y"] : Array.from({ length: y.cols }, (_, j) => `y${j + 1}`),
-    prefix,
-  );
-  const all = [...names, ...targets];
-  const twice = all.find((name, j) => all.indexOf(name) !== j);
-  if (twice !== undefined)
-    throw new InputError(
-      `${prefix}${quote(twice)} names two columns; the names of X's and y's columns must all differ`,
-    );
-  const table: Table = {
-    columns: all,
-    values: [...columnsOf(x, names, prefix), ...columnsOf(y, targets, prefix)],
-    rows: x.rows,
-  };
-
+  const { table, names, targets } =
+    options.chunks !== undefined ? await chunkedTable(options, prefix) : arraysTable(options, prefix);
   const registries = options.registries ?? createRegistries(options.plugins ?? []);
   const config = resolvePipelineConfig(
     {

@@ -24,6 +24,7 @@ export {
   type TypedMatrix,
   type Targets,
   type FitArraysOptions,
+  type RowChunk,
   type FitArraysResult,
   type FittedEquation,
   type LoadResultOptions,

@@ -12,6 +12,7 @@ import { runSteps, type Steps } from "../core/index.js";
 import { std } from "../numeric/index.js";
 import { COLUMN_NAME, DECIMAL, oneLine, quote } from "../core/index.js";
 import type { Dataset } from "./dataset.js";
+import { GrowingColumn } from "./columns.js";
 
 export interface Table {
   columns: string[];
@@ -30,8 +31,7 @@ export const MIN_MAGNITUDE = 1e-100;
 
 const NOT_FINITE = /^[+-]?(nan|inf|infinity)$/i;
 
-/** One cell as a float64: decimal notation only; `where` names the file, row and column for the error. */
-/** A cell's number; `at` names the cell in a message (called only on an error: a million cells are read). */
+/** A cell's number (decimal notation only); `at` names the file, row and column in the error it throws. */
 function cellValue(cell: string, at: () => string): number {
   const text = cell.trim();
   if (text === "") throw new InputError(`${at()}: an empty cell is not a number`);
@@ -60,36 +60,11 @@ const SEPARATORS: readonly (readonly [string, string])[] = [
   ["|", "vertical bars"],
 ];
 
-/** Characters of a CSV parsed between yields (parseCsvSteps), and rows of cells read between yields. */
+/** Characters of a CSV given to the reader between yields (parseCsvSteps). */
 const CHUNK_CHARS = 1 << 20;
-const CHUNK_ROWS = 20_000;
 
 export function parseCsv(text: string, file = "data"): Table {
   return runSteps(parseCsvSteps(text, file));
-}
-
-/**
- * The rows of `text` as cells, a chunk of lines at a time. Without a quote in the file a line
- * break always ends a row, so the text is cut at line breaks; with one (a quoted field may hold a
- * line break) it is parsed whole.
- */
-function* rowsOf(text: string): Steps<string[][]> {
-  const rows: string[][] = [];
-  const add = (chunk: string) => {
-    for (const row of csvParseRows(chunk)) rows.push(row);
-  };
-  if (text.includes('"')) {
-    add(text);
-    return rows;
-  }
-  for (let from = 0; from < text.length; ) {
-    const at = text.indexOf("\n", Math.min(text.length, from + CHUNK_CHARS));
-    const to = at < 0 ? text.length : at + 1;
-    add(text.slice(from, to));
-    from = to;
-    yield;
-  }
-  return rows;
 }
 
 /**
@@ -97,40 +72,158 @@ function* rowsOf(text: string): Steps<string[][]> {
  * large file lets a signal or a time limit through (clock.ts driveSteps).
  */
 export function* parseCsvSteps(text: string, file = "data"): Steps<Table> {
-  const lines = (yield* rowsOf(text.replace(/^\uFEFF/, ""))).filter(
-    (row) => !(row.length === 1 && row[0]!.trim() === ""),
-  );
-  if (lines.length === 0) throw new InputError(`${file}: the file is empty`);
-  const columns = lines[0]!.map((c) => c.trim());
-  // A file separated by something else reads as one column: name the separator seen.
-  const separator = columns.length === 1 ? SEPARATORS.find(([mark]) => columns[0]!.includes(mark)) : undefined;
-  if (separator)
-    throw new InputError(
-      `${file}: the header is one column separated by ${separator[1]} (${quote(oneLine(columns[0]!, 60))}); ` +
-        `consolesr reads comma-separated files: write the columns separated by commas (and decimals with a point)`,
-    );
-  columns.forEach((name, j) => {
-    if (!name) throw new InputError(`${file}: header cell ${j + 1} is empty; every column needs a name`);
-    if (columns.indexOf(name) !== j) throw new InputError(`${file}: column ${quote(name)} appears twice in the header`);
-  });
-  const body = lines.slice(1);
-  if (body.length === 0) throw new InputError(`${file}: the file has a header but no data rows`);
-  const values = columns.map(() => new Float64Array(body.length));
-  for (const [r, cells] of body.entries()) {
-    const row = r + 1;
+  const reader = new CsvReader(file);
+  for (let from = 0; from < text.length; from += CHUNK_CHARS) {
+    reader.push(text.slice(from, from + CHUNK_CHARS));
+    yield;
+  }
+  return reader.end();
+}
+
+/**
+ * A CSV read a piece of text at a time, with the rules and messages of parseCsv: `push` takes
+ * any cut of the text (a chunk of a file, a line, half a line), parses the rows it completes into
+ * float64 columns and keeps the rest; `end` parses what is left and returns the table. Memory is
+ * the columns (8 bytes a cell) and one piece of text, never the whole file or its rows as strings:
+ * the CLI streams a file through it, and `readCsv` takes any (async) iterable of text or bytes.
+ * A row ends at a line break outside quotes (a quoted cell may hold one); a problem is an
+ * InputError naming the file, row and column as soon as the row that has it arrives.
+ */
+export class CsvReader {
+  private pending = "";
+  /** Whether `pending` ends inside a quoted cell (it always starts at the start of a row). */
+  private quoted = false;
+  private started = false;
+  private columns: string[] | undefined;
+  private values: GrowingColumn[] = [];
+  private count = 0;
+
+  constructor(readonly file = "data") {}
+
+  /** Data rows read so far (the header not counted). */
+  get rows(): number {
+    return this.count;
+  }
+
+  /** Takes the next piece of the text; parses every row it completes. */
+  push(text: string): void {
+    if (!this.started) {
+      text = text.replace(/^\uFEFF/, "");
+      if (text === "") return;
+      this.started = true;
+    }
+    const buffer = this.pending + text;
+    let cut: number;
+    if (!this.quoted && !text.includes('"')) {
+      // pending holds no line break outside quotes: the last one of the new text ends the last row
+      const at = text.lastIndexOf("\n");
+      cut = at < 0 ? 0 : this.pending.length + at + 1;
+    } else {
+      let quoted = this.quoted;
+      cut = -1;
+      for (let i = this.pending.length; i < buffer.length; i++) {
+        const code = buffer.charCodeAt(i);
+        if (code === 34) quoted = !quoted;
+        else if (code === 10 && !quoted) cut = i + 1;
+      }
+      this.quoted = quoted;
+      cut = Math.max(cut, 0);
+    }
+    if (cut === 0) {
+      this.pending = buffer;
+      return;
+    }
+    this.pending = buffer.slice(cut);
+    this.parse(buffer.slice(0, cut));
+  }
+
+  /** Parses what is left and returns the table (an InputError when it has no header, no rows or too few). */
+  end(): Table {
+    if (this.pending !== "") this.parse(this.pending);
+    this.pending = "";
+    const file = this.file;
+    if (this.columns === undefined) throw new InputError(`${file}: the file is empty`);
+    if (this.count === 0) throw new InputError(`${file}: the file has a header but no data rows`);
+    if (this.count < MIN_ROWS)
+      throw new InputError(`${file}: ${this.count} data rows; at least ${MIN_ROWS} are needed`);
+    return { columns: this.columns, values: this.values.map((column) => column.done()), rows: this.count };
+  }
+
+  private parse(text: string): void {
+    for (const cells of csvParseRows(text)) {
+      if (cells.length === 1 && cells[0]!.trim() === "") continue;
+      if (this.columns === undefined) this.header(cells);
+      else this.row(cells);
+    }
+  }
+
+  private header(cells: string[]): void {
+    const file = this.file;
+    const columns = cells.map((c) => c.trim());
+    // A file separated by something else reads as one column: name the separator seen.
+    const separator = columns.length === 1 ? SEPARATORS.find(([mark]) => columns[0]!.includes(mark)) : undefined;
+    if (separator)
+      throw new InputError(
+        `${file}: the header is one column separated by ${separator[1]} (${quote(oneLine(columns[0]!, 60))}); ` +
+          `consolesr reads comma-separated files: write the columns separated by commas (and decimals with a point)`,
+      );
+    columns.forEach((name, j) => {
+      if (!name) throw new InputError(`${file}: header cell ${j + 1} is empty; every column needs a name`);
+      if (columns.indexOf(name) !== j)
+        throw new InputError(`${file}: column ${quote(name)} appears twice in the header`);
+    });
+    this.columns = columns;
+    this.values = columns.map(() => new GrowingColumn());
+  }
+
+  private row(cells: string[]): void {
+    const columns = this.columns!;
+    const row = this.count + 1;
     if (cells.length !== columns.length) {
       throw new InputError(
-        `${file}: row ${row} (line ${row + 1}) has ${cells.length} cells, the header has ${columns.length}`,
+        `${this.file}: row ${row} (line ${row + 1}) has ${cells.length} cells, the header has ${columns.length}`,
       );
     }
-    cells.forEach((cell, j) => {
-      values[j]![r] = cellValue(cell, () => `${file}: row ${row} (line ${row + 1}), column ${quote(columns[j]!)}`);
-    });
-    if (row % CHUNK_ROWS === 0) yield;
+    for (let j = 0; j < cells.length; j++) {
+      // The common case without a closure (a million rows of cells); cellValue says what is wrong.
+      const text = cells[j]!.trim();
+      const value = DECIMAL.test(text) ? Number(text) : Number.NaN;
+      if (Number.isFinite(value)) this.values[j]!.push(value);
+      else cellValue(text, () => `${this.file}: row ${row} (line ${row + 1}), column ${quote(columns[j]!)}`);
+    }
+    this.count = row;
   }
-  if (body.length < MIN_ROWS)
-    throw new InputError(`${file}: ${body.length} data rows; at least ${MIN_ROWS} are needed`);
-  return { columns, values, rows: body.length };
+}
+
+/** What `readCsv` reads: pieces of text, or bytes (UTF-8, decoded across piece boundaries). */
+export type CsvSource = Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
+
+export interface ReadCsvOptions {
+  /** The name in messages (default "data"). */
+  file?: string;
+  /** Checked between pieces: an abort ends the read with the signal's reason. */
+  signal?: AbortSignal;
+  /** After each piece, with the data rows read so far (a progress line). */
+  onRows?: (rows: number) => void;
+}
+
+/**
+ * Reads a CSV from pieces as they come (a file stream, `Response.body`, `File.stream()`, an array
+ * of lines), holding only the float64 columns and one piece: see CsvReader. Bytes are decoded as
+ * UTF-8 (a character split between two pieces is joined).
+ */
+export async function readCsv(source: CsvSource, options: ReadCsvOptions = {}): Promise<Table> {
+  const reader = new CsvReader(options.file ?? "data");
+  const decoder = new TextDecoder("utf-8");
+  options.signal?.throwIfAborted();
+  for await (const piece of source) {
+    options.signal?.throwIfAborted();
+    reader.push(typeof piece === "string" ? piece : decoder.decode(piece, { stream: true }));
+    options.onRows?.(reader.rows);
+  }
+  reader.push(decoder.decode());
+  options.signal?.throwIfAborted();
+  return reader.end();
 }
 
 /** The power of ten of |value| (1e300 for 2.5e300, 1e-300 for 5e-300), as text. */

@@ -60,4 +60,5 @@ export {
   benchmarkExperiment,
   benchmarkFamily,
 } from "./benchmark.js";
-export { parseCsvSteps } from "./csv.js";
+export { parseCsvSteps, CsvReader, readCsv, type CsvSource, type ReadCsvOptions } from "./csv.js";
+export { GrowingColumn } from "./columns.js";

@@ -1,0 +1,134 @@
+// The streaming CSV reader (CsvReader, readCsv): any cut of the text or of its bytes gives the
+// table of the whole text, quoted cells with line breaks and commas included, and the same
+// one-line error, naming the same row, wherever the file is cut; an abort ends a read.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { csvParseRows } from "d3-dsv";
+import { CsvReader, MIN_ROWS, parseCsv, readCsv, type Table } from "../../src/lib/index.js";
+import { createRng } from "../../src/lib/core/rng.js";
+
+/** The table of a valid CSV computed another way: d3's rows of the whole text, numbers by Number. */
+function oracle(text: string): Table {
+  const rows = csvParseRows(text.replace(/^\uFEFF/, "")).filter((r) => !(r.length === 1 && r[0]!.trim() === ""));
+  const columns = rows[0]!.map((c) => c.trim());
+  const body = rows.slice(1);
+  return {
+    columns,
+    values: columns.map((_, j) => Float64Array.from(body, (r) => Number(r[j]))),
+    rows: body.length,
+  };
+}
+
+/** The reader fed `text` in pieces cut at `cuts` (sorted offsets). */
+function inPieces(text: string, cuts: readonly number[], file = "t.csv"): Table {
+  const reader = new CsvReader(file);
+  let from = 0;
+  for (const at of [...cuts, text.length]) {
+    reader.push(text.slice(from, at));
+    from = at;
+  }
+  return reader.end();
+}
+
+const errorOf = (run: () => unknown): string => {
+  try {
+    run();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return "no error";
+};
+
+// A BOM, CRLF and LF line ends, blank lines, a quoted header cell with a comma and a line break,
+// quoted numbers (one with a doubled quote in an unused column), exponents, a last row without a line end.
+const rowsText = Array.from({ length: MIN_ROWS + 3 }, (_, i) => `${i * 0.5},"${-i}e-3",${i % 3 ? "7" : '"8"'}`);
+const TRICKY =
+  '\uFEFFx1,"x,2","note\r\nhere"\r\n' + rowsText.slice(0, 4).join("\r\n") + "\r\n\r\n" + rowsText.slice(4).join("\n");
+
+test("CsvReader: every cut of a tricky file gives the whole file's table", () => {
+  const whole = parseCsv(TRICKY, "t.csv");
+  assert.deepEqual(whole, oracle(TRICKY), "the whole text differs from d3's rows");
+  assert.deepEqual(whole.columns, ["x1", "x,2", "note\r\nhere"]);
+  assert.equal(whole.rows, MIN_ROWS + 3);
+  for (let at = 0; at <= TRICKY.length; at++) assert.deepEqual(inPieces(TRICKY, [at]), whole, `cut at ${at}`);
+  // many pieces: one character at a time, and random cuts
+  assert.deepEqual(
+    inPieces(
+      TRICKY,
+      Array.from({ length: TRICKY.length }, (_, i) => i),
+    ),
+    whole,
+  );
+  const rng = createRng(5);
+  for (let trial = 0; trial < 50; trial++) {
+    const cuts = Array.from({ length: 6 }, () => Math.floor(rng.uniform(0, TRICKY.length))).sort((a, b) => a - b);
+    assert.deepEqual(inPieces(TRICKY, cuts), whole, `cuts ${cuts}`);
+  }
+});
+
+test("readCsv: bytes split inside a UTF-8 character, async pieces, and the rows so far", async () => {
+  const text = `größe,y\n${Array.from({ length: 30 }, (_, i) => `${i},${2 * i + 1}`).join("\n")}\n`;
+  const bytes = new TextEncoder().encode(text);
+  assert.ok(bytes[3]! >= 0x80, "the header's ö is not where the cut is");
+  const seen: number[] = [];
+  async function* pieces() {
+    yield bytes.subarray(0, 3); // "gr" and half of "ö"
+    yield bytes.subarray(3, 40);
+    yield bytes.subarray(40);
+  }
+  const table = await readCsv(pieces(), { file: "u.csv", onRows: (rows) => seen.push(rows) });
+  assert.deepEqual(table, parseCsv(text, "u.csv"));
+  assert.equal(table.columns[0], "größe");
+  assert.equal(seen.length, 3);
+  // the header's piece completes no data row, the second some, the last (ending in a line break) all
+  assert.ok(seen[0] === 0 && seen[1]! > 0 && seen[1]! < 30 && seen[2] === 30, `rows so far: ${seen}`);
+  // a plain array of strings is a source too
+  assert.deepEqual(await readCsv(text.split(/(?<=\n)/), { file: "u.csv" }), table);
+});
+
+test("CsvReader: a bad row is the same one-line error wherever the file is cut", () => {
+  const rows = Array.from({ length: 20 }, (_, i) => `${i},${i + 1}`);
+  const cases: [string, RegExp][] = [
+    [
+      `a,b\n${rows.slice(0, 12).join("\n")}\n1,x\n${rows.slice(12).join("\n")}\n`,
+      /^t\.csv: row 13 \(line 14\), column "b": "x" is not a number$/,
+    ],
+    [
+      `a,b\n${rows.slice(0, 7).join("\n")}\n1,2,3\n${rows.join("\n")}`,
+      /^t\.csv: row 8 \(line 9\) has 3 cells, the header has 2$/,
+    ],
+    [`a;b\n${rows.join("\n")}`, /^t\.csv: the header is one column separated by semicolons/],
+    [`a,a\n${rows.join("\n")}`, /^t\.csv: column "a" appears twice in the header$/],
+    ["\n\n", /^t\.csv: the file is empty$/],
+    ["a,b\n", /^t\.csv: the file has a header but no data rows$/],
+    [
+      `a,b\n${rows.slice(0, MIN_ROWS - 1).join("\n")}`,
+      new RegExp(`^t\\.csv: ${MIN_ROWS - 1} data rows; at least ${MIN_ROWS}`),
+    ],
+  ];
+  for (const [text, expected] of cases) {
+    const whole = errorOf(() => parseCsv(text, "t.csv"));
+    assert.match(whole, expected);
+    for (let at = 0; at <= text.length; at += 3)
+      assert.equal(
+        errorOf(() => inPieces(text, [at])),
+        whole,
+        `cut at ${at}`,
+      );
+  }
+});
+
+test("readCsv: an aborted signal ends the read with its reason", async () => {
+  const controller = new AbortController();
+  let served = 0;
+  function* pieces() {
+    yield "a,b\n";
+    for (let i = 0; i < 1000; i++) {
+      served++;
+      if (i === 5) controller.abort(new Error("stop here"));
+      yield `${i},${i}\n`;
+    }
+  }
+  await assert.rejects(readCsv(pieces(), { signal: controller.signal }), /stop here/);
+  assert.ok(served <= 7, `the read went on after the abort (${served} pieces)`);
+});
