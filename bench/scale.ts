@@ -10,15 +10,18 @@
  * - Seeds: for seeds 0–4, the answer on 1e6 rows (a sample searched, refitted on all rows) against
  *   the answer on 1e4 rows of the same law (searched whole).
  *
- * Prints figures and ratios; asserts nothing. `--quick` stops at 1e5 rows and 30 inputs, one seed.
+ * Prints figures and ratios; asserts nothing. `--quick` stops at 1e5 rows and 30 inputs, one seed;
+ * `--huge` adds 1e7 rows (a 0.7 GB file, streamed: its text is never held whole).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const quick = process.argv.includes("--quick");
+// --huge adds a row of 1e7 rows (about 0.7 GB of CSV, beyond the longest string V8 holds)
+const huge = process.argv.includes("--huge");
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const bin = join(repo, "bin", "consolesr.js");
 const dir = mkdtempSync(join(tmpdir(), "consolesr-scale-"));
@@ -28,7 +31,7 @@ writeFileSync(
   'process.on("exit", () => process.stderr.write(`\\nMAXRSS ${process.resourceUsage().maxRSS}\\n`));\n',
 );
 
-/** A CSV of `rows` rows of `inputs` columns on U(1, 3) and y, written a chunk at a time. */
+/** A CSV of `rows` rows of `inputs` columns on U(1, 3) and y, written 10,000 rows at a time. */
 function writeCsv(path: string, rows: number, inputs: number, seed: number, law: (x: number[]) => number): void {
   let s = (seed * 7919 + 17) % 2147483647;
   const r = () => {
@@ -36,12 +39,20 @@ function writeCsv(path: string, rows: number, inputs: number, seed: number, law:
     return 1 + (2 * s) / 2147483647;
   };
   const names = Array.from({ length: inputs }, (_, i) => `x${i + 1}`);
-  const parts: string[] = [`${names.join(",")},y\n`];
-  for (let i = 0; i < rows; i++) {
-    const x = names.map(() => r());
-    parts.push(`${x.map((v) => v.toPrecision(9)).join(",")},${law(x).toPrecision(12)}\n`);
+  const fd = openSync(path, "w");
+  try {
+    writeSync(fd, `${names.join(",")},y\n`);
+    for (let from = 0; from < rows; from += 10_000) {
+      const parts: string[] = [];
+      for (let i = from; i < Math.min(rows, from + 10_000); i++) {
+        const x = names.map(() => r());
+        parts.push(`${x.map((v) => v.toPrecision(9)).join(",")},${law(x).toPrecision(12)}\n`);
+      }
+      writeSync(fd, parts.join(""));
+    }
+  } finally {
+    closeSync(fd);
   }
-  writeFileSync(path, parts.join(""));
 }
 
 interface Run {
@@ -96,19 +107,21 @@ console.log(
 try {
   // 1. Rows.
   console.log("\nrows (5 inputs, y = 1.7·x1·x2 + 0.6·x3·x4²), consolesr fit with default flags:");
-  console.log("     rows   searched  seconds  peak RSS MB  stop               equation");
-  const sizes = quick ? [1e3, 1e4, 1e5] : [1e3, 1e4, 1e5, 1e6];
+  console.log("     rows   searched  seconds  peak RSS MB  file MB  stop               equation");
+  const sizes = quick ? [1e3, 1e4, 1e5] : huge ? [1e3, 1e4, 1e5, 1e6, 1e7] : [1e3, 1e4, 1e5, 1e6];
   const growth: [number, number][] = [];
   for (const rows of sizes) {
     const csv = join(dir, `rows-${rows}.csv`);
     writeCsv(csv, rows, 5, 1, twoProducts);
+    const megabytes = statSync(csv).size / 2 ** 20;
     const r = fit(csv);
     rmSync(csv);
     growth.push([rows, r.seconds]);
     console.log(
       `${String(rows).padStart(9)}  ${String(r.sample?.rows ?? rows).padStart(9)}  ` +
         `${r.seconds.toFixed(1).padStart(7)}  ` +
-        `${r.rssMb.toFixed(0).padStart(11)}  ${r.stopReason.padEnd(17)}  ${r.equation}`,
+        `${r.rssMb.toFixed(0).padStart(11)}  ${megabytes.toFixed(0).padStart(7)}  ${r.stopReason.padEnd(17)}  ` +
+        r.equation,
     );
   }
   const beyond = growth.filter(([rows]) => rows >= 1e4);

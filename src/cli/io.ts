@@ -69,22 +69,15 @@ export function readBytes(path: string, what = "data"): Buffer {
 /** Bytes of a CSV file read (and parsed) at a time. */
 const READ_BYTES = 1 << 20;
 
-/**
- * Reads a CSV file a megabyte at a time through the library's CsvReader, with the SHA-256 of its
- * bytes: memory is the float64 columns and one piece, never the file's text or its rows as
- * strings. A file that cannot be read is an InputError naming it.
- */
-export function readCsvFile(path: string): Table {
-  const problem = (error: unknown) => new InputError(`${path}: ${readProblem(error, "CSV")}`);
+/** Calls `take` with a file's bytes a megabyte at a time; a file that cannot be read is an InputError naming it. */
+function eachPiece(path: string, what: string, take: (bytes: Buffer) => void): void {
+  const problem = (error: unknown) => new InputError(`${path}: ${readProblem(error, what)}`);
   let fd: number;
   try {
     fd = openSync(path, "r");
   } catch (error) {
     throw problem(error);
   }
-  const hash = createHash("sha256");
-  const reader = new CsvReader(path);
-  const decoder = new TextDecoder("utf-8");
   try {
     const buffer = Buffer.allocUnsafe(READ_BYTES);
     for (;;) {
@@ -95,14 +88,34 @@ export function readCsvFile(path: string): Table {
         throw problem(error);
       }
       if (read === 0) break;
-      const bytes = buffer.subarray(0, read);
-      hash.update(bytes);
-      reader.push(decoder.decode(bytes, { stream: true }));
+      take(buffer.subarray(0, read));
     }
-    reader.push(decoder.decode());
   } finally {
     closeSync(fd);
   }
+}
+
+/** SHA-256 (hex) of a file, read a megabyte at a time. */
+export function fileSha256(path: string, what = "data"): string {
+  const hash = createHash("sha256");
+  eachPiece(path, what, (bytes) => hash.update(bytes));
+  return hash.digest("hex");
+}
+
+/**
+ * Reads a CSV file a megabyte at a time through the library's CsvReader, with the SHA-256 of its
+ * bytes: memory is the float64 columns and one piece, never the file's text or its rows as
+ * strings. A file that cannot be read is an InputError naming it.
+ */
+export function readCsvFile(path: string): Table {
+  const hash = createHash("sha256");
+  const reader = new CsvReader(path);
+  const decoder = new TextDecoder("utf-8");
+  eachPiece(path, "CSV", (bytes) => {
+    hash.update(bytes);
+    reader.push(decoder.decode(bytes, { stream: true }));
+  });
+  reader.push(decoder.decode());
   return { ...reader.end(), sha256: hash.digest("hex") };
 }
 

@@ -23,7 +23,7 @@ import { MAX_RESULT_BYTES, parseResult, type Comparison } from "../../lib/result
 import type { EquationResult, ResultJson } from "../../lib/result/index.js";
 import { shown } from "../../lib/core/index.js";
 import { VERSION } from "../../lib/core/index.js";
-import { csvTable, readBytes, reporter, sha256, type Reporter } from "../io.js";
+import { fileSha256, readBytes, readCsvFile, reporter, type Reporter } from "../io.js";
 import { addPluginTimeoutFlag, collect, loadRegistries, TRUST_NOTE } from "../sandbox/plugins.js";
 
 export interface ReproduceOptions {
@@ -92,9 +92,9 @@ function csvPath(file: string, recorded: string): string {
  * contents (a result file could point anywhere).
  */
 function readRecordedCsv(file: string, path: string, manifest: ResultJson["manifest"]): Table {
-  // One read: the digest is checked before the bytes are parsed.
-  const bytes = readBytes(path, "CSV");
-  const digest = sha256(bytes);
+  // The digest is checked before the bytes are parsed: a pass that only hashes, then one that parses
+  // (both a megabyte at a time: a file of any size, never held whole).
+  const digest = fileSha256(path, "CSV");
   if (manifest.data) {
     if (digest !== manifest.data.sha256) {
       throw new InputError(
@@ -105,7 +105,7 @@ function readRecordedCsv(file: string, path: string, manifest: ResultJson["manif
   }
   let table: Table;
   try {
-    table = csvTable(bytes, path, digest);
+    table = readCsvFile(path);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     throw new InputError(`${file}: data file ${path} cannot be read as the CSV this result was made from`);
