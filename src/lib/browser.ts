@@ -3,7 +3,8 @@
  * loading the search's LP solver (HiGHS) from an explicit URL. Also the one-call `fit({X, y})`
  * (src/lib/api/fitArrays.ts, the same function src/lib/index.ts exports) and `resultToJson`, so that
  * a page can fit arrays from this entry alone: `fit({X, y, backend, argmin: await
- * browserArgmin(url)})`. tfjs and highs stay bare imports here (the page's bundler resolves them;
+ * browserArgmin(url)})`, and a CSV read as it arrives (`readCsv(file.stream())`, CsvReader) or
+ * whole (`parseCsv`). tfjs and highs stay bare imports here (the page's bundler resolves them;
  * in the site, scripts/browserVendor.ts provides them).
  *
  * In the Framework site neither needs a URL: scripts/browserVendor.ts pre-bundles
@@ -27,5 +28,6 @@ export {
   type CalibrationEntry,
 } from "./api/index.js";
 export { resultToJson, type ResultJson } from "./result/index.js";
+export { CsvReader, parseCsv, readCsv, type CsvSource, type ReadCsvOptions, type Table } from "./data/index.js";
 export { BACKEND_ORDER, backendOrder, selectBackend, type BackendChoice } from "./engine/index.js";
 export { browserArgmin } from "./search/index.js";

@@ -373,10 +373,14 @@ describe("fit({X, y})", () => {
     assert.equal(none.search.episodes, 0);
   });
 
-  test("the browser entry exports fit and bundles with tfjs and highs external and no node: module", async () => {
+  test("the browser entry exports fit and readCsv, and bundles with tfjs and highs external and no node: module", async () => {
     const browser = await import("../../src/lib/browser.js");
     assert.equal(browser.fit, fit);
     assert.equal(browser.resultToJson, resultToJson);
+    // a CSV read as it arrives, from the browser entry alone (File.stream() gives bytes)
+    const bytes = new TextEncoder().encode(`a,y\n${Array.from({ length: 12 }, (_, i) => `${i},${3 * i}`).join("\n")}`);
+    const table = await browser.readCsv(new Blob([bytes]).stream() as unknown as AsyncIterable<Uint8Array>);
+    assert.deepEqual([table.columns, table.rows, table.values[1]![11]], [["a", "y"], 12, 33]);
     const { build } = await import("esbuild");
     const bundle = await build({
       entryPoints: [join(root, "src/lib/browser.ts")],
