@@ -378,7 +378,8 @@ describe("fit({X, y})", () => {
     assert.equal(browser.fit, fit);
     assert.equal(browser.resultToJson, resultToJson);
     // a CSV read as it arrives, from the browser entry alone (File.stream() gives bytes)
-    const bytes = new TextEncoder().encode(`a,y\n${Array.from({ length: 12 }, (_, i) => `${i},${3 * i}`).join("\n")}`);
+    const rows = Array.from({ length: 12 }, (_, i) => `${i},${3 * i}`);
+    const bytes = new TextEncoder().encode(`a,y\n${rows.join("\n")}`);
     const table = await browser.readCsv(new Blob([bytes]).stream() as unknown as AsyncIterable<Uint8Array>);
     assert.deepEqual([table.columns, table.rows, table.values[1]![11]], [["a", "y"], 12, 33]);
     const { build } = await import("esbuild");
