@@ -373,7 +373,7 @@ describe("fit({X, y})", () => {
     assert.equal(none.search.episodes, 0);
   });
 
-  test("the browser entry exports fit and readCsv; it bundles with tfjs and highs external, no node: module", async () => {
+  test("the browser entry exports fit and readCsv, bundles with tfjs and highs external, no node:", async () => {
     const browser = await import("../../src/lib/browser.js");
     assert.equal(browser.fit, fit);
     assert.equal(browser.resultToJson, resultToJson);
