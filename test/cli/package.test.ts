@@ -211,7 +211,13 @@ test("npm pack → install into an empty project → CLI on plain node, fit() fr
   );
   writeFileSync(
     join(project, "bad.ts"),
-    'import { fit } from "consolesr";\nawait fit({ X: "not a matrix", y: [1, 2] });\nexport {};\n',
+    [
+      'import { fit } from "consolesr";',
+      'await fit({ X: "not a matrix", y: [1, 2] });',
+      "await fit({ y: [1, 2] });",
+      "export {};",
+      "",
+    ].join("\n"),
   );
   const options = {
     module: "NodeNext",
@@ -232,7 +238,12 @@ test("npm pack → install into an empty project → CLI on plain node, fit() fr
   assert.equal(good.status, 0, good.stdout + good.stderr);
   const bad = run(tsc, ["-p", "tsconfig.bad.json"], { cwd: project });
   assert.notEqual(bad.status, 0);
-  assert.match(bad.stdout, /bad\.ts\(2,\d+\): error TS2322: Type 'string' is not assignable to type 'Matrix'/);
+  // X of the wrong type, and y without X (or chunks): both refused by the types
+  assert.match(
+    bad.stdout,
+    /bad\.ts\(2,\d+\): error TS2322: Type 'string' is not assignable to type 'Matrix( \| undefined)?'/,
+  );
+  assert.match(bad.stdout, /bad\.ts\(3,\d+\): error TS2345: [^\n]*\n[^\n]*\n\s*Property 'X' is missing/);
   // Strict, NodeNext, skipLibCheck: false: no error anywhere. consolesr's public types reach no
   // tfjs declaration (tfjs-core's own do not check so: their @webgpu/types clash with lib.dom);
   // `tf` and a plugin's `apply(x, tf)` are typed by consolesr's Tf and Tensor (src/lib/engine/tfOps.ts).

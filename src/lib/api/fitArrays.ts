@@ -48,17 +48,32 @@ export interface RowChunk {
   y: Targets;
 }
 
-export interface FitArraysOptions {
-  /** Inputs: n rows × d columns (see Matrix). Give X and y, or `chunks`. */
-  X?: Matrix;
+/** The rows whole: X and y. */
+export interface ArraysData {
+  /** Inputs: n rows × d columns (see Matrix). */
+  X: Matrix;
   /** Targets: n values, or n rows × k columns. */
-  y?: Targets;
+  y: Targets;
+  chunks?: undefined;
+}
+
+/** The rows a piece at a time, instead of X and y. */
+export interface ChunkedData {
   /**
-   * The rows a piece at a time, instead of X and y: an iterable or async iterable (a generator
-   * reading a database, a stream) of {X, y}, each in either Matrix layout with the columns of the
-   * first. Only float64 columns are kept (8 bytes a value), never the pieces.
+   * An iterable or async iterable (a generator reading a database, a stream) of {X, y}, each in
+   * either Matrix layout with the columns of the first. Only float64 columns are kept (8 bytes a
+   * value), never the pieces.
    */
-  chunks?: Iterable<RowChunk> | AsyncIterable<RowChunk>;
+  chunks: Iterable<RowChunk> | AsyncIterable<RowChunk>;
+  X?: undefined;
+  y?: undefined;
+}
+
+/** fit's options: the data (X and y, or chunks) and the settings. */
+export type FitArraysOptions = (ArraysData | ChunkedData) & FitSettings;
+
+/** fit's settings, beside its data. */
+export interface FitSettings {
   /** Input names, one per column of X (default x1…xd): identifiers, the names equations use. */
   names?: readonly string[];
   /** Target names, one per column of y (default y for one target, y1…yk for several). */
