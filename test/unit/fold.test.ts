@@ -208,3 +208,37 @@ test("with nothing to fold, ŷ and NRMSE are bit for bit those of evaluateEquati
   assert.ok(Buffer.from(out.predicted.buffer).equals(Buffer.from(predicted.buffer)));
   assert.equal(out.nrmse, nrmse(y, predicted));
 });
+
+test("the evaluator keeps a fold at machine precision over a polish that gains < 1e-9", async () => {
+  // y = log(x1)·x2 + 0.5 fitted as log(x1)·x2 + log(x1)·sin(x2): the fit ends with sin(0.00037·x2)
+  // (NRMSE ~2e-11), the fold gives log(x1)·x2 + 0.5 (~3e-11). The evaluator's polish refits the
+  // unfolded terms (~2e-11) and once replaced the fold for that gain, which is no gain at all.
+  const { createEvaluator } = await import("../../src/lib/search/evaluator.js");
+  const { createRegistries } = await import("../../src/lib/plugins/builtin.js");
+  const { symbols, rewards } = createRegistries();
+  for (const seed of [1, 2, 3]) {
+    const rng = createRng(seed);
+    const n = 400;
+    const a = Float64Array.from({ length: n }, () => rng.uniform(0.5, 3));
+    const b = Float64Array.from({ length: n }, () => rng.uniform(0.5, 3));
+    const y = Float64Array.from(a, (v, i) => Math.log(v) * b[i]! + 0.5);
+    const set = { inputs: ["x1", "x2"], targets: ["y"], x: [a, b], y: [y], rows: n };
+    const evaluator = createEvaluator(set, "y", symbols, rewards.get("inv-nrmse"), { engine: "js" }, true);
+    // neurons are input·|pool| + symbol: log(x1) = 1, x(x2) = 3, sin(x2) = 5
+    const structure = { inputs: ["x1", "x2"], symbols: ["x", "log", "sin"], outputs: ["y"] };
+    const { candidate } = evaluator.evaluate({
+      ...structure,
+      products: [
+        [1, 3],
+        [1, 5],
+      ],
+      sums: [[0, 1]],
+    });
+    assert.equal(
+      equationText(candidate.equation, (k) => symbols.get(k)),
+      "log(x1)*x2 + 0.5",
+      `seed ${seed}`,
+    );
+    assert.ok(candidate.nrmse < 1e-9, `seed ${seed}: NRMSE ${candidate.nrmse}`);
+  }
+});

@@ -17,6 +17,9 @@ import { InputError } from "../core/index.js";
 import { leaveOneOutNrmse, tangentColumns } from "../metrics/index.js";
 import { nrmse as nrmseOf } from "../numeric/index.js";
 
+/** An NRMSE gain below this (the hall of fame's floor for fits at machine precision) is no gain. */
+const POLISH_FLOOR = 1e-9;
+
 export interface Candidate {
   key: string;
   structure: LocalStructure;
@@ -202,7 +205,9 @@ export function createEvaluator(
     // and the term was negligible, while sqrt(x) beside x1²·x2 and the constant fits.
     if (constant && Number.isFinite(folded) && folded > 1e-12) {
       const polished = refitted(simplifyEquation(raw!, merging));
-      if (polished && polished.nrmse < 0.999 * folded) ({ equation, predicted, nrmse: folded } = polished);
+      // A gain within the floor of fits at machine precision is none: the folded equation stays.
+      if (polished && polished.nrmse < 0.999 * folded && folded - polished.nrmse > POLISH_FLOOR)
+        ({ equation, predicted, nrmse: folded } = polished);
     }
     const evidence = structure.products.map((product, j) => {
       const term = raw!.terms[j]!;
