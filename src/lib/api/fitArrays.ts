@@ -1,13 +1,14 @@
 /**
  * `fit({X, y})`: the one-call API for data already in arrays, like `model.fit(X, y)` elsewhere;
  * `fit({chunks})` takes the same rows as {X, y} pieces from an iterable or async iterable,
- * appended to growing float64 columns (the same result). The arrays become a Table (columns named x1…xd and y or y1…yk by default) and go through the
- * same path as `consolesr fit data.csv`: resolvePipelineConfig with a CSV-like source named
- * "arrays", pipelineData, runPipeline, so the CSV reader's rules (identifier names, magnitudes,
- * constant targets, at least MIN_ROWS rows) apply and the result is the version-1 JSON the CLI
- * writes for the same numbers, seed and settings. Each equation also gets `predict(X)`, a
- * non-enumerable plain float64 function, so that `resultToJson(result)` (and JSON.stringify) give
- * exactly the version-1 JSON. Browser-safe: no `node:` imports.
+ * appended to growing float64 columns (the same result). The arrays become a Table (columns
+ * named x1…xd and y or y1…yk by default) and go through the same path as `consolesr fit
+ * data.csv`: resolvePipelineConfig with a CSV-like source named "arrays", pipelineData,
+ * runPipeline, so the CSV reader's rules (identifier names, magnitudes, constant targets, at least
+ * MIN_ROWS rows) apply and the result is the version-1 JSON the CLI writes for the same numbers,
+ * seed and settings. Each equation also gets `predict(X)`, a non-enumerable plain float64
+ * function, so that `resultToJson(result)` (and JSON.stringify) give exactly the version-1 JSON.
+ * Browser-safe: no `node:` imports.
  */
 import { useBackend } from "../engine/index.js";
 import type { BackendName } from "../core/index.js";
