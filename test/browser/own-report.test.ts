@@ -13,12 +13,12 @@
  * group that `npm test` runs.
  */
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { VERSION } from "../../src/lib/index.js";
-import { freePort } from "../helpers/cli.js";
+import { startProcess, startRedis } from "../helpers/processes.js";
 import { testDir } from "../helpers/data.js";
 import { ensureChromium, launchChromium, networkGuardOption, repo, serveStatic } from "../helpers/site.js";
 
@@ -188,40 +188,15 @@ test("consolesr report → an offline build of the project → the page, its Re-
   if (spawnSync("redis-server", ["--version"], { stdio: "ignore" }).status !== 0)
     t.diagnostic("queue worker from the tarball not checked: no redis-server on this machine");
   else {
-    const port = await freePort();
-    const redis = spawn("redis-server", [
-      "--port",
-      String(port),
-      "--bind",
-      "127.0.0.1",
-      "--save",
-      "",
-      "--appendonly",
-      "no",
-    ]);
+    const redis = await startRedis();
     // The installed command itself (npx would put a shell between: a signal would not reach the worker).
     const installedBin = join(user, "node_modules", "consolesr", "bin", "consolesr.js");
-    const worker = spawn(process.execPath, [installedBin, "worker", "--queue", `redis://127.0.0.1:${port}`], {
-      cwd: user,
-      stdio: ["ignore", "pipe", "pipe"],
+    const worker = startProcess(process.execPath, [installedBin, "worker", "--queue", redis.url], { cwd: user });
+    t.after(async () => {
+      worker.child.kill("SIGKILL");
+      await redis.stop();
     });
-    const workerExit = new Promise<number | null>((resolve) => worker.on("exit", (code) => resolve(code)));
-    t.after(() => {
-      worker.kill("SIGKILL");
-      redis.kill("SIGKILL");
-    });
-    let workerOutput = "";
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the worker did not start: ${workerOutput}`)), 60_000);
-      for (const stream of [worker.stdout!, worker.stderr!])
-        stream.setEncoding("utf8").on("data", (chunk: string) => {
-          workerOutput += chunk;
-          if (/worker: serving queue/.test(workerOutput)) {
-            clearTimeout(timer);
-            resolve();
-          }
-        });
-    });
+    await worker.waitFor(/worker: serving queue/);
     const submitter = join(dir, "submitter");
     spawnSync("mkdir", ["-p", submitter]);
     const spec = join(submitter, "spec.json");
@@ -237,16 +212,16 @@ test("consolesr report → an offline build of the project → the page, its Re-
     const sweep = timed("a sweep of 2 jobs through Redis to the tarball's worker", () =>
       spawnSync(
         process.execPath,
-        [join(repo, "bin", "consolesr.js"), "sweep", spec, "--out", "results", "--queue", `redis://127.0.0.1:${port}`],
+        [join(repo, "bin", "consolesr.js"), "sweep", spec, "--out", "results", "--queue", redis.url],
         { cwd: submitter, encoding: "utf8", timeout: 300_000 },
       ),
     );
     assert.equal(sweep.status, 0, sweep.stderr);
     assert.match(sweep.stdout, /2 jobs: 2 ran, skipped 0, 0 failed/);
     // SIGTERM: the worker finishes (nothing is left to run) and exits 143, its log complete.
-    worker.kill("SIGTERM");
-    assert.equal(await workerExit, 143, workerOutput);
-    assert.equal(workerOutput.match(/: done in /g)?.length, 2, `the worker's output: ${workerOutput}`);
+    worker.child.kill("SIGTERM");
+    assert.equal(await worker.exited, 143, worker.output());
+    assert.equal(worker.output().match(/: done in /g)?.length, 2, `the worker's output: ${worker.output()}`);
   }
   for (const [what, s] of seconds) t.diagnostic(`${s.toFixed(1).padStart(6)} s  ${what}`);
 });

@@ -7,95 +7,23 @@
  * a bad or unreachable queue URL is one `error:` line and exit 2. Without a redis-server binary
  * the tests that need one are skipped, saying so.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { assertInputError, bin, cli, freePort, root } from "../helpers/cli.js";
+import { killStarted, startProcess, startRedis, type Running } from "../helpers/processes.js";
 
 const hasRedis = spawnSync("redis-server", ["--version"], { stdio: "ignore" }).status === 0;
 const NO_REDIS = "no redis-server on this machine (install Debian's redis-server package to run these tests)";
 
 const dir = mkdtempSync(join(tmpdir(), "consolesr-queue-"));
-const processes = new Set<ChildProcess>();
 after(() => {
-  for (const child of processes) child.kill("SIGKILL");
+  killStarted();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** A long-running child whose stderr can be waited on. */
-interface Running {
-  child: ChildProcess;
-  output: () => string;
-  waitFor: (pattern: RegExp, ms?: number) => Promise<void>;
-  exited: Promise<number | null>;
-}
-
-function start(command: string, args: string[], env?: Record<string, string>, cwd = dir): Running {
-  const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
-  processes.add(child);
-  let text = "";
-  const waiters = new Set<() => void>();
-  for (const stream of [child.stdout!, child.stderr!])
-    stream.setEncoding("utf8").on("data", (chunk: string) => {
-      text += chunk;
-      for (const check of waiters) check();
-    });
-  const exited = new Promise<number | null>((resolve) =>
-    child.on("exit", (code) => {
-      processes.delete(child);
-      for (const check of waiters) check();
-      resolve(code);
-    }),
-  );
-  const waitFor = (pattern: RegExp, ms = 60_000) =>
-    new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        waiters.delete(check);
-        reject(new Error(`${args.join(" ")}: no ${pattern} in ${ms} ms; output: ${text}`));
-      }, ms);
-      const check = () => {
-        if (pattern.test(text)) {
-          clearTimeout(timer);
-          waiters.delete(check);
-          resolve();
-        } else if (child.exitCode !== null || child.signalCode !== null) {
-          clearTimeout(timer);
-          waiters.delete(check);
-          reject(new Error(`${args.join(" ")} ended before ${pattern}; output: ${text}`));
-        }
-      };
-      waiters.add(check);
-      check();
-    });
-  return { child, output: () => text, waitFor, exited };
-}
-
-/** A fresh redis-server on a free port of 127.0.0.1 (or `port`), without persistence; stopped with `stop()`. */
-async function startRedis(port?: number): Promise<{ url: string; port: number; stop: () => Promise<void> }> {
-  port ??= await freePort();
-  const redis = start("redis-server", [
-    "--port",
-    String(port),
-    "--bind",
-    "127.0.0.1",
-    "--save",
-    "",
-    "--appendonly",
-    "no",
-  ]);
-  await redis.waitFor(/Ready to accept connections/);
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    port,
-    stop: async () => {
-      redis.child.kill("SIGKILL");
-      await redis.exited;
-    },
-  };
-}
 
 /** `consolesr worker` on `url`, once it serves the queue. */
 async function startWorker(
@@ -103,7 +31,10 @@ async function startWorker(
   extra: string[] = [],
   { nodeArgs = [], env, cwd }: { nodeArgs?: string[]; env?: Record<string, string>; cwd?: string } = {},
 ): Promise<Running> {
-  const worker = start(process.execPath, [...nodeArgs, bin, "worker", "--queue", url, ...extra], env, cwd);
+  const worker = startProcess(process.execPath, [...nodeArgs, bin, "worker", "--queue", url, ...extra], {
+    env,
+    cwd: cwd ?? dir,
+  });
   await worker.waitFor(/worker: serving queue/);
   return worker;
 }
