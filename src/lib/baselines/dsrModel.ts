@@ -9,13 +9,12 @@
 import type { Dataset } from "../data/index.js";
 import { columnOf } from "../data/index.js";
 import { evaluateEquation } from "../equation/index.js";
-import { equationLatex, equationText } from "../equation/index.js";
 import { simplifyEquation } from "../equation/index.js";
 import type { Equation } from "../equation/index.js";
 import { InputError, runSteps, type Steps } from "../core/index.js";
 import { nrmse, std } from "../numeric/index.js";
 import type { Registry, SymbolPlugin } from "../plugins/index.js";
-import { resultTerms, type EquationResult, type ModelResult } from "../result/index.js";
+import { equationResult, type EquationResult, type ModelResult } from "../result/index.js";
 import type { Rng } from "../core/index.js";
 import { trainDsrSteps, type DsrSettings, type DsrVariant } from "./dsr.js";
 import type { TrainingPace } from "./pace.js";
@@ -90,13 +89,7 @@ export function* fitDsrTargetSteps(
     const predicted = evaluateEquation(simplified, lookup, (name) => columnOf(train, name), train.rows);
     equation = {
       simplified,
-      result: {
-        target,
-        text: equationText(simplified, lookup),
-        latex: equationLatex(simplified, lookup),
-        ...resultTerms(simplified),
-        trainNrmse: nrmse(y, predicted),
-      },
+      result: equationResult(simplified, lookup, nrmse(y, predicted)),
     };
   }
   const on = test ?? train;

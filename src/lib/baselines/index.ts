@@ -8,12 +8,11 @@ import type { Dataset } from "../data/index.js";
 import { columnOf } from "../data/index.js";
 import { InputError } from "../core/index.js";
 import { nrmse } from "../numeric/index.js";
-import { equationLatex, equationText } from "../equation/index.js";
 import { evaluateEquation } from "../equation/index.js";
 import { simplifyEquation } from "../equation/index.js";
 import type { Equation } from "../equation/index.js";
 import type { Registry, SymbolPlugin } from "../plugins/index.js";
-import { resultTerms, type EquationResult, type ModelResult } from "../result/index.js";
+import { equationResult, type EquationResult, type ModelResult } from "../result/index.js";
 import { runSteps, type Rng, type Steps } from "../core/index.js";
 import type { ModelMethod, SearchSettings } from "../search/index.js";
 import { eqlWidths, predictEql, trainEqlSteps } from "./eql.js";
@@ -289,13 +288,7 @@ function* fitEql(
       );
       simplified.push(equation);
       const predicted = evaluateEquation(equation, lookup, (name) => columnOf(train, name), train.rows);
-      equations.push({
-        target,
-        text: equationText(equation, lookup),
-        latex: equationLatex(equation, lookup),
-        ...resultTerms(equation),
-        trainNrmse: nrmse(y, predicted),
-      });
+      equations.push(equationResult(equation, lookup, nrmse(y, predicted)));
     }
     const { predicted, testNrmse } = scoreModel((columns, rows) => predictEql(model, columns, rows), model.inputs, {
       train,

@@ -22,6 +22,7 @@ export {
   resultEquation,
   type ResultJson,
   resultTerms,
+  equationResult,
   resultToJson,
 } from "./result.js";
 export { RESULT_SCHEMA, resultJsonSchema, resultSchemaProblems } from "./schema.js";

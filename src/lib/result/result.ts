@@ -3,7 +3,8 @@
  * `reproduce`. Wall-clock times are kept out of it unless asked for, so that one seed gives
  * byte-identical JSON (they go to stderr instead).
  */
-import type { Equation, OuterName, Term } from "../equation/index.js";
+import type { Equation, OuterName, SymbolLookup, Term } from "../equation/index.js";
+import { equationLatex, equationText } from "../equation/index.js";
 import type { RuntimeFacts } from "../core/index.js";
 
 export interface EquationResult {
@@ -61,6 +62,17 @@ export function resultTerms(equation: Equation): EquationParts {
     ...split(equation.terms),
     ...(equation.outer ? { outer: equation.outer } : {}),
     ...(equation.denominator ? { denominator: split(equation.denominator) } : {}),
+  };
+}
+
+/** An equation as a result writes it: its text, LaTeX, terms and constant, and its NRMSE on the training rows. */
+export function equationResult(equation: Equation, symbols: SymbolLookup, trainNrmse: number): EquationResult {
+  return {
+    target: equation.target,
+    text: equationText(equation, symbols),
+    latex: equationLatex(equation, symbols),
+    ...resultTerms(equation),
+    trainNrmse,
   };
 }
 

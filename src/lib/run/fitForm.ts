@@ -10,12 +10,11 @@ import type { Equation } from "../equation/index.js";
 import { parseForm } from "../equation/index.js";
 import { equationsOfLocal, structureOfEquations } from "../local/index.js";
 import { simplifyEquation } from "../equation/index.js";
-import { equationLatex, equationText } from "../equation/index.js";
 import { evaluateEquation } from "../equation/index.js";
 import { nrmse } from "../numeric/index.js";
 import { fitLocalSync, type FitOptions, type FitResult } from "../local/index.js";
 import type { Registry, SymbolPlugin } from "../plugins/index.js";
-import { resultTerms, type EquationResult } from "../result/index.js";
+import { equationResult, type EquationResult } from "../result/index.js";
 
 export interface FitFormOptions extends Omit<FitOptions, "symbols"> {
   symbols: Registry<SymbolPlugin>;
@@ -78,13 +77,7 @@ export function fitForm(data: Dataset, form: string | readonly Equation[], optio
     const [raw] = equationsOfLocal(structure, fit.weights, lookup);
     const clean = simplifyEquation(raw!, { ...order, symbols: lookup, columns, rows: data.rows });
     const predicted = evaluateEquation(clean, lookup, columns, data.rows);
-    results.push({
-      target: equation.target,
-      text: equationText(clean, lookup),
-      latex: equationLatex(clean, lookup),
-      ...resultTerms(clean),
-      trainNrmse: nrmse(target, predicted),
-    });
+    results.push(equationResult(clean, lookup, nrmse(target, predicted)));
     simplified.push(clean);
     fits.push(fit);
     options.onProgress?.({ target: equation.target, done: k + 1, total: equations.length, fit });

@@ -10,7 +10,7 @@ import { datasetFromTable, type Table } from "../data/index.js";
 import type { Dataset } from "../data/index.js";
 import { experimentData } from "../data/index.js";
 import { formOf } from "../local/index.js";
-import { equationLatex, equationText, parseForm } from "../equation/index.js";
+import { parseForm } from "../equation/index.js";
 import type { Equation } from "../equation/index.js";
 import { InputError } from "../core/index.js";
 import { evaluateExperiment, evaluateModels } from "./evaluate.js";
@@ -22,7 +22,7 @@ import {
   type RewardPlugin,
   type SymbolPlugin,
 } from "../plugins/index.js";
-import { requirementsOf, resultTerms, type ModelResult, type ResultJson } from "../result/index.js";
+import { equationResult, requirementsOf, type ModelResult, type ResultJson } from "../result/index.js";
 import { refitOnAllRows, searchSample } from "./sample.js";
 import { screenInputs } from "./screen.js";
 import { createRng, paceSteps } from "../core/index.js";
@@ -192,13 +192,7 @@ function onAllRows(
   );
   return {
     simplified: refits.map((r) => r.equation),
-    equations: refits.map(({ equation, nrmse }) => ({
-      target: equation.target,
-      text: equationText(equation, lookup),
-      latex: equationLatex(equation, lookup),
-      ...resultTerms(equation),
-      trainNrmse: nrmse,
-    })),
+    equations: refits.map(({ equation, nrmse }) => equationResult(equation, lookup, nrmse)),
   };
 }
 

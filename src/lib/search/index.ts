@@ -3,11 +3,11 @@
  * search failing where per-output search succeeds), returning the version-1 result pieces.
  */
 import type { Dataset } from "../data/index.js";
-import { equationLatex, equationText } from "../equation/index.js";
+import { equationText } from "../equation/index.js";
 import type { Equation } from "../equation/index.js";
 import type { InputError } from "../core/index.js";
 import type { ConstraintPlugin, Registry, RewardPlugin, SymbolPlugin } from "../plugins/index.js";
-import { resultTerms, type EquationResult } from "../result/index.js";
+import { equationResult, type EquationResult } from "../result/index.js";
 import type { Rng } from "../core/index.js";
 import { createArgminSolver, type ArgminSolver } from "./argmin.js";
 import { Clock } from "../core/index.js";
@@ -133,13 +133,7 @@ export async function search(data: Dataset, options: SearchOptions): Promise<Sea
     if (result.error) break;
   }
   const simplified = outputs.map((o) => o.best?.equation ?? { target: o.target, terms: [] });
-  const equations = outputs.map((o, k) => ({
-    target: o.target,
-    text: equationText(simplified[k]!, lookup),
-    latex: equationLatex(simplified[k]!, lookup),
-    ...resultTerms(simplified[k]!),
-    trainNrmse: o.best?.nrmse ?? Number.NaN,
-  }));
+  const equations = outputs.map((o, k) => equationResult(simplified[k]!, lookup, o.best?.nrmse ?? Number.NaN));
   const front = outputs.flatMap((o) =>
     o.front.map((c, i) => ({
       target: o.target,
