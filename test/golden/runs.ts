@@ -11,6 +11,8 @@ import { search } from "../../src/lib/search/index.js";
 import { createArgminSolver } from "../../src/lib/search/argmin.js";
 import { createRegistries } from "../../src/lib/plugins/builtin.js";
 import { createJobRunner, type Job } from "../../bench/searchSuite.js";
+import { beyondData, beyondEntries } from "../../src/lib/data/beyond.js";
+import { fit } from "../../src/lib/api/index.js";
 
 /** Suite jobs: each method, each stop reason, recovered and missed, noiseless and 100 dB. */
 export const GOLDEN_JOBS: Job[] = [
@@ -27,13 +29,37 @@ export const GOLDEN_JOBS: Job[] = [
   { method: "enumerate", equation: "feynman-I.13.12", seed: 3 },
 ].map((j) => ({ snrDb: null, budget: 200, episodes: 4000, rows: 500, ...j }) as Job);
 
+/**
+ * A new user's defaults (unsized, the noise not told) at 20 dB: the noise floor, its wider sizes
+ * and the pruning of the answer's terms.
+ */
+export const GOLDEN_NOISE_JOBS: Job[] = [
+  { equation: "koza-2", seed: 0 },
+  { equation: "livermore-20", seed: 2 },
+].map(
+  (j) =>
+    ({
+      method: "consolesr",
+      snrDb: 20,
+      budget: 0,
+      episodes: 600,
+      rows: 500,
+      mode: "unsized",
+      announce: false,
+      ...j,
+    }) as Job,
+);
+
+/** The beyond family through fit() with its defaults: laws of each form (an outer function, a ratio, a monomial). */
+export const GOLDEN_FORMS = ["transform-1", "ratio-7", "monomial-4", "monomial-8", "monomial-3"];
+
 export type GoldenRecord = Record<string, unknown>;
 
 /** What a suite job decided: its record without the times. */
 async function suiteRuns(): Promise<Record<string, GoldenRecord>> {
   const run = await createJobRunner();
   const out: Record<string, GoldenRecord> = {};
-  for (const job of GOLDEN_JOBS) {
+  for (const job of [...GOLDEN_JOBS, ...GOLDEN_NOISE_JOBS]) {
     const { seconds: _s, cpuSeconds: _c, fitSeconds: _f, ...record } = await run(job);
     out[jobName(job)] = record;
   }
@@ -41,7 +67,19 @@ async function suiteRuns(): Promise<Record<string, GoldenRecord>> {
 }
 
 export const jobName = (job: Job) =>
-  `${job.method} ${job.equation} seed ${job.seed}${job.snrDb === null ? "" : ` ${job.snrDb} dB`}`;
+  `${job.method} ${job.equation} seed ${job.seed}${job.snrDb === null ? "" : ` ${job.snrDb} dB`}` +
+  (job.mode === "unsized" ? " unsized" : "");
+
+/** A beyond law through fit(), 500 rows, seed 0: the result JSON without its times and manifest. */
+async function formRun(id: string): Promise<GoldenRecord> {
+  const entry = beyondEntries.find((e) => e.id === id)!;
+  const { train } = beyondData(entry, { seed: 0, rows: 500 });
+  const X = Array.from({ length: train.rows }, (_, r) => train.x.map((column) => column[r]!));
+  const result = await fit({ X, y: train.y[0]!, names: train.inputs, seed: 0 });
+  const { manifest: _m, search, ...rest } = JSON.parse(JSON.stringify(result));
+  const { seconds: _s, ...decided } = search;
+  return { ...rest, search: decided };
+}
 
 /** `consolesr run syn1 --seed 0`: the whole result JSON but the manifest (git sha, version). */
 async function syn1Run(): Promise<GoldenRecord> {
@@ -79,5 +117,12 @@ async function paperRun(): Promise<GoldenRecord> {
 }
 
 export async function goldenRuns(): Promise<Record<string, GoldenRecord>> {
-  return { "run syn1 seed 0": await syn1Run(), "paper feynman-I.12.1": await paperRun(), ...(await suiteRuns()) };
+  const forms: Record<string, GoldenRecord> = {};
+  for (const id of GOLDEN_FORMS) forms[`fit ${id} seed 0`] = await formRun(id);
+  return {
+    "run syn1 seed 0": await syn1Run(),
+    "paper feynman-I.12.1": await paperRun(),
+    ...(await suiteRuns()),
+    ...forms,
+  };
 }

@@ -1,7 +1,8 @@
 /**
  * GOLDEN TEST. Re-runs committed searches (syn1 seed 0 through the pipeline, `--method paper`,
- * and eleven cheap jobs of the search benchmark) and checks that every decision is unchanged,
- * to the last bit: equations, episodes, structures, stop reasons, every episode's reward.
+ * eleven cheap jobs of the search benchmark, two noisy ones with a new user's defaults, and five
+ * laws of the beyond family (outer functions, a ratio, monomials) through fit()) and checks that
+ * every decision is unchanged, to the last bit: equations, episodes, structures, stop reasons, every episode's reward.
  * A refactor must keep this green. A change of search behaviour made on purpose re-baselines it
  * with `npm run golden -- --update`, in its own commit that says why.
  */
