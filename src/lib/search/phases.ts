@@ -8,6 +8,9 @@
  * result's JSON (one seed gives byte-identical JSON).
  */
 
+import type { Steps } from "../core/index.js";
+import type { ArgminSolver } from "./argmin.js";
+
 export const PHASES = [
   /** The episode loop's own work: sizes, constraints, the networks' set-up, the hall of fame. */
   "loop",
@@ -78,4 +81,30 @@ export class PhaseTimer {
 /** Adds phase seconds (a search's outputs into the whole). */
 export function addPhases(total: PhaseSeconds, more: PhaseSeconds): PhaseSeconds {
   return Object.fromEntries(PHASES.map((phase) => [phase, total[phase] + more[phase]])) as PhaseSeconds;
+}
+
+/**
+ * Steps counted to `phase` from their first step to their end, the pauses between them included
+ * (the loop only waits there: nothing else is timed meanwhile, and a clock read per step would
+ * cost more than the pauses).
+ */
+export function* timedSteps<T>(steps: Steps<T>, timer: PhaseTimer, phase: Phase): Steps<T> {
+  const end = timer.begin(phase);
+  try {
+    for (;;) {
+      const next = steps.next();
+      if (next.done) return next.value;
+      yield;
+    }
+  } finally {
+    end();
+  }
+}
+
+/** The LP argmin, its time counted to the "argmin" phase. */
+export function timedArgmin(argmin: ArgminSolver, timer: PhaseTimer): ArgminSolver {
+  return {
+    lp: (net, state, c) => timer.time("argmin", () => argmin.lp(net, state, c)),
+    memoryBytes: () => argmin.memoryBytes(),
+  };
 }

@@ -35,11 +35,11 @@ export interface SearchContext {
   /** The whole search's clock (its time limit and the signal); default: the signal alone. */
   clock?: Clock;
   onEpisode?: (event: EpisodeEvent) => void;
-  /** Set on the search of g⁻¹(y) for an outer function g (loop.ts outerSearch): no second one inside. */
+  /** Set on the search of g⁻¹(y) for an outer function g (forms.ts outerSearch): no second one inside. */
   outer?: OuterName;
   /**
    * Set on the search of y·Q for a ratio (no other form inside) or with a monomial input (an
-   * outer function only): loop.ts ratioSearch, monomialSearch; "none": the search of y after a form
+   * outer function only): forms.ts ratioSearch, monomialSearch; "none": the search of y after a form
    * whose search found no exact law (no form at all).
    */
   within?: "ratio" | "monomial" | "none";

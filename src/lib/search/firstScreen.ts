@@ -1,0 +1,88 @@
+/**
+ * The cheap first screen of a growing search (Speed I: the cheap questions first): its input,
+ * the exact fit among its proposals, and the size where the search starts.
+ */
+import { allowedNeurons } from "./constraints.js";
+import type { Size } from "./growth.js";
+import { warmStart, type LinearInput, type LinearProposal, type ScreenCache } from "./linear/proposer.js";
+import type { NoiseEstimate } from "./noise.js";
+import type { SearchSettings } from "./settings.js";
+import type { SearchContext } from "./strategy.js";
+
+/**
+ * Below this NRMSE, a linear fit of the cheap first screen is exact: its residual then stands
+ * for the noise estimate (noise at most that), and the data count as noiseless.
+ */
+export const EXACT_SCREEN = 1e-6;
+
+/** Where the search starts: the first screen's proposal fitted first, and the first size that holds it. */
+export interface CheapStart {
+  products: number[][];
+  warm?: Map<number, number>;
+  stage: number;
+}
+
+/**
+ * Where a growing search starts (Speed I: the cheap questions first): the cheap first screen's
+ * best proposal that reaches `reach` (the stop rule noiseless: the fewest products, then the
+ * lowest NRMSE; the noise floor: the lowest score, hallOfFame.ts), and the first size that
+ * holds it. The search skips the sizes before it and fits that proposal first.
+ */
+export function cheapStart(
+  proposals: readonly LinearProposal[],
+  sizes: readonly Size[],
+  reach: number,
+  score: ((p: LinearProposal) => number) | undefined,
+): CheapStart | undefined {
+  const hits = proposals.filter((p) => p.expected <= reach);
+  if (hits.length === 0) return undefined;
+  const rank = score ?? ((p: LinearProposal) => p.products.length + p.expected);
+  const chosen = hits.reduce((best, p) => (rank(p) < rank(best) ? p : best));
+  const factors = Math.max(...chosen.products.map((p) => p.length));
+  const stage = sizes.findIndex((s) => s.terms >= chosen.products.length && s.maxFactors >= factors);
+  return stage < 0 ? undefined : { products: chosen.products, warm: warmStart(chosen), stage };
+}
+
+/** The first screen's input for a target vector: the data's inputs, the pool, the widest size. */
+export function firstScreenInput(
+  ctx: SearchContext,
+  settings: SearchSettings,
+  sizes: readonly Size[],
+  y: Float64Array,
+  cache: ScreenCache,
+): LinearInput {
+  return {
+    x: ctx.data.x,
+    y,
+    pool: ctx.pool,
+    allowed: allowedNeurons(ctx.data, ctx.pool, ctx.symbols),
+    lookup: (name) => ctx.symbols.get(name),
+    maxFactors: Math.max(...sizes.map((s) => s.maxFactors)),
+    maxTerms: Math.max(...sizes.map((s) => s.terms)),
+    intercept: settings.constant,
+    cache,
+  };
+}
+
+/**
+ * The first screen's exact fit (NRMSE at most EXACT_SCREEN; the fewest products, then the lowest
+ * NRMSE), whose residual stands for the noise estimate; undefined: none.
+ */
+export function exactFirstScreen(proposals: readonly LinearProposal[]): NoiseEstimate | undefined {
+  const exact = proposals
+    .filter((p) => p.expected <= EXACT_SCREEN)
+    .reduce<LinearProposal | undefined>(
+      (m, p) =>
+        m &&
+        (m.products.length < p.products.length || (m.products.length === p.products.length && m.expected <= p.expected))
+          ? m
+          : p,
+      undefined,
+    );
+  return (
+    exact && {
+      nrmse: exact.expected,
+      method: `residual of an exact linear fit (${exact.products.length} terms, the first screen)`,
+    }
+  );
+}

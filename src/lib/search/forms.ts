@@ -1,0 +1,302 @@
+/**
+ * Forms beyond one sum of products (docs/design.md#outer, #ratio, #monomial): the screens that
+ * find one for y, and the search of the reformulated problem (g⁻¹(y), y·Q, monomial inputs),
+ * answered on y's own scale. The search itself comes in as `inner` (loop.ts searchOutput).
+ */
+import { columnOf } from "../data/index.js";
+import { type Clock, driveSteps } from "../core/index.js";
+import {
+  compareFactors,
+  evaluateEquation,
+  monomialText,
+  OUTER_NAMES,
+  outerOf,
+  type Equation,
+  type Factor,
+  type OuterName,
+  type Term,
+} from "../equation/index.js";
+import { nrmse as nrmseOf } from "../numeric/index.js";
+import { complexityOf, type Candidate } from "./evaluator.js";
+import { EXACT_SCREEN, firstScreenInput } from "./firstScreen.js";
+import type { Size } from "./growth.js";
+import { CHEAP_FACTORS, cheapProposalsSteps, ratioScreenSteps, type ScreenCache } from "./linear/proposer.js";
+import { powerOf } from "./linear/monomial.js";
+import { monomialColumns, screenMonomialSteps, type MonomialChoice } from "./monomialScreen.js";
+import type { NoiseEstimate } from "./noise.js";
+import { type PhaseTimer, timedSteps } from "./phases.js";
+import type { SearchSettings } from "./settings.js";
+import type { OutputSearchResult, SearchContext } from "./strategy.js";
+
+/** One output's search (loop.ts searchOutput), passed in so that the forms can search their problem. */
+export type InnerSearch = (ctx: SearchContext, settings: SearchSettings) => Promise<OutputSearchResult>;
+
+/**
+ * At or below this NRMSE a sum fits an outer function's g⁻¹(y) exactly (float64 rounding, 1e-15 on
+ * the laws measured): far below EXACT_SCREEN, which a six-term sum can reach on a smooth y² or 1/y
+ * of a narrow range without being its law (x1 + 2·log x1 + 2.2: a six-term y² under 1e-6, not 1e-10).
+ */
+const OUTER_EXACT = 1e-10;
+/** Inputs at most for the three-factor screens and the monomial screen (docs/design.md#monomial). */
+const FORM_INPUTS = 4;
+/** Factors per product of an outer function's second screen. */
+const OUTER_FACTORS = 3;
+
+/** A form beyond one sum of products that the first screens found for y (docs/design.md#outer, #ratio, #monomial). */
+export type Form =
+  | { kind: "outer"; name: OuterName }
+  | { kind: "ratio"; denominator: Term[] }
+  | { kind: "monomial"; choice: MonomialChoice };
+
+/**
+ * The form of y the cheap screens find, where the first screen's cheap part (log-space products,
+ * sums of singles and pairs) fits y itself neither exactly nor to ten times its noise estimate;
+ * undefined: none. In order: an outer function whose g⁻¹(y) a short sum fits exactly
+ * (OUTER_EXACT), a ratio whose exact linear relation y·Q = P the ratio screen finds (ratio.ts),
+ * a monomial argument y is a function of (monomialScreen.ts).
+ */
+export async function screenForms(
+  ctx: SearchContext,
+  settings: SearchSettings,
+  sizes: readonly Size[],
+  clock: Clock,
+  timer: PhaseTimer,
+  cache: ScreenCache,
+  estimate: () => NoiseEstimate,
+): Promise<Form | undefined> {
+  const y = columnOf(ctx.data, ctx.target);
+  const screen = async (target: Float64Array, tag: string, factors = CHEAP_FACTORS) => {
+    const input = firstScreenInput(ctx, settings, sizes, target, cache);
+    const steps = cheapProposalsSteps({ ...input, tag, quick: true, factors });
+    const { proposals } = await driveSteps(timedSteps(steps, timer, "screening"), clock);
+    return Math.min(...proposals.map((p) => p.expected));
+  };
+  // y itself first: a short exact sum, or one to the noise, needs no other form.
+  const plain = await screen(y, "y");
+  if (plain <= EXACT_SCREEN) return undefined;
+  if (plain <= 10 * estimate().nrmse) return undefined;
+  const targets: [OuterName, Float64Array][] = [];
+  if (settings.outer) {
+    // The first outer function whose g⁻¹(y) a short sum fits exactly (tried simplest first).
+    for (const name of [...OUTER_NAMES, ...ctx.symbols.outers]) {
+      const g = outerOf(name);
+      if (!g.fits(y)) continue;
+      const transformed = y.map(g.transform);
+      if (transformed.every(Number.isFinite)) targets.push([name, transformed]);
+    }
+    for (const [name, transformed] of targets)
+      if ((await screen(transformed, `outer:${name}`)) <= OUTER_EXACT) return { kind: "outer", name };
+  }
+  // Products of three factors (y² = a·b·c + 4; y⁻² = a⁻² − a⁻²·b²·c⁻²), where the search's sizes
+  // hold them: a larger library, asked only where no pair sum fitted y or any g⁻¹(y); y first, so
+  // that y = 1.5·a·b·c + 2·c² stays a sum (its y² is a sum of three-factor products too).
+  const widest = Math.max(...sizes.map((s) => s.maxFactors));
+  // Both the three-factor library and the monomial candidates grow as the cube of the inputs (a
+  // flow's nine inputs: 40 s of screens before a search of 0.1 s; five inputs, feynman-I.12.11:
+  // 5 s of search CPU more, measured): up to FORM_INPUTS.
+  const narrow = ctx.data.inputs.length <= FORM_INPUTS;
+  if (widest >= OUTER_FACTORS && narrow) {
+    if ((await screen(y, "y", OUTER_FACTORS)) <= EXACT_SCREEN) return undefined;
+    if (settings.outer)
+      for (const [name, transformed] of targets)
+        if ((await screen(transformed, `outer:${name}`, OUTER_FACTORS)) <= OUTER_EXACT) return { kind: "outer", name };
+  }
+  if (ctx.within !== undefined) return undefined;
+  if (settings.ratio) {
+    const steps = ratioScreenSteps(firstScreenInput(ctx, settings, sizes, y, cache));
+    const proposal = await driveSteps(timedSteps(steps, timer, "screening"), clock);
+    if (proposal) {
+      const terms = proposal.denominator.map(
+        (p): Term => ({
+          coefficient: p.coefficient,
+          factors: p.neurons.map((n, k) => {
+            const symbol = ctx.pool[n % ctx.pool.length]!;
+            const input = ctx.data.inputs[Math.floor(n / ctx.pool.length)]!;
+            return ctx.symbols.get(symbol).innerWeight ? { symbol, input, weight: p.weights[k]! } : { symbol, input };
+          }),
+        }),
+      );
+      return { kind: "ratio", denominator: normalised(terms) };
+    }
+  }
+  if (settings.monomial && narrow) {
+    const steps = screenMonomialSteps(ctx.data.inputs, ctx.data.x, y, estimate().nrmse);
+    const choice = await driveSteps(timedSteps(steps, timer, "screening"), clock);
+    if (choice && !choice.monomials.some((parts) => ctx.data.inputs.includes(monomialText(parts))))
+      return { kind: "monomial", choice };
+  }
+  return undefined;
+}
+
+/** A denominator with its constant at 1 where it has one (else its first term's coefficient at 1). */
+function normalised(terms: readonly Term[]): Term[] {
+  const constant = terms.find((t) => t.factors.length === 0);
+  const scale = constant ? constant.coefficient : terms[0]!.coefficient;
+  // The constant last, as simplifyEquation orders a sum.
+  const ordered = [...terms.filter((t) => t.factors.length > 0), ...(constant ? [constant] : [])];
+  return ordered.map((t) => ({ ...t, coefficient: t.coefficient / scale }));
+}
+
+/**
+ * A search of a reformulated problem answered on y's own scale: every candidate's equation
+ * mapped back (`map`), its NRMSE on y and its complexity plus `cost` of it. (The front's scores
+ * stay those of the inner search.)
+ */
+function answerOnY(
+  ctx: SearchContext,
+  inner: OutputSearchResult,
+  map: (e: Equation) => Equation,
+  cost: (e: Equation) => number,
+  noiseOf: string | undefined,
+): OutputSearchResult {
+  const y = columnOf(ctx.data, ctx.target);
+  const columns = (input: string) => ctx.data.x[ctx.data.inputs.indexOf(input)]!;
+  const onY = (c: Candidate): Candidate => {
+    const equation = map(c.equation);
+    const predicted = evaluateEquation(equation, (s) => ctx.symbols.get(s), columns, ctx.data.rows);
+    const nrmse = nrmseOf(y, predicted);
+    return {
+      ...c,
+      equation,
+      nrmse: Number.isFinite(nrmse) ? nrmse : Number.POSITIVE_INFINITY,
+      complexity: c.complexity + cost(c.equation),
+      ...(c.plain ? { plain: onY(c.plain) } : {}),
+    };
+  };
+  return {
+    ...inner,
+    best: inner.best && onY(inner.best),
+    front: inner.front.map(onY),
+    noise: noiseOf ? { nrmse: inner.noise.nrmse, method: `${inner.noise.method} (${noiseOf})` } : inner.noise,
+  };
+}
+
+/** The data with the target's column replaced. */
+function withTarget(ctx: SearchContext, values: Float64Array) {
+  const index = ctx.data.targets.indexOf(ctx.target);
+  return { ...ctx.data, y: ctx.data.y.map((column, k) => (k === index ? values : column)) };
+}
+
+/**
+ * The search on g⁻¹(y), answered on y's scale: every candidate gets the outer function, its NRMSE
+ * on y and the outer function's complexity.
+ */
+async function outerSearch(
+  ctx: SearchContext,
+  settings: SearchSettings,
+  name: OuterName,
+  inner: InnerSearch,
+): Promise<OutputSearchResult> {
+  const g = outerOf(name);
+  const data = withTarget(ctx, columnOf(ctx.data, ctx.target).map(g.transform));
+  const found = await inner({ ...ctx, data, outer: name }, settings);
+  return answerOnY(
+    ctx,
+    found,
+    (e) => ({ ...e, outer: name }),
+    () => g.cost,
+    "of the transformed target",
+  );
+}
+
+/**
+ * The search on y·Q(x) for the denominator Q the ratio screen proposed, answered as P/Q on y's
+ * scale; a ratio costs its denominator's terms and 1 for the division (docs/design.md#ratio).
+ */
+async function ratioSearch(ctx: SearchContext, settings: SearchSettings, denominator: Term[], inner: InnerSearch) {
+  const columns = (input: string) => ctx.data.x[ctx.data.inputs.indexOf(input)]!;
+  const q = evaluateEquation(
+    { target: ctx.target, terms: denominator },
+    (s) => ctx.symbols.get(s),
+    columns,
+    ctx.data.rows,
+  );
+  const y = columnOf(ctx.data, ctx.target);
+  const data = withTarget(
+    ctx,
+    y.map((v, r) => v * q[r]!),
+  );
+  const found = await inner({ ...ctx, data, within: "ratio" }, settings);
+  const cost = 1 + complexityOf({ target: ctx.target, terms: denominator }, ctx.symbols);
+  return answerOnY(
+    ctx,
+    found,
+    (e) => ({ ...e, denominator }),
+    () => cost,
+    "of y times the denominator",
+  );
+}
+
+/**
+ * The search with the monomials as inputs beside the kept inputs, answered with each written out:
+ * a factor of a monomial u gets `monomial` and its cost (docs/design.md#monomial), except a power
+ * of u that the pool's power symbols write as ordinary factors (u = a·b·c: x(u) is a·b·c), which
+ * becomes those factors, so a sum of products stays in the form the search gives it elsewhere.
+ */
+async function monomialSearch(
+  ctx: SearchContext,
+  settings: SearchSettings,
+  choice: MonomialChoice,
+  inner: InnerSearch,
+) {
+  const named = choice.monomials.map((parts) => ({ name: monomialText(parts), parts }));
+  const { inputs, x } = monomialColumns(ctx.data.inputs, ctx.data.x, choice);
+  const data = { ...ctx.data, inputs, x };
+  const found = await inner({ ...ctx, data, within: "monomial" }, settings);
+  const lookup = (name: string) => ctx.symbols.get(name);
+  /** p where the symbol is x^p with no inner weight of its own (one folded to 1 counts: sqrt). */
+  const plainPower = (name: string) => {
+    const symbol = lookup(name);
+    return symbol.innerWeight && !symbol.fold ? undefined : powerOf(symbol);
+  };
+  const powerSymbols = new Map<number, string>();
+  for (const name of ctx.pool) {
+    const p = plainPower(name);
+    if (p !== undefined && !powerSymbols.has(p)) powerSymbols.set(p, name);
+  }
+  /** The factors a factor of a monomial is (one with `monomial`, or its power written out). */
+  const written = (f: Factor): Factor[] => {
+    const m = named.find((x) => x.name === f.input);
+    if (!m) return [f];
+    const p = plainPower(f.symbol);
+    const unit = f.weight === undefined || f.weight === 1;
+    const plain = p !== undefined && unit ? m.parts.map((q) => powerSymbols.get(q.power * p)) : undefined;
+    if (plain?.every((name) => name !== undefined))
+      return m.parts.map((q, k) => ({ symbol: plain[k]!, input: q.input }));
+    return [{ ...f, monomial: m.parts }];
+  };
+  // Written-out factors take the canonical order (by input, then symbol) the search gives them elsewhere.
+  const order = { inputOrder: ctx.data.inputs, symbolOrder: ctx.pool };
+  const rewrite = (terms: readonly Term[]) =>
+    terms.map((t) => ({ ...t, factors: t.factors.flatMap(written).sort((f, g) => compareFactors(f, g, order)) }));
+  const map = (e: Equation): Equation => ({
+    ...e,
+    terms: rewrite(e.terms),
+    ...(e.denominator ? { denominator: rewrite(e.denominator) } : {}),
+  });
+  // What the written equation costs beyond the inner one's.
+  const cost = (e: Equation) => complexityOf(map(e), ctx.symbols) - complexityOf(e, ctx.symbols);
+  return answerOnY(ctx, found, map, cost, undefined);
+}
+
+/**
+ * The search of y in the form its screens found. A form whose search did not end on an exact fit
+ * (nor on the clock, a stop from outside or an error) gives way to the search of y itself
+ * (no form inside), and the better of the two answers.
+ */
+export async function searchWithForm(
+  ctx: SearchContext,
+  settings: SearchSettings,
+  form: Form,
+  inner: InnerSearch,
+): Promise<OutputSearchResult> {
+  const found =
+    form.kind === "outer"
+      ? await outerSearch(ctx, settings, form.name, inner)
+      : form.kind === "ratio"
+        ? await ratioSearch(ctx, settings, form.denominator, inner)
+        : await monomialSearch(ctx, settings, form.choice, inner);
+  if (["reward-threshold", "time-limit", "aborted", "error"].includes(found.stopReason)) return found;
+  const plain = await inner({ ...ctx, within: "none" }, settings);
+  return plain.best && (!found.best || plain.best.nrmse < found.best.nrmse) ? plain : found;
+}
