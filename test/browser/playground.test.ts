@@ -5,7 +5,7 @@
 // - the first visit runs the default once, at once: the toy (y = 3·x1²·cos(2.5·x2)) on js (auto
 //   before any measurement), to the end, showing the true form with both numbers within 1 %, read
 //   from the KaTeX the page rendered; the live charts hold that run's rewards and its Pareto front;
-//   then the calibration times one fit on js and each tfjs backend (at most 2 s) and picks the fastest;
+//   then the calibration times one fit on js and each tfjs backend (at most 2 s) and picks by its rule;
 // - "Download JSON" gives a version-1 result (with the run's seconds and runtime) that
 //   `consolesr reproduce` accepts and matches: bit for bit from the js engine, within float32
 //   tolerance from tfjs on webgl (chosen explicitly);
@@ -26,6 +26,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { parseResult } from "../../src/lib/result/reproduce.js";
 import { createRng } from "../../src/lib/core/rng.js";
+import { chooseEngine, type FitEngine } from "../../src/lib/api/calibrate.js";
 import { cli } from "../helpers/cli.js";
 import {
   artifacts,
@@ -138,11 +139,10 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
   assert.ok(calibration.rows[0]!.seconds! > 0, "no timing for the js engine");
   for (const row of calibration.rows)
     if (row.seconds === null) assert.ok(row.note, `${row.engine} ${row.backend}: unmeasured without a reason`);
-  const timed = calibration.rows.filter((r) => r.seconds !== null);
-  const fastest = timed.reduce((a, b) => (b.seconds! < a.seconds! ? b : a));
-  assert.equal(calibration.choice.engine, fastest.engine, "the calibration did not choose its fastest engine");
-  if (fastest.engine === "tfjs") assert.equal(calibration.choice.backend, fastest.backend);
-  else assert.equal(calibration.choice.backend, "cpu");
+  // The choice follows chooseEngine's rule on the timings shown (js unless a tfjs backend is
+  // JS_MARGIN times faster), whatever those timings are on this machine and its load.
+  const entries = calibration.rows.map((r) => ({ ...r, engine: r.engine as FitEngine }));
+  assert.deepEqual(calibration.choice, chooseEngine(entries), "the calibration's choice does not follow its rule");
   assertToy(await renderedEquation(page, "y"));
   assert.match((await page.locator(".pg-equation-meta").first().textContent()) ?? "", /exact/);
   // The front as a table under the equations, the answer's row marked once and showing the answer.

@@ -622,12 +622,10 @@ describe("fuzz", () => {
       "and mutated CSVs give a dataset or a one-line InputError",
     () => {
       const rng = createRng(20240617);
-      const started = performance.now();
       for (let k = 0; k < 1500; k++) csvCase(mutatedCsv(rng), rng);
       for (let k = 0; k < 500; k++) csvCase(randomText(rng, rng.int(400)), rng);
       // Random bytes after a valid header and enough rows to get past the row count.
       for (let k = 0; k < 500; k++) csvCase(csvText(baseRows(MIN_ROWS)) + randomText(rng, rng.int(60)), rng);
-      assert.ok(performance.now() - started < 20_000, "the CSV fuzz ran in seconds");
     },
   );
 
@@ -641,10 +639,8 @@ describe("fuzz", () => {
       ),
       "fuzz.csv",
     );
-    const started = performance.now();
     for (let k = 0; k < 1500; k++) formCase(mutatedForm(rng), table, registries, rng.next() < 0.5);
     for (let k = 0; k < 500; k++) formCase(randomText(rng, rng.int(60)), table, registries, rng.next() < 0.5);
     for (let k = 0; k < 300; k++) formCase(`y = ${randomText(rng, rng.int(30))}`, table, registries, true);
-    assert.ok(performance.now() - started < 20_000, "the form fuzz ran in seconds");
   });
 });
