@@ -44,6 +44,7 @@ export function* grow(
   }
   const results: PursuitResult[] = [];
   for (let terms = pursuit.model.length + 1; terms <= Math.min(options.maxTerms, PURSUIT_TERMS); terms++) {
+    // A term added: the dictionary's best given the sum (a second term from nothing: the best pair).
     let grown = yield* bestFor(pursuit, pursuit.model, pursuit.model.length);
     if (grown && terms === start.length + 2 && (start.length === 0 || pairAfterStart)) {
       const paired = yield* bestPair(pursuit, grown);
@@ -54,6 +55,7 @@ export function* grow(
       grown = paired.grown;
     }
     if (!grown) break;
+    // The sum of this length settled by swaps and multiply moves; it may end the pursuit.
     pursuit.model = grown.products;
     pursuit.error = grown.nrmse;
     yield* swapSweeps(pursuit);
@@ -63,6 +65,7 @@ export function* grow(
       results.push(end);
       break;
     }
+    // Not an end: this length's sum is kept, and refined before a longer one is grown.
     results.push({ products: pursuit.model.map((p) => [...p]), nrmse: pursuit.error, source: "pursuit" });
     const refinedEnd = yield* refinedOrNoiseEnd(pursuit);
     if (refinedEnd) {
