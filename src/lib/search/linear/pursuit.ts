@@ -24,6 +24,12 @@
  * and returns that sum ("noise"), without the terms it stays noise without. A term with a weighted
  * neuron is also completed alone over plain products to the noise ("completion"): the rest of a
  * sum grown beside it keeps imitating what plain products give exactly.
+ *
+ * One move per file: the dictionary and its size (dictionary.ts), sums' least squares (sums.ts),
+ * the pursuit's state (pursuitState.ts), its growth as named moves (grow.ts), the dictionary scan
+ * (scan.ts), multiply moves (multiply.ts), completions (complete.ts), and the continuous
+ * refinements of inner weights (refineWeights.ts) and exponents (refinePowers.ts), which share
+ * one damped Levenberg–Marquardt step (levenberg.ts).
  */
 import type { NeuronColumn, WeightedNeuron } from "./columns.js";
 import { backwardElimination } from "./backward.js";
