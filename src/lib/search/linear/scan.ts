@@ -83,7 +83,7 @@ function visit(walk: Walk, from: number, level: number, hasWeighted: boolean): v
 /**
  * The best columns of the dictionary given `fixed` products, by the residual drop on the scan
  * rows; `extra` products (deeper than the dictionary goes) compete beside them, or alone
- * (`walk` false).
+ * (`walkDictionary` false).
  */
 export function* scan(
   pursuit: Pursuit,
