@@ -7,7 +7,7 @@ import { columnOf } from "../data/index.js";
 import { equationsOfLocal } from "../local/index.js";
 import { evaluateEquation, evaluateTerm, monomialCost, outerOf } from "../equation/index.js";
 import { foldNearDegenerate, refitCoefficients } from "../equation/index.js";
-import { simplifyEquation } from "../equation/index.js";
+import { simplifyEquation, type FoldOptions, type SimplifyOptions } from "../equation/index.js";
 import type { Equation, Term } from "../equation/index.js";
 import { fitLocalSteps, type FitOptions } from "../local/index.js";
 import { runSteps, type Steps } from "../core/index.js";
@@ -111,76 +111,7 @@ export function createEvaluator(
   const cache = new Map<string, Candidate>();
   const hints = new Map<string, ReadonlyMap<number, number>>();
   let seconds = 0;
-  const y = columnOf(data, target);
-  const lookup = (name: string) => symbols.get(name);
-  const columns = (name: string) => columnOf(data, name);
-  const order = { symbols: lookup, inputOrder: data.inputs, symbolOrder: symbols.names(), columns, rows: data.rows };
-  /** Weights folded and powers merged, but no term dropped or folded by the data (no columns). */
-  const merging = { symbols: lookup, inputOrder: data.inputs, symbolOrder: symbols.names() };
-  const foldOptions = { ...order, y };
-  /** The reward plugin's score of a fit, checked (a throw, NaN or a value out of range is an InputError naming it). */
-  const rewardOf = (fitScore: RewardFit): number => {
-    const error = fitScore.nrmse;
-    let score: number;
-    try {
-      score = reward.score(fitScore);
-    } catch (cause) {
-      throw new InputError(
-        `plugin ${reward.name}: score threw: ${cause instanceof Error ? cause.message : String(cause)}`,
-      );
-    }
-    if (!Number.isFinite(score)) {
-      if (Number.isFinite(error))
-        throw new InputError(`plugin ${reward.name}: score returned ${score} for NRMSE ${error}`);
-      score = reward.range[0];
-    }
-    const [lo, hi] = reward.range;
-    const slack = 1e-12 * Math.max(1, hi - lo); // as check-plugin's range check
-    if (score < lo - slack || score > hi + slack) {
-      throw new InputError(
-        `plugin ${reward.name}: score returned ${score} for NRMSE ${error}, ` +
-          `outside its declared range [${lo}, ${hi}]`,
-      );
-    }
-    return score;
-  };
-  /** The candidate of a fitted equation: its reward, complexity and left-out NRMSE. */
-  const scored = (
-    key: string,
-    structure: LocalStructure,
-    equation: Equation,
-    predicted: Float64Array,
-    nrmse: number,
-    evidence: Candidate["evidence"],
-    /** The reward, given: a rival without the constant shares its structure's (the search learns that). */
-    given?: number,
-  ): Candidate => {
-    const error = Number.isFinite(nrmse) ? nrmse : Number.POSITIVE_INFINITY;
-    const complexity = complexityOf(equation, symbols);
-    const score = given ?? rewardOf({ yTrue: y, yPred: predicted, nrmse: error, complexity });
-    let loo = Number.isFinite(error)
-      ? leaveOneOutNrmse(tangentColumns(equation, lookup, columns, data.rows), y, predicted)
-      : Number.POSITIVE_INFINITY;
-    if (!Number.isFinite(loo)) loo = Number.POSITIVE_INFINITY;
-    return { key, structure, equation, nrmse: error, loo, complexity, reward: score, evidence };
-  };
-  /**
-   * The equation's coefficients refitted by least squares on its term columns (inner weights
-   * held), without the term at `drop` when given; undefined when nothing is left or the drop
-   * comes back (a dropped constant that another term folds back into).
-   */
-  const refitted = (equation: Equation, drop = -1) => {
-    const terms = equation.terms.filter((_, k) => k !== drop);
-    const basis = terms.map((t) => evaluateTerm({ coefficient: 1, factors: t.factors }, lookup, columns, data.rows));
-    const beta = refitCoefficients(basis, y, data.rows);
-    const out = simplifyEquation(
-      { target: equation.target, terms: terms.map((t, k) => ({ coefficient: beta[k]!, factors: t.factors })) },
-      order,
-    );
-    if (out.terms.length === 0 || (drop >= 0 && out.terms.some((t) => t.factors.length === 0))) return undefined;
-    const predicted = evaluateEquation(out, lookup, columns, data.rows);
-    return { equation: out, predicted, nrmse: nrmseOf(y, predicted) };
-  };
+  const scoring = scoringOf(data, target, symbols, reward);
   function* evaluateSteps(structure: LocalStructure): Steps<{ candidate: Candidate; cached: boolean }> {
     const key = structureKey(structure);
     const hit = cache.get(key);
@@ -192,45 +123,12 @@ export function createEvaluator(
     // The hint is kept until the fit ends: a fit abandoned on an interrupt leaves it for next time.
     const fitted = yield* fitLocalSteps(
       fittedStructure,
-      { x: structure.inputs.map(columns), y: [y] },
+      { x: structure.inputs.map(scoring.columns), y: [scoring.y] },
       { ...fit, symbols, ...(warm ? { warm } : {}) },
     );
     hints.delete(key);
-    const [raw] = equationsOfLocal(fittedStructure, fitted.weights, lookup);
-    // Near-degenerate factors (sin(0.0005·x) standing in for x) fold before the answer is chosen.
-    let { equation, predicted, nrmse: folded } = foldNearDegenerate(simplifyEquation(raw!, order), foldOptions);
-    // Where the nonlinear fit stopped short, the least-squares coefficients at its inner weights
-    // are the better fit and replace it: every term kept for the refit (a weight folded, no term
-    // dropped yet), as c·sqrt(w·x) slid to w → 10⁻¹⁴ along its flat valley (only c·√w counts)
-    // and the term was negligible, while sqrt(x) beside x1²·x2 and the constant fits.
-    if (constant && Number.isFinite(folded) && folded > 1e-12) {
-      const polished = refitted(simplifyEquation(raw!, merging));
-      // A gain within the floor of fits at machine precision is none: the folded equation stays.
-      if (polished && polished.nrmse < 0.999 * folded && folded - polished.nrmse > POLISH_FLOOR)
-        ({ equation, predicted, nrmse: folded } = polished);
-    }
-    const evidence = structure.products.map((product, j) => {
-      const term = raw!.terms[j]!;
-      const values = evaluateTerm({ coefficient: 1, factors: term.factors }, lookup, columns, data.rows);
-      return { product, pearson: pearson(values, y) };
-    });
-    const candidate = scored(key, structure, equation, predicted, folded, evidence);
-    // A constant the fit kept (above simplifyEquation's negligible size) has a rival: the same
-    // products without it, their coefficients refitted (inner weights held), for the answer rule.
-    const at = equation.terms.findIndex((t) => t.factors.length === 0);
-    if (constant && at >= 0 && equation.terms.length > 1) {
-      const plain = refitted(equation, at);
-      if (plain)
-        candidate.plain = scored(
-          `${key}#plain`,
-          structure,
-          plain.equation,
-          plain.predicted,
-          plain.nrmse,
-          evidence,
-          candidate.reward,
-        );
-    }
+    const [raw] = equationsOfLocal(fittedStructure, fitted.weights, scoring.lookup);
+    const candidate = candidateOf(scoring, key, structure, raw!, constant);
     cache.set(key, candidate);
     seconds += (performance.now() - started) / 1000;
     return { candidate, cached: false };
@@ -250,4 +148,153 @@ export function createEvaluator(
     evaluate: (structure) => runSteps(evaluateSteps(structure)),
     evaluateSteps,
   };
+}
+
+/** What scoring a fit of one target reads: the data's columns, the reward and the simplifier's options. */
+interface Scoring {
+  data: Dataset;
+  y: Float64Array;
+  symbols: Registry<SymbolPlugin>;
+  reward: RewardPlugin;
+  lookup: (name: string) => SymbolPlugin;
+  columns: (name: string) => Float64Array;
+  /** Simplification with the data: a term the data says is negligible is dropped. */
+  order: SimplifyOptions;
+  /** Weights folded and powers merged, but no term dropped or folded by the data (no columns). */
+  merging: SimplifyOptions;
+  foldOptions: FoldOptions;
+}
+
+function scoringOf(data: Dataset, target: string, symbols: Registry<SymbolPlugin>, reward: RewardPlugin): Scoring {
+  const y = columnOf(data, target);
+  const lookup = (name: string) => symbols.get(name);
+  const columns = (name: string) => columnOf(data, name);
+  const order = { symbols: lookup, inputOrder: data.inputs, symbolOrder: symbols.names(), columns, rows: data.rows };
+  const merging = { symbols: lookup, inputOrder: data.inputs, symbolOrder: symbols.names() };
+  const foldOptions = { ...order, y };
+  return { data, y, symbols, reward, lookup, columns, order, merging, foldOptions };
+}
+
+/**
+ * The candidate of a fitted structure (its equation `raw` as the fit left it): simplified, its
+ * near-degenerate factors folded, polished by least squares where the fit stopped short, scored,
+ * and with a rival without its constant where it kept one.
+ */
+function candidateOf(
+  scoring: Scoring,
+  key: string,
+  structure: LocalStructure,
+  raw: Equation,
+  constant: boolean,
+): Candidate {
+  const { lookup, columns, data, y } = scoring;
+  // Near-degenerate factors (sin(0.0005·x) standing in for x) fold before the answer is chosen.
+  let {
+    equation,
+    predicted,
+    nrmse: folded,
+  } = foldNearDegenerate(simplifyEquation(raw, scoring.order), scoring.foldOptions);
+  // Where the nonlinear fit stopped short, the least-squares coefficients at its inner weights
+  // are the better fit and replace it: every term kept for the refit (a weight folded, no term
+  // dropped yet), as c·sqrt(w·x) slid to w → 10⁻¹⁴ along its flat valley (only c·√w counts)
+  // and the term was negligible, while sqrt(x) beside x1²·x2 and the constant fits.
+  if (constant && Number.isFinite(folded) && folded > 1e-12) {
+    const polished = refitted(scoring, simplifyEquation(raw, scoring.merging));
+    // A gain within the floor of fits at machine precision is none: the folded equation stays.
+    if (polished && polished.nrmse < 0.999 * folded && folded - polished.nrmse > POLISH_FLOOR)
+      ({ equation, predicted, nrmse: folded } = polished);
+  }
+  const evidence = structure.products.map((product, j) => {
+    const term = raw.terms[j]!;
+    const values = evaluateTerm({ coefficient: 1, factors: term.factors }, lookup, columns, data.rows);
+    return { product, pearson: pearson(values, y) };
+  });
+  const candidate = scored(scoring, key, structure, equation, predicted, folded, evidence);
+  // A constant the fit kept (above simplifyEquation's negligible size) has a rival: the same
+  // products without it, their coefficients refitted (inner weights held), for the answer rule.
+  const at = equation.terms.findIndex((t) => t.factors.length === 0);
+  if (constant && at >= 0 && equation.terms.length > 1) {
+    const plain = refitted(scoring, equation, at);
+    if (plain)
+      candidate.plain = scored(
+        scoring,
+        `${key}#plain`,
+        structure,
+        plain.equation,
+        plain.predicted,
+        plain.nrmse,
+        evidence,
+        candidate.reward,
+      );
+  }
+  return candidate;
+}
+
+/** The reward plugin's score of a fit, checked (a throw, NaN or a value out of range is an InputError naming it). */
+function rewardOf(reward: RewardPlugin, fitScore: RewardFit): number {
+  const error = fitScore.nrmse;
+  let score: number;
+  try {
+    score = reward.score(fitScore);
+  } catch (cause) {
+    throw new InputError(
+      `plugin ${reward.name}: score threw: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
+  }
+  if (!Number.isFinite(score)) {
+    if (Number.isFinite(error))
+      throw new InputError(`plugin ${reward.name}: score returned ${score} for NRMSE ${error}`);
+    score = reward.range[0];
+  }
+  const [lo, hi] = reward.range;
+  const slack = 1e-12 * Math.max(1, hi - lo); // as check-plugin's range check
+  if (score < lo - slack || score > hi + slack) {
+    throw new InputError(
+      `plugin ${reward.name}: score returned ${score} for NRMSE ${error}, ` +
+        `outside its declared range [${lo}, ${hi}]`,
+    );
+  }
+  return score;
+}
+
+/** The candidate of a fitted equation: its reward, complexity and left-out NRMSE. */
+function scored(
+  scoring: Scoring,
+  key: string,
+  structure: LocalStructure,
+  equation: Equation,
+  predicted: Float64Array,
+  nrmse: number,
+  evidence: Candidate["evidence"],
+  /** The reward, given: a rival without the constant shares its structure's (the search learns that). */
+  given?: number,
+): Candidate {
+  const { y, lookup, columns, data } = scoring;
+  const error = Number.isFinite(nrmse) ? nrmse : Number.POSITIVE_INFINITY;
+  const complexity = complexityOf(equation, scoring.symbols);
+  const score = given ?? rewardOf(scoring.reward, { yTrue: y, yPred: predicted, nrmse: error, complexity });
+  let loo = Number.isFinite(error)
+    ? leaveOneOutNrmse(tangentColumns(equation, lookup, columns, data.rows), y, predicted)
+    : Number.POSITIVE_INFINITY;
+  if (!Number.isFinite(loo)) loo = Number.POSITIVE_INFINITY;
+  return { key, structure, equation, nrmse: error, loo, complexity, reward: score, evidence };
+}
+
+/**
+ * The equation's coefficients refitted by least squares on its term columns (inner weights
+ * held), without the term at `drop` when given; undefined when nothing is left or the drop
+ * comes back (a dropped constant that another term folds back into).
+ */
+function refitted(scoring: Scoring, equation: Equation, drop = -1) {
+  const { y, lookup, columns, data } = scoring;
+  const terms = equation.terms.filter((_, k) => k !== drop);
+  const basis = terms.map((t) => evaluateTerm({ coefficient: 1, factors: t.factors }, lookup, columns, data.rows));
+  const beta = refitCoefficients(basis, y, data.rows);
+  const out = simplifyEquation(
+    { target: equation.target, terms: terms.map((t, k) => ({ coefficient: beta[k]!, factors: t.factors })) },
+    scoring.order,
+  );
+  if (out.terms.length === 0 || (drop >= 0 && out.terms.some((t) => t.factors.length === 0))) return undefined;
+  const predicted = evaluateEquation(out, lookup, columns, data.rows);
+  return { equation: out, predicted, nrmse: nrmseOf(y, predicted) };
 }

@@ -112,10 +112,31 @@ function eliminate(
 ): { path: BackwardModel[]; dependent: number } {
   let k = members.length;
   // R (k×k, upper triangular, rows), z = Qᵀy, and the full model's residual computed explicitly.
-  let R = Array.from({ length: k }, (_, i) =>
+  let R: Float64Array[] = Array.from({ length: k }, (_, i) =>
     Float64Array.from({ length: k }, (_, c) => (i < rColumns[c]!.length ? rColumns[c]![i]! : 0)),
   );
-  let z = Float64Array.from(Q, (q) => dot(q, y));
+  let z: Float64Array = Float64Array.from(Q, (q) => dot(q, y));
+  let rss = residualSquares(Q, y, m);
+  const floor = 1e-22 * dot(y, y);
+  const active = [...members];
+  const path: BackwardModel[] = [];
+  const S = inverseRows(R, k);
+  while (k > 0) {
+    if (k <= maxTerms) path.push({ members: [...active].sort((a, b) => a - b), rss });
+    if (k === 1) break;
+    const drop = cheapestDrop(S, z, k, floor, complexity, active);
+    const dropped = dropColumn(R, z, S, k, drop);
+    rss += dropped.lost;
+    R = dropped.R;
+    z = dropped.z;
+    active.splice(drop, 1);
+    k--;
+  }
+  return { path, dependent };
+}
+
+/** The residual sum of squares of y outside the orthonormal columns Q (projected out twice). */
+function residualSquares(Q: readonly Float64Array[], y: Float64Array, m: number): number {
   const residual = Float64Array.from(y);
   for (let pass = 0; pass < 2; pass++) {
     for (const q of Q) {
@@ -123,13 +144,15 @@ function eliminate(
       for (let r = 0; r < m; r++) residual[r] = residual[r]! - c * q[r]!;
     }
   }
-  let rss = dot(residual, residual);
-  const floor = 1e-22 * dot(y, y);
-  const active = [...members];
-  const path: BackwardModel[] = [];
-  // S = R⁻¹ by rows (S[i][c], zero below the diagonal), once; each drop then updates it in O(k²)
-  // instead of inverting the new R in O(k³): with H = R without column `drop` and G the Givens
-  // rotations that make G·H triangular (R'), R'⁻¹ is S·Gᵀ without row `drop` and its last column.
+  return dot(residual, residual);
+}
+
+/**
+ * S = R⁻¹ by rows (S[i][c], zero below the diagonal), once; each drop then updates it in O(k²)
+ * instead of inverting the new R in O(k³): with H = R without column `drop` and G the Givens
+ * rotations that make G·H triangular (R'), R'⁻¹ is S·Gᵀ without row `drop` and its last column.
+ */
+function inverseRows(R: readonly Float64Array[], k: number): Float64Array[] {
   const S = Array.from({ length: k }, () => new Float64Array(k));
   for (let c = 0; c < k; c++) {
     for (let i = c; i >= 0; i--) {
@@ -138,51 +161,70 @@ function eliminate(
       S[i]![c] = s / R[i]![i]!;
     }
   }
-  while (k > 0) {
-    if (k <= maxTerms) path.push({ members: [...active].sort((a, b) => a - b), rss });
-    if (k === 1) break;
-    let drop = 0;
-    let dropCost = Number.POSITIVE_INFINITY;
-    for (let j = 0; j < k; j++) {
-      // β_j = (R⁻¹z)_j and ‖row j of R⁻¹‖².
-      const row = S[j]!;
-      let beta = 0;
-      let norm = 0;
-      for (let c = j; c < k; c++) {
-        const w = row[c]!;
-        beta += w * z[c]!;
-        norm += w * w;
-      }
-      const cost = Math.max(floor, (beta * beta) / norm);
-      // At the floor, drop the most complex column (then the later one).
-      const better = cost < dropCost || (cost === dropCost && complexity[active[j]!]! >= complexity[active[drop]!]!);
-      if (better) {
-        drop = j;
-        dropCost = cost;
-      }
+  return S;
+}
+
+/**
+ * The column whose removal raises the RSS least: β_j² / ‖row j of R⁻¹‖², not under `floor`; at the
+ * floor, the most complex column (then the later one).
+ */
+function cheapestDrop(
+  S: readonly Float64Array[],
+  z: Float64Array,
+  k: number,
+  floor: number,
+  complexity: readonly number[],
+  active: readonly number[],
+): number {
+  let drop = 0;
+  let dropCost = Number.POSITIVE_INFINITY;
+  for (let j = 0; j < k; j++) {
+    // β_j = (R⁻¹z)_j and ‖row j of R⁻¹‖².
+    const row = S[j]!;
+    let beta = 0;
+    let norm = 0;
+    for (let c = j; c < k; c++) {
+      const w = row[c]!;
+      beta += w * z[c]!;
+      norm += w * w;
     }
-    // Remove column `drop` and restore the triangle with Givens rotations on rows drop…k−1.
-    R = R.map((row) => {
-      const out = new Float64Array(k - 1);
-      out.set(row.subarray(0, drop), 0);
-      out.set(row.subarray(drop + 1), drop);
-      return out;
-    });
-    for (let c = drop; c < k - 1; c++) {
-      const rotation = givens(R[c]![c]!, R[c + 1]![c]!);
-      if (!rotation) continue;
-      const { c: cs, s: sn } = rotation;
-      for (let t = c; t < k - 1; t++) rotate(R[c]!, R[c + 1]!, t, t, cs, sn);
-      rotate(z, z, c, c + 1, cs, sn);
-      // S·Gᵀ: the same rotation on columns c, c + 1 of S (rows up to c + 1 hold them).
-      for (let i = 0; i <= c + 1; i++) rotate(S[i]!, S[i]!, c, c + 1, cs, sn);
+    const cost = Math.max(floor, (beta * beta) / norm);
+    const better = cost < dropCost || (cost === dropCost && complexity[active[j]!]! >= complexity[active[drop]!]!);
+    if (better) {
+      drop = j;
+      dropCost = cost;
     }
-    S.splice(drop, 1);
-    rss += z[k - 1]! ** 2;
-    R = R.slice(0, k - 1);
-    z = z.slice(0, k - 1);
-    active.splice(drop, 1);
-    k--;
   }
-  return { path, dependent };
+  return drop;
+}
+
+/**
+ * Column `drop` removed from R and the triangle restored with Givens rotations on rows drop…k−1,
+ * applied to z and S too (S loses row `drop`): the new R and z, and the RSS the drop adds (the
+ * entry of z that leaves).
+ */
+function dropColumn(
+  R: readonly Float64Array[],
+  z: Float64Array,
+  S: Float64Array[],
+  k: number,
+  drop: number,
+): { R: Float64Array[]; z: Float64Array; lost: number } {
+  const without = R.map((row) => {
+    const out = new Float64Array(k - 1);
+    out.set(row.subarray(0, drop), 0);
+    out.set(row.subarray(drop + 1), drop);
+    return out;
+  });
+  for (let c = drop; c < k - 1; c++) {
+    const rotation = givens(without[c]![c]!, without[c + 1]![c]!);
+    if (!rotation) continue;
+    const { c: cs, s: sn } = rotation;
+    for (let t = c; t < k - 1; t++) rotate(without[c]!, without[c + 1]!, t, t, cs, sn);
+    rotate(z, z, c, c + 1, cs, sn);
+    // S·Gᵀ: the same rotation on columns c, c + 1 of S (rows up to c + 1 hold them).
+    for (let i = 0; i <= c + 1; i++) rotate(S[i]!, S[i]!, c, c + 1, cs, sn);
+  }
+  S.splice(drop, 1);
+  return { R: without.slice(0, k - 1), z: z.slice(0, k - 1), lost: z[k - 1]! ** 2 };
 }

@@ -108,112 +108,151 @@ export function monomialProposals(input: MonomialInput): ProductProposal[] {
  * inputs (hundreds of columns, thousands of candidate factors) a stop gets through.
  */
 export function* monomialProposalsSteps(input: MonomialInput): Steps<ProductProposal[]> {
-  const { x, pool, allowed, lookup, maxFactors } = input;
   const space = logSpace(input);
   if (!space) return [];
-  const { keep, t, powers } = space;
-  const rows = (c: Float64Array) => Float64Array.from(keep, (r) => c[r]!);
-  // Inputs of one sign carry a log|x_i| column; every input may carry non-power factors.
-  const signed = x.map((c) => c.every((v) => v > 0) || c.every((v) => v < 0));
-  const base = x.flatMap((c, i) =>
-    signed[i] && powers.length > 0 ? [{ input: i, values: Float64Array.from(rows(c), (v) => log(Math.abs(v))) }] : [],
-  );
-  /**
-   * A non-power factor's log column; `exponential`: log|f(w·x)|
-   * is linear in x (exp), its weight is then the fitted slope.
-   */
-  type Extra = { neuron: number; weight: number; values: Float64Array; exponential: boolean };
-  // Built only where powers alone leave a residual (below): a product of powers needs none.
-  const extraColumns = (): Extra[] => {
-    const extras: Extra[] = [];
-    x.forEach((full, i) => {
-      const c = rows(full);
-      pool.forEach((name, s) => {
-        const neuron = i * pool.length + s;
-        const symbol = lookup(name);
-        if (!allowed[neuron] || powerOf(symbol) !== undefined) return;
-        const f = (v: number) => symbol.evaluate(v);
-        const exponential = Math.abs(f(0) - 1) < 1e-12 && Math.abs(f(0.4) * f(1.3) - f(1.7)) < 1e-9 * Math.abs(f(1.7));
-        for (const w of symbol.innerWeight ? WEIGHT_GRID : [1]) {
-          const values = new Float64Array(c.length);
-          let ok = true;
-          for (let r = 0; r < c.length && ok; r++) {
-            const f = symbol.evaluate(symbol.innerWeight ? w * c[r]! : c[r]!);
-            values[r] = log(Math.abs(f));
-            ok = Number.isFinite(values[r]!);
-          }
-          if (ok) extras.push({ neuron, weight: w, values, exponential });
-        }
-      });
-    });
-    return extras;
-  };
-  const ways = writings(powers, maxFactors);
-  const exponents = [...ways.keys()];
-  /** The product of a fit: powers rounded to writable exponents, plus the chosen extras. */
-  const productOf = (beta: number[], chosen: Extra[], tolerance: number): ProductProposal | null => {
-    const neurons: number[] = [];
-    const weights: number[] = [];
-    for (let b = 0; b < base.length; b++) {
-      const p = beta[1 + b]!;
-      if (Math.abs(p) < tolerance) continue;
-      const near = exponents.reduce(
-        (best, e) => (Math.abs(e - p) < Math.abs(best - p) ? e : best),
-        Number.POSITIVE_INFINITY,
-      );
-      if (!(Math.abs(near - p) <= tolerance)) return null;
-      for (const s of ways.get(near)!) {
-        neurons.push(base[b]!.input * pool.length + s);
-        weights.push(1);
-      }
-    }
-    for (const [k, e] of chosen.entries()) {
-      // A factor enters a product once: its log column's coefficient is 1 (an exp's is its weight).
-      const b = beta[1 + base.length + k]!;
-      if (e.exponential ? !(Math.abs(b) > 1e-3) : Math.abs(b - 1) > tolerance) return null;
-      if (neurons.includes(e.neuron)) return null;
-      neurons.push(e.neuron);
-      weights.push(e.exponential ? b * e.weight : e.weight);
-    }
-    if (neurons.length === 0 || neurons.length > maxFactors || neurons.some((v) => !allowed[v])) return null;
-    const order = neurons.map((v, k) => [v, weights[k]!] as const).sort((p, q) => p[0] - q[0]);
-    return { neurons: order.map((o) => o[0]), weights: order.map((o) => o[1]), residual: 0 };
-  };
+  const basis = logBasis(input, space);
   const out = new Map<string, ProductProposal>();
-  const consider = (chosen: Extra[]) => {
-    const fit = logFit([...base.map((b) => b.values), ...chosen.map((e) => e.values)], t);
-    if (!fit) return;
-    for (const tolerance of [0.15, 0.3]) {
-      const proposal = productOf(fit.beta, chosen, tolerance);
-      if (!proposal) continue;
-      const key = proposal.neurons.join(".");
-      const old = out.get(key);
-      if (!old || fit.residual < old.residual) out.set(key, { ...proposal, residual: fit.residual });
-    }
-  };
-  consider([]);
+  consider(basis, out, []);
   // One or two non-power factors, chosen greedily by the log-space residual; none where powers
   // alone fit log|y| to rounding (a product of powers: a factor more cannot be better).
   const exact = [...out.values()].some((p) => p.residual < 1e-9);
-  let chosen: Extra[] = [];
-  const extras = exact ? [] : extraColumns();
-  for (let round = 0; round < (exact ? 0 : (input.extras ?? 2)); round++) {
-    let best: { extra: Extra; residual: number } | undefined;
-    for (const e of extras) {
-      yield;
-      if (chosen.some((c) => c.neuron === e.neuron)) continue;
-      const fit = logFit([...base.map((b) => b.values), ...chosen.map((c) => c.values), e.values], t);
-      if (fit && (!best || fit.residual < best.residual)) best = { extra: e, residual: fit.residual };
-      consider([...chosen, e]);
-    }
-    if (!best) break;
-    chosen = [...chosen, best.extra];
-  }
+  if (!exact) yield* chooseExtras(basis, out, extraColumns(input, space.keep), input.extras ?? 2);
   // Fits within a factor 2 of each other (or at rounding level) rank by size: no spurious factors.
   const bucket = (r: number) => Math.floor(log2(Math.max(r, 1e-9)));
   return [...out.values()].sort(
     (p, q) => bucket(p.residual) - bucket(q.residual) || p.neurons.length - q.neurons.length || p.residual - q.residual,
   );
+}
+
+/**
+ * A non-power factor's log column; `exponential`: log|f(w·x)|
+ * is linear in x (exp), its weight is then the fitted slope.
+ */
+type Extra = { neuron: number; weight: number; values: Float64Array; exponential: boolean };
+
+/** What the log-space fits share: the target, the power columns and how each exponent is written. */
+interface LogBasis {
+  input: MonomialInput;
+  t: Float64Array;
+  /** log|x_i| of each input of one sign (where the pool has powers). */
+  base: { input: number; values: Float64Array }[];
+  /** Exponent → pool symbol indices writing it (writings), and the exponents. */
+  ways: Map<number, number[]>;
+  exponents: number[];
+}
+
+/** The log-space fits' shared parts over the rows logSpace keeps. */
+function logBasis(input: MonomialInput, { keep, t, powers }: NonNullable<ReturnType<typeof logSpace>>): LogBasis {
+  const rows = (c: Float64Array) => Float64Array.from(keep, (r) => c[r]!);
+  // Inputs of one sign carry a log|x_i| column; every input may carry non-power factors.
+  const signed = input.x.map((c) => c.every((v) => v > 0) || c.every((v) => v < 0));
+  const base = input.x.flatMap((c, i) =>
+    signed[i] && powers.length > 0 ? [{ input: i, values: Float64Array.from(rows(c), (v) => log(Math.abs(v))) }] : [],
+  );
+  const ways = writings(powers, input.maxFactors);
+  return { input, t, base, ways, exponents: [...ways.keys()] };
+}
+
+/**
+ * The log columns of every allowed non-power factor (at each grid weight where it has one), on the
+ * `keep` rows. Built only where powers alone leave a residual: a product of powers needs none.
+ */
+function extraColumns({ x, pool, allowed, lookup }: MonomialInput, keep: readonly number[]): Extra[] {
+  const extras: Extra[] = [];
+  x.forEach((full, i) => {
+    const c = Float64Array.from(keep, (r) => full[r]!);
+    pool.forEach((name, s) => {
+      const neuron = i * pool.length + s;
+      const symbol = lookup(name);
+      if (!allowed[neuron] || powerOf(symbol) !== undefined) return;
+      const f = (v: number) => symbol.evaluate(v);
+      const exponential = Math.abs(f(0) - 1) < 1e-12 && Math.abs(f(0.4) * f(1.3) - f(1.7)) < 1e-9 * Math.abs(f(1.7));
+      for (const w of symbol.innerWeight ? WEIGHT_GRID : [1]) {
+        const values = new Float64Array(c.length);
+        let ok = true;
+        for (let r = 0; r < c.length && ok; r++) {
+          const value = symbol.evaluate(symbol.innerWeight ? w * c[r]! : c[r]!);
+          values[r] = log(Math.abs(value));
+          ok = Number.isFinite(values[r]!);
+        }
+        if (ok) extras.push({ neuron, weight: w, values, exponential });
+      }
+    });
+  });
+  return extras;
+}
+
+/**
+ * Up to `rounds` extras added greedily, each the one whose fit beside the chosen ones leaves the
+ * least residual; every fit on the way is considered (a yield before each).
+ */
+function* chooseExtras(
+  basis: LogBasis,
+  out: Map<string, ProductProposal>,
+  extras: readonly Extra[],
+  rounds: number,
+): Steps<void> {
+  let chosen: Extra[] = [];
+  for (let round = 0; round < rounds; round++) {
+    let best: { extra: Extra; residual: number } | undefined;
+    for (const e of extras) {
+      yield;
+      if (chosen.some((c) => c.neuron === e.neuron)) continue;
+      const fit = logFit([...basis.base.map((b) => b.values), ...chosen.map((c) => c.values), e.values], basis.t);
+      if (fit && (!best || fit.residual < best.residual)) best = { extra: e, residual: fit.residual };
+      consider(basis, out, [...chosen, e]);
+    }
+    if (!best) break;
+    chosen = [...chosen, best.extra];
+  }
+}
+
+/**
+ * The powers with the `chosen` extras fitted in log space: its products (at two tolerances) kept in
+ * `out`, the best fit per product.
+ */
+function consider(basis: LogBasis, out: Map<string, ProductProposal>, chosen: Extra[]): void {
+  const fit = logFit([...basis.base.map((b) => b.values), ...chosen.map((e) => e.values)], basis.t);
+  if (!fit) return;
+  for (const tolerance of [0.15, 0.3]) {
+    const proposal = productOf(basis, fit.beta, chosen, tolerance);
+    if (!proposal) continue;
+    const key = proposal.neurons.join(".");
+    const old = out.get(key);
+    if (!old || fit.residual < old.residual) out.set(key, { ...proposal, residual: fit.residual });
+  }
+}
+
+/** The product of a fit: powers rounded to writable exponents, plus the chosen extras. */
+function productOf(basis: LogBasis, beta: number[], chosen: Extra[], tolerance: number): ProductProposal | null {
+  const { base, ways, exponents } = basis;
+  const { pool, allowed, maxFactors } = basis.input;
+  const neurons: number[] = [];
+  const weights: number[] = [];
+  for (let b = 0; b < base.length; b++) {
+    const p = beta[1 + b]!;
+    if (Math.abs(p) < tolerance) continue;
+    const near = exponents.reduce(
+      (best, e) => (Math.abs(e - p) < Math.abs(best - p) ? e : best),
+      Number.POSITIVE_INFINITY,
+    );
+    if (!(Math.abs(near - p) <= tolerance)) return null;
+    for (const s of ways.get(near)!) {
+      neurons.push(base[b]!.input * pool.length + s);
+      weights.push(1);
+    }
+  }
+  for (const [k, e] of chosen.entries()) {
+    // A factor enters a product once: its log column's coefficient is 1 (an exp's is its weight).
+    const b = beta[1 + base.length + k]!;
+    if (e.exponential ? !(Math.abs(b) > 1e-3) : Math.abs(b - 1) > tolerance) return null;
+    if (neurons.includes(e.neuron)) return null;
+    neurons.push(e.neuron);
+    weights.push(e.exponential ? b * e.weight : e.weight);
+  }
+  if (neurons.length === 0 || neurons.length > maxFactors || neurons.some((v) => !allowed[v])) return null;
+  const order = neurons.map((v, k) => [v, weights[k]!] as const).sort((p, q) => p[0] - q[0]);
+  return { neurons: order.map((o) => o[0]), weights: order.map((o) => o[1]), residual: 0 };
 }
 
 /**

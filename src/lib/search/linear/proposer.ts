@@ -17,7 +17,7 @@ import { monomialProposalsSteps, powerOf, sharedFactors, type MonomialInput } fr
 import { Selection, type Subset } from "./select.js";
 import { backwardElimination } from "./backward.js";
 import { ratioProposalSteps, type RatioProposal } from "./ratio.js";
-import { pursueSteps, pursueWeightedSteps } from "./pursuit.js";
+import { pursueSteps, pursueWeightedSteps, type PursuitResult } from "./pursuit.js";
 import { log2 } from "../../core/index.js";
 import { noiseShare } from "../noise.js";
 import { runSteps, type Steps } from "../../core/index.js";
@@ -243,18 +243,44 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
   // An exact log-space fit says y is one product: no library is needed.
   if (products.some((p) => p.score < 1e-9)) return { proposals: products, columns: 0, truncated: false };
   const neurons = cache.neurons(input.allowed, () => neuronColumns(x, input.pool, input.allowed, input.lookup));
-  // Libraries by how many gridded neurons (sin, exp … at grid weights) a product may hold: none
-  // (powers, sqrt …: no impostors, small enough to search exhaustively), one, two. Gridded
-  // columns imitate polynomial terms on a narrow range, and many of them crowd the selection.
+  const maxTerms = Math.min(input.maxTerms, SCREEN_TERMS);
+  const levels = yield* levelSubsets(input, cache, neurons, y, maxTerms);
+  const quotients = yield* quotientSubsets(input, cache, neurons, x, y, maxTerms);
+  const wide = yield* wideSubsets(input, neurons, y);
+  const scored = [...levels.scored, ...quotients.scored, ...wide.scored];
+  // Where no subset is exact (the wide path's included), the single-factor columns with the
+  // constant in every subset (centredSubsets).
+  if (levels.plain && !scored.some((s) => s.subset.nrmse <= PURSUIT_EXACT))
+    scored.push(...(yield* centredSubsets(levels.plain, y, maxTerms, input, cache)));
+  const sums = sumProposals(scored, wide.scored);
+  const count = levels.count + quotients.count + wide.count;
+  return { proposals: merge(products, sums), columns: count, truncated: levels.truncated };
+}
+
+/** A subset of a library's columns selected against y, with the library it indexes. */
+type Scored = { columns: readonly ProductColumn[]; subset: Subset };
+
+/**
+ * The subsets selected in the libraries by how many gridded neurons (sin, exp … at grid weights)
+ * a product may hold: none (powers, sqrt …: no impostors, small enough to search exhaustively),
+ * one, two. Gridded columns imitate polynomial terms on a narrow range, and many of them crowd
+ * the selection. Also the columns built, whether the cap cut a library, and the first library
+ * (without gridded neurons where the pool has any).
+ */
+function* levelSubsets(
+  input: LinearInput,
+  cache: ScreenCache,
+  neurons: readonly NeuronColumn[],
+  y: Float64Array,
+  maxTerms: number,
+): Steps<{ scored: Scored[]; count: number; truncated: boolean; plain: ProductColumn[] | undefined }> {
   const gridded = neurons.some((n) => n.weight !== 1);
   const levels = gridded ? [0, 1, 2].filter((g) => g <= input.maxFactors) : [input.maxFactors];
-  const scored: { columns: readonly ProductColumn[]; subset: Subset }[] = [];
+  const scored: Scored[] = [];
   let count = 0;
   let truncated = false;
   // Single products of many factors are the log-space solve's; the library holds up to 3.
   const libraryFactors = Math.min(input.maxTerms === 1 ? 3 : SCREEN_FACTORS, input.maxFactors);
-  const maxTerms = Math.min(input.maxTerms, SCREEN_TERMS);
-  /** The first library built (without gridded neurons where the pool has any). */
   let plain: ProductColumn[] | undefined;
   for (const level of levels) {
     const built = yield* cache.library(`${level}:${libraryFactors}`, () =>
@@ -274,8 +300,24 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
         scored.push({ columns: library, subset });
     }
   }
-  // Sums whose terms share a factor (G·m1·m2·(1/r2 − 1/r1)): y divided by the shared factor is
-  // a sum of smaller products, which a small library can hold.
+  return { scored, count, truncated, plain };
+}
+
+/**
+ * Sums whose terms share a factor (G·m1·m2·(1/r2 − 1/r1)): y divided by the shared factor is
+ * a sum of smaller products, which a small library can hold. Its subsets, as products with the
+ * shared factors, and the columns built.
+ */
+function* quotientSubsets(
+  input: LinearInput,
+  cache: ScreenCache,
+  neurons: readonly NeuronColumn[],
+  x: Float64Array[],
+  y: Float64Array,
+  maxTerms: number,
+): Steps<{ scored: Scored[]; count: number }> {
+  const scored: Scored[] = [];
+  let count = 0;
   const sharedSets = input.maxTerms > 1 ? sharedFactors({ ...input, x, y }) : [];
   const quotientFactors = Math.min(input.maxFactors, SCREEN_FACTORS);
   for (const shared of sharedSets.filter((set) => set.length > 0 && set.length < quotientFactors)) {
@@ -291,39 +333,49 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
     );
     count += built.columns.length;
     const quotient = Float64Array.from(y, (v, r) => v / divisor[r]!);
-    const prefixed = built.columns.map((c) => {
-      // A column constant over the rows (α·α⁻¹) is the term of the shared factors alone.
-      const own = constant(c.values) ? [] : c.neurons.map((v, k) => [v, c.weights[k]!] as const);
-      const pairs = [...shared.map((v) => [v, 1] as const), ...own].sort((p, q) => p[0] - q[0]);
-      return { ...c, neurons: pairs.map((p) => p[0]), weights: pairs.map((p) => p[1]) };
-    });
+    const prefixed = built.columns.map((c) => withShared(c, shared));
     for (const subset of yield* cache.selection(`quotient ${shared.join(".")}`, built.columns, quotient).upTo(maxTerms))
       scored.push({ columns: prefixed, subset });
   }
-  // The wide screen: every model on the backward-elimination path of the whole library.
-  const wide: { columns: ProductColumn[]; subset: Subset }[] = [];
-  if (input.wide) {
-    const built = yield* productColumnsSteps(neurons, Math.min(SCREEN_FACTORS, input.maxFactors), WIDE_COLUMNS);
-    if (!built.truncated && built.columns.length > 0) {
-      count += built.columns.length;
-      const scale = std(y) * Math.sqrt(y.length) || 1;
-      const library = withOnes(built.columns, input);
-      const { path } = backwardElimination(
-        library.map((c) => c.values),
-        library.map((c) => c.complexity),
-        y,
-        input.maxTerms,
-      );
-      for (const model of path)
-        wide.push({ columns: library, subset: { members: model.members, nrmse: Math.sqrt(model.rss) / scale } });
-    }
-  }
-  scored.push(...wide);
-  // Where no subset is exact (the wide path's included), the single-factor columns with the
-  // constant in every subset (centredSubsets).
-  if (plain && !scored.some((s) => s.subset.nrmse <= PURSUIT_EXACT))
-    scored.push(...(yield* centredSubsets(plain, y, maxTerms, input, cache)));
-  // Near-exact subsets first, the fewest terms among those within a factor 2 of each other.
+  return { scored, count };
+}
+
+/** A quotient library's column as a product with the shared factors (its neurons sorted). */
+function withShared(c: ProductColumn, shared: readonly number[]): ProductColumn {
+  // A column constant over the rows (α·α⁻¹) is the term of the shared factors alone.
+  const own = constant(c.values) ? [] : c.neurons.map((v, k) => [v, c.weights[k]!] as const);
+  const pairs = [...shared.map((v) => [v, 1] as const), ...own].sort((p, q) => p[0] - q[0]);
+  return { ...c, neurons: pairs.map((p) => p[0]), weights: pairs.map((p) => p[1]) };
+}
+
+/** The wide screen (LinearInput.wide): every model on the backward-elimination path of the whole library. */
+function* wideSubsets(
+  input: LinearInput,
+  neurons: readonly NeuronColumn[],
+  y: Float64Array,
+): Steps<{ scored: Scored[]; count: number }> {
+  const scored: Scored[] = [];
+  if (!input.wide) return { scored, count: 0 };
+  const built = yield* productColumnsSteps(neurons, Math.min(SCREEN_FACTORS, input.maxFactors), WIDE_COLUMNS);
+  if (built.truncated || built.columns.length === 0) return { scored, count: 0 };
+  const scale = std(y) * Math.sqrt(y.length) || 1;
+  const library = withOnes(built.columns, input);
+  const { path } = backwardElimination(
+    library.map((c) => c.values),
+    library.map((c) => c.complexity),
+    y,
+    input.maxTerms,
+  );
+  for (const model of path)
+    scored.push({ columns: library, subset: { members: model.members, nrmse: Math.sqrt(model.rss) / scale } });
+  return { scored, count: built.columns.length };
+}
+
+/**
+ * The subsets as sum proposals, near-exact first, the fewest terms among those within a factor 2
+ * of each other; each sum once (the constant column, the fit's own constant, is no product).
+ */
+function sumProposals(scored: Scored[], wide: readonly Scored[]): LinearProposal[] {
   const bucket = (nrmse: number) => Math.floor(log2(Math.max(nrmse, 1e-10)));
   scored.sort(
     (p, q) =>
@@ -334,7 +386,6 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
   const sums: LinearProposal[] = [];
   const seen = new Set<string>();
   for (const { columns, subset: s } of scored) {
-    // The constant column is the fit's own constant: not a product of the proposal.
     const members = s.members.filter((m) => columns[m]!.neurons.length > 0);
     const products = members.map((m) => columns[m]!.neurons);
     const weights = members.map((m) => columns[m]!.weights);
@@ -353,7 +404,7 @@ export function* linearProposalsSteps(input: LinearInput): Steps<LinearScreen> {
       source: wide.some((w) => w.subset === s) ? "backward-sum" : "sparse-sum",
     });
   }
-  return { proposals: merge(products, sums), columns: count, truncated };
+  return sums;
 }
 
 /**
@@ -454,77 +505,111 @@ export function* cheapProposalsSteps(input: LinearInput): Steps<{ proposals: Lin
         expected: subset.nrmse,
         source: "sparse-sum",
       });
-  // Where no sum of singles and pairs is exact, product pursuit (pursuit.ts): backward elimination
-  // over the pairs, then sums of larger products; only an exact sum it finds is proposed (under
-  // noise, a sum picked from tens of thousands of products could fit the noise).
-  const pursued: LinearProposal[] = [];
-  if (!sums.some((p) => p.score <= PURSUIT_EXACT) && input.maxTerms > 1) {
-    const plain = neurons.filter((n) => !neurons.some((m) => m.neuron === n.neuron && m.weight !== 1));
-    const index = new Map(plain.map((n, i) => [n.neuron, i]));
-    const starts: number[][][] = [];
-    for (let terms = 1; terms <= SCREEN_TERMS; terms++) {
-      const best = sums.filter((p) => p.products.length === terms).sort((p, q) => p.score - q.score);
-      for (const sum of best.slice(0, PURSUIT_STARTS))
-        if (sum.products.every((p) => p.every((n) => index.has(n))))
-          starts.push(sum.products.map((p) => p.map((n) => index.get(n)!)));
-    }
-    // A sum whose residual is mostly noise (the Gamma test's share of it, noise.ts) ends the pursuit:
-    // with noise in the data no sum is exact, and the pursuit's time would be spent for nothing.
-    const isNoise = (residual: Float64Array) => (noiseShare(x, residual) ?? 0) > NOISE_SHARE;
-    const ends = yield* pursueSteps(plain, y, {
-      starts,
-      maxTerms: input.maxTerms,
-      maxFactors: input.maxFactors,
-      intercept: input.intercept ?? true,
-      exact: PURSUIT_EXACT,
-      powers: plain.map((n) => powerOf(input.lookup(input.pool[n.neuron % input.pool.length]!))),
-      isNoise,
-    });
-    // Exact sums, and the sum at which the pursuit stopped on noise (a noise-level answer, which the
-    // search fits first where it reaches the noise floor; loop.ts cheapStart).
-    const noisy = ends.find((end) => end.source === "noise" && end.products.length > 0);
-    for (const end of [...ends.filter((e) => e.nrmse <= PURSUIT_EXACT), ...(noisy ? [noisy] : [])])
-      pursued.push({
-        products: end.products.map((p) => p.map((i) => plain[i]!.neuron).sort((a, b) => a - b)),
-        score: end.nrmse,
-        expected: end.nrmse,
-        source: end.source === "backward" ? "backward-sum" : "pursuit",
-      });
-    // Nothing exact among plain products: products with one neuron at an inner weight (sin, exp …),
-    // from a fine weight grid, their weights refined (pursueWeightedSteps). Where the plain pursuit
-    // stopped on noise only its sum's terms are multiplied by them (q·B·v·θ² to q·B·v·sin θ), and a
-    // multiplied term completed alone over plain products to the noise; no weighted sum is grown.
-    if (!pursued.some((p) => p.expected <= PURSUIT_EXACT)) {
-      const fine = fineWeightColumns(x, input.pool, input.allowed, input.lookup);
-      const found = yield* pursueWeightedSteps(plain, fine, y, {
-        maxTerms: input.maxTerms,
-        maxFactors: input.maxFactors,
-        intercept: input.intercept ?? true,
-        exact: PURSUIT_EXACT,
-        isNoise,
-        grow: !noisy,
-        // The plain pursuit's sums, shortest first: a weighted factor may be what they lack (under
-        // noise, the noise sum alone).
-        starts: noisy
-          ? [noisy.products]
-          : ends
-              .filter((end) => end.source === "pursuit" && end.products.length > 0)
-              .sort((p, q) => p.products.length - q.products.length)
-              .map((end) => end.products),
-      });
-      for (const end of found) {
-        const products = end.products.map((p) => [...p].sort((a, b) => a.neuron - b.neuron));
-        pursued.push({
-          products: products.map((p) => p.map((n) => n.neuron)),
-          weights: products.map((p) => p.map((n) => n.weight)),
-          score: end.nrmse,
-          expected: end.nrmse,
-          source: "pursuit",
-        });
-      }
-    }
-  }
+  // Where no sum of singles and pairs is exact, product pursuit (pursuit.ts).
+  const pursued =
+    !sums.some((p) => p.score <= PURSUIT_EXACT) && input.maxTerms > 1
+      ? yield* pursuedSums(input, neurons, x, y, sums)
+      : [];
   return { proposals: [...products, ...sums, ...centred, ...pursued], columns: built.columns.length };
+}
+
+/**
+ * Product pursuit (pursuit.ts) from the cheap screen's sums: backward elimination over the pairs,
+ * then sums of larger products; only an exact sum it finds is proposed (under noise, a sum picked
+ * from tens of thousands of products could fit the noise), and the sum at which it stopped on
+ * noise. Nothing exact among plain products: products with one neuron at an inner weight.
+ */
+function* pursuedSums(
+  input: LinearInput,
+  neurons: readonly NeuronColumn[],
+  x: Float64Array[],
+  y: Float64Array,
+  sums: readonly LinearProposal[],
+): Steps<LinearProposal[]> {
+  const plain = neurons.filter((n) => !neurons.some((m) => m.neuron === n.neuron && m.weight !== 1));
+  // A sum whose residual is mostly noise (the Gamma test's share of it, noise.ts) ends the pursuit:
+  // with noise in the data no sum is exact, and the pursuit's time would be spent for nothing.
+  const isNoise = (residual: Float64Array) => (noiseShare(x, residual) ?? 0) > NOISE_SHARE;
+  const ends = yield* pursueSteps(plain, y, {
+    starts: pursuitStarts(plain, sums),
+    maxTerms: input.maxTerms,
+    maxFactors: input.maxFactors,
+    intercept: input.intercept ?? true,
+    exact: PURSUIT_EXACT,
+    powers: plain.map((n) => powerOf(input.lookup(input.pool[n.neuron % input.pool.length]!))),
+    isNoise,
+  });
+  // Exact sums, and the sum at which the pursuit stopped on noise (a noise-level answer, which the
+  // search fits first where it reaches the noise floor; loop.ts cheapStart).
+  const noisy = ends.find((end) => end.source === "noise" && end.products.length > 0);
+  const pursued: LinearProposal[] = [];
+  for (const end of [...ends.filter((e) => e.nrmse <= PURSUIT_EXACT), ...(noisy ? [noisy] : [])])
+    pursued.push({
+      products: end.products.map((p) => p.map((i) => plain[i]!.neuron).sort((a, b) => a - b)),
+      score: end.nrmse,
+      expected: end.nrmse,
+      source: end.source === "backward" ? "backward-sum" : "pursuit",
+    });
+  if (!pursued.some((p) => p.expected <= PURSUIT_EXACT))
+    pursued.push(...(yield* weightedSums(input, plain, x, y, ends, noisy, isNoise)));
+  return pursued;
+}
+
+/** The cheap screen's best sums of each length (PURSUIT_STARTS) over the plain neurons, as their indices. */
+function pursuitStarts(plain: readonly NeuronColumn[], sums: readonly LinearProposal[]): number[][][] {
+  const index = new Map(plain.map((n, i) => [n.neuron, i]));
+  const starts: number[][][] = [];
+  for (let terms = 1; terms <= SCREEN_TERMS; terms++) {
+    const best = sums.filter((p) => p.products.length === terms).sort((p, q) => p.score - q.score);
+    for (const sum of best.slice(0, PURSUIT_STARTS))
+      if (sum.products.every((p) => p.every((n) => index.has(n))))
+        starts.push(sum.products.map((p) => p.map((n) => index.get(n)!)));
+  }
+  return starts;
+}
+
+/**
+ * Nothing exact among plain products: products with one neuron at an inner weight (sin, exp …),
+ * from a fine weight grid, their weights refined (pursueWeightedSteps). Where the plain pursuit
+ * stopped on noise only its sum's terms are multiplied by them (q·B·v·θ² to q·B·v·sin θ), and a
+ * multiplied term completed alone over plain products to the noise; no weighted sum is grown.
+ */
+function* weightedSums(
+  input: LinearInput,
+  plain: readonly NeuronColumn[],
+  x: Float64Array[],
+  y: Float64Array,
+  ends: readonly PursuitResult[],
+  noisy: PursuitResult | undefined,
+  isNoise: (residual: Float64Array) => boolean,
+): Steps<LinearProposal[]> {
+  const fine = fineWeightColumns(x, input.pool, input.allowed, input.lookup);
+  const found = yield* pursueWeightedSteps(plain, fine, y, {
+    maxTerms: input.maxTerms,
+    maxFactors: input.maxFactors,
+    intercept: input.intercept ?? true,
+    exact: PURSUIT_EXACT,
+    isNoise,
+    grow: !noisy,
+    // The plain pursuit's sums, shortest first: a weighted factor may be what they lack (under
+    // noise, the noise sum alone).
+    starts: noisy
+      ? [noisy.products]
+      : ends
+          .filter((end) => end.source === "pursuit" && end.products.length > 0)
+          .sort((p, q) => p.products.length - q.products.length)
+          .map((end) => end.products),
+  });
+  return found.map((end): LinearProposal => {
+    const products = end.products.map((p) => [...p].sort((a, b) => a.neuron - b.neuron));
+    return {
+      products: products.map((p) => p.map((n) => n.neuron)),
+      weights: products.map((p) => p.map((n) => n.weight)),
+      score: end.nrmse,
+      expected: end.nrmse,
+      source: "pursuit",
+    };
+  });
 }
 
 /**
