@@ -1,6 +1,6 @@
 // Observable Framework configuration for the consolesr site.
-// Offline by construction: no CDN, no font server, no registry (see ../shared/STACK.md,
-// "Observable Framework offline"). test/browser/site-build.test.ts builds with network access blocked.
+// Offline by construction: no CDN, no font server, no registry (docs/design.md#stack).
+// test/browser/site-build.test.ts builds with network access blocked.
 import { prepareFrameworkCache } from "./src/framework/index.js";
 import { invalidateStaleLoaders, watchLoaderInputs } from "./scripts/loaderCache.js";
 
