@@ -14,7 +14,7 @@ const root = "site";
 // the cache was deleted. The site imports the library from its sources (site/lib), not the package.
 await prepareFrameworkCache(root, { project: ".", consolesr: false });
 
-// Data loaders whose imports changed (the library, src/reports/) would otherwise keep their cached
+// Data loaders whose imports changed (the library, site/data/helpers/) would otherwise keep their cached
 // output until the cache is deleted: drop those outputs now, and in the preview re-run a loader
 // when a module it imports is edited (scripts/loaderCache.ts).
 invalidateStaleLoaders();

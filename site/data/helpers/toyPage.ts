@@ -29,7 +29,7 @@ import {
   search,
   structureOfEquations,
   VERSION,
-} from "../lib/index.js";
+} from "../../../src/lib/index.js";
 import {
   allowedNeurons,
   createSpace,
@@ -38,7 +38,7 @@ import {
   partialStructure,
   transition,
   type Icnn,
-} from "../lib/inspect.js";
+} from "../../../src/lib/inspect.js";
 
 export async function toyPage(): Promise<string> {
   const started = performance.now();

@@ -14,7 +14,7 @@ import {
   resolvePipelineConfig,
   resultToJson,
   runPipeline,
-} from "../lib/index.js";
+} from "../../../src/lib/index.js";
 import { experimentPageJson, gitSha, round, truthLatexOf } from "./experimentPage.js";
 
 export async function syn1Page(): Promise<string> {

@@ -14,7 +14,7 @@ import {
   type Registry,
   type ResultJson,
   type SymbolPlugin,
-} from "../lib/index.js";
+} from "../../../src/lib/index.js";
 
 /** The commit of the working tree, or "unknown" outside a git checkout. */
 export function gitSha(): string {

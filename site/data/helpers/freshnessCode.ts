@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+export const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
 /** The freshness record, from the repository root. */
 export const FRESHNESS_FILE = "data/results/freshness.json";
