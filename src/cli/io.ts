@@ -25,7 +25,7 @@ import { isMainThread, workerData } from "node:worker_threads";
 import { InputError } from "../lib/core/index.js";
 import { CsvReader, parseCsv, readCsv, type Table } from "../lib/data/index.js";
 import { Interrupted } from "../lib/core/index.js";
-import { oneLine } from "../lib/core/index.js";
+import { escapedLine } from "../lib/core/index.js";
 import type { ProgressStream } from "./commands/progress.js";
 import { WORKER_TAG, type WorkerData } from "./sandbox/supervisor.js";
 
@@ -53,7 +53,7 @@ function readProblem(error: unknown, what: string): string {
     case "ERR_FS_FILE_TOO_LARGE":
       return "is too large to read";
     default:
-      return `cannot be read (${code ?? (error instanceof Error ? oneLine(error.message) : oneLine(String(error)))})`;
+      return `cannot be read (${code ?? escapedLine(error instanceof Error ? error.message : String(error))})`;
   }
 }
 

@@ -3,7 +3,7 @@ export { Clock, driveSteps, Interrupted, paceSteps, runSteps, type Steps } from 
 export { InputError, isInputError } from "./errors.js";
 export { cos, elementary, exp, hypot, log, log10, log2, pow, sin } from "./math.js";
 export { createRng, type Rng } from "./rng.js";
-export { COLUMN_NAME, DECIMAL, oneLine, quote, shown } from "./syntax.js";
+export { COLUMN_NAME, DECIMAL, errorLine, escapedLine, quote, shown } from "./syntax.js";
 export { VERSION } from "./version.js";
 export { BACKENDS, type BackendName, checkBackendName } from "./backendNames.js";
 export { runtimeFacts, type RuntimeFacts } from "./runtimeFacts.js";
