@@ -28,11 +28,11 @@ import {
   codeDirty,
   committedResults,
   FRESHNESS_FILE,
-  headSha,
   readFreshness,
   repoRoot,
   type FreshnessEntry,
 } from "../site/data/helpers/freshnessCode.js";
+import { gitSha } from "../src/cli/git.js";
 import { createJobRunner, type Job, type RunRecord } from "../bench/searchSuite.js";
 
 const { values } = parseArgs({
@@ -52,7 +52,7 @@ if (unknown) {
 }
 const files = only ?? every;
 
-const sha = headSha();
+const sha = gitSha();
 const code = codeDigest();
 const dirty = codeDirty();
 const quiet = reporter(true);

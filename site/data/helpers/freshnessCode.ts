@@ -78,15 +78,6 @@ export function codeDigest(root = repoRoot): string {
   return hash.digest("hex");
 }
 
-/** HEAD, or "unknown" outside a git checkout. */
-export function headSha(root = repoRoot): string {
-  try {
-    return execSync("git rev-parse HEAD", { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-  } catch {
-    return "unknown";
-  }
-}
-
 /** Whether CODE_DIRS have uncommitted changes (false outside a git checkout). */
 export function codeDirty(root = repoRoot): boolean {
   try {

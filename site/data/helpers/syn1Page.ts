@@ -15,7 +15,8 @@ import {
   resultToJson,
   runPipeline,
 } from "../../../src/lib/index.js";
-import { experimentPageJson, gitSha, round, truthLatexOf } from "./experimentPage.js";
+import { gitSha } from "../../../src/cli/git.js";
+import { experimentPageJson, round, truthLatexOf } from "./experimentPage.js";
 
 export async function syn1Page(): Promise<string> {
   const started = performance.now();
