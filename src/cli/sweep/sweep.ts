@@ -241,13 +241,6 @@ export async function computeJob(
   return { text: resultToJson(result), row: summaryRow(job, result, (performance.now() - started) / 1000, false) };
 }
 
-/** Runs one job in this process and writes its result atomically to `file`. */
-export async function runJob(job: SweepJob, file: string, registries: Registries): Promise<SummaryRow> {
-  const { text, row } = await computeJob(job, registries);
-  writeText(file, text);
-  return row;
-}
-
 /** Whether `result` is a version-1 result of this very config (and, for a CSV, of the same data). */
 export function resultOfJob(result: ResultJson, config: PipelineConfig, sha256: string | undefined): boolean {
   return (
