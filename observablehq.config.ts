@@ -1,6 +1,6 @@
 // Observable Framework configuration for the consolesr site.
-// Offline by construction: no CDN, no font server, no registry (see ../shared/STACK.md,
-// "Observable Framework offline"). test/browser/site-build.test.ts builds with network access blocked.
+// Offline by construction: no CDN, no font server, no registry (docs/design.md#stack).
+// test/browser/site-build.test.ts builds with network access blocked.
 import { prepareFrameworkCache } from "./src/framework/index.js";
 import { invalidateStaleLoaders, watchLoaderInputs } from "./scripts/loaderCache.js";
 
@@ -14,7 +14,7 @@ const root = "site";
 // the cache was deleted. The site imports the library from its sources (site/lib), not the package.
 await prepareFrameworkCache(root, { project: ".", consolesr: false });
 
-// Data loaders whose imports changed (the library, src/reports/) would otherwise keep their cached
+// Data loaders whose imports changed (the library, site/data/helpers/) would otherwise keep their cached
 // output until the cache is deleted: drop those outputs now, and in the preview re-run a loader
 // when a module it imports is edited (scripts/loaderCache.ts).
 invalidateStaleLoaders();

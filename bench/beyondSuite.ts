@@ -15,7 +15,7 @@ import { fork } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
-import { execFileSync } from "node:child_process";
+import { gitSha } from "../src/cli/git.js";
 import { beyondData, beyondEntries, type BeyondKind, sameLaw } from "../src/lib/data/beyond.js";
 import { fit, VERSION } from "../src/lib/index.js";
 import { nrmse } from "../src/lib/numeric/index.js";
@@ -155,10 +155,7 @@ async function main(): Promise<void> {
     medianCpuSeconds: Number((median(subset.map((r) => r.cpuSeconds)) ?? Number.NaN).toFixed(2)),
   });
   const byKind = Object.fromEntries(o.kinds.map((kind) => [kind, summary(runs.filter((r) => r.kind === kind))]));
-  let git = "unknown";
-  try {
-    git = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
-  } catch {}
+  const git = gitSha().slice(0, 7); // the short form the committed report has always had
   const report = {
     manifest: {
       version: VERSION,

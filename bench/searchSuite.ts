@@ -44,6 +44,7 @@ import { parametersOf, SEARCH_METHOD_NAMES, type SearchMethod, type SearchSettin
 import { frontScoreOf } from "../src/lib/search/hallOfFame.js";
 import type { Dataset } from "../src/lib/data/dataset.js";
 import { VERSION } from "../src/lib/core/version.js";
+import { gitSha } from "../src/cli/git.js";
 
 const METHODS: SearchMethod[] = SEARCH_METHOD_NAMES;
 const OUT = "site/data/search-benchmark.json";
@@ -376,17 +377,15 @@ export const median = (values: number[]): number | null => {
 };
 
 function gitInfo(): { sha: string; dirty: boolean } {
+  const sha = gitSha();
   try {
-    const sha = execFileSync("git", ["rev-parse", "HEAD"], { stdio: ["ignore", "pipe", "ignore"] })
-      .toString()
-      .trim();
     const dirty =
       execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { stdio: ["ignore", "pipe", "ignore"] })
         .toString()
         .trim() !== "";
     return { sha, dirty };
   } catch {
-    return { sha: "unknown", dirty: false };
+    return { sha, dirty: false };
   }
 }
 

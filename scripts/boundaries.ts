@@ -13,7 +13,8 @@
  *   `consolesr/report`) only through the link site/report and their entry, index.ts, which itself
  *   uses the library's public entries only; no page or component imports a path outside
  *   site/ (Framework would print "non-local import" and still exit 0); data loaders and their
- *   helpers (src/reports) also use the public entries only (docs/design.md#site).
+ *   helpers (site/data/helpers, run in Node) also use the public entries only, and no page or
+ *   component imports a loader helper (docs/design.md#site).
  * Late loads (`await import(…)`, or a side-effect `import "…"` that binds nothing) may reach past a
  * door to the one module they load (LAZY), so that a door need not load tfjs or the baselines with
  * everything else.
@@ -182,6 +183,9 @@ export function checkClients(dir: string, libRoot: string): string[] {
 /** The library's public entries (package.json "exports"), the only modules the site may import. */
 export const ENTRIES = new Set(["index.ts", "inspect.ts", "browser.ts", "sdk.ts"]);
 
+/** Whether path lies under dir. */
+const isUnder = (dir: string, path: string): boolean => !relative(dir, path).startsWith("..");
+
 /** Pages, components and loaders under a site root, not following its library link. */
 function siteFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -194,8 +198,9 @@ function siteFiles(dir: string): string[] {
 
 /**
  * The site's imports (see the header): `siteRoot/lib` is a link to `libRoot`; a page or component
- * imports nothing outside siteRoot and, under the link, only ENTRIES; a loader (run in Node, where
- * any path resolves) and each module under `helpers` import only ENTRIES of libRoot.
+ * imports nothing outside siteRoot, under the link only ENTRIES, and nothing under `helpers`; a
+ * loader and each module under `helpers` (a folder of siteRoot; both run in Node, where any path
+ * resolves) import only ENTRIES of libRoot.
  */
 export function checkSite(siteRoot: string, libRoot: string, helpers?: string, reportRoot?: string): string[] {
   const problems: string[] = [];
@@ -217,6 +222,10 @@ export function checkSite(siteRoot: string, libRoot: string, helpers?: string, r
       if (!spec.startsWith(".")) continue;
       const path = resolve(dirname(file), spec);
       const inSite = relative(siteRoot, path);
+      if (!inNode && helpers && isUnder(helpers, path)) {
+        problems.push(`${where}: imports the loader helper ${spec} (Node-only, for loaders)`);
+        continue;
+      }
       if (!inNode && (inSite.startsWith("..") || inSite === "")) {
         problems.push(`${where}: non-local import ${spec} (outside the site root; use ./lib/index.js)`);
         continue;
@@ -233,10 +242,8 @@ export function checkSite(siteRoot: string, libRoot: string, helpers?: string, r
   };
   for (const file of siteFiles(siteRoot)) {
     const where = `site/${relative(siteRoot, file).split(sep).join("/")}`;
-    check(file, where, LOADER.test(file));
+    check(file, where, LOADER.test(file) || (helpers !== undefined && isUnder(helpers, file)));
   }
-  if (helpers && existsSync(helpers))
-    for (const file of files(helpers)) check(file, `src/reports/${relative(helpers, file)}`, true);
   // The report components themselves use the library's public entries only, as a user's page would.
   if (reportRoot && existsSync(reportRoot))
     for (const file of files(reportRoot)) check(file, `src/report/${relative(reportRoot, file)}`, true);
@@ -277,7 +284,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       ...checkSite(
         site,
         root,
-        fileURLToPath(new URL("../src/reports", import.meta.url)),
+        fileURLToPath(new URL("../site/data/helpers", import.meta.url)),
         fileURLToPath(new URL("../src/report", import.meta.url)),
       ),
     );

@@ -8,7 +8,7 @@
  *   (answer, recovery, structures, episodes, stop reason, NRMSEs, E_c).
  *
  * Writes data/results/freshness.json: per file {file, sha, reproduced, date, code, dirty, seconds,
- * detail[, sample]}. `code` is the digest of src/lib (src/reports/freshnessCode.ts);
+ * detail[, sample]}. `code` is the digest of src/lib (site/data/helpers/freshnessCode.ts);
  * a page built from code with another digest says "not yet checked at this commit". The site build
  * only reads this file: it never re-runs a committed search.
  *
@@ -28,11 +28,11 @@ import {
   codeDirty,
   committedResults,
   FRESHNESS_FILE,
-  headSha,
   readFreshness,
   repoRoot,
   type FreshnessEntry,
-} from "../src/reports/freshnessCode.js";
+} from "../site/data/helpers/freshnessCode.js";
+import { gitSha } from "../src/cli/git.js";
 import { createJobRunner, type Job, type RunRecord } from "../bench/searchSuite.js";
 
 const { values } = parseArgs({
@@ -52,7 +52,7 @@ if (unknown) {
 }
 const files = only ?? every;
 
-const sha = headSha();
+const sha = gitSha();
 const code = codeDigest();
 const dirty = codeDirty();
 const quiet = reporter(true);

@@ -13,18 +13,7 @@ process.chdir(fileURLToPath(new URL("..", import.meta.url))); // the folders are
 const MAX_LINE = 120;
 
 /** The folders checked: code files (CODE) under them, tracked or not ignored by git. */
-const FOLDERS = [
-  "src/lib",
-  "src/cli",
-  "src/reports",
-  "site/components",
-  "site/data",
-  "test",
-  "bench",
-  "scripts",
-  "bin",
-  "examples",
-];
+const FOLDERS = ["src/lib", "src/cli", "site/components", "site/data", "test", "bench", "scripts", "bin", "examples"];
 
 const CODE = /\.(ts|js|mjs|cjs)$/;
 

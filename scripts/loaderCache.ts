@@ -1,7 +1,7 @@
 /**
  * Framework re-runs a data loader only when the loader file itself is newer than its cached output
  * (`site/.observablehq/cache/<name>`): an edit in a module the loader imports (the library, or a
- * helper in src/reports/) would leave a stale page. This module closes that gap (see
+ * helper in site/data/helpers/) would leave a stale page. This module closes that gap (see
  * docs/design.md#site):
  *
  * - `invalidateStaleLoaders()` hashes every loader's own file and the local modules it imports,

@@ -25,7 +25,8 @@ const renderLatex = (latex: string) => void katex.renderToString(latex, { throwO
 
 export { importPluginSource, PLUGIN_EXTENSIONS } from "../report/index.js";
 
-const oneLine = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!;
+/** The first line of what was thrown. */
+const errorLine = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!;
 const fileError = (name: string, message: string) => new InputError(`plugin file ${name}: ${message}`);
 
 /** What loading a file added. */
@@ -64,7 +65,7 @@ export async function loadPluginSource(source: string, name: string, loaded: rea
   try {
     createRegistries([...loaded, ...candidates]);
   } catch (cause) {
-    throw fileError(name, oneLine(cause));
+    throw fileError(name, errorLine(cause));
   }
   const file = { file: name, source };
   for (const plugin of candidates as Plugin[]) sources.set(plugin, file);

@@ -1,4 +1,4 @@
-// Tables and charts of the Ablation and Sensitivity pages (data: src/reports/sweepGrid.ts).
+// Tables and charts of the Ablation and Sensitivity pages (data: site/data/helpers/sweepGrid.ts).
 // A cell not run yet is shown as missing, never as a number.
 // Explicit imports only: the implicit globals would be fetched from a CDN.
 import * as Plot from "@observablehq/plot";

@@ -2,6 +2,6 @@
 //   npx consolesr sweep sweeps/ablation.json --out data/sweeps/ablation
 // read cell by cell (sweepGrid.ts): syn1 and syn2 × {paper, consolesr} × six cases × seeds 0–4.
 // A cell not run yet is listed as missing. No search runs here.
-import { ablationPage } from "../../src/reports/ablationPage.js";
+import { ablationPage } from "./helpers/ablationPage.js";
 
 process.stdout.write(await ablationPage());

@@ -3,6 +3,6 @@
 // read cell by cell (sweepGrid.ts): syn1 and syn2 × {consolesr, paper, dsr, vpg, eql, mlp} ×
 // seeds 0–4, beside the paper's Table 1 (its learned equations, typed in from the paper as
 // facts). A cell not run yet is listed as missing. No search runs here.
-import { comparisonPage } from "../../src/reports/comparisonPage.js";
+import { comparisonPage } from "./helpers/comparisonPage.js";
 
 process.stdout.write(await comparisonPage());

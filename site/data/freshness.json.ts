@@ -3,12 +3,13 @@
 // re-made it, at which commit and with which code digest), plus the commit and the code digest of
 // the checkout this site is built from. Reads files only: the build never re-runs a committed search.
 // Reproduce: `npx tsx site/data/freshness.json.ts > freshness.json`.
-import { codeDigest, headSha, readFreshness } from "../../src/reports/freshnessCode.js";
+import { gitSha } from "../../src/cli/git.js";
+import { codeDigest, readFreshness } from "./helpers/freshnessCode.js";
 
 const record = readFreshness();
 process.stdout.write(
   JSON.stringify({
-    git: headSha(),
+    git: gitSha(),
     code: codeDigest(),
     command: record.command,
     entries: record.entries,

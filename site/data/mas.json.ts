@@ -5,6 +5,6 @@
 // the evaluation against the truth and reads the matrix −D R Dᵀ M⁻¹ back from the learned
 // equations (learnedMatrix). It uses the library's public entry only, as a user's report would.
 // Reproduce: `npx tsx site/data/mas.json.ts > mas.json` (about a second: no search runs here).
-import { masPage } from "../../src/reports/masPage.js";
+import { masPage } from "./helpers/masPage.js";
 
 process.stdout.write(await masPage());

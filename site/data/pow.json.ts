@@ -7,6 +7,6 @@
 // recomputes the evaluation against the reduced truth and reads the grid back from the learned
 // equations (learnedTopology). It uses the library's public entry only, as a user's report would.
 // Reproduce: `npx tsx site/data/pow.json.ts > pow.json` (seconds: no search runs here).
-import { powPage } from "../../src/reports/powPage.js";
+import { powPage } from "./helpers/powPage.js";
 
 process.stdout.write(await powPage());

@@ -4,6 +4,6 @@
 // loads the library in the browser only when asked to run.
 // Reproduce: `npx tsx site/data/rerun.json.ts > rerun.json`.
 import { SEARCH_METHOD_NAMES, VERSION } from "../../src/lib/index.js";
-import { headSha } from "../../src/reports/freshnessCode.js";
+import { gitSha } from "../../src/cli/git.js";
 
-process.stdout.write(JSON.stringify({ version: VERSION, git: headSha(), methods: [...SEARCH_METHOD_NAMES] }));
+process.stdout.write(JSON.stringify({ version: VERSION, git: gitSha(), methods: [...SEARCH_METHOD_NAMES] }));

@@ -3,6 +3,6 @@
 //   npx consolesr sweep sweeps/sensitivity-rows.json --out data/sweeps/sensitivity-rows
 // read cell by cell (sweepGrid.ts): syn1 and syn2 × seeds 0–4 × SNR ∈ {80…120} dB, and × N ∈
 // {500…2500} at 100 dB. A cell not run yet is listed as missing. No search runs here.
-import { sensitivityPage } from "../../src/reports/sensitivityPage.js";
+import { sensitivityPage } from "./helpers/sensitivityPage.js";
 
 process.stdout.write(await sensitivityPage());

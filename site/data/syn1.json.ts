@@ -3,6 +3,6 @@
 // draw, rng streams and result), plus what the page plots: the reward per episode and the Pareto front per output.
 // Prints one JSON on stdout (nothing on stderr); the shape is experimentPage.ts's, shared with syn2.json.ts.
 // Reproduce: `npx tsx site/data/syn1.json.ts > syn1.json` (or `npx observable build`, which runs it).
-import { syn1Page } from "../../src/reports/syn1Page.js";
+import { syn1Page } from "./helpers/syn1Page.js";
 
 process.stdout.write(await syn1Page());

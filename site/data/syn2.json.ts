@@ -8,6 +8,6 @@
 // same metric. Prints one JSON on stdout in experimentPage.ts's shape (syn1.json's, without the
 // per-episode rewards, which a result JSON does not hold).
 // Reproduce: `npx tsx site/data/syn2.json.ts > syn2.json` (seconds: no search runs here).
-import { syn2Page } from "../../src/reports/syn2Page.js";
+import { syn2Page } from "./helpers/syn2Page.js";
 
 process.stdout.write(await syn2Page());

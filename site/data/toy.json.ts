@@ -6,6 +6,6 @@
 //   run     — `consolesr run toy --seed 0` through the pipeline: its version-1 JSON (the page's
 //             published search, beside which its re-run form shows a live one).
 // Reproduce: `npx tsx site/data/toy.json.ts > toy.json` (or `npx observable build`, which runs it).
-import { toyPage } from "../../src/reports/toyPage.js";
+import { toyPage } from "./helpers/toyPage.js";
 
 process.stdout.write(await toyPage());

@@ -1,5 +1,4 @@
 /** Node-side helpers of the CLI: files, git, stderr progress, exit codes. */
-import { execFileSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import {
   accessSync,
@@ -13,19 +12,17 @@ import {
   readFileSync,
   readSync,
   readlinkSync,
-  realpathSync,
   renameSync,
   rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { isMainThread, workerData } from "node:worker_threads";
 import { InputError } from "../lib/core/index.js";
 import { CsvReader, parseCsv, readCsv, type Table } from "../lib/data/index.js";
 import { Interrupted } from "../lib/core/index.js";
-import { oneLine } from "../lib/core/index.js";
+import { escapedLine } from "../lib/core/index.js";
 import type { ProgressStream } from "./commands/progress.js";
 import { WORKER_TAG, type WorkerData } from "./sandbox/supervisor.js";
 
@@ -53,7 +50,7 @@ function readProblem(error: unknown, what: string): string {
     case "ERR_FS_FILE_TOO_LARGE":
       return "is too large to read";
     default:
-      return `cannot be read (${code ?? (error instanceof Error ? oneLine(error.message) : oneLine(String(error)))})`;
+      return `cannot be read (${code ?? escapedLine(error instanceof Error ? error.message : String(error))})`;
   }
 }
 
@@ -253,30 +250,6 @@ export function checkOutPath(out: string, inputs: readonly string[]): void {
   } catch {
     throw new InputError(`--out ${out}: the folder ${named} is not writable`);
   }
-}
-
-let sha: string | undefined;
-/**
- * The git commit of consolesr's own checkout, or "unknown" when consolesr does not run from one
- * (an installed package inside a user's repository must not record the user's HEAD).
- */
-export function gitSha(): string {
-  if (sha !== undefined) return sha;
-  sha = "unknown";
-  try {
-    const root = realpathSync(fileURLToPath(new URL("../..", import.meta.url)));
-    const [top, head] = execFileSync("git", ["rev-parse", "--show-toplevel", "HEAD"], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "ignore"],
-    })
-      .toString()
-      .trim()
-      .split("\n");
-    if (top && head && realpathSync(top) === root) sha = head;
-  } catch {
-    // not a git checkout, or no git
-  }
-  return sha;
 }
 
 export interface Reporter {

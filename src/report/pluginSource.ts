@@ -8,7 +8,8 @@ import { InputError } from "../lib/index.js";
 
 export const PLUGIN_EXTENSIONS = [".js", ".mjs"];
 
-const oneLine = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!;
+/** The first line of what was thrown. */
+const errorLine = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!;
 const fileError = (name: string, message: string) => new InputError(`plugin file ${name}: ${message}`);
 
 /** The default export of a plugin module's source, unvalidated: one object or an array of them. */
@@ -20,7 +21,7 @@ export async function importPluginSource(source: string, name: string): Promise<
   try {
     module = await import(url);
   } catch (cause) {
-    throw fileError(name, `cannot be imported: ${oneLine(cause)}`);
+    throw fileError(name, `cannot be imported: ${errorLine(cause)}`);
   } finally {
     URL.revokeObjectURL(url);
   }

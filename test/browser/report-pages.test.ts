@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import type { Page } from "playwright-core";
 import { createRegistries, parseResult, resolvePipelineConfig, runModule, useBackend } from "../../src/lib/index.js";
-import { codeDigest, readFreshness } from "../../src/reports/freshnessCode.js";
+import { codeDigest, readFreshness } from "../../site/data/helpers/freshnessCode.js";
 import { buildSite, dist, ensureChromium, launchChromium, openBuiltSite, serveStatic } from "../helpers/site.js";
 import { artifacts } from "../helpers/playground.js";
 

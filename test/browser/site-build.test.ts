@@ -17,7 +17,7 @@ import {
   FRESHNESS_FILE,
   readFreshness,
   type FreshnessEntry,
-} from "../../src/reports/freshnessCode.js";
+} from "../../site/data/helpers/freshnessCode.js";
 
 // The only http(s) URLs allowed in the output: XML namespace names. They are identifiers passed to
 // createElementNS / written as xmlns attributes (KaTeX's SVG and MathML output, the theme's inline

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Runtime } from "@observablehq/runtime";
-import { gitSha } from "../../src/cli/io.js";
+import { gitSha } from "../../src/cli/git.js";
 import { reproduce } from "../../src/cli/commands/reproduce.js";
 import { experimentData, experiments } from "../../src/lib/data/experiments.js";
 import { isInputError } from "../../src/lib/core/errors.js";

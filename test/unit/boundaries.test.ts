@@ -87,7 +87,7 @@ test("a node: module, an unlisted folder and a client's deep import fail", () =>
 test("the site reaches the library through site/lib and its public entries, the report components their entry", () => {
   const repo = fileURLToPath(new URL("../..", import.meta.url));
   assert.deepEqual(
-    checkSite(join(repo, "site"), join(repo, "src/lib"), join(repo, "src/reports"), join(repo, "src/report")),
+    checkSite(join(repo, "site"), join(repo, "src/lib"), join(repo, "site/data/helpers"), join(repo, "src/report")),
     [],
   );
   const make = (files: Record<string, string>) => {
@@ -99,14 +99,20 @@ test("the site reaches the library through site/lib and its public entries, the 
     });
     symlinkSync("../src/lib", join(root, "site/lib"));
     symlinkSync("../src/report", join(root, "site/report"));
-    return checkSite(join(root, "site"), join(root, "src/lib"), join(root, "src/reports"), join(root, "src/report"));
+    return checkSite(
+      join(root, "site"),
+      join(root, "src/lib"),
+      join(root, "site/data/helpers"),
+      join(root, "src/report"),
+    );
   };
   const page = (spec: string) => `# A page\n\n\`\`\`js\nimport {search} from "${spec}";\n\`\`\`\n`;
   assert.deepEqual(
     make({
       "site/index.md": page("./lib/index.js"),
       "site/syn1.md": page("./report/index.js"),
-      "site/data/run.json.ts": 'import { search } from "../../src/lib/index.js";\nconsole.log(search());\n',
+      "site/data/run.json.ts": 'import { search } from "./helpers/run.js";\nconsole.log(search());\n',
+      "site/data/helpers/run.ts": 'export { search } from "../../../src/lib/index.js";\n',
     }),
     [],
   );
@@ -116,18 +122,20 @@ test("the site reaches the library through site/lib and its public entries, the 
       "site/guide/a.md": page("../lib/data/table.js"),
       "site/components/c.js": 'import {table} from "../lib/data/index.js";\n',
       "site/data/run.json.ts": 'import { table } from "../../src/lib/data/index.js";\nconsole.log(table);\n',
-      "src/reports/helper.ts": 'export { one } from "../lib/core/one.js";\n',
+      "site/data/helpers/helper.ts": 'export { one } from "../../../src/lib/core/one.js";\n',
+      "site/components/d.js": 'import {one} from "../data/helpers/helper.js";\n',
       "site/toy.md": page("./report/chart.js"),
       "src/report/rows.ts": 'export { table } from "../lib/data/index.js";\n',
     }).sort(),
     [
       "site/components/c.js: imports the library's data/index.js, not a public entry",
+      "site/components/d.js: imports the loader helper ../data/helpers/helper.js (Node-only, for loaders)",
+      "site/data/helpers/helper.ts: imports the library's core/one.js, not a public entry",
       "site/data/run.json.ts: imports the library's data/index.js, not a public entry",
       "site/guide/a.md: imports the library's data/table.js, not a public entry",
       "site/index.md: non-local import ../src/lib/index.js (outside the site root; use ./lib/index.js)",
       "site/toy.md: imports the report components' chart.js, not their entry (report/index.js)",
       "src/report/rows.ts: imports the library's data/index.js, not a public entry",
-      "src/reports/helper.ts: imports the library's core/one.js, not a public entry",
     ],
   );
 });
@@ -161,18 +169,25 @@ test("no source comment points outside the repository, and every docs/design.md 
   const anchors = new Set([...design.matchAll(/<a id="([\w-]+)"><\/a>/g)].map((m) => m[1]!));
   const outside = /\bDESIGN\b|SEARCH-NOTES|\bSTACK\.md|\.\.\/shared\//;
   const problems: string[] = [];
+  // Every code and Markdown file under these folders, and the top-level ones (observablehq.config.ts,
+  // the README; not the CHANGELOG, which keeps history). site/lib and site/report are links to
+  // src/lib and src/report, read once under src/.
+  const CHECKED = /\.(ts|js|mjs|cjs|md)$/;
+  const files = readdirSync(root).filter((file) => CHECKED.test(file) && file !== "CHANGELOG.md");
   for (const dir of ["src", "site", "test", "bench", "scripts", "bin", "examples", "docs"]) {
     for (const file of readdirSync(join(root, dir), { recursive: true, encoding: "utf8" })) {
-      const skip = file.includes("node_modules") || file.includes(".observablehq") || file.startsWith("lib/");
-      if (!/\.(ts|js|mjs|cjs|md)$/.test(file) || skip || (dir === "site" && file === "lib")) continue;
-      const path = join(dir, file);
-      const text = readFileSync(join(root, path), "utf8");
-      // This test names the patterns it looks for; the package test checks the README for ../shared/.
-      if (path.endsWith("boundaries.test.ts") || path.endsWith("package.test.ts")) continue;
-      if (outside.test(text)) problems.push(`${path}: cites a note outside the repository`);
-      for (const m of text.matchAll(/docs\/design\.md#([\w-]+)/g))
-        if (!anchors.has(m[1]!)) problems.push(`${path}: cites docs/design.md#${m[1]}, which has no such anchor`);
+      const linked = dir === "site" && /^(lib|report)(\/|$)/.test(file);
+      const skip = file.includes("node_modules") || file.includes(".observablehq") || linked;
+      if (CHECKED.test(file) && !skip) files.push(join(dir, file));
     }
+  }
+  for (const path of files) {
+    // This test names the patterns it looks for; the package test checks the README for ../shared/.
+    if (path.endsWith("boundaries.test.ts") || path.endsWith("package.test.ts")) continue;
+    const text = readFileSync(join(root, path), "utf8");
+    if (outside.test(text)) problems.push(`${path}: cites a note outside the repository`);
+    for (const m of text.matchAll(/docs\/design\.md#([\w-]+)/g))
+      if (!anchors.has(m[1]!)) problems.push(`${path}: cites docs/design.md#${m[1]}, which has no such anchor`);
   }
   assert.deepEqual(problems, []);
   assert.ok(anchors.size >= 20, `docs/design.md has ${anchors.size} anchors`);

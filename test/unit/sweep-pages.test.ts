@@ -1,5 +1,5 @@
 /**
- * What the Comparison, Ablation and Sensitivity pages read (src/reports/sweepGrid.ts): every
+ * What the Comparison, Ablation and Sensitivity pages read (site/data/helpers/sweepGrid.ts): every
  * cell of a spec's grid is listed; a cell with a result carries its E_c, exact recovery, test
  * NRMSE and the seconds the sweep's summary recorded; a cell not run yet carries no number at all;
  * a group's summary counts what ran and what used its whole budget. Uses a folder of its own with
@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { summarise, sweepGrid } from "../../src/reports/sweepGrid.js";
+import { summarise, sweepGrid } from "../../site/data/helpers/sweepGrid.js";
 import { cli } from "../helpers/cli.js";
 
 const root = mkdtempSync(join(tmpdir(), "consolesr-sweep-pages-"));

@@ -10,6 +10,7 @@ import { BOUNDS } from "../../lib/search/index.js";
 import type { FitOptions } from "../../lib/local/index.js";
 import { METHOD_NAMES, METHODS, type SearchMethod, type SearchSettings } from "../../lib/search/index.js";
 import {
+  BACKENDS,
   type Choice,
   type ChoiceSettingName,
   flaggedRows,
@@ -108,10 +109,11 @@ export function settingOption(name: SettingName): Option {
 const addRows = (command: Command, group: SettingGroup): Command =>
   flaggedRows(group).reduce((c, [name]) => c.addOption(settingOption(name)), command);
 
-export const BACKENDS = ["cpu", "wasm"] as const;
+/** The tfjs backends the command line offers: the library's (BACKENDS) but webgl, which needs a browser. */
+const NODE_BACKENDS = BACKENDS.filter((name) => name !== "webgl");
 
 export function addFitFlags(command: Command): Command {
-  return addRows(command, "fit").addOption(choiceOption("--backend <name>", "tfjs backend", BACKENDS, "cpu"));
+  return addRows(command, "fit").addOption(choiceOption("--backend <name>", "tfjs backend", NODE_BACKENDS, "cpu"));
 }
 
 export function addSearchFlags(command: Command): Command {

@@ -9,7 +9,7 @@ import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { Option } from "commander";
 import type { Redis } from "ioredis";
-import { InputError } from "../../lib/core/index.js";
+import { errorLine, InputError } from "../../lib/core/index.js";
 import { manifestConfig, type PipelineConfig } from "../../lib/run/index.js";
 import type { SweepJob } from "../sweep/sweep.js";
 
@@ -31,9 +31,8 @@ export interface QueueJobResult {
   seconds: number | null;
 }
 
-/** The first line of an error's message. */
-export const firstLine = (error: unknown): string =>
-  (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 500);
+/** How much of an error's first line a summary row, a log line or a job's failure keeps. */
+export const ERROR_CHARS = 500;
 
 /** The Redis key of a CSV's bytes (by their SHA-256), put there by the submitter, read by the workers. */
 export const dataKey = (sha256: string) => `consolesr:data:${sha256}`;
@@ -101,7 +100,8 @@ export async function connectRedis(url: string, flag = "--queue"): Promise<{ ope
   } catch (thrown) {
     const error = cause ?? thrown;
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code && !firstLine(error).includes(code) ? `${code}: ${firstLine(error)}` : firstLine(error);
+    const line = errorLine(error, ERROR_CHARS);
+    const reason = code && !line.includes(code) ? `${code}: ${line}` : line;
     probe.disconnect();
     throw new InputError(`${flag} ${shownUrl(url)}: cannot reach Redis (${reason})`);
   }
@@ -110,7 +110,7 @@ export async function connectRedis(url: string, flag = "--queue"): Promise<{ ope
     // (redis://…/99 on a 16-database server) would have each connection retry it without end.
     if (db > 0) await probe.select(db);
   } catch (thrown) {
-    throw new InputError(`${flag} ${shownUrl(url)}: Redis refused database ${db} (${firstLine(thrown)})`);
+    throw new InputError(`${flag} ${shownUrl(url)}: Redis refused database ${db} (${errorLine(thrown, ERROR_CHARS)})`);
   } finally {
     probe.disconnect();
   }
@@ -121,7 +121,8 @@ export async function connectRedis(url: string, flag = "--queue"): Promise<{ ope
       const client = new Redis(url, { maxRetriesPerRequest: null });
       client.on("error", (error: Error) => {
         // ioredis reconnects by itself; say so once, not at every retry.
-        if (!warned) process.stderr.write(`warning: Redis at ${shownUrl(url)}: ${firstLine(error)}; reconnecting\n`);
+        if (!warned)
+          process.stderr.write(`warning: Redis at ${shownUrl(url)}: ${errorLine(error, ERROR_CHARS)}; reconnecting\n`);
         warned = true;
       });
       client.on("ready", () => {

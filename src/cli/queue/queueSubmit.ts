@@ -8,6 +8,7 @@
  */
 import type { Queue } from "bullmq";
 import type { PipelineConfig } from "../../lib/run/index.js";
+import { errorLine } from "../../lib/core/index.js";
 import { parseResult } from "../../lib/result/index.js";
 import { writeText, type Reporter } from "../io.js";
 import {
@@ -15,7 +16,7 @@ import {
   connectRedis,
   dataKey,
   DEFAULT_QUEUE,
-  firstLine,
+  ERROR_CHARS,
   queueJobId,
   shownUrl,
   sweepId,
@@ -174,7 +175,7 @@ function collect(item: QueuedJob, outcome: Outcome): SummaryRow {
     writeText(item.file, text);
     return summaryRow(item.job, result, seconds, false);
   } catch (error) {
-    return failedRow(item.job, firstLine(error), seconds);
+    return failedRow(item.job, errorLine(error, ERROR_CHARS), seconds);
   }
 }
 

@@ -62,7 +62,8 @@ export const addPluginTimeoutFlag = (command: Command): Command =>
 /** commander collector for a repeatable option. */
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
-const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ").trim();
+/** A multi-line message as one line: its lines joined by spaces. */
+const joinLines = (text: string) => text.replace(/\s*\n\s*/g, " ").trim();
 
 function fileError(path: string, message: string): InputError {
   return new InputError(`plugin file ${path}: ${message}`);
@@ -114,7 +115,7 @@ export async function importPluginFile(path: string): Promise<unknown[]> {
     module = (await watchLoading(path, () => importModule(absolute))) as Record<string, unknown>;
   } catch (cause) {
     if (cause instanceof TsxMissing) throw fileError(path, cause.message);
-    throw fileError(path, `cannot be imported: ${oneLine(cause instanceof Error ? cause.message : String(cause))}`);
+    throw fileError(path, `cannot be imported: ${joinLines(cause instanceof Error ? cause.message : String(cause))}`);
   }
   let exported = module.default;
   // A file loaded as CommonJS (a .ts or .js outside an ES-module package) comes back wrapped:
@@ -145,7 +146,7 @@ export async function importPluginFile(path: string): Promise<unknown[]> {
 
 /** What a plugin threw, in one line (an Error's message, or the thrown value). */
 const thrown = (error: unknown): string =>
-  oneLine(error instanceof Error ? error.message : `threw ${typeof error === "string" ? error : String(error)}`);
+  joinLines(error instanceof Error ? error.message : `threw ${typeof error === "string" ? error : String(error)}`);
 
 /** A plugin file's plugins, validated (messages name the file, the plugin and the field). */
 export async function loadPluginFile(path: string): Promise<Plugin[]> {

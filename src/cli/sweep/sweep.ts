@@ -17,7 +17,7 @@ import { join } from "node:path";
 import cliProgress from "cli-progress";
 import type { Command } from "commander";
 import type { Table } from "../../lib/data/index.js";
-import { InputError, isInputError } from "../../lib/core/index.js";
+import { errorLine, InputError, isInputError } from "../../lib/core/index.js";
 import {
   manifestConfig,
   pipelineData,
@@ -33,10 +33,11 @@ import { resultToJson, type ResultJson } from "../../lib/result/index.js";
 import type { SearchMethod } from "../../lib/search/index.js";
 import { BOUNDS } from "../../lib/search/index.js";
 import { numberOption } from "../commands/fitOptions.js";
-import { csvTable, gitSha, readBytes, readCsvFile, reporter, writeText } from "../io.js";
+import { gitSha } from "../git.js";
+import { csvTable, readBytes, readCsvFile, reporter, writeText } from "../io.js";
 import { JobProcesses, type JobRequest } from "./jobProcesses.js";
 import { loadRegistries } from "../sandbox/plugins.js";
-import { queueNameOption, queueUrlOption } from "../queue/queue.js";
+import { ERROR_CHARS, queueNameOption, queueUrlOption } from "../queue/queue.js";
 import type { QueuedJob } from "../queue/queueSubmit.js";
 import { showsBar } from "../commands/progress.js";
 import { expandSweepSpec, parseSweepSpec, type SweepJob } from "../../lib/sweep/index.js";
@@ -219,10 +220,6 @@ export function summaryCsv(rows: SummaryRow[]): string {
     .join("");
 }
 
-/** One line of an error, for the summary and the log. */
-export const oneLine = (error: unknown): string =>
-  (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 500);
-
 /**
  * Runs one job in this process: resolves its config and runs the pipeline; the result's text is
  * the bytes `consolesr run`/`fit --out` writes for the same config. `table` is the job's CSV when
@@ -242,13 +239,6 @@ export async function computeJob(
   const { result, search } = await runPipeline({ data, config, registries, git: gitSha(), backend });
   if (search?.error) throw search.error;
   return { text: resultToJson(result), row: summaryRow(job, result, (performance.now() - started) / 1000, false) };
-}
-
-/** Runs one job in this process and writes its result atomically to `file`. */
-export async function runJob(job: SweepJob, file: string, registries: Registries): Promise<SummaryRow> {
-  const { text, row } = await computeJob(job, registries);
-  writeText(file, text);
-  return row;
 }
 
 /** Whether `result` is a version-1 result of this very config (and, for a CSV, of the same data). */
@@ -354,7 +344,9 @@ async function workerLoop(): Promise<void> {
         writeText(file, text);
         send({ name: job.name, row });
       })
-      .catch((error: unknown) => send({ name: job.name, error: oneLine(error), input: isInputError(error) }));
+      .catch((error: unknown) =>
+        send({ name: job.name, error: errorLine(error, ERROR_CHARS), input: isInputError(error) }),
+      );
   });
   send({ ready: true });
   await new Promise<never>(() => {});
@@ -379,7 +371,7 @@ async function sweep(specFile: string, flags: SweepFlags): Promise<void> {
     );
   } catch (error) {
     if (isInputError(error)) throw error;
-    throw new InputError(`${specFile}: not a JSON file (${oneLine(error)})`);
+    throw new InputError(`${specFile}: not a JSON file (${errorLine(error, ERROR_CHARS)})`);
   }
   const spec = parseSweepSpec(value, specFile);
   const jobs = expandSweepSpec(spec, specFile);

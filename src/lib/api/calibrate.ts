@@ -23,7 +23,7 @@ import { BACKENDS } from "../core/index.js";
 import { fitLocalSync } from "../local/index.js";
 import type { LocalStructure } from "../local/index.js";
 import { cos } from "../core/index.js";
-import { createRng } from "../core/index.js";
+import { createRng, errorLine } from "../core/index.js";
 import { createRegistries } from "../plugins/index.js";
 // Registers fitLocal's tfjs engine (local/fitTfjs.ts).
 import "../local/fitTfjs.js";
@@ -135,7 +135,7 @@ export async function calibrate(options: CalibrateOptions = {}): Promise<Calibra
     try {
       warmup = fit();
     } catch (error) {
-      return { engine, backend, seconds: null, warmup: null, error: messageOf(error) };
+      return { engine, backend, seconds: null, warmup: null, error: errorLine(error) };
     }
     if (warmup * 1000 > limit)
       return {
@@ -158,7 +158,7 @@ export async function calibrate(options: CalibrateOptions = {}): Promise<Calibra
       await useBackend(backend, options.loadWasm);
       entry = measure("tfjs", backend);
     } catch (error) {
-      entry = { engine: "tfjs", backend, seconds: null, warmup: null, error: messageOf(error) };
+      entry = { engine: "tfjs", backend, seconds: null, warmup: null, error: errorLine(error) };
     }
     entries.push(entry);
     options.onEntry?.(entry);
@@ -167,5 +167,3 @@ export async function calibrate(options: CalibrateOptions = {}): Promise<Calibra
   await useBackend(choice.backend, options.loadWasm).catch(() => undefined);
   return { entries, choice, rows, steps, rounds };
 }
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).split("\n")[0]!;

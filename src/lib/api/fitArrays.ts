@@ -21,7 +21,7 @@ import { parseResult } from "../result/index.js";
 import { resultEquation, type EquationResult, type ResultJson } from "../result/index.js";
 import type { ArgminSolver } from "../search/index.js";
 import { resolveSettings, type EpisodeEvent, type SearchMethod } from "../search/index.js";
-import { COLUMN_NAME, oneLine, quote } from "../core/index.js";
+import { COLUMN_NAME, escapedLine, quote } from "../core/index.js";
 import { tf } from "../engine/tf.js";
 import { createRegistries } from "../plugins/index.js";
 // Registers fitLocal's tfjs engine (local/fitTfjs.ts).
@@ -162,7 +162,7 @@ function shown(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   if (typeof value === "object") return "an object";
   if (typeof value === "function") return "a function";
-  return oneLine(String(value), 40);
+  return escapedLine(String(value), 40);
 }
 
 const isArrayLike = (value: unknown): value is ArrayLike<unknown> =>

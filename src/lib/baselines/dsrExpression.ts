@@ -14,10 +14,6 @@ import type { Token, TokenLibrary } from "./dsrLibrary.js";
 
 type Columns = readonly Float64Array[];
 
-/** How many constant placeholders the expression holds. */
-export const constantCount = (library: TokenLibrary, tokens: readonly number[]): number =>
-  tokens.reduce((n, k) => n + (k === library.constant ? 1 : 0), 0);
-
 function derivativeOf(symbol: SymbolPlugin): (u: number) => number {
   if (symbol.derivative) return symbol.derivative;
   // A central difference of the scalar reference, as the LoCaL polish does for a symbol without f'.

@@ -42,7 +42,7 @@ import {
   type SymbolPlugin,
   type OuterPlugin,
 } from "../plugins/index.js";
-import { createRng, type Rng } from "../core/index.js";
+import { createRng, errorLine, type Rng } from "../core/index.js";
 import type { Tf } from "../engine/index.js";
 import type { Tf as CoreTf, Tensor } from "../engine/tf.js";
 
@@ -99,7 +99,6 @@ const show = (v: unknown) =>
         : isThenable(v)
           ? "a Promise (plugin functions must be synchronous)"
           : (JSON.stringify(v) ?? String(v));
-const errorText = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!;
 
 /** Collects the failures of one plugin; each check runs isolated (a throw fails that check only). */
 class Checker {
@@ -117,7 +116,7 @@ class Checker {
     try {
       body(fail);
     } catch (cause) {
-      fail(`threw: ${errorText(cause)}`);
+      fail(`threw: ${errorLine(cause)}`);
     }
   }
 }
@@ -159,7 +158,7 @@ export function checkPlugin(candidate: unknown, options: CheckPluginsOptions): P
     plugin = validatePlugin(candidate, options.origin);
   } catch (cause) {
     const who = typeof label === "string" && label ? `plugin ${label}: ` : `${options.origin ?? "plugin"}: `;
-    const text = errorText(cause);
+    const text = errorLine(cause);
     const message = text.startsWith(who) ? text.slice(who.length) : text;
     return {
       plugin: name,
@@ -217,7 +216,7 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
       try {
         read = parseForm(`y = ${text}`, { symbols: [s], inputs: ["x1"], targets: ["y"] });
       } catch (cause) {
-        return fail(`the \`form\` parser cannot read text(${show(arg)}) = ${show(text)} back: ${errorText(cause)}`);
+        return fail(`the \`form\` parser cannot read text(${show(arg)}) = ${show(text)} back: ${errorLine(cause)}`);
       }
       const factor = read[0]?.terms[0]?.factors[0];
       if (factor?.symbol !== s.name || factor.input !== "x1")
@@ -234,7 +233,7 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
       try {
         render(latex);
       } catch (cause) {
-        return fail(`KaTeX rejects latex(${show(arg)}) = ${show(latex)}: ${errorText(cause)}`);
+        return fail(`KaTeX rejects latex(${show(arg)}) = ${show(latex)}: ${errorLine(cause)}`);
       }
     }
   });
@@ -506,7 +505,7 @@ function checkConstraint(p: ConstraintPlugin, c: Checker, rng: Rng): void {
       try {
         verdict = p.check(ctx);
       } catch (cause) {
-        const text = errorText(cause);
+        const text = errorLine(cause);
         const frozen = /read.only|frozen|not extensible/i.test(text) ? " (a check must not modify its context)" : "";
         return fail(`check threw on the context (${describeContext(ctx)}): ${text}${frozen}`);
       }
@@ -588,7 +587,7 @@ function checkReward(p: RewardPlugin, c: Checker, rng: Rng): void {
       try {
         score = p.score(fit);
       } catch (cause) {
-        return fail(`score threw on a fit with ${describeFit(fit)}: ${errorText(cause)}`);
+        return fail(`score threw on a fit with ${describeFit(fit)}: ${errorLine(cause)}`);
       }
       if (typeof score !== "number" || !Number.isFinite(score))
         return fail(`score returned ${show(score)} for a fit with ${describeFit(fit)}; it must be a finite number`);
@@ -637,7 +636,7 @@ function checkOuter(g: OuterPlugin, c: Checker, rng: Rng, options: CheckPluginsO
     try {
       render(latex);
     } catch (cause) {
-      return fail(`KaTeX rejects latex("a + 2 b") = ${show(latex)}: ${errorText(cause)}`);
+      return fail(`KaTeX rejects latex("a + 2 b") = ${show(latex)}: ${errorLine(cause)}`);
     }
   });
   // Targets to try: both signs of [-3, 3], and positive values over several decades.

@@ -1,4 +1,4 @@
-/** The conformance room's door: what other folders of the library use from it (scripts/boundaries.ts). */
+/** Plugin conformance: the seeded checks a symbol, constraint or reward must pass (`consolesr check-plugin`). */
 export {
   checkPlugin,
   checkPlugins,

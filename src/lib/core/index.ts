@@ -1,9 +1,9 @@
-/** The core room's door: what other folders of the library use from it (scripts/boundaries.ts). */
+/** What every room rests on: the settings table, input errors, the seeded RNG, the clock, names and syntax. */
 export { Clock, driveSteps, Interrupted, paceSteps, runSteps, type Steps } from "./clock.js";
 export { InputError, isInputError } from "./errors.js";
 export { cos, elementary, exp, hypot, log, log10, log2, pow, sin } from "./math.js";
 export { createRng, type Rng } from "./rng.js";
-export { COLUMN_NAME, DECIMAL, oneLine, quote, shown } from "./syntax.js";
+export { COLUMN_NAME, DECIMAL, errorLine, escapedLine, quote, shown } from "./syntax.js";
 export { VERSION } from "./version.js";
 export { BACKENDS, type BackendName, checkBackendName } from "./backendNames.js";
 export { runtimeFacts, type RuntimeFacts } from "./runtimeFacts.js";

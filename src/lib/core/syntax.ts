@@ -23,7 +23,7 @@ const LINE_BREAKS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 /**
  * Text from the user made safe for a one-line message: control characters and line separators escaped, long text cut.
  */
-export function oneLine(text: string, max = 60): string {
+export function escapedLine(text: string, max = 60): string {
   // Cut after escaping, so that escapes cannot make the line longer than `max` (and a bit).
   const escaped = text.slice(0, max + 1).replace(LINE_BREAKS, (ch) => {
     const named: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
@@ -32,12 +32,19 @@ export function oneLine(text: string, max = 60): string {
   return text.length > max || escaped.length > max ? `${escaped.slice(0, max)}…` : escaped;
 }
 
-/** `text` in double quotes, one line (see oneLine). */
-export const quote = (text: string, max?: number): string => `"${oneLine(text, max)}"`;
+/** `text` in double quotes, one line (see escapedLine). */
+export const quote = (text: string, max?: number): string => `"${escapedLine(text, max)}"`;
 
 /**
  * A value read from a file, for a message: a string as it is, anything else as JSON; control
- * characters escaped and cut at `max` characters (oneLine), so a file cannot flood or forge lines.
+ * characters escaped and cut at `max` characters (escapedLine), so a file cannot flood or forge lines.
  */
 export const shown = (value: unknown, max = 200): string =>
-  oneLine(typeof value === "string" ? value : (JSON.stringify(value) ?? String(value)), max);
+  escapedLine(typeof value === "string" ? value : (JSON.stringify(value) ?? String(value)), max);
+
+/**
+ * The first line of what was thrown (an Error's message, or the value as text), cut at `max`
+ * characters: a cause inside a one-line message, without the stack or a multi-line dump.
+ */
+export const errorLine = (error: unknown, max = Number.POSITIVE_INFINITY): string =>
+  (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, max);

@@ -41,9 +41,6 @@ export interface BeyondEntry {
   evaluate: (x: readonly number[]) => number;
 }
 
-const SOURCE = "consolesr beyond family (made for the project; src/lib/data/beyond.ts)";
-export const BEYOND_SOURCE = SOURCE;
-
 type Range = [number, number];
 const entry = (
   kind: BeyondKind,

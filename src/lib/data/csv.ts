@@ -10,7 +10,7 @@ import { InputError, MIN_ROWS } from "../core/index.js";
 export { MIN_ROWS };
 import { runSteps, type Steps } from "../core/index.js";
 import { std } from "../numeric/index.js";
-import { COLUMN_NAME, DECIMAL, oneLine, quote } from "../core/index.js";
+import { COLUMN_NAME, DECIMAL, escapedLine, quote } from "../core/index.js";
 import type { Dataset } from "./dataset.js";
 import { GrowingColumn } from "./columns.js";
 
@@ -164,7 +164,7 @@ export class CsvReader {
     const separator = columns.length === 1 ? SEPARATORS.find(([mark]) => columns[0]!.includes(mark)) : undefined;
     if (separator)
       throw new InputError(
-        `${file}: the header is one column separated by ${separator[1]} (${quote(oneLine(columns[0]!, 60))}); ` +
+        `${file}: the header is one column separated by ${separator[1]} (${quote(escapedLine(columns[0]!, 60))}); ` +
           `consolesr reads comma-separated files: write the columns separated by commas (and decimals with a point)`,
       );
     columns.forEach((name, j) => {
@@ -270,7 +270,7 @@ export function datasetFromTable(
     const j = table.columns.indexOf(name);
     if (j < 0)
       throw new InputError(
-        `${file}: no ${role} column ${quote(name)} (columns: ${oneLine(table.columns.join(", "), 200)})`,
+        `${file}: no ${role} column ${quote(name)} (columns: ${escapedLine(table.columns.join(", "), 200)})`,
       );
     return j;
   };

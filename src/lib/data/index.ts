@@ -1,3 +1,4 @@
+/** Where rows come from: CSV tables, read whole or streamed, and the seeded datasets of the paper and the benchmark. */
 export { type Dataset, columnOf, selectTargets } from "./dataset.js";
 export { parseCsv, datasetFromTable, datasetToCsv, MIN_ROWS, MAX_MAGNITUDE, MIN_MAGNITUDE, type Table } from "./csv.js";
 export {

@@ -1,4 +1,4 @@
-/** The engine room's door: what other folders of the library use from it (scripts/boundaries.ts). */
+/** The tensor engine: which tfjs backend runs, and the tfjs interface that plugins and users see. */
 export { useBackend } from "./backend.js";
 // Two faces of tfjs: users and plugins see it through our own interface (publicTf, Tf, Tensor:
 // tfPublic.ts); the library computes with tfjs-core itself through the room's second door, tf.ts,

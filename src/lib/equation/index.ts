@@ -1,3 +1,4 @@
+/** Equations as data: sums of monomials of symbols and outer functions, evaluated, simplified, printed, parsed. */
 export type { Equation, Factor, MonomialPart, Term } from "./types.js";
 export { factorColumn, factorInputs, monomialCost, monomialText, powerValue } from "./monomial.js";
 export {

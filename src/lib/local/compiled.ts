@@ -42,19 +42,7 @@ export interface LocalWeights {
   w2: number[][];
 }
 
-/** Parameter vector θ = [inner weights of `inner` positions…, term coefficients…]. */
-export function packWeights(c: CompiledLocal, w: LocalWeights): Float64Array {
-  const theta = new Float64Array(c.inner.length + c.terms.length);
-  c.inner.forEach((k, p) => {
-    theta[p] = w.inner[c.neurons[k]!.index]!;
-  });
-  const usedProducts = [...new Set(c.structure.sums.flat())].sort((a, b) => a - b);
-  c.terms.forEach((t, p) => {
-    theta[c.inner.length + p] = w.w2[usedProducts[t.product]!]![t.output]!;
-  });
-  return theta;
-}
-
+/** LocalWeights from a parameter vector θ = [inner weights of `inner` positions…, term coefficients…]. */
 export function unpackWeights(c: CompiledLocal, theta: ArrayLike<number>): LocalWeights {
   const s = c.structure;
   const inner = new Array<number>(s.inputs.length * s.symbols.length).fill(1);

@@ -341,17 +341,7 @@ export const BETA1 = 0.9;
 export const BETA2 = 0.999;
 export const EPSILON = 1e-7; // tfjs's default, so both engines take the same steps
 
-/** Adam in float64 with the analytic gradient: the `js` engine and the benchmark's floor. */
-export function adamFloat64(
-  model: Float64Model,
-  data: FitData,
-  start: Float64Array,
-  settings: AdamSettings,
-): { theta: Float64Array; curve: number[] } {
-  return runSteps(adamFloat64Steps(model, data, start, settings));
-}
-
-/** adamFloat64 in steps: it yields before each step (clock.ts). */
+/** Adam in float64 with the analytic gradient (the `js` engine), in steps: it yields before each step (clock.ts). */
 export function* adamFloat64Steps(
   model: Float64Model,
   data: FitData,

@@ -1,4 +1,4 @@
-/** The local room's door: what other folders of the library use from it (scripts/boundaries.ts). */
+/** The LoCaL network (paper §3): a structure's weights fitted (Adam, then Levenberg–Marquardt), read as equations. */
 export { compileLocal, type LocalWeights } from "./compiled.js";
 export { equationsOfLocal, formOf, structureOfEquations } from "./extract.js";
 export { type FitData, fitLocal, fitLocalSteps, fitLocalSync, type FitOptions, type FitResult } from "./fit.js";

@@ -1,4 +1,4 @@
-/** The numeric room's door: what other folders of the library use from it (scripts/boundaries.ts). */
+/** The numeric kernels, one definition of each: dot, least squares, QR, Givens, Gram–Schmidt, solves, NRMSE. */
 export { nrmse, std } from "./nrmse.js";
 export {
   dot,

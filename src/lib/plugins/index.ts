@@ -1,4 +1,4 @@
-/** The plugins room's door: what other folders of the library use from it (scripts/boundaries.ts). */
+/** What a search is built from: symbols, constraints, rewards and outer functions as plugins, in registries. */
 export {
   builtinConstraints,
   builtinRewards,

@@ -1,4 +1,4 @@
-/** The result room's door: what other folders of the library use from it (scripts/boundaries.ts). */
+/** The version-1 result JSON: built, serialised, checked against its schema and compared with a re-run. */
 export {
   compareEquations,
   compareResults,

@@ -6,7 +6,7 @@
 import { isOuterName, OUTER_NAMES, type Factor, type Term } from "../equation/index.js";
 import { InputError, VERSION } from "../core/index.js";
 import { KNOWN_REQUIREMENTS, resultEquation, type EquationResult, type ResultJson } from "./result.js";
-import { oneLine, quote, shown } from "../core/index.js";
+import { escapedLine, quote, shown } from "../core/index.js";
 
 /**
  * The largest result JSON read (bytes): consolesr writes kilobytes; a file past this is refused
@@ -434,7 +434,7 @@ export function compareResults(
 export function formatComparison(comparison: Comparison, backends: { old: string; new: string }): string[] {
   const lines: string[] = [];
   const g = (x: number) => (Number.isFinite(x) ? x.toPrecision(3) : String(x));
-  const value = (v: unknown) => (v === undefined ? "—" : oneLine(JSON.stringify(v) ?? String(v), TEXT_SHOWN));
+  const value = (v: unknown) => (v === undefined ? "—" : escapedLine(JSON.stringify(v) ?? String(v), TEXT_SHOWN));
   for (const t of comparison.targets) {
     if (t.status === "same") lines.push(`${t.target}: same  ${t.newText}`);
     else if (t.status === "close")
@@ -444,7 +444,7 @@ export function formatComparison(comparison: Comparison, backends: { old: string
       );
     else {
       lines.push(
-        `${t.target}: DIFFERENT  was ${t.oldText === undefined ? "—" : oneLine(t.oldText, TEXT_SHOWN)}, ` +
+        `${t.target}: DIFFERENT  was ${t.oldText === undefined ? "—" : escapedLine(t.oldText, TEXT_SHOWN)}, ` +
           `now ${t.newText ?? "—"}`,
       );
       for (const s of t.structure) lines.push(`  ${t.target}: ${s}`);

@@ -1,4 +1,4 @@
-/** The run room's door: what other folders of the library use from it (scripts/boundaries.ts). */
+/** One run from config to result: resolve the config, get the data, search or fit, evaluate, write the manifest. */
 export { evaluateExperiment } from "./evaluate.js";
 export { checkDomains, fitForm, type FitFormOptions, type FitFormResult } from "./fitForm.js";
 export { configFromManifest, manifestConfig, usesTfjs } from "./manifest.js";

@@ -10,6 +10,7 @@
  */
 import { z } from "zod";
 import {
+  DECIMAL,
   HIDDEN_LAYERS_CAP,
   InputError,
   type NumberRow,
@@ -187,9 +188,6 @@ export function checkBound(b: Bound, value: unknown, what: string): number {
     );
   return value as number;
 }
-
-/** A decimal number as text: digits with an optional sign, point and exponent (no hex, no "Infinity", no blanks). */
-export const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /** A flag's text as a bounded number: an InputError naming the flag for anything else. */
 export function parseBound(b: Bound, text: string, flag: string): number {

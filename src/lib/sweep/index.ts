@@ -1,4 +1,4 @@
-/** The sweep room's door: what other folders of the library use from it (scripts/boundaries.ts). */
+/** Sweeps: a spec's grid of configurations, checked and expanded into named jobs (docs/design.md#sweeps). */
 export {
   expandSweepSpec,
   parseSweepSpec,

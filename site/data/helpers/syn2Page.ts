@@ -29,7 +29,7 @@ import {
   parseWrittenEquations,
   pipelineData,
   simplifyEquation,
-} from "../lib/index.js";
+} from "../../../src/lib/index.js";
 import { experimentPageJson, simplifyOptionsOf, truthLatexOf } from "./experimentPage.js";
 
 export async function syn2Page(): Promise<string> {
@@ -37,7 +37,7 @@ export async function syn2Page(): Promise<string> {
 
   /** The committed run, relative to the repository root (resolved from this file, so any cwd works). */
   const RESULT_FILE = "data/results/syn2-seed0.json";
-  const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+  const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
   // CONSOLESR_SYN2_RESULT (a path, absolute or from the repository root) reads another result file
   // instead: test/unit/syn2-page.test.ts uses it to check that the evaluation is recomputed, not copied.
   const file = process.env.CONSOLESR_SYN2_RESULT || RESULT_FILE;

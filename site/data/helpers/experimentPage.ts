@@ -3,7 +3,6 @@
 // read. Not a data loader itself (no page asks for `experimentPage`), only a module the loaders import.
 // Note: Framework re-runs a loader only when the loader file is newer than its cache, so a change
 // here does not refresh syn1.json or syn2.json until `site/.observablehq/cache` is deleted.
-import { execSync } from "node:child_process";
 import {
   columnOf,
   equationLatex,
@@ -14,16 +13,7 @@ import {
   type Registry,
   type ResultJson,
   type SymbolPlugin,
-} from "../lib/index.js";
-
-/** The commit of the working tree, or "unknown" outside a git checkout. */
-export function gitSha(): string {
-  try {
-    return execSync("git rev-parse HEAD", { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-  } catch {
-    return "unknown";
-  }
-}
+} from "../../../src/lib/index.js";
 
 /** A number rounded to `digits` significant digits for the page (null when not finite). */
 export const round = (v: number, digits = 6): number | null =>

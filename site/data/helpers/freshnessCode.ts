@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+export const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
 /** The freshness record, from the repository root. */
 export const FRESHNESS_FILE = "data/results/freshness.json";
@@ -76,15 +76,6 @@ export function codeDigest(root = repoRoot): string {
     hash.update("\0");
   }
   return hash.digest("hex");
-}
-
-/** HEAD, or "unknown" outside a git checkout. */
-export function headSha(root = repoRoot): string {
-  try {
-    return execSync("git rev-parse HEAD", { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-  } catch {
-    return "unknown";
-  }
 }
 
 /** Whether CODE_DIRS have uncommitted changes (false outside a git checkout). */

@@ -7,9 +7,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { expandSweepSpec, isInputError, parseResult, parseSweepSpec, type SweepSpec } from "../lib/index.js";
+import { expandSweepSpec, isInputError, parseResult, parseSweepSpec, type SweepSpec } from "../../../src/lib/index.js";
 
-const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
 export interface SweepCell {
   job: string;

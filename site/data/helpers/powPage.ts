@@ -11,7 +11,7 @@
  * equations (learnedTopology). It uses the library's public entry only, as a user's report would.
  * Reproduce: `npx tsx site/data/pow.json.ts > pow.json` (seconds: no search runs here).
  */
-import { CASE5, learnedTopology, POW_GRID } from "../lib/inspect.js";
+import { CASE5, learnedTopology, POW_GRID } from "../../../src/lib/inspect.js";
 import { committedRun, round } from "./committedRun.js";
 
 export async function powPage(): Promise<string> {

@@ -14,9 +14,9 @@ import {
   parseResult,
   resultEquation,
   pipelineData,
-} from "../lib/index.js";
+} from "../../../src/lib/index.js";
 
-const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
 /** A number rounded for the page (null when not finite). */
 export const round = (v: number, digits = 6): number | null =>

@@ -14,8 +14,9 @@ import {
   resolvePipelineConfig,
   resultToJson,
   runPipeline,
-} from "../lib/index.js";
-import { experimentPageJson, gitSha, round, truthLatexOf } from "./experimentPage.js";
+} from "../../../src/lib/index.js";
+import { gitSha } from "../../../src/cli/git.js";
+import { experimentPageJson, round, truthLatexOf } from "./experimentPage.js";
 
 export async function syn1Page(): Promise<string> {
   const started = performance.now();

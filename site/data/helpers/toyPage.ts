@@ -10,7 +10,7 @@
  *             published search, beside which its re-run form shows a live one).
  * Reproduce: `npx tsx site/data/toy.json.ts > toy.json` (or `npx observable build`, which runs it).
  */
-import { execSync } from "node:child_process";
+import { gitSha } from "../../../src/cli/git.js";
 import {
   createArgminSolver,
   createConstraintRegistry,
@@ -29,7 +29,7 @@ import {
   search,
   structureOfEquations,
   VERSION,
-} from "../lib/index.js";
+} from "../../../src/lib/index.js";
 import {
   allowedNeurons,
   createSpace,
@@ -38,7 +38,7 @@ import {
   partialStructure,
   transition,
   type Icnn,
-} from "../lib/inspect.js";
+} from "../../../src/lib/inspect.js";
 
 export async function toyPage(): Promise<string> {
   const started = performance.now();
@@ -51,12 +51,7 @@ export async function toyPage(): Promise<string> {
   const y = train.y[0]!;
   const n = train.rows;
 
-  let sha = "unknown";
-  try {
-    sha = execSync("git rev-parse HEAD", { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-  } catch {
-    // not a git checkout: keep "unknown"
-  }
+  const sha = gitSha();
   const manifest = {
     seed: SEED,
     experiment: experiment.name,

@@ -16,7 +16,7 @@ import {
   MAS_MASS_RANGE,
   MAS_NETWORK,
   MAS_NETWORK_SEED,
-} from "../lib/inspect.js";
+} from "../../../src/lib/inspect.js";
 import { committedRun, round } from "./committedRun.js";
 
 export async function masPage(): Promise<string> {
