@@ -76,7 +76,7 @@ test("the row gives the methods that read it, and the reference page's line", ()
   );
 });
 
-test("the row gives a fit() option recorded in the manifest, read back, and read as absent from an old one", async () => {
+test("the row gives a fit() option kept in the manifest, read back, and its absent value in an old one", async () => {
   const X = Array.from({ length: 40 }, (_, i) => [0.5 + i / 20]);
   const y = X.map(([x]) => 2 * x!);
   const result = await lib.fit({ X, y, symbols: ["x"], search: { trialSwitch: true, episodes: 2 } as never });
