@@ -23,8 +23,10 @@ import {
   parseResult,
   resultSchemaProblems,
   resultToJson,
+  SETTINGS,
   type FitArraysOptions,
   type SearchMethod,
+  type SettingRow,
 } from "../../src/lib/index.js";
 import { manifestConfig } from "../../src/lib/run/index.js";
 
@@ -37,9 +39,9 @@ const y = X.map(([a, b]) => Math.sin(3 * a!) * Math.exp(b!) + a!);
 const CAPS = {
   "structure-search": { episodes: 3, budget: 5 },
   model: { epochs: 3, hidden: [4], budget: 60, batch: 20 },
-} as const;
+};
 
-const options = (method: SearchMethod, extra: Partial<FitArraysOptions> = {}): FitArraysOptions => ({
+const options = (method: SearchMethod, extra: { signal?: AbortSignal } = {}): FitArraysOptions => ({
   X,
   y,
   method,
@@ -50,6 +52,15 @@ const options = (method: SearchMethod, extra: Partial<FitArraysOptions> = {}): F
 });
 
 type Training = { epochs?: number; samples?: number; phases?: { epochs: number }[] };
+
+test("every name in the settings table's readBy is a method, and every method reads some setting", () => {
+  const readers = (Object.values(SETTINGS) as SettingRow[]).flatMap((row) => row.readBy ?? []);
+  assert.deepEqual(
+    readers.filter((name) => !(METHOD_NAMES as string[]).includes(name)),
+    [],
+  );
+  for (const method of METHOD_NAMES) assert.ok(METHODS[method].uses.length > 0, `${method} reads no setting`);
+});
 
 for (const method of METHOD_NAMES) {
   describe(`method ${method} (${METHODS[method].kind})`, () => {
@@ -62,7 +73,7 @@ for (const method of METHOD_NAMES) {
     test("its JSON validates against the result schema, parses back and round-trips its manifest", () => {
       const json = JSON.parse(first);
       assert.deepEqual(resultSchemaProblems(json), []);
-      const parsed = parseResult(first);
+      const parsed = parseResult(first, "result.json");
       assert.equal(parsed.search.method, method);
       assert.deepEqual(manifestConfig(configFromManifest(parsed)), { ...json.manifest.config });
     });

@@ -36,7 +36,7 @@ export type SettingGroup = "data" | "fit" | "search" | "model" | "sweep";
 
 /**
  * The methods of the method table (search/methods.ts) that read a setting, by the groupings the
- * rows share; test/unit/conformance.test.ts checks that every name is a method.
+ * rows share; test/search/method-conformance.test.ts checks that every name is a method.
  */
 const SEARCHES = ["consolesr", "paper", "random", "enumerate"] as const;
 /** The Q-learning searches: their networks, exploration and state. */

@@ -1,7 +1,8 @@
 /**
  * The method table: every `--method`, defined once. The CLI's choices, the pipeline's
  * validation, the manifest, the playground and the benchmark all read it. A new method is a
- * strategy file (strategies/) and one row here.
+ * strategy file (strategies/), one row here, and its name in the settings table's `readBy` of each
+ * setting it reads (core/settings.ts; CONTRIBUTING.md, "Add a search method").
  *
  * `kind` says how a method runs: a "structure-search" is run by the episode loop over its
  * ProposalStrategy and answers with equations; a "model" (the paper's MLP and EQL baselines, and
