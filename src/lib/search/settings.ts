@@ -6,7 +6,6 @@
  */
 import { recordOrder, SETTINGS, type SettingRow, type TableSettings } from "../core/index.js";
 import type { FitOptions } from "../local/index.js";
-import type { StateEncoding } from "./cmp.js";
 import { checkWith, searchSettingsSchema } from "./bounds.js";
 
 /**
@@ -31,8 +30,6 @@ export interface SearchSettings extends TableSettings {
    * `reproduce` replays it to the same point (the clock's limit is then ignored).
    */
   replay?: Record<string, number>;
-  gamma: number;
-  epsilon: number;
   /** Paper stop rule: |R − 1| ≤ λ. */
   lambda: number;
   /**
@@ -68,26 +65,19 @@ export interface SearchSettings extends TableSettings {
    * is one product and a constant. The paper's Algorithm 2 (its LoCaL has no bias): false.
    */
   constant: boolean;
-  targetEvery: number;
-  icnnLearningRate: number;
-  epochs: number;
-  batch: number;
-  hidden: number[];
   /** Products per output; 0: the size grows by itself (growth.ts). */
   terms: number;
   /** Factors per product; 0: grows by itself. */
   maxFactors: number;
-  pearson: number;
-  encoding: StateEncoding;
   /** Redraw a trajectory whose structure was already fitted (every episode buys information). */
   avoidRepeats: boolean;
   /**
    * What the ICNNs learn from the reward: "raw" (paper) or "log", −log10(1 − u)/12 of the reward
    * normalised to u ∈ [0, 1], which spreads the near-exact fits R = 0.99…1 that raw R squeezes.
    */
-  shaping: "raw" | "log";
+  shaping: TableSettings["shaping"];
   /** Exploration: "uniform" random actions (paper) or half of them flip bits of the best trajectory. */
-  explore: "uniform" | "mutate";
+  explore: TableSettings["explore"];
   /**
    * consolesr's proposals: "linear" (the linear-algebra proposals first, best first, then
    * "operators"), "operators" (greedy episodes score the LP-greedy trajectory, rollouts, product
@@ -95,21 +85,21 @@ export interface SearchSettings extends TableSettings {
    * ε-greedy LP rollout). "wide" is "linear" plus backward elimination over the whole product
    * library for sums of up to `terms` products (linear/backward.ts; pow's default).
    */
-  proposal: "linear" | "wide" | "operators" | "argmin";
+  proposal: TableSettings["proposal"];
   /** Candidates scored per greedy "operators" episode. */
   candidates: number;
   /**
    * How proposals are ranked: by the trained −R network ("reward-net"), or not at all ("none":
    * a uniformly drawn unfitted candidate, the ablation that shows what the learned ranking adds).
    */
-  rank: "reward-net" | "none";
+  rank: TableSettings["rank"];
   /**
    * The −Q and −R networks: "icnn" (the paper's input-convex networks, greedy action by the exact
    * LP argmin) or "mlp" (the same networks without the convexity constraint, the greedy action
    * the best of SAMPLED_ACTIONS actions drawn within the layer's bounds): the paper's
    * "non-convex deep Q-learning" ablation.
    */
-  qNetwork: "icnn" | "mlp";
+  qNetwork: TableSettings["qNetwork"];
   /** Structures kept as parents for the "operators" proposals (the best by NRMSE). */
   parents: number;
   fit: Omit<FitOptions, "symbols">;
