@@ -66,8 +66,7 @@ function boundOf(row: NumberRule, forFlag: boolean): Bound {
 
 const rows = Object.entries(SETTINGS) as [SettingName, SettingRow][];
 const numberRows = rows.filter(
-  (entry): entry is [NumberSettingName, NumberRow] =>
-    entry[1].kind !== "choice" && entry[1].kind !== "boolean" && entry[1].kind !== "list",
+  (entry): entry is [NumberSettingName, NumberRow] => entry[1].kind === "integer" || entry[1].kind === "number",
 );
 
 /** Every number setting's bound (the settings table, core/settings.ts). */
