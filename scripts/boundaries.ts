@@ -8,6 +8,10 @@
  * - the CLI (src/cli) reaches the library through the same doors or its entries;
  * - no file but numeric/linalg.ts defines a numeric kernel (dot, least squares, QR, Givens,
  *   Cholesky, a square solve): one definition of each.
+ * - the built-in plugins (plugins/: symbols, outer functions, powers, constraints, rewards) compute
+ *   with core/math.ts's bit-exact functions, never with a `Math` function ECMAScript leaves
+ *   implementation-approximated (Math.sin, exp, log, pow, tanh, …) or `**`: a browser's V8 may round
+ *   those differently from Node's, and one bit sends a search elsewhere (core/math.ts says more).
  * - the site (site/, the Framework root) reaches the library only through the link site/lib →
  *   ../src/lib and only its public entries (ENTRIES), and the report components (src/report,
  *   `consolesr/report`) only through the link site/report and their entry, index.ts, which itself
@@ -67,6 +71,15 @@ const KERNELS =
   "dot|leastSquares|householder\\w*|givens|rotate|cholesky\\w*|solveSpd|solveSquare|solveDense|gramSchmidt";
 const KERNEL = new RegExp(`(?:function\\s+|const\\s+)(${KERNELS})\\b`, "g");
 
+/** The built-in plugins: their numbers must be the same bits in every engine (core/math.ts). */
+const BUILT_INS = "plugins/";
+/** The Math functions ECMAScript leaves implementation-approximated, and `**` (Math.pow as an operator). */
+const APPROXIMATED = new RegExp(
+  "\\bMath\\.(?:sin|cos|tan|exp|expm1|log|log2|log10|log1p|pow|hypot|atan2?|asin|acos|" +
+    "sinh|cosh|tanh|asinh|acosh|atanh|cbrt)\\b|\\*\\*",
+  "g",
+);
+
 export interface BoundaryReport {
   /** Folder → the folders it imports, sorted. */
   graph: Map<string, string[]>;
@@ -118,6 +131,12 @@ export function checkBoundaries(root: string, layers: readonly string[] = LAYERS
     if (name !== NUMERIC)
       for (const kernel of text.matchAll(KERNEL))
         problems.push(`${name}: defines ${kernel[1]}, a numeric kernel (numeric/linalg.ts owns each one)`);
+    if (name.startsWith(BUILT_INS))
+      for (const call of text.matchAll(APPROXIMATED))
+        problems.push(
+          `${name}: uses ${call[0]}, which engines may round differently ` +
+            "(a built-in uses core/math.ts: sin, exp, pow, …)",
+        );
     for (const match of text.matchAll(IMPORT)) {
       const spec = match[1] ?? match[2] ?? match[3]!;
       const lazy = match[1] === undefined;

@@ -37,17 +37,20 @@ const code = (text: string) => `\`${text}\``;
 
 function ruleText(row: SettingRow): string {
   if (row.kind === "choice") return row.choices.map(code).join(" | ");
+  if (row.kind === "boolean") return `${code("true")} | ${code("false")}`;
+  if (row.kind === "list")
+    return `${row.minItems} to ${row.maxItems} ${row.items}, each an integer from ${row.item.min} to ${row.item.max}`;
   if (row.sentinel) return row.sentinel.rule;
   if (row.rule) return row.rule;
   const low = row.openMin ? `above ${row.min}` : `from ${row.min}`;
   return `${row.kind === "integer" ? "integer" : "number"} ${low} to ${row.max}`;
 }
 
+/** consolesr's default of a setting: a search setting's own, a fit row's in the search's fit record. */
 function defaultOf(method: SearchMethod, name: string): string {
   const settings = resolveSettings(method) as unknown as Record<string, unknown>;
   const fit = settings.fit as Record<string, unknown>;
-  const value =
-    name === "hiddenUnits" ? settings.hidden : name in settings ? settings[name] : fit ? fit[name] : undefined;
+  const value = name in settings ? settings[name] : fit ? fit[name] : undefined;
   if (value === undefined) return "—";
   return code(JSON.stringify(value));
 }

@@ -10,7 +10,7 @@
  */
 import type { ConstraintContext, ConstraintPlugin } from "consolesr/sdk";
 
-const TRIG = new Set(["sin", "cos", "tanh"]);
+const TRIG = new Set(["sin", "cos", "my.tanh"]);
 
 export default {
   kind: "constraint",

@@ -1,6 +1,6 @@
 export default {
   kind: "symbol",
-  name: "tanh",
+  name: "my.tanh",
   complexity: 2,
   innerWeight: true,
   text: (a) => `tanh(${a})`,

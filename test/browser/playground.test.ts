@@ -316,7 +316,7 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
   await restored.close();
 
   // 6. The plugin guide's tanh.js (its download link), loaded in the playground, recovers
-  // y = 2·tanh(1.5·x1)·x2 from a seeded 200-row CSV with the symbols tanh and x, one product of at
+  // y = 2·tanh(1.5·x1)·x2 from a seeded 200-row CSV with the symbols my.tanh and x, one product of at
   // most two factors, on the engine auto picks (js here; the backend control still says cpu),
   // 8 episodes with the stop rule off (so that the Pareto chart gets several structures).
   const guide = await open("plugins");
@@ -333,13 +333,13 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
   await page.evaluate(() => window.scrollTo(0, 0));
   const pluginInput = page.getByLabel("plugin file", { exact: true });
   await pluginInput.setInputFiles({ name: "tanh.js", mimeType: "text/javascript", buffer: Buffer.from(tanhSource) });
-  await page.locator(".pg-plugins[data-plugins='tanh']").waitFor({ timeout: 60_000 });
+  await page.locator(".pg-plugins[data-plugins='my.tanh']").waitFor({ timeout: 60_000 });
   const tanhData = join(artifacts, "tanh.csv");
   writeFileSync(tanhData, tanhCsv());
   await page.getByLabel("CSV file").setInputFiles(tanhData);
   await page.locator(".pg-data-note", { hasText: "tanh.csv: columns x1, x2, y" }).waitFor({ timeout: 30_000 });
   assert.equal(await selected(page, "dataset"), "CSV file", "choosing a file did not switch the dataset to it");
-  await tick(page, "symbols", ["tanh", "x"]);
+  await tick(page, "symbols", ["my.tanh", "x"]);
   await page.getByLabel("terms", { exact: true }).fill("1");
   await page.getByLabel("max factors", { exact: true }).fill("2");
   await page.getByLabel("episodes", { exact: true }).fill("8");
@@ -353,7 +353,7 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
   assert.ok(Math.abs(w - 1.5) / 1.5 <= 0.01, `inner weight ${w} is not within 1 % of 1.5`);
   const tanhPath = await download(page, "playground-tanh.json");
   const tanhResult = parseResult(readFileSync(tanhPath, "utf8"), tanhPath);
-  assert.deepEqual(tanhResult.manifest.config.symbols, ["x", "tanh"]);
+  assert.deepEqual(tanhResult.manifest.config.symbols, ["x", "my.tanh"]);
   const tanhCharts = await charts(page, 4);
   assert.equal(tanhCharts.rewards.length, 8);
   assert.ok(tanhCharts.front.length >= 2, `a front of ${tanhCharts.front.length} point(s) after 8 episodes`);
@@ -363,7 +363,7 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
     "the live Pareto front is not the result's",
   );
   const params = new URL(page.url()).searchParams;
-  assert.equal(params.get("symbols"), "x,tanh");
+  assert.equal(params.get("symbols"), "x,my.tanh");
   assert.equal(params.get("targets"), "y");
   assert.equal(params.get("file"), "tanh.csv");
   assert.match(
@@ -388,20 +388,20 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
   await pluginInput.setInputFiles({
     name: "broken.js",
     mimeType: "text/javascript",
-    buffer: Buffer.from(tanhSource.replace('name: "tanh"', 'name: "tanh2"').replace("** 2", "")),
+    buffer: Buffer.from(tanhSource.replace('name: "my.tanh"', 'name: "my.tanh2"').replace("** 2", "")),
   });
   const pluginError = page.locator(".pg-plugin-error");
   await pluginError.waitFor({ timeout: 30_000 });
   assert.match(
     ((await pluginError.textContent()) ?? "").trim(),
     new RegExp(
-      /^error: plugin file broken\.js: plugin tanh2: derivative: derivative\([-\d.]+\) = [-\d.e]+ /.source +
+      /^error: plugin file broken\.js: plugin my\.tanh2: derivative: derivative\([-\d.]+\) = [-\d.e]+ /.source +
         /but a central difference of evaluate gives [-\d.e]+$/.source,
     ),
   );
   assert.equal(await pluginError.count(), 1);
   assert.deepEqual(await ticked(page, "symbols"), before, "a broken plugin changed the symbols");
-  assert.equal(await page.locator(".pg-plugins").getAttribute("data-plugins"), "tanh", "a broken plugin was loaded");
+  assert.equal(await page.locator(".pg-plugins").getAttribute("data-plugins"), "my.tanh", "a broken plugin was loaded");
 
   // 8. A bad CSV: one readable line naming the file, row and column.
   await page.getByLabel("CSV file").setInputFiles({

@@ -114,7 +114,7 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
           "--plugin",
           "tanh.ts",
           "--symbols",
-          "tanh,x",
+          "my.tanh,x",
           "--target",
           "y",
           "--terms",
@@ -127,7 +127,7 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
 
       const checked = await cli(check, { cwd: home });
       assert.equal(checked.code, 0, checked.stderr);
-      assert.match(checked.stdout, /^ok\s+symbol\s+tanh\s+\d+ checks passed/m);
+      assert.match(checked.stdout, /^ok\s+symbol\s+my\.tanh\s+\d+ checks passed/m);
       assert.match(checked.stdout, /^ok: 1 plugin, \d+ checks passed$/m);
 
       const out = join(home, "result.json");
@@ -138,7 +138,7 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
       assert.equal(equation.terms.length, 1);
       const [term] = equation.terms;
       assert.ok(Math.abs(term.coefficient - 2) <= 0.02, `coefficient ${term.coefficient}`);
-      const tanh = term.factors.find((f: { symbol: string }) => f.symbol === "tanh");
+      const tanh = term.factors.find((f: { symbol: string }) => f.symbol === "my.tanh");
       assert.equal(tanh?.input, "x1");
       assert.ok(Math.abs(tanh.weight - 1.5) <= 0.015, `tanh weight ${tanh.weight}`);
       assert.deepEqual(
@@ -149,10 +149,10 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
     },
   );
 
-  test("plugins --plugin examples/plugins/tanh.ts lists tanh next to the built-ins", async () => {
+  test("plugins --plugin examples/plugins/tanh.ts lists my.tanh next to the built-ins", async () => {
     const run = await cli(["plugins", "--plugin", "examples/plugins/tanh.ts"]);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /^symbol\s+tanh\s+complexity 2, inner weight .*\[examples\/plugins\/tanh\.ts\]$/m);
+    assert.match(run.stdout, /^symbol\s+my\.tanh\s+complexity 2, inner weight .*\[examples\/plugins\/tanh\.ts\]$/m);
     assert.match(run.stdout, /^symbol\s+cos\s/m);
   });
 
@@ -183,13 +183,13 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
       "dynamic",
       "inv-nrmse",
       "parsimony",
-      "tanh",
+      "my.tanh",
       "max-two-trig",
       "parsimony-strict",
       "cube",
     ]) {
       assert.ok(
-        lines.some((l) => new RegExp(`^ok\\s+\\w+\\s+${name.replace("^", "\\^")}\\s`).test(l)),
+        lines.some((l) => new RegExp(`^ok\\s+\\w+\\s+${name.replace(/[\^.]/g, "\\$&")}\\s`).test(l)),
         `${name} not ok:\n${run.stdout}`,
       );
     }
@@ -306,7 +306,7 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
             String.raw`\(a wrong domain, or a wrong inverse\)$`,
         ),
       );
-      assert.match(run.stdout, /^ok\s+symbol\s+tanh\s/m);
+      assert.match(run.stdout, /^ok\s+symbol\s+my\.tanh\s/m);
       const failing = run.stdout.split("\n").filter((line) => line.startsWith("FAIL "));
       assert.equal(failing.length, Object.keys(broken).length, run.stdout);
       assert.match(run.stdout.trimEnd().split("\n").at(-1)!, /^FAIL: \d+ of \d+ checks failed \(10 of 11 plugins\)$/);
@@ -345,7 +345,8 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
   });
 
   test(
-    "the three examples together: tanh in --symbols, " + "max-two-trig in --constraints, parsimony-strict as --reward",
+    "the three examples together: my.tanh in --symbols, " +
+      "max-two-trig in --constraints, parsimony-strict as --reward",
     async () => {
       const out = join(dir, "examples.json");
       const run = await cli([
@@ -360,7 +361,7 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
         "--plugin",
         PARSIMONY_STRICT,
         "--symbols",
-        "tanh,sin,x",
+        "my.tanh,sin,x",
         "--constraints",
         "static,dynamic,max-two-trig",
         "--reward",
@@ -377,7 +378,7 @@ describe("plugins through the CLI", { concurrency: 4 }, () => {
       const { manifest } = JSON.parse(readFileSync(out, "utf8"));
       assert.deepEqual(manifest.config.constraints, ["static", "dynamic", "max-two-trig"]);
       assert.equal(manifest.config.reward, "parsimony-strict");
-      assert.deepEqual(manifest.config.symbols, ["tanh", "sin", "x"]);
+      assert.deepEqual(manifest.config.symbols, ["my.tanh", "sin", "x"]);
     },
   );
 
@@ -506,7 +507,7 @@ describe("loading plugin files (in-process)", () => {
     assert.ok(
       registries.symbols.has("th1") &&
         registries.symbols.has("th4") &&
-        registries.symbols.has("tanh") &&
+        registries.symbols.has("my.tanh") &&
         registries.rewards.has("half"),
     );
     assert.equal(origins.get("symbol:th4"), ts);
@@ -550,10 +551,10 @@ describe("loading plugin files (in-process)", () => {
   );
 
   test("a duplicate name fails naming the plugin, the field and who holds the name", async () => {
-    const again = file("tanh-again.mjs", tanhWith("tanh"));
+    const again = file("tanh-again.mjs", tanhWith("my.tanh"));
     assert.equal(
       await message(loadRegistries([TANH, again])),
-      `plugin file ${again}: plugin tanh: field "name": a symbol named "tanh" is already registered (by ${TANH})`,
+      `plugin file ${again}: plugin my.tanh: field "name": a symbol named "my.tanh" is already registered (by ${TANH})`,
     );
     const twice = file(
       "twice.mjs",

@@ -163,6 +163,25 @@ test("a private numeric kernel fails: one definition of each, in numeric/linalg.
   ]);
 });
 
+test("a built-in plugin that computes with Math.sin, Math.exp or ** fails: built-ins use core/math.ts", () => {
+  const root = tree({
+    ...clean,
+    "plugins/symbols/wave.ts":
+      'import { sin } from "../../core/index.js";\n' +
+      "// Math.sin in a comment is fine; the bit-exact sin is used below, Math.abs is exact.\n" +
+      "export const ok = (x: number) => sin(Math.abs(x));\n" +
+      "export const bad = (x: number) => Math.exp(x) + Math.sin(x) + x ** 2;\n",
+  });
+  assert.deepEqual(
+    checkBoundaries(root, LAYERS).problems.filter((p) => p.includes("round differently")),
+    ["Math.exp", "Math.sin", "**"].map(
+      (call) =>
+        `plugins/symbols/wave.ts: uses ${call}, which engines may round differently (a built-in uses core/math.ts: ` +
+        "sin, exp, pow, …)",
+    ),
+  );
+});
+
 test("no source comment points outside the repository, and every docs/design.md anchor cited exists", () => {
   const root = fileURLToPath(new URL("../..", import.meta.url));
   const design = readFileSync(join(root, "docs/design.md"), "utf8");

@@ -85,7 +85,7 @@ test("with noise, the sin still folds into one term", () => {
 
 test("a tanh (user symbol) with a tiny weight folds the same way: the rule is not by symbol name", () => {
   const y = target((a, b) => 3 * a * b);
-  const out = foldNearDegenerate(eq([1500, ["x", "x1"], ["tanh", "x2", 0.002]]), options(y));
+  const out = foldNearDegenerate(eq([1500, ["x", "x1"], ["my.tanh", "x2", 0.002]]), options(y));
   assert.equal(equationText(out.equation, lookup), "3*x1*x2");
 });
 

@@ -23,6 +23,8 @@ import {
 } from "../../src/lib/plugins/kinds.js";
 import { builtinConstraints, builtinRewards, builtinSymbols, createRegistries } from "../../src/lib/plugins/builtin.js";
 import tanh from "../../examples/plugins/tanh.js";
+import { OUTER_NAMES } from "../../src/lib/equation/index.js";
+import { powerOfName } from "../../src/lib/plugins/powers.js";
 import maxTwoTrig from "../../examples/plugins/max-two-trig.js";
 import parsimonyStrict from "../../examples/plugins/parsimony-strict.js";
 
@@ -150,6 +152,23 @@ describe("checkPlugins", () => {
     );
   });
 
+  test("no built-in name has a dot, so the examples' dotted my.tanh can never clash with one", () => {
+    const names = [
+      ...builtinSymbols.map((s) => s.name),
+      ...builtinConstraints.map((c) => c.name),
+      ...builtinRewards.map((r) => r.name),
+      ...OUTER_NAMES,
+    ];
+    assert.ok(names.length >= 19);
+    assert.deepEqual(
+      names.filter((name) => name.includes(".")),
+      [],
+    );
+    // A derived power (x^4, x^3/2) is named x^… with no dot either, and a dotted name is none.
+    assert.equal(powerOfName(tanh.name), undefined);
+    assert.equal(tanh.name, "my.tanh");
+  });
+
   test("leaves no tensor behind", () => {
     const before = tf.memory().numTensors;
     checkPlugins([...builtinSymbols, tanh], { tf });
@@ -173,14 +192,14 @@ describe("checkPlugins", () => {
       /^plugin cos: name: a symbol named "cos" is already registered/,
     );
     assert.deepEqual(reports[1]!.failures, []);
-    assert.match(formatFailure(reports[2]!.failures[0]!), /^plugin tanh: name: /);
+    assert.match(formatFailure(reports[2]!.failures[0]!), /^plugin my\.tanh: name: /);
   });
 
   test('a plugin missing a field fails "fields", naming the plugin and the field', () => {
     const { latex: _latex, ...noLatex } = goodTanh;
     const [report] = checkPlugins([noLatex], { tf });
     assert.equal(report!.kind, "unknown");
-    assert.equal(formatFailure(report!.failures[0]!), 'plugin tanh: fields: field "latex" is missing');
+    assert.equal(formatFailure(report!.failures[0]!), 'plugin my.tanh: fields: field "latex" is missing');
   });
 
   // Defects beyond the six that test/cli/plugins.test.ts runs through `check-plugin`.
@@ -320,7 +339,7 @@ describe("checkPlugins", () => {
     const derived = ["x^4", "x^-3", "x^3/2", "x^-1/2"].map((name) => registry.get(name));
     for (const r of checkPlugins([...powered, ...derived], { tf }))
       assert.ok(r.checks.includes("power") && r.failures.length === 0, `${r.plugin}: ${JSON.stringify(r.failures)}`);
-    assert.throws(() => validatePlugin({ ...goodTanh, power: 0 }), /plugin tanh: field "power" must not be 0/);
+    assert.throws(() => validatePlugin({ ...goodTanh, power: 0 }), /plugin my\.tanh: field "power" must not be 0/);
     assert.throws(() => registry.get("x^2/4"), /unknown symbol "x\^2\/4"/);
     assert.ok(!registry.names().includes("x^4"), "a derived power is not in the search's pool");
   });
@@ -339,9 +358,9 @@ describe("checkPlugins", () => {
   });
 
   test("the field period must be a positive number", () => {
-    assert.throws(() => validatePlugin({ ...goodTanh, period: 0 }), /plugin tanh: field "period"/);
-    assert.throws(() => validatePlugin({ ...goodTanh, period: "2pi" }), /plugin tanh: field "period"/);
-    assert.equal(validatePlugin({ ...goodTanh, period: 2 }).name, "tanh");
+    assert.throws(() => validatePlugin({ ...goodTanh, period: 0 }), /plugin my\.tanh: field "period"/);
+    assert.throws(() => validatePlugin({ ...goodTanh, period: "2pi" }), /plugin my\.tanh: field "period"/);
+    assert.equal(validatePlugin({ ...goodTanh, period: 2 }).name, "my.tanh");
   });
 
   test("rejects a constraint that returns something other than true or a string", () => {
@@ -401,7 +420,7 @@ describe("checkPlugins", () => {
 });
 
 describe("max-two-trig (example constraint)", () => {
-  const space = { inputs: ["x1", "x2"], symbols: ["x", "sin", "cos", "tanh"], neurons: 8, terms: 2 };
+  const space = { inputs: ["x1", "x2"], symbols: ["x", "sin", "cos", "my.tanh"], neurons: 8, terms: 2 };
   const ctx = (products: number[][]) => ({
     layer: 1,
     state: [],
@@ -412,11 +431,11 @@ describe("max-two-trig (example constraint)", () => {
     evidence: [],
   });
   test("accepts two trigonometric factors in a product and rejects three, naming them", () => {
-    // neuron i = input ⌊i/4⌋, symbol i mod 4: 1 = sin(x1), 2 = cos(x1), 7 = tanh(x2), 4 = x(x2)
+    // neuron i = input ⌊i/4⌋, symbol i mod 4: 1 = sin(x1), 2 = cos(x1), 7 = my.tanh(x2), 4 = x(x2)
     assert.equal(maxTwoTrig.check(ctx([[1, 7, 4], [2]])), true);
     assert.equal(
       maxTwoTrig.check(ctx([[0], [1, 2, 7]])),
-      "product 2 has 3 trigonometric factors (sin(x1), cos(x1), tanh(x2)); at most 2",
+      "product 2 has 3 trigonometric factors (sin(x1), cos(x1), my.tanh(x2)); at most 2",
     );
     assert.equal(maxTwoTrig.check({ ...ctx([]), layer: 0, structure: { neurons: [1, 2, 7] } }), true);
   });
@@ -431,7 +450,7 @@ describe("max-two-trig (example constraint)", () => {
 describe("registering user plugins", () => {
   test("createRegistries puts each plugin into the registry of its kind", () => {
     const registries = createRegistries(examples);
-    assert.ok(registries.symbols.has("tanh") && registries.symbols.has("cos"));
+    assert.ok(registries.symbols.has("my.tanh") && registries.symbols.has("cos"));
     assert.ok(registries.constraints.has("max-two-trig") && registries.constraints.has("static"));
     assert.ok(registries.rewards.has("parsimony-strict") && registries.rewards.has("inv-nrmse"));
   });
@@ -446,13 +465,13 @@ describe("registering user plugins", () => {
     assert.ok(!registries.rewards.has("parsimony-strict"), "nothing registered");
     assert.throws(
       () => registerPlugins(registries, [goodTanh, goodTanh]),
-      /^InputError: plugin tanh: field "name": a symbol named "tanh" is already registered/,
+      /^InputError: plugin my\.tanh: field "name": a symbol named "my\.tanh" is already registered/,
     );
   });
 
   test("an object missing a field fails naming the plugin and the field", () => {
     const { evaluate: _evaluate, ...noEvaluate } = goodTanh;
-    assert.throws(() => createRegistries([noEvaluate]), /^InputError: plugin tanh: field "evaluate" is missing$/);
+    assert.throws(() => createRegistries([noEvaluate]), /^InputError: plugin my\.tanh: field "evaluate" is missing$/);
     assert.throws(
       () => createRegistries([{ ...parsimonyStrict, range: [1, 0] }]),
       /^InputError: plugin parsimony-strict: field "range" must be \[lo, hi\] with lo < hi$/,
@@ -468,10 +487,10 @@ describe("registering user plugins", () => {
         },
       },
     ]);
-    const symbol = registries.symbols.get("tanh");
+    const symbol = registries.symbols.get("my.tanh");
     assert.throws(
       () => symbol.evaluate(1),
-      (e: Error) => e instanceof InputError && e.message === "plugin tanh: evaluate threw: kaput",
+      (e: Error) => e instanceof InputError && e.message === "plugin my.tanh: evaluate threw: kaput",
     );
     assert.equal(symbol.text("x1"), "tanh(x1)");
     assert.equal(
@@ -487,7 +506,7 @@ describe("registering user plugins", () => {
             throw new RangeError("no");
           },
         }).apply(tf.scalar(1), tf),
-      /^InputError: plugin tanh: apply threw: no$/,
+      /^InputError: plugin my\.tanh: apply threw: no$/,
     );
   });
 });

@@ -5,8 +5,7 @@
  * files use (src/lib/search/bounds.ts); a name through `choices`.
  */
 import { Option, type Command } from "commander";
-import { FLAG_BOUNDS, parseBound, type Bound } from "../../lib/search/index.js";
-import { BOUNDS } from "../../lib/search/index.js";
+import { FLAG_BOUNDS, ITEM_BOUNDS, parseBound, type Bound } from "../../lib/search/index.js";
 import type { FitOptions } from "../../lib/local/index.js";
 import { METHOD_NAMES, METHODS, type SearchMethod, type SearchSettings } from "../../lib/search/index.js";
 import {
@@ -14,13 +13,16 @@ import {
   type Choice,
   type ChoiceSettingName,
   flaggedRows,
-  HIDDEN_LAYERS_CAP,
   InputError,
+  type ListRow,
+  type ListSettingName,
   type NumberSettingName,
   type SettingGroup,
   type SettingName,
   type SettingRow,
   SETTINGS,
+  type TableSettingName,
+  type ValueOf,
 } from "../../lib/core/index.js";
 import { list } from "../io.js";
 
@@ -34,13 +36,14 @@ export const flagKey = (row: SettingRow): string =>
 /** The value a table row's flag holds. */
 type FlagValue<N extends SettingName> = (typeof SETTINGS)[N] extends { kind: "choice" }
   ? Choice<Extract<N, ChoiceSettingName>>
-  : number;
+  : ValueOf<(typeof SETTINGS)[N]>;
 
-/** The table's flags of the search and the model baselines, by setting name (`--q-network` is qNetwork). */
+/**
+ * The table's flags of the search and the model baselines, by setting name (`--q-network` is
+ * qNetwork): every flagged row with a default but the fit rows (their flags are FitFlags).
+ */
 type TableSearchFlags = {
-  [N in SettingName as (typeof SETTINGS)[N] extends { group: "search" | "model"; flag: string }
-    ? N
-    : never]?: FlagValue<N>;
+  [N in TableSettingName as (typeof SETTINGS)[N] extends { flag: string } ? N : never]?: FlagValue<N>;
 };
 
 export interface FitFlags {
@@ -57,7 +60,6 @@ export interface SearchFlags extends TableSearchFlags {
   front?: boolean;
   constraints: string[];
   reward: string;
-  hidden?: number[];
 }
 
 /** `--flag <value>` parsed into a bounded number (an InputError naming the flag otherwise). */
@@ -96,18 +98,40 @@ export function listOption(
   return fallback === undefined ? option : option.default(list(fallback), fallback);
 }
 
-/** A table row's flag: its bound (the flag's own, where narrower) or its choices, and its help. */
-export function settingOption(name: SettingName): Option {
-  const row: SettingRow = SETTINGS[name];
+/**
+ * A table row's flag: its bound (the flag's own, where narrower), its choices, its items
+ * (comma-separated) or, a boolean's, the flag and its negation (`--outer`, `--no-outer`); and its help.
+ */
+export function settingOptions(name: SettingName, row: SettingRow = SETTINGS[name]): Option[] {
   if (!row.flag) throw new Error(`setting ${name} has no flag`);
-  return row.kind === "choice"
-    ? choiceOption(row.flag, row.help, row.choices)
-    : numberOption(row.flag, row.help, FLAG_BOUNDS[name as NumberSettingName]);
+  switch (row.kind) {
+    case "choice":
+      return [choiceOption(row.flag, row.help, row.choices)];
+    case "boolean":
+      return [new Option(row.flag, row.help), new Option(`--no-${row.flag.slice(2)}`, `turn ${row.flag} off`)];
+    case "list":
+      return [itemsOption(row, ITEM_BOUNDS[name as ListSettingName])];
+    default:
+      return [numberOption(row.flag, row.help, FLAG_BOUNDS[name as NumberSettingName])];
+  }
+}
+
+/** A list row's flag, `--hidden 64,64`: its count of items, each a bounded number. */
+function itemsOption(row: ListRow, item: Bound): Option {
+  const flag = row.flag!.split(" ")[0]!;
+  return new Option(row.flag!, row.help).argParser((text: string) => {
+    const parts = text.split(",");
+    if (parts.length > row.maxItems)
+      throw new InputError(
+        `${flag} must be ${row.minItems} to ${row.maxItems} ${row.items} (got ${JSON.stringify(text)})`,
+      );
+    return parts.map((part) => parseBound(item, part, flag));
+  });
 }
 
 /** Every flag of one group of the table, in the table's order. */
 const addRows = (command: Command, group: SettingGroup): Command =>
-  flaggedRows(group).reduce((c, [name]) => c.addOption(settingOption(name)), command);
+  flaggedRows(group).reduce((c, [name]) => settingOptions(name).reduce((d, o) => d.addOption(o), c), command);
 
 /** The tfjs backends the command line offers: the library's (BACKENDS) but webgl, which needs a browser. */
 const NODE_BACKENDS = BACKENDS.filter((name) => name !== "webgl");
@@ -140,25 +164,12 @@ export function addSearchFlags(command: Command): Command {
     .option("--reward <name>", "reward plugin", "inv-nrmse");
 }
 
-/** `--hidden 64,64`: 1 to HIDDEN_LAYERS_CAP layer widths, each a bounded integer. */
-function hiddenOption(): Option {
-  return new Option(
-    "--hidden <widths>",
-    "MLP hidden layer widths, comma-separated (mlp default 64,64); EQL: one number, its units of each kind (default 2)",
-  ).argParser((text: string) => {
-    const parts = text.split(",");
-    if (parts.length > HIDDEN_LAYERS_CAP)
-      throw new InputError(`--hidden must be 1 to ${HIDDEN_LAYERS_CAP} layer widths (got ${JSON.stringify(text)})`);
-    return parts.map((part) => parseBound(BOUNDS.hiddenUnits, part, "--hidden"));
-  });
-}
-
 /**
  * The model baselines' flags (--method mlp, eql, dsr, vpg); --lr is their Adam learning rate,
  * --hidden EQL's units of each kind, --epochs its epochs per phase.
  */
 export function addModelFlags(command: Command): Command {
-  return addRows(command.addOption(hiddenOption()), "model");
+  return addRows(command, "model");
 }
 
 export function fitSettings(
@@ -174,7 +185,7 @@ export function fitSettings(
   };
 }
 
-/** The search settings the flags give: every flag of the table's search and model rows, and --hidden. */
+/** The search settings the flags give: every flag of the table's search and model rows. */
 export function searchOverrides(
   flags: SearchFlags,
   defaults: Partial<SearchSettings> = {},
@@ -183,6 +194,5 @@ export function searchOverrides(
   const given = flags as unknown as Record<string, unknown>;
   for (const [name, row] of [...flaggedRows("search"), ...flaggedRows("model")])
     if (given[flagKey(row)] !== undefined) settings[name] = given[flagKey(row)];
-  if (flags.hidden !== undefined) settings.hidden = flags.hidden;
   return { method: flags.method, settings: settings as Partial<SearchSettings>, constraints: flags.constraints };
 }

@@ -8,6 +8,8 @@ export { VERSION } from "./version.js";
 export { BACKENDS, type BackendName, checkBackendName } from "./backendNames.js";
 export { runtimeFacts, type RuntimeFacts } from "./runtimeFacts.js";
 export {
+  type BooleanRow,
+  type BooleanSettingName,
   type ChoiceRow,
   type Choice,
   type ChoiceSettingName,
@@ -15,9 +17,12 @@ export {
   flaggedRows,
   HIDDEN_LAYERS_CAP,
   LENGTH_CAP,
+  type ListRow,
+  type ListSettingName,
   MIN_ROWS,
   type NumberRow,
   type NumberSettingName,
+  recordOrder,
   ROWS_CAP,
   ruleOf,
   SEED_MAX,
@@ -25,6 +30,9 @@ export {
   type SettingName,
   type SettingRow,
   SETTINGS,
+  type TableSettingName,
+  type TableSettings,
   TERMS_CAP,
   TIME_LIMIT_CAP,
+  type ValueOf,
 } from "./settings.js";

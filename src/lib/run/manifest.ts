@@ -10,6 +10,7 @@ import {
   isModelMethod,
   METHOD_NAMES,
   resolveSettings,
+  settingsAbsentFrom,
   settingsRecord,
   type SearchSettings,
 } from "../search/index.js";
@@ -70,15 +71,9 @@ export function configFromManifest(
     if (model) delete overrides.fit;
     else overrides.fit = fit(config.fit as Record<string, unknown>, ".fit");
     delete overrides.replay;
-    // A result made before the noise floor existed ran without it.
-    if (!("noiseFloor" in config)) overrides.noiseFloor = false;
-    // One made before outer functions existed tried none.
-    if (!model && !("outer" in config)) overrides.outer = false;
-    // One made before ratios and monomial arguments existed tried neither.
-    if (!model && !("ratio" in config)) overrides.ratio = false;
-    if (!model && !("monomial" in config)) overrides.monomial = false;
-    // One made before the additive constant existed fitted none.
-    if (!model && !("constant" in config)) overrides.constant = false;
+    // A result made before a setting existed ran with the table's `manifest.absent` (no noise
+    // floor, outer functions, ratios, monomial arguments or additive constant).
+    Object.assign(overrides, settingsAbsentFrom(method, config));
     const replay = replayOf(result.search, file);
     if (replay) overrides.replay = replay;
     try {

@@ -10,17 +10,20 @@
  */
 import { z } from "zod";
 import {
+  type ChoiceSettingName,
   DECIMAL,
-  HIDDEN_LAYERS_CAP,
   InputError,
+  type ListRow,
+  type ListSettingName,
   type NumberRow,
+  type NumberSettingName,
+  recordOrder,
   ruleOf,
   SETTINGS,
-  type ChoiceSettingName,
-  type NumberSettingName,
   type SettingName,
   type SettingRow,
 } from "../core/index.js";
+import type { FitOptions } from "../local/index.js";
 
 /** A bounded number: its rule in words ("an integer from 1 to 12") and its schema. */
 export interface Bound {
@@ -50,15 +53,21 @@ function sentinel(b: Bound, value: number, rule: string): Bound {
   };
 }
 
+type NumberRule = Pick<NumberRow, "kind" | "min" | "max" | "openMin" | "rule" | "sentinel" | "flagMin">;
+
 /** A row's bound, as the library checks it (sentinel included) or as its flag does. */
-function boundOf(row: NumberRow, forFlag: boolean): Bound {
+function boundOf(row: NumberRule, forFlag: boolean): Bound {
   const min = forFlag && row.flagMin !== undefined ? row.flagMin : row.min;
-  const plain = bound(row.kind === "integer", min, row.max, { openMin: row.openMin, rule: ruleOf(row, forFlag) });
+  const plain = bound(row.kind === "integer", min, row.max, {
+    openMin: row.openMin,
+    rule: ruleOf(row as NumberRow, forFlag),
+  });
   return row.sentinel && !forFlag ? sentinel(plain, row.sentinel.value, row.sentinel.rule) : plain;
 }
 
-const numberRows = (Object.entries(SETTINGS) as [SettingName, SettingRow][]).filter(
-  (entry): entry is [NumberSettingName, NumberRow] => entry[1].kind !== "choice",
+const rows = Object.entries(SETTINGS) as [SettingName, SettingRow][];
+const numberRows = rows.filter(
+  (entry): entry is [NumberSettingName, NumberRow] => entry[1].kind === "integer" || entry[1].kind === "number",
 );
 
 /** Every number setting's bound (the settings table, core/settings.ts). */
@@ -78,82 +87,67 @@ export const FLAG_BOUNDS: Record<NumberSettingName, Bound> = {
   ) as Partial<Record<NumberSettingName, Bound>>),
 };
 
-/** The choices of the search's enumerated settings (the settings table's choice rows). */
-export const CHOICES = {
-  proposal: SETTINGS.proposal.choices,
-  rank: SETTINGS.rank.choices,
-  shaping: SETTINGS.shaping.choices,
-  explore: SETTINGS.explore.choices,
-  qNetwork: SETTINGS.qNetwork.choices,
-  encoding: SETTINGS.encoding.choices,
-  polish: SETTINGS.polish.choices,
-  engine: SETTINGS.engine.choices,
-} as const satisfies Record<ChoiceSettingName, readonly string[]>;
+/** The bound of each item of a list setting (hidden: a layer's width). */
+export const ITEM_BOUNDS = Object.fromEntries(
+  rows.flatMap(([name, row]) => (row.kind === "list" ? [[name, boundOf(row.item, false)]] : [])),
+) as Record<ListSettingName, Bound>;
 
-const choice = <K extends keyof typeof CHOICES>(key: K) =>
-  z.enum(CHOICES[key], { error: `${CHOICES[key].join(" or ")}` });
+/** A list row's rule in words: "a list of 1 to 8 layer widths". */
+export const listRule = (row: ListRow): string => `a list of ${row.minItems} to ${row.maxItems} ${row.items}`;
 
-/** The fit settings (steps, learning rate, polish, engine). */
-export const fitSchema = z.object({
-  steps: BOUNDS.steps.schema,
-  learningRate: BOUNDS.learningRate.schema,
-  polish: choice("polish"),
-  engine: choice("engine"),
-});
+/** The choices of the enumerated settings (the settings table's choice rows). */
+export const CHOICES = Object.fromEntries(
+  rows.flatMap(([name, row]) => (row.kind === "choice" ? [[name, row.choices]] : [])),
+) as { [N in ChoiceSettingName]: (typeof SETTINGS)[N]["choices"] };
 
-/** The search settings every method reads a part of (SearchSettings); unknown keys pass through. */
-export const searchSettingsSchema = z.looseObject({
-  method: z.string({ error: "a string" }),
-  episodes: BOUNDS.episodes.schema,
-  budget: BOUNDS.budget.schema,
-  timeLimit: BOUNDS.timeLimit.schema,
-  replay: z
-    .record(z.string(), z.number().int().min(0), { error: "episodes per target (non-negative integers)" })
-    .optional(),
-  gamma: BOUNDS.gamma.schema,
-  epsilon: BOUNDS.epsilon.schema,
-  lambda: BOUNDS.lambda.schema,
-  stopNrmse: BOUNDS.stopNrmse.schema,
-  noiseFloor: z.boolean({ error: "true or false" }),
-  outer: z.boolean({ error: "true or false" }),
-  ratio: z.boolean({ error: "true or false" }),
-  monomial: z.boolean({ error: "true or false" }),
-  constant: z.boolean({ error: "true or false" }),
-  targetEvery: BOUNDS.targetEvery.schema,
-  icnnLearningRate: BOUNDS.icnnLearningRate.schema,
-  epochs: BOUNDS.epochs.schema,
-  batch: BOUNDS.batch.schema,
-  hidden: z
-    .array(BOUNDS.hiddenUnits.schema, { error: `a list of 1 to ${HIDDEN_LAYERS_CAP} layer widths` })
-    .min(1, { error: `a list of 1 to ${HIDDEN_LAYERS_CAP} layer widths` })
-    .max(HIDDEN_LAYERS_CAP, { error: `a list of 1 to ${HIDDEN_LAYERS_CAP} layer widths` }),
-  terms: BOUNDS.terms.schema,
-  maxFactors: BOUNDS.maxFactors.schema,
-  pearson: BOUNDS.pearson.schema,
-  encoding: choice("encoding"),
-  avoidRepeats: z.boolean({ error: "true or false" }),
-  shaping: choice("shaping"),
-  explore: choice("explore"),
-  qNetwork: choice("qNetwork"),
-  proposal: choice("proposal"),
-  candidates: BOUNDS.candidates.schema,
-  rank: choice("rank"),
-  parents: BOUNDS.parents.schema,
-  learningRate: BOUNDS.learningRate.schema,
-  patience: BOUNDS.patience.schema,
-  validation: BOUNDS.validation.schema,
-  l1: BOUNDS.l1.schema,
-  threshold: BOUNDS.threshold.schema,
-  entropy: BOUNDS.entropy.schema,
-  minLength: BOUNDS.minLength.schema,
-  maxLength: BOUNDS.maxLength.schema,
-  fit: z.looseObject({
-    steps: BOUNDS.steps.schema.optional(),
-    learningRate: BOUNDS.learningRate.schema.optional(),
-    polish: choice("polish").optional(),
-    engine: choice("engine").optional(),
-  }),
-});
+/** A row's schema: its bound, its choices, true or false, or its list of bounded items. */
+export function rowSchema(name: SettingName, row: SettingRow = SETTINGS[name]): z.ZodType {
+  switch (row.kind) {
+    case "choice":
+      return z.enum(row.choices as [string, ...string[]], { error: row.choices.join(" or ") });
+    case "boolean":
+      return z.boolean({ error: "true or false" });
+    case "list": {
+      const rule = listRule(row);
+      return z
+        .array(boundOf(row.item, false).schema, { error: rule })
+        .min(row.minItems, { error: rule })
+        .max(row.maxItems, { error: rule });
+    }
+    default:
+      return name in BOUNDS ? BOUNDS[name as NumberSettingName].schema : boundOf(row, false).schema;
+  }
+}
+
+const fitRows = rows.filter(([, row]) => row.group === "fit");
+
+/** The fit settings (the table's fit rows: steps, learning rate, polish, engine). */
+export const fitSchema = z.object(
+  Object.fromEntries(fitRows.map(([name, row]) => [name, rowSchema(name, row)])),
+) as unknown as z.ZodType<Required<Pick<FitOptions, "steps" | "learningRate" | "polish" | "engine">>>;
+
+/**
+ * The search settings every method reads a part of (SearchSettings: the table's rows with a
+ * default, its fit rows in `fit`), in the record's order; unknown keys pass through.
+ */
+export const searchSettingsSchema = z.looseObject(
+  Object.fromEntries(
+    recordOrder().flatMap((name): [string, z.ZodType][] => {
+      if (name === "method") return [[name, z.string({ error: "a string" })]];
+      if (name === "fit")
+        return [
+          [name, z.looseObject(Object.fromEntries(fitRows.map(([key, row]) => [key, rowSchema(key, row).optional()])))],
+        ];
+      const entry: [string, z.ZodType] = [name, rowSchema(name)];
+      // Internal, never recorded: a time-limited run's episodes per target, for `reproduce`.
+      if (name !== "timeLimit") return [entry];
+      const replay = z
+        .record(z.string(), z.number().int().min(0), { error: "episodes per target (non-negative integers)" })
+        .optional();
+      return [entry, ["replay", replay]];
+    }),
+  ),
+);
 
 /**
  * Validates `value` against `schema`; the first problem becomes one InputError,

@@ -26,6 +26,7 @@ export {
   SEARCH_METHOD_NAMES,
   structureSearchRow,
   resolveSettings,
+  settingsAbsentFrom,
   settingsRecord,
   settingRows,
   type MethodRow,
@@ -177,7 +178,10 @@ export {
   CHOICES,
   fitSchema,
   FLAG_BOUNDS,
+  ITEM_BOUNDS,
+  listRule,
   parseBound,
+  rowSchema,
 } from "./bounds.js";
 export { createSpace, initialState, layerBounds, partialStructure, type SearchSpace, transition } from "./cmp.js";
 export type { Icnn } from "./icnn.js";

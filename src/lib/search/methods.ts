@@ -1,14 +1,15 @@
 /**
  * The method table: every `--method`, defined once. The CLI's choices, the pipeline's
  * validation, the manifest, the playground and the benchmark all read it. A new method is a
- * strategy file (strategies/) and one row here.
+ * strategy file (strategies/), one row here, and its name in the settings table's `readBy` of each
+ * setting it reads (core/settings.ts; CONTRIBUTING.md, "Add a search method").
  *
  * `kind` says how a method runs: a "structure-search" is run by the episode loop over its
  * ProposalStrategy and answers with equations; a "model" (the paper's MLP and EQL baselines, and
  * DSR and VPG; src/lib/baselines/) runs a loop of its own and answers with a fitted model per
  * target (the result's `models` block; EQL, DSR and VPG add the equations they can expand).
  */
-import { InputError, SETTINGS, type SettingName, type SettingRow } from "../core/index.js";
+import { InputError, recordOrder, SETTINGS, type SettingName, type SettingRow } from "../core/index.js";
 import { consolesrSettings, paperSettings, checkSettings, type SearchSettings } from "./settings.js";
 import type { Threshold } from "./stop.js";
 import type { ProposalStrategy, SearchRun } from "./strategy.js";
@@ -23,7 +24,10 @@ interface MethodRowBase {
   description: string;
   /** The method's defaults (every field; the ones it does not use are inert). */
   defaults: SearchSettings;
-  /** The settings it reads: what its manifest config records and what a user may meaningfully override. */
+  /**
+   * The settings it reads: what its manifest config records and what a user may meaningfully
+   * override. Derived from the settings table's `readBy` (usesOf), never listed here.
+   */
   uses: readonly (keyof SearchSettings)[];
 }
 
@@ -51,34 +55,21 @@ export interface ModelRow extends MethodRowBase {
 
 export type MethodRow = StructureSearchRow | ModelRow;
 
-const SPACE = ["episodes", "budget", "timeLimit", "terms", "maxFactors", "pearson", "fit", "constant"] as const;
-const LEARNING = [
-  "gamma",
-  "epsilon",
-  "targetEvery",
-  "icnnLearningRate",
-  "epochs",
-  "batch",
-  "hidden",
-  "encoding",
-  "avoidRepeats",
-  "shaping",
-  "explore",
-  "qNetwork",
-] as const;
-
-/** What DSR and VPG read (their loop is baselines/dsr.ts). */
-const DSR_USES = [
-  "budget",
-  "stopNrmse",
-  "epsilon",
-  "batch",
-  "hidden",
-  "learningRate",
-  "entropy",
-  "minLength",
-  "maxLength",
-] as const;
+/**
+ * The settings a method reads, from the settings table's `readBy` (core/settings.ts), in the
+ * record's order: a structure search reads the fit rows through its `fit` record, a model method
+ * (which has none) reads them as its own settings (learningRate).
+ */
+function usesOf(method: string, kind: MethodRow["kind"]): (keyof SearchSettings)[] {
+  const reads = (row: SettingRow) => row.readBy?.includes(method) ?? false;
+  const fitRows = (Object.values(SETTINGS) as SettingRow[]).filter((row) => row.group === "fit");
+  return recordOrder().filter((name) => {
+    if (name === "method") return false;
+    if (name === "fit") return kind === "structure-search" && fitRows.some(reads);
+    const row: SettingRow = SETTINGS[name];
+    return reads(row) && (row.group !== "fit" || kind === "model");
+  });
+}
 
 /**
  * DSR's and VPG's defaults. The paper's batch is 1000 and its budget 2 million expressions (2000
@@ -130,19 +121,7 @@ export const METHODS = {
     description:
       "linear-algebra proposals, then double-convex Q-learning with product-level proposals ranked by −R (default)",
     defaults: consolesrSettings,
-    uses: [
-      ...SPACE,
-      "stopNrmse",
-      "noiseFloor",
-      "outer",
-      "ratio",
-      "monomial",
-      ...LEARNING,
-      "proposal",
-      "candidates",
-      "rank",
-      "parents",
-    ],
+    uses: usesOf("consolesr", "structure-search"),
     threshold: "nrmse",
     answer: "simplest",
     strategy: consolesrStrategy,
@@ -153,7 +132,7 @@ export const METHODS = {
     kind: "structure-search",
     description: "Algorithm 2 as written: ε-greedy LP argmin of −Q, stop at |R − 1| ≤ λ",
     defaults: paperSettings,
-    uses: [...SPACE, "lambda", ...LEARNING],
+    uses: usesOf("paper", "structure-search"),
     threshold: "reward",
     answer: "best",
     strategy: paperStrategy,
@@ -163,7 +142,7 @@ export const METHODS = {
     kind: "structure-search",
     description: "random structures within the constraints (same fitter and cache): the baseline",
     defaults: { ...consolesrSettings, method: "random" },
-    uses: [...SPACE, "stopNrmse", "noiseFloor", "avoidRepeats", "explore"],
+    uses: usesOf("random", "structure-search"),
     threshold: "nrmse",
     answer: "simplest",
     strategy: randomStrategy,
@@ -173,7 +152,7 @@ export const METHODS = {
     kind: "structure-search",
     description: "every structure once, smallest first",
     defaults: { ...consolesrSettings, method: "enumerate" },
-    uses: [...SPACE, "stopNrmse", "noiseFloor"],
+    uses: usesOf("enumerate", "structure-search"),
     threshold: "nrmse",
     answer: "simplest",
     strategy: enumerateStrategy,
@@ -193,7 +172,7 @@ export const METHODS = {
       patience: 30,
       validation: 0.2,
     },
-    uses: ["hidden", "epochs", "batch", "learningRate", "patience", "validation"],
+    uses: usesOf("mlp", "model"),
   },
   eql: {
     name: "eql",
@@ -211,7 +190,7 @@ export const METHODS = {
       l1: 1e-2,
       threshold: 0.1,
     },
-    uses: ["hidden", "epochs", "batch", "learningRate", "l1", "threshold"],
+    uses: usesOf("eql", "model"),
     check: (settings) => {
       if (settings.hidden.length !== 1)
         throw new InputError(
@@ -227,7 +206,7 @@ export const METHODS = {
       "deep symbolic regression (Petersen et al. 2021): an LSTM samples expressions under constraints, " +
       "constants fitted by LM, risk-seeking policy gradient on the top ε of each batch; the best expression",
     defaults: dsrDefaults("dsr"),
-    uses: DSR_USES,
+    uses: usesOf("dsr", "model"),
     check: checkDsr,
   },
   vpg: {
@@ -236,7 +215,7 @@ export const METHODS = {
     description:
       "DSR's policy trained by the standard policy gradient (REINFORCE, moving-average baseline) on every sample",
     defaults: dsrDefaults("vpg"),
-    uses: DSR_USES.filter((key) => key !== "epsilon"),
+    uses: usesOf("vpg", "model"),
     check: checkDsr,
   },
 } satisfies Record<string, MethodRow>;
@@ -289,33 +268,46 @@ export function resolveSettings(method: string = "consolesr", overrides: Partial
   return settings;
 }
 
-/** The settings a method's manifest config records: its method and the fields it uses, in the settings' order. */
+/**
+ * The settings a method's manifest config records: its method and the fields it uses, in the
+ * settings' order; a row whose old-results value is `omit`ted (timeLimit 0) is not written at it.
+ */
 export function settingsRecord(settings: SearchSettings): Partial<SearchSettings> {
   const uses = new Set<string>(methodRow(settings.method).uses);
-  // No time limit is recorded as none (results made before the setting existed read the same).
-  const recorded = ([key, value]: [string, unknown]) => !(key === "timeLimit" && value === 0);
+  const omitted = ([key, value]: [string, unknown]) => {
+    const manifest = (SETTINGS[key as SettingName] as SettingRow | undefined)?.manifest;
+    return manifest?.omit === true && manifest.absent === value;
+  };
   return Object.fromEntries(
-    Object.entries(settings).filter((entry) => (entry[0] === "method" || uses.has(entry[0])) && recorded(entry)),
+    Object.entries(settings).filter((entry) => (entry[0] === "method" || uses.has(entry[0])) && !omitted(entry)),
   );
 }
 
 /**
- * The settings table (core/settings.ts) with, for each row, the methods that read it (their
- * `uses`; a fit setting: the methods that fit; a data setting: every method): the reference's
- * table and the "methods that use it" column.
+ * What a manifest made before some settings existed ran with: the table's `manifest.absent` of
+ * each setting `method` reads that `recorded` (its manifest.config) lacks.
+ */
+export function settingsAbsentFrom(method: string, recorded: Record<string, unknown>): Partial<SearchSettings> {
+  return Object.fromEntries(
+    methodRow(method)
+      .uses.filter((key) => !(key in recorded))
+      .flatMap((key) => {
+        const manifest = (SETTINGS[key as SettingName] as SettingRow | undefined)?.manifest;
+        return manifest ? [[key, manifest.absent]] : [];
+      }),
+  ) as Partial<SearchSettings>;
+}
+
+/**
+ * The settings table (core/settings.ts) with, for each row, the methods that read it (its
+ * `readBy`; a data setting: every method; a sweep's: none): the reference's table and its
+ * "read by" column.
  */
 export function settingRows(): { name: SettingName; row: SettingRow; methods: SearchMethod[] }[] {
-  const reads = (method: SearchMethod, key: string) => (METHODS[method].uses as readonly string[]).includes(key);
   return (Object.entries(SETTINGS) as [SettingName, SettingRow][]).map(([name, row]) => ({
     name,
     row,
     methods:
-      row.group === "data"
-        ? [...METHOD_NAMES]
-        : row.group === "sweep"
-          ? []
-          : METHOD_NAMES.filter((m) =>
-              reads(m, row.group === "fit" ? "fit" : name === "hiddenUnits" ? "hidden" : name),
-            ),
+      row.group === "data" ? [...METHOD_NAMES] : METHOD_NAMES.filter((method) => row.readBy?.includes(method) ?? false),
   }));
 }

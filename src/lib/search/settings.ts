@@ -1,13 +1,18 @@
 /**
- * The search's settings: one flat record that every method reads a part of (the method table,
- * methods.ts, says which part), and their validation. Paper defaults (Algorithm 2, appendix):
- * γ = 0.2, ε = 0.4, T = 600, λ = 1e-2, T0 = 10; ICNN lr 5e-3, 50 epochs, batch 100.
+ * The search's settings: one flat record that every method reads a part of (the settings table,
+ * core/settings.ts, says which part: its rows' readBy), their defaults and their validation, all
+ * from the table. Paper defaults (Algorithm 2, appendix): γ = 0.2, ε = 0.4, T = 600, λ = 1e-2,
+ * T0 = 10; ICNN lr 5e-3, 50 epochs, batch 100.
  */
+import { recordOrder, SETTINGS, type SettingRow, type TableSettings } from "../core/index.js";
 import type { FitOptions } from "../local/index.js";
-import type { StateEncoding } from "./cmp.js";
 import { checkWith, searchSettingsSchema } from "./bounds.js";
 
-export interface SearchSettings {
+/**
+ * Every field of the table's rows with a default (TableSettings), typed by the table; the fields
+ * named here are the ones that say more than their row's help, or are not rows (method, fit, replay).
+ */
+export interface SearchSettings extends TableSettings {
   /** The method (a name in the method table). */
   method: string;
   /** Maximum episodes T (paper 600). */
@@ -25,8 +30,6 @@ export interface SearchSettings {
    * `reproduce` replays it to the same point (the clock's limit is then ignored).
    */
   replay?: Record<string, number>;
-  gamma: number;
-  epsilon: number;
   /** Paper stop rule: |R − 1| ≤ λ. */
   lambda: number;
   /**
@@ -62,26 +65,19 @@ export interface SearchSettings {
    * is one product and a constant. The paper's Algorithm 2 (its LoCaL has no bias): false.
    */
   constant: boolean;
-  targetEvery: number;
-  icnnLearningRate: number;
-  epochs: number;
-  batch: number;
-  hidden: number[];
   /** Products per output; 0: the size grows by itself (growth.ts). */
   terms: number;
   /** Factors per product; 0: grows by itself. */
   maxFactors: number;
-  pearson: number;
-  encoding: StateEncoding;
   /** Redraw a trajectory whose structure was already fitted (every episode buys information). */
   avoidRepeats: boolean;
   /**
    * What the ICNNs learn from the reward: "raw" (paper) or "log", −log10(1 − u)/12 of the reward
    * normalised to u ∈ [0, 1], which spreads the near-exact fits R = 0.99…1 that raw R squeezes.
    */
-  shaping: "raw" | "log";
+  shaping: TableSettings["shaping"];
   /** Exploration: "uniform" random actions (paper) or half of them flip bits of the best trajectory. */
-  explore: "uniform" | "mutate";
+  explore: TableSettings["explore"];
   /**
    * consolesr's proposals: "linear" (the linear-algebra proposals first, best first, then
    * "operators"), "operators" (greedy episodes score the LP-greedy trajectory, rollouts, product
@@ -89,21 +85,21 @@ export interface SearchSettings {
    * ε-greedy LP rollout). "wide" is "linear" plus backward elimination over the whole product
    * library for sums of up to `terms` products (linear/backward.ts; pow's default).
    */
-  proposal: "linear" | "wide" | "operators" | "argmin";
+  proposal: TableSettings["proposal"];
   /** Candidates scored per greedy "operators" episode. */
   candidates: number;
   /**
    * How proposals are ranked: by the trained −R network ("reward-net"), or not at all ("none":
    * a uniformly drawn unfitted candidate, the ablation that shows what the learned ranking adds).
    */
-  rank: "reward-net" | "none";
+  rank: TableSettings["rank"];
   /**
    * The −Q and −R networks: "icnn" (the paper's input-convex networks, greedy action by the exact
    * LP argmin) or "mlp" (the same networks without the convexity constraint, the greedy action
    * the best of SAMPLED_ACTIONS actions drawn within the layer's bounds): the paper's
    * "non-convex deep Q-learning" ablation.
    */
-  qNetwork: "icnn" | "mlp";
+  qNetwork: TableSettings["qNetwork"];
   /** Structures kept as parents for the "operators" proposals (the best by NRMSE). */
   parents: number;
   fit: Omit<FitOptions, "symbols">;
@@ -137,72 +133,26 @@ export const STOP_REASONS = [
 ] as const;
 export type StopReason = (typeof STOP_REASONS)[number];
 
-/** Algorithm 2 as written: the base every method's defaults start from. */
-export const paperSettings: SearchSettings = {
-  method: "paper",
-  episodes: 600,
-  budget: 0,
-  timeLimit: 0,
-  gamma: 0.2,
-  epsilon: 0.4,
-  lambda: 1e-2,
-  stopNrmse: 0,
-  noiseFloor: false,
-  outer: false,
-  ratio: false,
-  monomial: false,
-  constant: false,
-  targetEvery: 10,
-  icnnLearningRate: 5e-3,
-  epochs: 50,
-  batch: 100,
-  hidden: [32, 32],
-  terms: 2,
-  maxFactors: 2,
-  pearson: 0.99,
-  encoding: "paper",
-  avoidRepeats: false,
-  shaping: "raw",
-  explore: "uniform",
-  proposal: "argmin",
-  candidates: 256,
-  rank: "reward-net",
-  qNetwork: "icnn",
-  parents: 8,
-  fit: { engine: "js", steps: 50, polish: "lsq" },
-  learningRate: 3e-3,
-  patience: 30,
-  validation: 0.2,
-  l1: 1e-2,
-  threshold: 0.1,
-  entropy: 0.005,
-  minLength: 4,
-  maxLength: 30,
-};
+/** A structure search's fit of each structure (a form's is run/config.ts's FORM_FIT). */
+const SEARCH_FIT: SearchSettings["fit"] = { engine: "js", steps: 50, polish: "lsq" };
 
-/** consolesr's defaults: where the measurements pointed away from the paper (docs/deviations.md). */
-export const consolesrSettings: SearchSettings = {
-  ...paperSettings,
-  method: "consolesr",
-  lambda: 0,
-  stopNrmse: 1e-6,
-  noiseFloor: true,
-  outer: true,
-  ratio: true,
-  monomial: true,
-  constant: true,
-  terms: 0,
-  maxFactors: 0,
-  pearson: 0.9999,
-  encoding: "structure",
-  avoidRepeats: true,
-  shaping: "log",
-  explore: "mutate",
-  proposal: "linear",
-  epochs: 10,
-  batch: 32,
-  targetEvery: 25,
-};
+/** The defaults of the table's rows (consolesr's, or the paper's), in the order results record them. */
+function tableDefaults(method: "consolesr" | "paper"): SearchSettings {
+  const value = (name: string): unknown => {
+    const row: SettingRow = SETTINGS[name as keyof typeof SETTINGS];
+    const chosen = method === "paper" && row.paper !== undefined ? row.paper : row.default;
+    return Array.isArray(chosen) ? [...chosen] : chosen;
+  };
+  return Object.fromEntries(
+    recordOrder().map((name) => [name, name === "method" ? method : name === "fit" ? { ...SEARCH_FIT } : value(name)]),
+  ) as unknown as SearchSettings;
+}
+
+/** Algorithm 2 as written: the paper's values (the table's `paper`, else its default). */
+export const paperSettings: SearchSettings = tableDefaults("paper");
+
+/** consolesr's defaults (the table's): where the measurements pointed away from the paper (docs/deviations.md). */
+export const consolesrSettings: SearchSettings = tableDefaults("consolesr");
 
 /**
  * Throws an InputError naming the first setting out of its bounds

@@ -4,10 +4,10 @@
  * Comparison pages find each job's result by the same names, so a rename here renames both.
  */
 import { z } from "zod";
-import { BOUNDS, CHOICES, checkBound } from "../search/index.js";
+import { BOUNDS, checkBound, rowSchema } from "../search/index.js";
 import { benchmarkEntries, benchmarkFamily } from "../data/index.js";
 import { experiments } from "../data/index.js";
-import { InputError } from "../core/index.js";
+import { InputError, SETTINGS, type SettingName } from "../core/index.js";
 import { isMethod, METHOD_NAMES, resolveSettings } from "../search/index.js";
 
 /** The search settings a variant may override (every key of the settings but the method and the fit). */
@@ -15,15 +15,9 @@ const SEARCH_KEYS = Object.keys(resolveSettings()).filter((key) => key !== "meth
 
 const NAME = /^[A-Za-z0-9_.+-]+$/;
 
-/** A setting's check from the settings table (core/settings.ts): its bound or its choices. */
-const tableSchema = (key: string): z.ZodType => {
-  if (key in BOUNDS) return BOUNDS[key as keyof typeof BOUNDS].schema.optional();
-  if (key in CHOICES) {
-    const choices = CHOICES[key as keyof typeof CHOICES];
-    return z.enum(choices, { error: choices.join(" or ") }).optional();
-  }
-  return z.unknown().optional();
-};
+/** A setting's check from the settings table (core/settings.ts): its bound, choices, boolean or list. */
+const tableSchema = (key: string): z.ZodType =>
+  Object.hasOwn(SETTINGS, key) ? rowSchema(key as SettingName).optional() : z.unknown().optional();
 
 const variantSettings = z.strictObject({
   givenForm: z.boolean().optional(),
