@@ -346,23 +346,25 @@ function powOutOfRangeForHugeY(hy: number, ix: number, iy: number, s: number): n
 
 /**
  * log2(|x|) as head + tail, the head with its low word cleared, which the two helpers below leave
- * here (two numbers per call of pow, without allocating an array for them).
+ * here for signedExp2Product. A Float64Array, not two arguments or an object: numbers passed
+ * between functions V8 does not inline are boxed, one allocation each, on every call of pow.
  */
-const log2Split = { head: 0, tail: 0 };
+const log2Split = new Float64Array(2);
 
-/** Fills `log2Split` for |1 − x| ≤ 2^-20 (ax = |x|), by log(x) ≈ x − x²/2 + x³/3 − x⁴/4. */
-function log2NearOne(ax: number): void {
-  const t = ax - 1;
+/** Fills `log2Split` for |1 − x| ≤ 2^-20, by log(x) ≈ x − x²/2 + x³/3 − x⁴/4. */
+function log2NearOne(x: number): void {
+  const t = Math.abs(x) - 1;
   const w = t * t * (0.5 - t * (0.3333333333333333 - t * 0.25));
   const u = IVLN2_H * t;
   const v = t * IVLN2_L - w * IVLN2;
   const t1 = clearLow(u + v);
-  log2Split.head = t1;
-  log2Split.tail = v - (t1 - u);
+  log2Split[0] = t1;
+  log2Split[1] = v - (t1 - u);
 }
 
-/** Fills `log2Split` for a finite, non-zero ax = |x| whose high word is ix. */
-function log2Extended(ax: number, ix: number): void {
+/** Fills `log2Split` for a finite, non-zero x whose high word without the sign is ix. */
+function log2Extended(x: number, ix: number): void {
+  let ax = Math.abs(x);
   let n = 0;
   if (ix < 0x00100000) {
     ax *= TWO53;
@@ -404,18 +406,23 @@ function log2Extended(ax: number, ix: number): void {
   const zL = CP_L * pH + pL * CP + DP_L[k]!;
   const t = n;
   const t1 = clearLow(zH + zL + DP_H[k]! + t);
-  log2Split.head = t1;
-  log2Split.tail = zL - (t1 - t - DP_H[k]! - zH);
+  log2Split[0] = t1;
+  log2Split[1] = zL - (t1 - t - DP_H[k]! - zH);
 }
 
-/** s·2^(y·(t1 + t2)), computed as (y1 + y2)·(t1 + t2) with y1 = y with its low word cleared. */
-function signedExp2Product(y: number, t1: number, t2: number, s: number): number {
+/**
+ * s·2^(y·(t1 + t2)) for t1 + t2 = log2|x| from `log2Split`: the product as (y1 + y2)·(t1 + t2)
+ * with y1 = y with its low word cleared, its overflow and underflow, then 2^(pH + pL).
+ */
+function signedExp2Product(y: number, s: number): number {
+  const t1 = log2Split[0]!;
+  const t2 = log2Split[1]!;
   const y1 = clearLow(y);
   const pL = (y - y1) * t1 + y * t2;
-  const pH = y1 * t1;
-  const z = pL + pH;
+  let pH = y1 * t1;
+  let z = pL + pH;
   const j = high(z);
-  const i = low(z);
+  let i = low(z);
   if (j >= 0x40900000) {
     // z ≥ 1024
     if (((j - 0x40900000) | i) !== 0) return s * HUGE * HUGE;
@@ -425,12 +432,8 @@ function signedExp2Product(y: number, t1: number, t2: number, s: number): number
     if (((j - 0xc090cc00) | i) !== 0) return s * TINY * TINY;
     if (pL <= z - pH) return s * TINY * TINY;
   }
-  return s * exp2Split(pH, pL, j);
-}
-
-/** 2^(pH + pL) for −1075 < pH + pL < 1024, j being the high word of pL + pH. */
-function exp2Split(pH: number, pL: number, j: number): number {
-  const i = j & 0x7fffffff;
+  // 2^(pH + pL)
+  i = j & 0x7fffffff;
   let k = (i >> 20) - 0x3ff;
   let n = 0;
   if (i > 0x3fe00000) {
@@ -444,15 +447,16 @@ function exp2Split(pH: number, pL: number, j: number): number {
   const t = clearLow(pL + pH);
   const u = t * LG2_H;
   const v = (pL - (t - pH)) * LG2_FULL + t * LG2_L;
-  let z = u + v;
+  z = u + v;
   const w = v - (z - u);
   const tt = z * z;
   const c = z - tt * (P1 + tt * (P2 + tt * (P3 + tt * (P4 + tt * P5))));
   const r = (z * c) / (c - 2 - (w + z * w));
   z = 1 - (r - z);
   const hz = (high(z) + (n << 20)) | 0;
-  if (hz >> 20 <= 0) return scale(z, n);
-  return setHigh(z, hz);
+  if (hz >> 20 <= 0) z = scale(z, n);
+  else z = setHigh(z, hz);
+  return s * z;
 }
 
 /**
@@ -475,8 +479,8 @@ export function pow(x: number, y: number): number {
     const special = powOfSpecialY(x, y, hx, lx, hy);
     if (special !== undefined) return special;
   }
-  const ax = Math.abs(x);
-  if (lx === 0 && (ix === 0x7ff00000 || ix === 0 || ix === 0x3ff00000)) return powOfSpecialX(ax, hx, hy, yIsInt);
+  if (lx === 0 && (ix === 0x7ff00000 || ix === 0 || ix === 0x3ff00000))
+    return powOfSpecialX(Math.abs(x), hx, hy, yIsInt);
 
   const n = (hx >>> 31) - 1;
   if ((n | yIsInt) === 0) return Number.NaN; // negative x to a non-integer power
@@ -487,9 +491,9 @@ export function pow(x: number, y: number): number {
     // |y| > 2^31
     const outOfRange = powOutOfRangeForHugeY(hy, ix, iy, s);
     if (outOfRange !== undefined) return outOfRange;
-    log2NearOne(ax);
-  } else log2Extended(ax, ix);
-  return signedExp2Product(y, log2Split.head, log2Split.tail, s);
+    log2NearOne(x);
+  } else log2Extended(x, ix);
+  return signedExp2Product(y, s);
 }
 
 // ── sin, cos ──
