@@ -40,7 +40,7 @@ export function parseResult(text: string, file: string): ResultJson {
   )
     throw new InputError(`${file}: models must be an array of objects with a target`);
   const listed = value.requires as unknown[] | undefined;
-  value.equations.forEach((e: unknown, i: number) => checkEquation(e, `${file}: equations[${i}]`, listed));
+  for (const [i, e] of (value.equations as unknown[]).entries()) checkEquation(e, `${file}: equations[${i}]`, listed);
   return value as unknown as ResultJson;
 }
 
