@@ -79,138 +79,140 @@ export function expandExpression(
   constants: ArrayLike<number>,
   symbols: readonly SymbolPlugin[],
 ): DsrExpansion {
-  const inputs = library.tokens.flatMap((t) => (t.kind === "input" ? [t.name] : []));
-  const powers = new Map<number, string>();
-  for (const s of symbols) {
-    const p = powerOf(s);
-    if (p !== undefined && !powers.has(p)) powers.set(p, s.name);
+  const expander = new Expander(library, tokens, constants, symbols);
+  try {
+    return { terms: expander.walk().map((m) => expander.written(m)) };
+  } catch (error) {
+    if (error instanceof NotExpandable) return { reason: error.message };
+    throw error;
   }
-  const sine = symbols.find((s) => matches(s, sin));
-  const cosine = symbols.find((s) => matches(s, cos));
-  const zero = (): number[] => inputs.map(() => 0);
-  const constant = (c: number): Monomial => ({ coefficient: c, powers: zero(), factors: [], divided: [] });
-  const same = (f: Factor, g: Factor) =>
-    f.symbol === g.symbol && f.input === g.input && (f.weight ?? 1) === (g.weight ?? 1);
-  /** The factors over the divided ones, equal ones cancelled. */
-  const cancel = (factors: Factor[], divided: Factor[]) => {
-    const over = [...factors];
-    const under = divided.filter((g) => {
-      const at = over.findIndex((f) => same(f, g));
-      if (at < 0) return true;
-      over.splice(at, 1);
-      return false;
-    });
-    return { factors: over, divided: under };
-  };
-  const times = (a: Monomial, b: Monomial): Monomial => ({
-    coefficient: a.coefficient * b.coefficient,
-    powers: a.powers.map((p, i) => p + b.powers[i]!),
-    ...cancel([...a.factors, ...b.factors], [...a.divided, ...b.divided]),
-  });
-  const product = (a: Monomial[], b: Monomial[]): Monomial[] => {
-    if (a.length * b.length > MAX_TERMS) throw new NotExpandable(`more than ${MAX_TERMS} terms`);
-    return collect(a.flatMap((u) => b.map((v) => times(u, v))));
-  };
-  const pure = (m: Monomial) => m.factors.length === 0 && m.divided.length === 0;
-  /** The argument c·x of one input, as [input, c], or undefined. */
-  const linear = (m: Monomial): [number, number] | undefined => {
-    if (!pure(m)) return undefined;
-    const used = m.powers.flatMap((p, i) => (p === 0 ? [] : [[i, p]]));
-    return used.length === 1 && used[0]![1] === 1 ? [used[0]![0]!, m.coefficient] : undefined;
-  };
-  const isConstant = (m: Monomial) => pure(m) && m.powers.every((p) => p === 0);
-  const label = (f: Factor) => `${f.symbol}(${f.weight ?? 1}·${f.input})`;
-  const key = (m: Monomial) =>
-    `${m.powers.join(",")}|${m.factors.map(label).join("·")}|${m.divided.map(label).join("·")}`;
-  /** A sum with like monomials merged and the cancelled ones dropped. */
-  const collect = (terms: Monomial[]): Monomial[] => {
-    const merged = new Map<string, Monomial>();
-    for (const m of terms) {
-      const twin = merged.get(key(m));
-      if (twin) twin.coefficient += m.coefficient;
-      else merged.set(key(m), { ...m });
-    }
-    const largest = Math.max(0, ...terms.map((m) => Math.abs(m.coefficient)));
-    const kept = [...merged.values()].filter((m) => Math.abs(m.coefficient) > CANCELLED * largest);
-    return kept.length > 0 ? kept : [constant(0)];
-  };
+}
 
-  let position = 0;
-  let constantIndex = 0;
-  const walk = (): Monomial[] => {
-    const token = library.tokens[tokens[position++]!]!;
+/** One expansion: reads the prefix tokens once, left to right, and throws NotExpandable where it cannot go on. */
+class Expander {
+  /** The library's input names, in its order (a Monomial's powers are in this order). */
+  private readonly inputs: string[];
+  /** The registry's integer power symbols by power (the first of equals). */
+  private readonly powers = new Map<number, string>();
+  private readonly sine: SymbolPlugin | undefined;
+  private readonly cosine: SymbolPlugin | undefined;
+  /** The next token to read, and the next fitted constant. */
+  private position = 0;
+  private constantIndex = 0;
+
+  constructor(
+    private readonly library: TokenLibrary,
+    private readonly tokens: readonly number[],
+    private readonly constants: ArrayLike<number>,
+    symbols: readonly SymbolPlugin[],
+  ) {
+    this.inputs = library.tokens.flatMap((t) => (t.kind === "input" ? [t.name] : []));
+    for (const s of symbols) {
+      const p = powerOf(s);
+      if (p !== undefined && !this.powers.has(p)) this.powers.set(p, s.name);
+    }
+    this.sine = symbols.find((s) => matches(s, sin));
+    this.cosine = symbols.find((s) => matches(s, cos));
+  }
+
+  private constant(c: number): Monomial {
+    return constantOf(c, this.inputs.length);
+  }
+  /** A sum with like monomials merged and the cancelled ones dropped. */
+  private collect(terms: Monomial[]): Monomial[] {
+    return collect(terms, this.inputs.length);
+  }
+  private product(a: Monomial[], b: Monomial[]): Monomial[] {
+    if (a.length * b.length > MAX_TERMS) throw new NotExpandable(`more than ${MAX_TERMS} terms`);
+    return this.collect(a.flatMap((u) => b.map((v) => times(u, v))));
+  }
+
+  /** The subtree at the next token, expanded. */
+  walk(): Monomial[] {
+    const token = this.library.tokens[this.tokens[this.position++]!]!;
     switch (token.kind) {
       case "constant":
-        return [constant(constants[constantIndex++]!)];
+        return [this.constant(this.constants[this.constantIndex++]!)];
       case "input": {
-        const m = constant(1);
+        const m = this.constant(1);
         m.powers[token.input] = 1;
         return [m];
       }
       case "binary": {
-        const a = walk();
-        const b = walk();
-        if (token.name === "+") return collect([...a, ...b]);
-        if (token.name === "-") return collect([...a, ...b.map((m) => ({ ...m, coefficient: -m.coefficient }))]);
-        if (token.name === "*") return product(a, b);
-        if (b.length !== 1 || b[0]!.coefficient === 0)
-          throw new NotExpandable("a division by a sum is no product of unary factors");
-        const d = b[0]!;
-        const inverse: Monomial = {
-          coefficient: 1 / d.coefficient,
-          powers: d.powers.map((p) => -p),
-          factors: d.divided,
-          divided: d.factors,
-        };
-        return collect(a.map((m) => times(m, inverse)));
+        const a = this.walk();
+        const b = this.walk();
+        return this.combine(token.name, a, b);
       }
       case "unary":
-        return applySymbol(token.symbol, walk());
+        return this.applySymbol(token.symbol, this.walk());
     }
-  };
-  const applySymbol = (symbol: SymbolPlugin, arg: Monomial[]): Monomial[] => {
+  }
+
+  /** a + b, a − b, a·b or a/b. */
+  private combine(operator: string, a: Monomial[], b: Monomial[]): Monomial[] {
+    if (operator === "+") return this.collect([...a, ...b]);
+    if (operator === "-") return this.collect([...a, ...b.map((m) => ({ ...m, coefficient: -m.coefficient }))]);
+    if (operator === "*") return this.product(a, b);
+    if (b.length !== 1 || b[0]!.coefficient === 0)
+      throw new NotExpandable("a division by a sum is no product of unary factors");
+    const d = b[0]!;
+    const inverse: Monomial = {
+      coefficient: 1 / d.coefficient,
+      powers: d.powers.map((p) => -p),
+      factors: d.divided,
+      divided: d.factors,
+    };
+    return this.collect(a.map((m) => times(m, inverse)));
+  }
+
+  private applySymbol(symbol: SymbolPlugin, arg: Monomial[]): Monomial[] {
     // A symbol of a constant (left by pruning, dsrPrune.ts) is a constant.
-    if (arg.length === 1 && isConstant(arg[0]!)) return [constant(symbol.evaluate(arg[0]!.coefficient))];
+    if (arg.length === 1 && isConstant(arg[0]!)) return [this.constant(symbol.evaluate(arg[0]!.coefficient))];
     const p = powerOf(symbol);
-    if (p !== undefined) {
-      if (p > 0) {
-        let out = arg;
-        for (let k = 1; k < p; k++) out = product(out, arg);
-        return out;
-      }
-      if (arg.length !== 1 || !pure(arg[0]!))
-        throw new NotExpandable(`${symbol.name} of a sum or of a symbol is no product of unary factors`);
-      const m = arg[0]!;
-      return [constant(pow(m.coefficient, p))].map((c) => ({ ...c, powers: m.powers.map((q) => q * p) }));
-    }
-    const factor = (input: number, weight: number): Factor => ({
-      symbol: symbol.name,
-      input: inputs[input]!,
-      ...(symbol.innerWeight ? { weight } : {}),
-    });
+    if (p !== undefined) return this.applyPower(symbol, p, arg);
     const single = arg.length === 1 ? linear(arg[0]!) : undefined;
     const withoutWeight = (weight: number) => !symbol.innerWeight && weight !== 1;
-    if (single && !withoutWeight(single[1])) return [{ ...constant(1), factors: [factor(single[0], single[1])] }];
-    // f(c·x + b): the identities of sin, cos and exponentials.
+    if (single && !withoutWeight(single[1]))
+      return [{ ...this.constant(1), factors: [factorOf(symbol, this.inputs[single[0]]!, single[1])] }];
+    const shifted = this.applyShifted(symbol, arg);
+    if (shifted) return shifted;
+    throw new NotExpandable(`${symbol.name} of anything but c·x of one input is no product of unary factors`);
+  }
+
+  /** arg^p for an integer power symbol: a sum to a positive power multiplied out. */
+  private applyPower(symbol: SymbolPlugin, p: number, arg: Monomial[]): Monomial[] {
+    if (p > 0) {
+      let out = arg;
+      for (let k = 1; k < p; k++) out = this.product(out, arg);
+      return out;
+    }
+    if (arg.length !== 1 || !pure(arg[0]!))
+      throw new NotExpandable(`${symbol.name} of a sum or of a symbol is no product of unary factors`);
+    const m = arg[0]!;
+    return [this.constant(pow(m.coefficient, p))].map((c) => ({ ...c, powers: m.powers.map((q) => q * p) }));
+  }
+
+  /** f(c·x + b) by the identities of sin, cos and exponentials; undefined where none holds. */
+  private applyShifted(symbol: SymbolPlugin, arg: Monomial[]): Monomial[] | undefined {
     const bias = arg.length === 2 ? arg.findIndex(isConstant) : -1;
     const inner = bias >= 0 ? linear(arg[1 - bias]!) : undefined;
-    if (inner && symbol.innerWeight) {
-      const b = arg[bias]!.coefficient;
-      const [input, c] = inner;
-      const own: Monomial = { ...constant(1), factors: [factor(input, c)] };
-      if (multiplicative(symbol)) return [{ ...own, coefficient: symbol.evaluate(b) }];
-      const partner = symbol === sine ? cosine : symbol === cosine ? sine : undefined;
-      if (partner?.innerWeight) {
-        const other: Monomial = {
-          ...constant(symbol === sine ? sin(b) : -sin(b)),
-          factors: [{ symbol: partner.name, input: inputs[input]!, weight: c }],
-        };
-        return [{ ...own, coefficient: cos(b) }, other];
-      }
-    }
-    throw new NotExpandable(`${symbol.name} of anything but c·x of one input is no product of unary factors`);
-  };
-  const written = (m: Monomial): Term => {
+    if (!inner || !symbol.innerWeight) return undefined;
+    const { sine, cosine } = this;
+    const b = arg[bias]!.coefficient;
+    const [input, c] = inner;
+    const own: Monomial = { ...this.constant(1), factors: [factorOf(symbol, this.inputs[input]!, c)] };
+    if (multiplicative(symbol)) return [{ ...own, coefficient: symbol.evaluate(b) }];
+    const partner = symbol === sine ? cosine : symbol === cosine ? sine : undefined;
+    if (!partner?.innerWeight) return undefined;
+    const other: Monomial = {
+      ...this.constant(symbol === sine ? sin(b) : -sin(b)),
+      factors: [{ symbol: partner.name, input: this.inputs[input]!, weight: c }],
+    };
+    return [{ ...own, coefficient: cos(b) }, other];
+  }
+
+  /** A finished monomial as a term, its input powers written with the registry's power symbols. */
+  written(m: Monomial): Term {
     if (m.divided.length > 0)
       throw new NotExpandable(`a division by ${m.divided[0]!.symbol}(${m.divided[0]!.input}) is no product of factors`);
     const factors: Factor[] = [];
@@ -218,20 +220,77 @@ export function expandExpression(
       let left = p;
       while (left !== 0) {
         // The largest power symbol towards 0 that fits what is left (x^4 = x^3·x).
-        const step = [...powers.keys()]
+        const step = [...this.powers.keys()]
           .filter((q) => Math.sign(q) === Math.sign(left) && Math.abs(q) <= Math.abs(left))
           .sort((a, b) => Math.abs(b) - Math.abs(a))[0];
-        if (step === undefined) throw new NotExpandable(`${inputs[i]}^${p} has no power symbols to write it with`);
-        factors.push({ symbol: powers.get(step)!, input: inputs[i]! });
+        if (step === undefined) throw new NotExpandable(`${this.inputs[i]}^${p} has no power symbols to write it with`);
+        factors.push({ symbol: this.powers.get(step)!, input: this.inputs[i]! });
         left -= step;
       }
     });
     return { coefficient: m.coefficient, factors: [...factors, ...m.factors] };
-  };
-  try {
-    return { terms: walk().map(written) };
-  } catch (error) {
-    if (error instanceof NotExpandable) return { reason: error.message };
-    throw error;
   }
+}
+
+/** The factor symbol(weight·input), without a weight for a symbol that has no inner weight. */
+const factorOf = (symbol: SymbolPlugin, input: string, weight: number): Factor => ({
+  symbol: symbol.name,
+  input,
+  ...(symbol.innerWeight ? { weight } : {}),
+});
+
+/** The constant c as a monomial over `width` inputs. */
+const constantOf = (c: number, width: number): Monomial => ({
+  coefficient: c,
+  powers: Array.from({ length: width }, () => 0),
+  factors: [],
+  divided: [],
+});
+
+const same = (f: Factor, g: Factor) =>
+  f.symbol === g.symbol && f.input === g.input && (f.weight ?? 1) === (g.weight ?? 1);
+
+/** The factors over the divided ones, equal ones cancelled. */
+function cancel(factors: Factor[], divided: Factor[]): { factors: Factor[]; divided: Factor[] } {
+  const over = [...factors];
+  const under = divided.filter((g) => {
+    const at = over.findIndex((f) => same(f, g));
+    if (at < 0) return true;
+    over.splice(at, 1);
+    return false;
+  });
+  return { factors: over, divided: under };
+}
+
+const times = (a: Monomial, b: Monomial): Monomial => ({
+  coefficient: a.coefficient * b.coefficient,
+  powers: a.powers.map((p, i) => p + b.powers[i]!),
+  ...cancel([...a.factors, ...b.factors], [...a.divided, ...b.divided]),
+});
+
+const pure = (m: Monomial) => m.factors.length === 0 && m.divided.length === 0;
+
+/** The argument c·x of one input, as [input, c], or undefined. */
+function linear(m: Monomial): [number, number] | undefined {
+  if (!pure(m)) return undefined;
+  const used = m.powers.flatMap((p, i) => (p === 0 ? [] : [[i, p]]));
+  return used.length === 1 && used[0]![1] === 1 ? [used[0]![0]!, m.coefficient] : undefined;
+}
+
+const isConstant = (m: Monomial) => pure(m) && m.powers.every((p) => p === 0);
+const label = (f: Factor) => `${f.symbol}(${f.weight ?? 1}·${f.input})`;
+const key = (m: Monomial) =>
+  `${m.powers.join(",")}|${m.factors.map(label).join("·")}|${m.divided.map(label).join("·")}`;
+
+/** A sum (over `width` inputs) with like monomials merged and the cancelled ones dropped. */
+function collect(terms: Monomial[], width: number): Monomial[] {
+  const merged = new Map<string, Monomial>();
+  for (const m of terms) {
+    const twin = merged.get(key(m));
+    if (twin) twin.coefficient += m.coefficient;
+    else merged.set(key(m), { ...m });
+  }
+  const largest = Math.max(0, ...terms.map((m) => Math.abs(m.coefficient)));
+  const kept = [...merged.values()].filter((m) => Math.abs(m.coefficient) > CANCELLED * largest);
+  return kept.length > 0 ? kept : [constantOf(0, width)];
 }

@@ -134,106 +134,36 @@ export function* trainEqlSteps(
   const units = settings.hidden[0]!;
   const kinds = eqlKinds(pool);
   const { pre, hidden } = eqlWidths(kinds.length, units);
-  const unaryWidth = kinds.length * units;
-
   const xs = new Float32Array(rows * n);
   const ys = new Float32Array(rows);
   for (let r = 0; r < rows; r++) {
     for (let i = 0; i < n; i++) xs[r * n + i] = data.x[i]![r]!;
     ys[r] = y[r]!;
   }
-  const glorot = (fanIn: number, fanOut: number) => {
-    const limit = Math.sqrt(6 / (fanIn + fanOut));
-    return Float32Array.from({ length: fanIn * fanOut }, () => rng.uniform(-limit, limit));
-  };
-  const init1 = glorot(n, pre);
-  const init2 = glorot(hidden, 1);
-  const w1 = tf.tidy(() => tf.variable(tf.tensor2d(init1, [n, pre])));
-  const b1 = tf.tidy(() => tf.variable(tf.zeros<tf.Rank.R2>([1, pre])));
-  const w2 = tf.tidy(() => tf.variable(tf.tensor2d(init2, [hidden, 1])));
-  const b2 = tf.tidy(() => tf.variable(tf.zeros<tf.Rank.R2>([1, 1])));
-  const variables = [w1, b1, w2, b2];
-  // The L0 phase's masks (1 for a kept weight), one per variable; null before it.
-  let masks: tf.Tensor[] | null = null;
-  const effective = (): tf.Tensor[] => (masks ? variables.map((v, k) => tf.mul(v, masks![k]!)) : variables);
-  const forward = (x: tf.Tensor2D): tf.Tensor2D => {
-    const [ew1, eb1, ew2, eb2] = effective() as [tf.Tensor2D, tf.Tensor2D, tf.Tensor2D, tf.Tensor2D];
-    const z: tf.Tensor2D = tf.add(tf.matMul(x, ew1), eb1);
-    const parts: tf.Tensor2D[] = kinds.map((kind, k) => {
-      const slice: tf.Tensor2D = tf.slice(z, [0, k * units], [-1, units]);
-      return kind === "sin" ? tf.sin(slice) : kind === "cos" ? tf.cos(slice) : slice;
-    });
-    const left = tf.slice(z, [0, unaryWidth], [-1, units]);
-    const right = tf.slice(z, [0, unaryWidth + units], [-1, units]);
-    parts.push(tf.mul(left, right));
-    return tf.add(tf.matMul(tf.concat(parts, 1), ew2), eb2);
-  };
-  const optimizer = tf.train.adam(settings.learningRate);
-  const phases: EqlTraining["phases"] = [];
+  const init1 = glorot(n, pre, rng);
+  const init2 = glorot(hidden, 1, rng);
+  const net = new EqlNet(kinds, units, n, init1, init2, settings, rng, pace);
   let active = 0;
-  // Epochs done over the phases before this one, and whether a stop from outside ended training.
-  let done = 0;
-  let aborted = false;
   const total = n * pre + pre + hidden + 1;
   let read: Float32Array[];
   try {
     const allX = tf.tensor2d(xs, [rows, n]);
     const allY = tf.tensor2d(ys, [rows, 1]);
     try {
-      const runPhase = function* (phase: "plain" | "l1" | "l0"): Steps<void> {
-        const penalty = phase === "l1" ? settings.l1 : 0;
-        let epoch = 0;
-        for (; epoch < settings.epochs; epoch++) {
-          // A stop ends the phase (the first epoch of the run is always trained).
-          if ((epoch > 0 || phases.length > 0) && pace.stopped()) {
-            aborted = true;
-            break;
-          }
-          const order = shuffle(
-            Array.from({ length: rows }, (_, i) => i),
-            rng,
-          );
-          for (let start = 0; start < rows; start += settings.batch) {
-            const batch = order.slice(start, start + settings.batch);
-            tf.tidy(() => {
-              const index = tf.tensor1d(Int32Array.from(batch), "int32");
-              const x = tf.gather(allX, index) as tf.Tensor2D;
-              const t = tf.gather(allY, index);
-              optimizer.minimize(
-                () => {
-                  const mse = tf.mean(tf.square(tf.sub(forward(x), t)));
-                  if (penalty === 0) return mse as tf.Scalar;
-                  const l1 = tf.addN(variables.map((v) => tf.sum(tf.abs(v))));
-                  return tf.add(mse, tf.mul(penalty, l1)) as tf.Scalar;
-                },
-                false,
-                variables,
-              );
-            });
-            yield;
-          }
-          pace.onStep?.({ step: done + epoch + 1, steps: 3 * settings.epochs, unit: "epoch", phase });
-        }
-        done += epoch;
-        const mse = tf.tidy(() => tf.mean(tf.square(tf.sub(forward(allX), allY))).dataSync()[0]!);
-        phases.push({ phase, epochs: epoch, mse });
-      };
-      yield* runPhase("plain");
-      if (!aborted) yield* runPhase("l1");
-      if (!aborted) {
-        masks = variables.map((v) => tf.tidy(() => tf.cast(tf.greaterEqual(tf.abs(v), settings.threshold), "float32")));
-        active = masks.reduce((sum, m) => sum + tf.tidy(() => tf.sum(m).dataSync()[0]!), 0);
-        yield* runPhase("l0");
+      yield* net.runPhase("plain", allX, allY);
+      if (!net.aborted) yield* net.runPhase("l1", allX, allY);
+      if (!net.aborted) {
+        active = net.maskSmallWeights();
+        yield* net.runPhase("l0", allX, allY);
       } else active = total;
-      read = tf.tidy(() => effective().map((t) => t.dataSync() as Float32Array));
+      read = net.readBack();
     } finally {
       allX.dispose();
       allY.dispose();
-      for (const m of masks ?? []) m.dispose();
+      net.disposeMasks();
     }
   } finally {
-    optimizer.dispose();
-    for (const v of variables) v.dispose();
+    net.dispose();
   }
   const model: EqlModel = {
     inputs: [...data.inputs],
@@ -244,5 +174,136 @@ export function* trainEqlSteps(
     w2: Float64Array.from(read[2]!),
     b2: read[3]![0]!,
   };
+  const { phases, aborted } = net;
   return { model, phases, active, weights: total, ...(aborted ? { stopReason: "aborted" as const } : {}) };
+}
+
+/** Glorot-uniform weights of a fanIn × fanOut layer, drawn from the Rng. */
+function glorot(fanIn: number, fanOut: number, rng: Rng): Float32Array {
+  const limit = Math.sqrt(6 / (fanIn + fanOut));
+  return Float32Array.from({ length: fanIn * fanOut }, () => rng.uniform(-limit, limit));
+}
+
+/**
+ * The EQL network in training: its tfjs variables (w1, b1, w2, b2), Adam, the L0 phase's masks,
+ * and what the phases run so far recorded. The caller disposes (dispose, disposeMasks).
+ */
+class EqlNet {
+  readonly variables: tf.Variable[];
+  private readonly optimizer: tf.Optimizer;
+  /** The L0 phase's masks (1 for a kept weight), one per variable; null before it. */
+  private masks: tf.Tensor[] | null = null;
+  readonly phases: EqlTraining["phases"] = [];
+  /** Epochs done over the phases before this one, and whether a stop from outside ended training. */
+  private done = 0;
+  aborted = false;
+
+  constructor(
+    private readonly kinds: readonly UnaryKind[],
+    private readonly units: number,
+    n: number,
+    init1: Float32Array,
+    init2: Float32Array,
+    private readonly settings: EqlSettings,
+    private readonly rng: Rng,
+    private readonly pace: TrainingPace,
+  ) {
+    const { pre, hidden } = eqlWidths(kinds.length, units);
+    const w1 = tf.tidy(() => tf.variable(tf.tensor2d(init1, [n, pre])));
+    const b1 = tf.tidy(() => tf.variable(tf.zeros<tf.Rank.R2>([1, pre])));
+    const w2 = tf.tidy(() => tf.variable(tf.tensor2d(init2, [hidden, 1])));
+    const b2 = tf.tidy(() => tf.variable(tf.zeros<tf.Rank.R2>([1, 1])));
+    this.variables = [w1, b1, w2, b2];
+    this.optimizer = tf.train.adam(settings.learningRate);
+  }
+
+  /** The variables as the network uses them: masked in the L0 phase. */
+  private effective(): tf.Tensor[] {
+    const masks = this.masks;
+    return masks ? this.variables.map((v, k) => tf.mul(v, masks[k]!)) : this.variables;
+  }
+
+  private forward(x: tf.Tensor2D): tf.Tensor2D {
+    const { kinds, units } = this;
+    const unaryWidth = kinds.length * units;
+    const [ew1, eb1, ew2, eb2] = this.effective() as [tf.Tensor2D, tf.Tensor2D, tf.Tensor2D, tf.Tensor2D];
+    const z: tf.Tensor2D = tf.add(tf.matMul(x, ew1), eb1);
+    const parts: tf.Tensor2D[] = kinds.map((kind, k) => {
+      const slice: tf.Tensor2D = tf.slice(z, [0, k * units], [-1, units]);
+      return kind === "sin" ? tf.sin(slice) : kind === "cos" ? tf.cos(slice) : slice;
+    });
+    const left = tf.slice(z, [0, unaryWidth], [-1, units]);
+    const right = tf.slice(z, [0, unaryWidth + units], [-1, units]);
+    parts.push(tf.mul(left, right));
+    return tf.add(tf.matMul(tf.concat(parts, 1), ew2), eb2);
+  }
+
+  /** One phase's epochs over all rows (a stop ends it there), then its MSE on them, recorded. */
+  *runPhase(phase: "plain" | "l1" | "l0", allX: tf.Tensor2D, allY: tf.Tensor2D): Steps<void> {
+    const { settings, pace } = this;
+    const rows = allX.shape[0];
+    const penalty = phase === "l1" ? settings.l1 : 0;
+    let epoch = 0;
+    for (; epoch < settings.epochs; epoch++) {
+      // A stop ends the phase (the first epoch of the run is always trained).
+      if ((epoch > 0 || this.phases.length > 0) && pace.stopped()) {
+        this.aborted = true;
+        break;
+      }
+      const order = shuffle(
+        Array.from({ length: rows }, (_, i) => i),
+        this.rng,
+      );
+      for (let start = 0; start < rows; start += settings.batch) {
+        this.trainBatch(order.slice(start, start + settings.batch), allX, allY, penalty);
+        yield;
+      }
+      pace.onStep?.({ step: this.done + epoch + 1, steps: 3 * settings.epochs, unit: "epoch", phase });
+    }
+    this.done += epoch;
+    const mse = tf.tidy(() => tf.mean(tf.square(tf.sub(this.forward(allX), allY))).dataSync()[0]!);
+    this.phases.push({ phase, epochs: epoch, mse });
+  }
+
+  /** One Adam step on the batch's rows, on the MSE plus the L1 penalty (when not 0). */
+  private trainBatch(batch: number[], allX: tf.Tensor2D, allY: tf.Tensor2D, penalty: number): void {
+    const { variables } = this;
+    tf.tidy(() => {
+      const index = tf.tensor1d(Int32Array.from(batch), "int32");
+      const x = tf.gather(allX, index) as tf.Tensor2D;
+      const t = tf.gather(allY, index);
+      this.optimizer.minimize(
+        () => {
+          const mse = tf.mean(tf.square(tf.sub(this.forward(x), t)));
+          if (penalty === 0) return mse as tf.Scalar;
+          const l1 = tf.addN(variables.map((v) => tf.sum(tf.abs(v))));
+          return tf.add(mse, tf.mul(penalty, l1)) as tf.Scalar;
+        },
+        false,
+        variables,
+      );
+    });
+  }
+
+  /** Fixes the weights with |w| below the threshold at 0 from now on; returns how many are kept. */
+  maskSmallWeights(): number {
+    const threshold = this.settings.threshold;
+    const masks = this.variables.map((v) => tf.tidy(() => tf.cast(tf.greaterEqual(tf.abs(v), threshold), "float32")));
+    this.masks = masks;
+    return masks.reduce((sum, m) => sum + tf.tidy(() => tf.sum(m).dataSync()[0]!), 0);
+  }
+
+  /** The weights as the network uses them (masked), as numbers. */
+  readBack(): Float32Array[] {
+    return tf.tidy(() => this.effective().map((t) => t.dataSync() as Float32Array));
+  }
+
+  disposeMasks(): void {
+    for (const m of this.masks ?? []) m.dispose();
+  }
+
+  dispose(): void {
+    this.optimizer.dispose();
+    for (const v of this.variables) v.dispose();
+  }
 }

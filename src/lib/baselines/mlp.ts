@@ -119,20 +119,76 @@ export function* trainMlpSteps(
   pace: TrainingPace = UNPACED,
 ): Steps<MlpTraining> {
   const y = data.y[data.targets.indexOf(target)]!;
-  const n = data.rows;
+  const { validation, training } = splitRows(data.rows, settings.validation, rng);
+  const stats = data.x.map((column) => meanScale(column, training));
+  const [targetMean, targetScale] = meanScale(y, training);
+  const layers = [data.inputs.length, ...settings.hidden, 1];
+  const set = standardisedRows(data, y, stats, targetMean, targetScale);
+  const net = createMlpNet(layers, settings.learningRate, rng);
+  let trained: EarlyStopped;
+  try {
+    trained = yield* trainWithEarlyStopping(net, set, training, validation, settings, rng, pace);
+  } finally {
+    net.optimizer.dispose();
+    for (const v of net.variables) v.dispose();
+  }
+  const depth = net.weights.length;
+  const model: MlpModel = {
+    inputs: [...data.inputs],
+    layers,
+    inputMean: stats.map((s) => s[0]),
+    inputScale: stats.map((s) => s[1]),
+    targetMean,
+    targetScale,
+    weights: trained.kept.slice(0, depth).map((w) => Float64Array.from(w)),
+    biases: trained.kept.slice(depth).map((b) => Float64Array.from(b)),
+  };
+  const validationColumns = data.x.map((column) => validation.map((r) => column[r]!));
+  const validationNrmse = nrmse(
+    validation.map((r) => y[r]!),
+    predictMlp(model, validationColumns, validation.length),
+  );
+  return {
+    model,
+    trainRows: training.length,
+    validationRows: validation.length,
+    epochs: trained.epochs,
+    bestEpoch: trained.bestEpoch,
+    stopReason: trained.stopReason,
+    validationNrmse,
+  };
+}
+
+/** The validation rows (a `fraction` of the n rows, at least one, leaving one) and the training rows, each sorted. */
+function splitRows(n: number, fraction: number, rng: Rng): { validation: number[]; training: number[] } {
   const order = shuffle(
     Array.from({ length: n }, (_, i) => i),
     rng,
   );
-  const validationRows = Math.min(n - 1, Math.max(1, Math.round(settings.validation * n)));
+  const validationRows = Math.min(n - 1, Math.max(1, Math.round(fraction * n)));
   const validation = order.slice(0, validationRows).sort((a, b) => a - b);
   const training = order.slice(validationRows).sort((a, b) => a - b);
-  const stats = data.x.map((column) => meanScale(column, training));
-  const [targetMean, targetScale] = meanScale(y, training);
-  const layers = [data.inputs.length, ...settings.hidden, 1];
-  const width = layers[0]!;
+  return { validation, training };
+}
 
-  // Standardised rows, float32 for tfjs.
+/** The standardised rows as float32 for tfjs (row-major inputs, `width` a row), and batches of them. */
+interface StandardisedRows {
+  width: number;
+  xs: Float32Array;
+  ys: Float32Array;
+  /** The given rows' inputs and targets, in that order. */
+  gather(rows: readonly number[]): { bx: Float32Array; by: Float32Array };
+}
+
+function standardisedRows(
+  data: Dataset,
+  y: ArrayLike<number>,
+  stats: readonly [number, number][],
+  targetMean: number,
+  targetScale: number,
+): StandardisedRows {
+  const n = data.rows;
+  const width = data.inputs.length;
   const xs = new Float32Array(n * width);
   const ys = new Float32Array(n);
   for (let r = 0; r < n; r++) {
@@ -148,8 +204,20 @@ export function* trainMlpSteps(
     });
     return { bx, by };
   };
+  return { width, xs, ys, gather };
+}
 
-  // Glorot-uniform weights from the Rng, zero biases.
+/** The network in training: its tfjs variables (weights, then biases), Adam, and the forward pass. */
+interface MlpNet {
+  weights: tf.Variable[];
+  biases: tf.Variable[];
+  variables: tf.Variable[];
+  optimizer: tf.Optimizer;
+  forward(x: tf.Tensor2D): tf.Tensor2D;
+}
+
+/** Glorot-uniform weights drawn from the Rng layer by layer, zero biases; the caller disposes. */
+function createMlpNet(layers: readonly number[], learningRate: number, rng: Rng): MlpNet {
   const initial = layers.slice(1).map((fanOut, l) => {
     const fanIn = layers[l]!;
     const limit = Math.sqrt(6 / (fanIn + fanOut));
@@ -161,7 +229,7 @@ export function* trainMlpSteps(
   const weights = initial.map(({ w, fanIn, fanOut }) => tf.tidy(() => tf.variable(tf.tensor2d(w, [fanIn, fanOut]))));
   const biases = initial.map(({ fanOut }) => tf.tidy(() => tf.variable(tf.zeros<tf.Rank.R2>([1, fanOut]))));
   const variables = [...weights, ...biases];
-  const optimizer = tf.train.adam(settings.learningRate);
+  const optimizer = tf.train.adam(learningRate);
   const forward = (x: tf.Tensor2D): tf.Tensor2D => {
     let h: tf.Tensor2D = x;
     weights.forEach((w, l) => {
@@ -170,77 +238,80 @@ export function* trainMlpSteps(
     });
     return h;
   };
-  const validationSet = gather(validation);
+  return { weights, biases, variables, optimizer, forward };
+}
 
+interface EarlyStopped {
+  /** The variables' values at the best epoch (the initial ones before any). */
+  kept: Float32Array[];
+  epochs: number;
+  bestEpoch: number;
+  stopReason: MlpTraining["stopReason"];
+}
+
+/** Epochs until `settings.epochs`, `patience` epochs without a better validation loss, or a stop. */
+function* trainWithEarlyStopping(
+  net: MlpNet,
+  set: StandardisedRows,
+  training: readonly number[],
+  validation: readonly number[],
+  settings: MlpSettings,
+  rng: Rng,
+  pace: TrainingPace,
+): Steps<EarlyStopped> {
+  const { variables, forward } = net;
+  const validationSet = set.gather(validation);
   let best = Infinity;
   let bestEpoch = 0;
-  let kept = variables.map((v) => v.dataSync().slice());
+  let kept = variables.map((v) => v.dataSync().slice() as Float32Array);
   let epoch = 0;
   let stopReason: MlpTraining["stopReason"] = "epochs";
+  const vx = tf.tensor2d(validationSet.bx, [validation.length, set.width]);
+  const vy = tf.tensor2d(validationSet.by, [validation.length, 1]);
   try {
-    const vx = tf.tensor2d(validationSet.bx, [validation.length, width]);
-    const vy = tf.tensor2d(validationSet.by, [validation.length, 1]);
-    try {
-      while (epoch < settings.epochs) {
-        // A stop keeps the best epoch so far (at least one epoch is trained: a model needs weights).
-        if (epoch > 0 && pace.stopped()) {
-          stopReason = "aborted";
-          break;
-        }
-        epoch++;
-        const batches = shuffle([...training], rng);
-        for (let start = 0; start < batches.length; start += settings.batch) {
-          const rows = batches.slice(start, start + settings.batch);
-          const { bx, by } = gather(rows);
-          tf.tidy(() => {
-            const x = tf.tensor2d(bx, [rows.length, width]);
-            const t = tf.tensor2d(by, [rows.length, 1]);
-            optimizer.minimize(() => tf.mean(tf.square(tf.sub(forward(x), t))) as tf.Scalar, false, variables);
-          });
-          yield;
-        }
-        const loss = tf.tidy(() => tf.mean(tf.square(tf.sub(forward(vx), vy))).dataSync()[0]!);
-        if (loss < best) {
-          best = loss;
-          bestEpoch = epoch;
-          kept = variables.map((v) => v.dataSync().slice());
-        } else if (epoch - bestEpoch >= settings.patience) {
-          stopReason = "patience";
-          break;
-        }
-        pace.onStep?.({ step: epoch, steps: settings.epochs, unit: "epoch", nrmse: Math.sqrt(best) });
+    while (epoch < settings.epochs) {
+      // A stop keeps the best epoch so far (at least one epoch is trained: a model needs weights).
+      if (epoch > 0 && pace.stopped()) {
+        stopReason = "aborted";
+        break;
       }
-    } finally {
-      vx.dispose();
-      vy.dispose();
+      epoch++;
+      yield* trainEpoch(net, set, training, settings.batch, rng);
+      const loss = tf.tidy(() => tf.mean(tf.square(tf.sub(forward(vx), vy))).dataSync()[0]!);
+      if (loss < best) {
+        best = loss;
+        bestEpoch = epoch;
+        kept = variables.map((v) => v.dataSync().slice() as Float32Array);
+      } else if (epoch - bestEpoch >= settings.patience) {
+        stopReason = "patience";
+        break;
+      }
+      pace.onStep?.({ step: epoch, steps: settings.epochs, unit: "epoch", nrmse: Math.sqrt(best) });
     }
   } finally {
-    optimizer.dispose();
-    for (const v of variables) v.dispose();
+    vx.dispose();
+    vy.dispose();
   }
-  const depth = weights.length;
-  const model: MlpModel = {
-    inputs: [...data.inputs],
-    layers,
-    inputMean: stats.map((s) => s[0]),
-    inputScale: stats.map((s) => s[1]),
-    targetMean,
-    targetScale,
-    weights: kept.slice(0, depth).map((w) => Float64Array.from(w)),
-    biases: kept.slice(depth).map((b) => Float64Array.from(b)),
-  };
-  const validationColumns = data.x.map((column) => validation.map((r) => column[r]!));
-  const validationNrmse = nrmse(
-    validation.map((r) => y[r]!),
-    predictMlp(model, validationColumns, validation.length),
-  );
-  return {
-    model,
-    trainRows: training.length,
-    validationRows,
-    epochs: epoch,
-    bestEpoch,
-    stopReason,
-    validationNrmse,
-  };
+  return { kept, epochs: epoch, bestEpoch, stopReason };
+}
+
+/** One pass of Adam over the training rows in batches, in an order drawn from the Rng; yields after each batch. */
+function* trainEpoch(
+  net: MlpNet,
+  set: StandardisedRows,
+  training: readonly number[],
+  batch: number,
+  rng: Rng,
+): Steps<void> {
+  const batches = shuffle([...training], rng);
+  for (let start = 0; start < batches.length; start += batch) {
+    const rows = batches.slice(start, start + batch);
+    const { bx, by } = set.gather(rows);
+    tf.tidy(() => {
+      const x = tf.tensor2d(bx, [rows.length, set.width]);
+      const t = tf.tensor2d(by, [rows.length, 1]);
+      net.optimizer.minimize(() => tf.mean(tf.square(tf.sub(net.forward(x), t))) as tf.Scalar, false, net.variables);
+    });
+    yield;
+  }
 }

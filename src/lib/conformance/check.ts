@@ -185,28 +185,51 @@ const HI = 3;
 const MARGIN = 0.05;
 
 function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPluginsOptions): void {
-  // The checks drive tfjs-core itself (tidy, grad, Tensor): the Tf given is the library's tf.
-  const tf = options.tf as unknown as CoreTf;
   const n = options.points ?? 64;
   // float32-representable points, so that tfjs (float32) and evaluate (float64) see the same x.
   const random = Array.from({ length: n }, () => Math.fround(rng.uniform(LO, HI)));
-  // Used to pick points outside the checks: a domain or evaluate that throws counts as "no"
-  // here, and is reported by the check that calls it directly.
-  const inDomain = (x: number) => {
-    try {
-      return !s.domain || s.domain(x) === true;
-    } catch {
-      return false;
-    }
-  };
-  const finiteAt = (x: number) => {
-    try {
-      return Number.isFinite(s.evaluate(x));
-    } catch {
-      return false;
-    }
-  };
+  checkSymbolText(s, c);
+  checkSymbolLatex(s, c, options.renderLatex);
+  // The points evaluate must be finite at: the in-domain random points, and 0 and ±1 when no
+  // domain is declared (1/x would hide from random points).
+  const inside = s.domain ? random.filter((x) => inDomain(s, x)) : [...random, 0, 1, -1];
+  checkSymbolEvaluate(s, c, inside, n);
+  if (s.domain) checkSymbolDomain(s, c, random);
+  const finite = inside.filter((x) => finiteAt(s, x));
+  checkSymbolApply(s, c, finite, options.tf);
+  // Finite differences need x ± MARGIN inside the domain.
+  const smooth = finite.filter((x) => inDomain(s, x - MARGIN) && inDomain(s, x + MARGIN));
+  checkSymbolGradient(s, c, smooth, options.tf);
+  if (s.derivative) checkSymbolDerivative(s, c, smooth);
+  if (s.fold) checkSymbolFold(s, c, finite);
+  if (s.shift) checkSymbolShift(s, c, finite);
+  if (s.power !== undefined) checkSymbolPower(s, c, finite);
+  if (s.period !== undefined) checkSymbolPeriod(s, c, finite);
+}
 
+// Used to pick points outside the checks: a domain or evaluate that throws counts as "no" here,
+// and is reported by the check that calls it directly.
+function inDomain(s: SymbolPlugin, x: number): boolean {
+  try {
+    return !s.domain || s.domain(x) === true;
+  } catch {
+    return false;
+  }
+}
+function finiteAt(s: SymbolPlugin, x: number): boolean {
+  try {
+    return Number.isFinite(s.evaluate(x));
+  } catch {
+    return false;
+  }
+}
+function centralDifference(s: SymbolPlugin, x: number): number {
+  const h = 1e-6 * Math.max(1, Math.abs(x));
+  return (s.evaluate(x + h) - s.evaluate(x - h)) / (2 * h);
+}
+
+/** text contains its argument and the `form` parser reads it back as this symbol. */
+function checkSymbolText(s: SymbolPlugin, c: Checker): void {
   c.run("text", (fail) => {
     for (const arg of ["x1", ...(s.innerWeight ? ["2.5*x1"] : [])]) {
       const text = s.text(arg);
@@ -223,8 +246,10 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
         return fail(`the \`form\` parser reads text(${show(arg)}) = ${show(text)} as ${show(factor)}`);
     }
   });
+}
 
-  const render = options.renderLatex;
+/** latex returns a string that KaTeX renders (when a renderer is given). */
+function checkSymbolLatex(s: SymbolPlugin, c: Checker, render: CheckPluginsOptions["renderLatex"]): void {
   c.run(render ? "latex" : "latex (not rendered)", (fail) => {
     for (const arg of ["x_{1}", "2.5 x_{1}"]) {
       const latex = s.latex(arg);
@@ -237,12 +262,12 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
       }
     }
   });
+}
 
-  // The points evaluate must be finite at: the in-domain random points, and 0 and ±1 when no
-  // domain is declared (1/x would hide from random points).
-  const inside = s.domain ? random.filter(inDomain) : [...random, 0, 1, -1];
+/** evaluate is a finite number at every in-domain point (`tried`: how many random points there were). */
+function checkSymbolEvaluate(s: SymbolPlugin, c: Checker, inside: readonly number[], tried: number): void {
   c.run("evaluate", (fail) => {
-    if (inside.length === 0) return fail(`no point of [${LO}, ${HI}] is inside the declared domain (tried ${n})`);
+    if (inside.length === 0) return fail(`no point of [${LO}, ${HI}] is inside the declared domain (tried ${tried})`);
     for (const x of inside) {
       const v = s.evaluate(x);
       if (typeof v !== "number") return fail(`evaluate(${num(x)}) returned ${show(v)}, not a number`);
@@ -255,27 +280,32 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
       return fail(`evaluate(${num(x)}) = ${v} inside the declared domain`);
     }
   });
+}
 
-  if (s.domain) {
-    c.run("domain", (fail) => {
-      for (const x of random) {
-        const verdict = s.domain!(x);
-        if (typeof verdict !== "boolean") return fail(`domain(${num(x)}) returned ${show(verdict)}, not true or false`);
-        if (verdict) continue;
-        const v = s.evaluate(x);
-        if (typeof v === "number" && Number.isFinite(v))
-          return fail(
-            `evaluate(${num(x)}) = ${num(v)} outside the declared domain; it must be NaN (never a quiet ${num(v)})`,
-          );
-      }
-    });
-  }
+/** domain answers true or false, and evaluate outside it is NaN ("never a quiet 0"). */
+function checkSymbolDomain(s: SymbolPlugin, c: Checker, random: readonly number[]): void {
+  c.run("domain", (fail) => {
+    for (const x of random) {
+      const verdict = s.domain!(x);
+      if (typeof verdict !== "boolean") return fail(`domain(${num(x)}) returned ${show(verdict)}, not true or false`);
+      if (verdict) continue;
+      const v = s.evaluate(x);
+      if (typeof v === "number" && Number.isFinite(v))
+        return fail(
+          `evaluate(${num(x)}) = ${num(v)} outside the declared domain; it must be NaN (never a quiet ${num(v)})`,
+        );
+    }
+  });
+}
 
-  const finite = inside.filter(finiteAt);
+/** The tfjs op equals evaluate at the finite points (float32 tolerance). */
+function checkSymbolApply(s: SymbolPlugin, c: Checker, finite: number[], engine: Tf): void {
+  // The checks drive tfjs-core itself (tidy, Tensor): the Tf given is the library's tf.
+  const tf = engine as unknown as CoreTf;
   c.run("apply", (fail) => {
     if (finite.length === 0) return;
     const out = tf.tidy(() => {
-      const result = s.apply(tf.tensor1d(finite, "float32"), options.tf) as unknown;
+      const result = s.apply(tf.tensor1d(finite, "float32"), engine) as unknown;
       if (!(result instanceof tf.Tensor)) throw new Error(`apply returned ${show(result)}, not a tensor`);
       if (result.shape.length !== 1 || result.shape[0] !== finite.length)
         throw new Error(`apply changed the shape [${finite.length}] to [${result.shape.join(", ")}]`);
@@ -290,22 +320,20 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
         fail(`the tfjs op gives ${num(got)} at x = ${num(x)} but evaluate gives ${num(expected)}`);
     });
   });
+}
 
-  // Finite differences need x ± MARGIN inside the domain.
-  const smooth = finite.filter((x) => inDomain(x - MARGIN) && inDomain(x + MARGIN));
-  const central = (x: number) => {
-    const h = 1e-6 * Math.max(1, Math.abs(x));
-    return (s.evaluate(x + h) - s.evaluate(x - h)) / (2 * h);
-  };
+/** tf.grad of sum(apply(x)) equals a central difference of evaluate. */
+function checkSymbolGradient(s: SymbolPlugin, c: Checker, smooth: number[], engine: Tf): void {
+  const tf = engine as unknown as CoreTf;
   c.run("gradient", (fail) => {
     if (smooth.length === 0) return;
     const out = tf.tidy(() =>
-      tf.grad((x: Tensor) => tf.sum(s.apply(x, options.tf) as Tensor))(tf.tensor1d(smooth, "float32")),
+      tf.grad((x: Tensor) => tf.sum(s.apply(x, engine) as Tensor))(tf.tensor1d(smooth, "float32")),
     );
     const grads = out.dataSync();
     out.dispose();
     smooth.forEach((x, i) => {
-      const fd = central(x);
+      const fd = centralDifference(s, x);
       const got = grads[i]!;
       if (!(Math.abs(got - fd) <= 2e-3 * Math.max(1, Math.abs(fd))))
         fail(
@@ -314,84 +342,92 @@ function checkSymbol(s: SymbolPlugin, c: Checker, rng: Rng, options: CheckPlugin
         );
     });
   });
+}
 
-  if (s.derivative) {
-    c.run("derivative", (fail) => {
-      for (const x of smooth) {
-        const fd = central(x);
-        const d = s.derivative!(x);
-        if (!(Math.abs(d - fd) <= 1e-5 * Math.max(1, Math.abs(fd))))
-          return fail(`derivative(${num(x)}) = ${num(d)} but a central difference of evaluate gives ${num(fd)}`);
-      }
-    });
-  }
+/** The declared derivative equals a central difference of evaluate. */
+function checkSymbolDerivative(s: SymbolPlugin, c: Checker, smooth: readonly number[]): void {
+  c.run("derivative", (fail) => {
+    for (const x of smooth) {
+      const fd = centralDifference(s, x);
+      const d = s.derivative!(x);
+      if (!(Math.abs(d - fd) <= 1e-5 * Math.max(1, Math.abs(fd))))
+        return fail(`derivative(${num(x)}) = ${num(d)} but a central difference of evaluate gives ${num(fd)}`);
+    }
+  });
+}
 
-  if (s.fold) {
-    c.run("fold", (fail) => {
-      for (const w of [0.5, 1.7, -1.3, -0.4]) {
-        const folded = s.fold!(w);
-        if (!folded || !Number.isFinite(folded.coefficient) || !Number.isFinite(folded.weight))
-          return fail(`fold(${num(w)}) returned ${show(folded)}, not finite { coefficient, weight }`);
-        for (const x of finite) {
-          if (!inDomain(w * x)) continue;
-          const direct = s.evaluate(w * x);
-          const refolded = folded.coefficient * s.evaluate(folded.weight * x);
-          if (!(Math.abs(direct - refolded) <= 1e-9 * Math.max(1, Math.abs(direct)))) {
-            return fail(
-              `fold(${num(w)}) = { coefficient: ${num(folded.coefficient)}, weight: ${num(folded.weight)} } but ` +
-                `f(${num(w)}·${num(x)}) = ${num(direct)} ≠ ${num(refolded)}`,
-            );
-          }
+/** Inner weights the fold and shift checks try. */
+const WEIGHTS = [0.5, 1.7, -1.3, -0.4];
+
+/** The declared fold: f(w·x) = coefficient·f(weight·x). */
+function checkSymbolFold(s: SymbolPlugin, c: Checker, finite: readonly number[]): void {
+  c.run("fold", (fail) => {
+    for (const w of WEIGHTS) {
+      const folded = s.fold!(w);
+      if (!folded || !Number.isFinite(folded.coefficient) || !Number.isFinite(folded.weight))
+        return fail(`fold(${num(w)}) returned ${show(folded)}, not finite { coefficient, weight }`);
+      for (const x of finite) {
+        if (!inDomain(s, w * x)) continue;
+        const direct = s.evaluate(w * x);
+        const refolded = folded.coefficient * s.evaluate(folded.weight * x);
+        if (!(Math.abs(direct - refolded) <= 1e-9 * Math.max(1, Math.abs(direct)))) {
+          return fail(
+            `fold(${num(w)}) = { coefficient: ${num(folded.coefficient)}, weight: ${num(folded.weight)} } but ` +
+              `f(${num(w)}·${num(x)}) = ${num(direct)} ≠ ${num(refolded)}`,
+          );
         }
       }
-    });
-  }
+    }
+  });
+}
 
-  if (s.shift) {
-    c.run("shift", (fail) => {
-      for (const w of [0.5, 1.7, -1.3, -0.4]) {
-        const moved = s.shift!(w);
-        if (!moved || !Number.isFinite(moved.shift) || !Number.isFinite(moved.weight))
-          return fail(`shift(${num(w)}) returned ${show(moved)}, not finite { shift, weight }`);
-        for (const x of finite) {
-          if (!inDomain(w * x) || !inDomain(moved.weight * x)) continue;
-          const direct = s.evaluate(w * x);
-          const shifted = s.evaluate(moved.weight * x) + moved.shift;
-          if (!(Math.abs(direct - shifted) <= 1e-9 * Math.max(1, Math.abs(direct))))
-            return fail(
-              `shift(${num(w)}) = { shift: ${num(moved.shift)}, weight: ${num(moved.weight)} } but ` +
-                `f(${num(w)}·${num(x)}) = ${num(direct)} ≠ ${num(shifted)}`,
-            );
-        }
-      }
-    });
-  }
-
-  if (s.power !== undefined) {
-    c.run("power", (fail) => {
-      const p = s.power!;
+/** The declared shift: f(w·x) = f(weight·x) + shift. */
+function checkSymbolShift(s: SymbolPlugin, c: Checker, finite: readonly number[]): void {
+  c.run("shift", (fail) => {
+    for (const w of WEIGHTS) {
+      const moved = s.shift!(w);
+      if (!moved || !Number.isFinite(moved.shift) || !Number.isFinite(moved.weight))
+        return fail(`shift(${num(w)}) returned ${show(moved)}, not finite { shift, weight }`);
       for (const x of finite) {
-        if (x === 0 || (x < 0 && !Number.isInteger(p))) continue;
-        const here = s.evaluate(x);
-        const expected = Math.sign(x) ** Math.round(p) * Math.abs(x) ** p;
-        if (!(Math.abs(here - expected) <= 1e-9 * Math.max(1, Math.abs(expected))))
-          return fail(`f(${num(x)}) = ${num(here)} but ${num(x)}^${num(p)} = ${num(expected)}: not that power`);
+        if (!inDomain(s, w * x) || !inDomain(s, moved.weight * x)) continue;
+        const direct = s.evaluate(w * x);
+        const shifted = s.evaluate(moved.weight * x) + moved.shift;
+        if (!(Math.abs(direct - shifted) <= 1e-9 * Math.max(1, Math.abs(direct))))
+          return fail(
+            `shift(${num(w)}) = { shift: ${num(moved.shift)}, weight: ${num(moved.weight)} } but ` +
+              `f(${num(w)}·${num(x)}) = ${num(direct)} ≠ ${num(shifted)}`,
+          );
       }
-    });
-  }
+    }
+  });
+}
 
-  if (s.period !== undefined) {
-    c.run("period", (fail) => {
-      const period = s.period!;
-      for (const x of finite) {
-        if (!inDomain(x + period)) continue;
-        const here = s.evaluate(x);
-        const there = s.evaluate(x + period);
-        if (!(Math.abs(here - there) <= 1e-9 * Math.max(1, Math.abs(here))))
-          return fail(`f(${num(x)}) = ${num(here)} but f(${num(x)} + ${num(period)}) = ${num(there)}: not the period`);
-      }
-    });
-  }
+/** The declared power: f(x) = x^power at the finite points (inner weight 1). */
+function checkSymbolPower(s: SymbolPlugin, c: Checker, finite: readonly number[]): void {
+  c.run("power", (fail) => {
+    const p = s.power!;
+    for (const x of finite) {
+      if (x === 0 || (x < 0 && !Number.isInteger(p))) continue;
+      const here = s.evaluate(x);
+      const expected = Math.sign(x) ** Math.round(p) * Math.abs(x) ** p;
+      if (!(Math.abs(here - expected) <= 1e-9 * Math.max(1, Math.abs(expected))))
+        return fail(`f(${num(x)}) = ${num(here)} but ${num(x)}^${num(p)} = ${num(expected)}: not that power`);
+    }
+  });
+}
+
+/** The declared period: f(x + period) = f(x). */
+function checkSymbolPeriod(s: SymbolPlugin, c: Checker, finite: readonly number[]): void {
+  c.run("period", (fail) => {
+    const period = s.period!;
+    for (const x of finite) {
+      if (!inDomain(s, x + period)) continue;
+      const here = s.evaluate(x);
+      const there = s.evaluate(x + period);
+      if (!(Math.abs(here - there) <= 1e-9 * Math.max(1, Math.abs(here))))
+        return fail(`f(${num(x)}) = ${num(here)} but f(${num(x)} + ${num(period)}) = ${num(there)}: not the period`);
+    }
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -283,144 +283,159 @@ function scale(x: number, n: number): number {
   return x * twoTo(n);
 }
 
-/** x^y, with ECMAScript's special cases (1^±∞ and (−1)^±∞ are NaN). */
-export function pow(x: number, y: number): number {
-  const hx = high(x);
-  const lx = low(x);
-  const hy = high(y);
-  const ly = low(y);
-  let ix = hx & 0x7fffffff;
+/**
+ * What kind of integer y is, for pow of a negative x: 0 not an integer, 1 odd, 2 even (from y's
+ * high word without its sign, iy, and its low word, ly).
+ */
+function integerKind(iy: number, ly: number): number {
+  if (iy >= 0x43400000) return 2;
+  if (iy >= 0x3ff00000) {
+    const e = (iy >> 20) - 0x3ff;
+    if (e > 20) {
+      const j = ly >>> (52 - e);
+      if ((j << (52 - e)) >>> 0 === ly) return 2 - (j & 1);
+    } else if (ly === 0) {
+      const j = iy >> (20 - e);
+      if (j << (20 - e) === iy) return 2 - (j & 1);
+    }
+  }
+  return 0;
+}
+
+/** x^y for y = ±∞, ±1, 2 or ½ (y's low word is 0); otherwise undefined. */
+function powOfSpecialY(x: number, y: number, hx: number, lx: number, hy: number): number | undefined {
+  const ix = hx & 0x7fffffff;
   const iy = hy & 0x7fffffff;
-  if ((iy | ly) === 0) return 1; // x^0
-  if (Number.isNaN(x) || Number.isNaN(y)) return Number.NaN;
+  if (iy === 0x7ff00000) {
+    // y = ±∞
+    if (((ix - 0x3ff00000) | lx) === 0) return Number.NaN;
+    if (ix >= 0x3ff00000) return hy >= 0 ? y : 0;
+    return hy < 0 ? -y : 0;
+  }
+  if (iy === 0x3ff00000) return hy < 0 ? 1 / x : x; // y = ±1
+  if (hy === 0x40000000) return x * x; // y = 2
+  if (hy === 0x3fe00000 && hx >= 0) return Math.sqrt(x); // y = 0.5 (sqrt is correctly rounded)
+  return undefined;
+}
 
-  // y's kind when x < 0: 0 not an integer, 1 odd, 2 even
-  let yIsInt = 0;
+/** x^y for x = ±0, ±∞ or ±1 (ax = |x|, yIsInt from `integerKind`). */
+function powOfSpecialX(ax: number, hx: number, hy: number, yIsInt: number): number {
+  const ix = hx & 0x7fffffff;
+  let z = ax;
+  if (hy < 0) z = 1 / z;
   if (hx < 0) {
-    if (iy >= 0x43400000) yIsInt = 2;
-    else if (iy >= 0x3ff00000) {
-      const e = (iy >> 20) - 0x3ff;
-      if (e > 20) {
-        const j = ly >>> (52 - e);
-        if ((j << (52 - e)) >>> 0 === ly) yIsInt = 2 - (j & 1);
-      } else if (ly === 0) {
-        const j = iy >> (20 - e);
-        if (j << (20 - e) === iy) yIsInt = 2 - (j & 1);
-      }
-    }
+    if (((ix - 0x3ff00000) | yIsInt) === 0) z = Number.NaN;
+    else if (yIsInt === 1) z = -z;
   }
+  return z;
+}
 
-  if (ly === 0) {
-    if (iy === 0x7ff00000) {
-      // y = ±∞
-      if (((ix - 0x3ff00000) | lx) === 0) return Number.NaN;
-      if (ix >= 0x3ff00000) return hy >= 0 ? y : 0;
-      return hy < 0 ? -y : 0;
-    }
-    if (iy === 0x3ff00000) return hy < 0 ? 1 / x : x; // y = ±1
-    if (hy === 0x40000000) return x * x; // y = 2
-    if (hy === 0x3fe00000 && hx >= 0) return Math.sqrt(x); // y = 0.5 (sqrt is correctly rounded)
+/**
+ * x^y for |y| > 2^31 when it overflows or underflows (s: the result's sign, ix: |x|'s high word);
+ * otherwise (x within 2^-20 of 1) undefined.
+ */
+function powOutOfRangeForHugeY(hy: number, ix: number, iy: number, s: number): number | undefined {
+  if (iy > 0x43f00000) {
+    if (ix <= 0x3fefffff) return hy < 0 ? HUGE * HUGE : TINY * TINY;
+    if (ix >= 0x3ff00000) return hy > 0 ? HUGE * HUGE : TINY * TINY;
   }
+  if (ix < 0x3fefffff) return hy < 0 ? s * HUGE * HUGE : s * TINY * TINY;
+  if (ix > 0x3ff00000) return hy > 0 ? s * HUGE * HUGE : s * TINY * TINY;
+  return undefined;
+}
 
+/**
+ * log2(|x|) as head + tail, the head with its low word cleared, which the two helpers below leave
+ * here for signedExp2Product. A Float64Array, not two arguments or an object: numbers passed
+ * between functions V8 does not inline are boxed, one allocation each, on every call of pow.
+ */
+const log2Split = new Float64Array(2);
+
+/** Fills `log2Split` for |1 − x| ≤ 2^-20, by log(x) ≈ x − x²/2 + x³/3 − x⁴/4. */
+function log2NearOne(x: number): void {
+  const t = Math.abs(x) - 1;
+  const w = t * t * (0.5 - t * (0.3333333333333333 - t * 0.25));
+  const u = IVLN2_H * t;
+  const v = t * IVLN2_L - w * IVLN2;
+  const t1 = clearLow(u + v);
+  log2Split[0] = t1;
+  log2Split[1] = v - (t1 - u);
+}
+
+/** Fills `log2Split` for a finite, non-zero x whose high word without the sign is ix. */
+function log2Extended(x: number, ix: number): void {
   let ax = Math.abs(x);
-  if (lx === 0 && (ix === 0x7ff00000 || ix === 0 || ix === 0x3ff00000)) {
-    // x = ±0, ±∞, ±1
-    let z = ax;
-    if (hy < 0) z = 1 / z;
-    if (hx < 0) {
-      if (((ix - 0x3ff00000) | yIsInt) === 0) z = Number.NaN;
-      else if (yIsInt === 1) z = -z;
-    }
-    return z;
+  let n = 0;
+  if (ix < 0x00100000) {
+    ax *= TWO53;
+    n -= 53;
+    ix = high(ax);
   }
-
-  let n = (hx >>> 31) - 1;
-  if ((n | yIsInt) === 0) return Number.NaN; // negative x to a non-integer power
-  let s = 1;
-  if ((n | (yIsInt - 1)) === 0) s = -1; // negative x to an odd power
-
-  let t1: number;
-  let t2: number;
-  if (iy > 0x41e00000) {
-    // |y| > 2^31
-    if (iy > 0x43f00000) {
-      if (ix <= 0x3fefffff) return hy < 0 ? HUGE * HUGE : TINY * TINY;
-      if (ix >= 0x3ff00000) return hy > 0 ? HUGE * HUGE : TINY * TINY;
-    }
-    if (ix < 0x3fefffff) return hy < 0 ? s * HUGE * HUGE : s * TINY * TINY;
-    if (ix > 0x3ff00000) return hy > 0 ? s * HUGE * HUGE : s * TINY * TINY;
-    // |1 − x| ≤ 2^-20: log(x) by x − x²/2 + x³/3 − x⁴/4
-    const t = ax - 1;
-    const w = t * t * (0.5 - t * (0.3333333333333333 - t * 0.25));
-    const u = IVLN2_H * t;
-    const v = t * IVLN2_L - w * IVLN2;
-    t1 = clearLow(u + v);
-    t2 = v - (t1 - u);
-  } else {
-    n = 0;
-    if (ix < 0x00100000) {
-      ax *= TWO53;
-      n -= 53;
-      ix = high(ax);
-    }
-    n += (ix >> 20) - 0x3ff;
-    const j = ix & 0x000fffff;
-    ix = j | 0x3ff00000;
-    let k: number;
-    if (j <= 0x3988e) k = 0;
-    else if (j < 0xbb67a) k = 1;
-    else {
-      k = 0;
-      n += 1;
-      ix -= 0x00100000;
-    }
-    ax = setHigh(ax, ix);
-    // ss = s_h + s_l = (x − 1)/(x + 1) or (x − 1.5)/(x + 1.5)
-    let u = ax - BP[k]!;
-    let v = 1 / (ax + BP[k]!);
-    const ss = u * v;
-    const sH = clearLow(ss);
-    let tH = fromWords(((ix >> 1) | 0x20000000) + 0x00080000 + (k << 18), 0);
-    let tL = ax - (tH - BP[k]!);
-    const sL = v * (u - sH * tH - sH * tL);
-    // log(ax)
-    let s2 = ss * ss;
-    let r = s2 * s2 * (L1 + s2 * (L2 + s2 * (L3 + s2 * (L4 + s2 * (L5 + s2 * L6)))));
-    r += sL * (sH + ss);
-    s2 = sH * sH;
-    tH = clearLow(3 + s2 + r);
-    tL = r - (tH - 3 - s2);
-    u = sH * tH;
-    v = sL * tH + tL * ss;
-    const pH = clearLow(u + v);
-    const pL = v - (pH - u);
-    const zH = CP_H * pH;
-    const zL = CP_L * pH + pL * CP + DP_L[k]!;
-    const t = n;
-    t1 = clearLow(zH + zL + DP_H[k]! + t);
-    t2 = zL - (t1 - t - DP_H[k]! - zH);
+  n += (ix >> 20) - 0x3ff;
+  const j = ix & 0x000fffff;
+  ix = j | 0x3ff00000;
+  let k: number;
+  if (j <= 0x3988e) k = 0;
+  else if (j < 0xbb67a) k = 1;
+  else {
+    k = 0;
+    n += 1;
+    ix -= 0x00100000;
   }
+  ax = setHigh(ax, ix);
+  // ss = s_h + s_l = (x − 1)/(x + 1) or (x − 1.5)/(x + 1.5)
+  let u = ax - BP[k]!;
+  let v = 1 / (ax + BP[k]!);
+  const ss = u * v;
+  const sH = clearLow(ss);
+  let tH = fromWords(((ix >> 1) | 0x20000000) + 0x00080000 + (k << 18), 0);
+  let tL = ax - (tH - BP[k]!);
+  const sL = v * (u - sH * tH - sH * tL);
+  // log(ax)
+  let s2 = ss * ss;
+  let r = s2 * s2 * (L1 + s2 * (L2 + s2 * (L3 + s2 * (L4 + s2 * (L5 + s2 * L6)))));
+  r += sL * (sH + ss);
+  s2 = sH * sH;
+  tH = clearLow(3 + s2 + r);
+  tL = r - (tH - 3 - s2);
+  u = sH * tH;
+  v = sL * tH + tL * ss;
+  const pH = clearLow(u + v);
+  const pL = v - (pH - u);
+  const zH = CP_H * pH;
+  const zL = CP_L * pH + pL * CP + DP_L[k]!;
+  const t = n;
+  const t1 = clearLow(zH + zL + DP_H[k]! + t);
+  log2Split[0] = t1;
+  log2Split[1] = zL - (t1 - t - DP_H[k]! - zH);
+}
 
-  // (y1 + y2)·(t1 + t2)
+/**
+ * s·2^(y·(t1 + t2)) for t1 + t2 = log2|x| from `log2Split`: the product as (y1 + y2)·(t1 + t2)
+ * with y1 = y with its low word cleared, its overflow and underflow, then 2^(pH + pL).
+ */
+function signedExp2Product(y: number, s: number): number {
+  const t1 = log2Split[0]!;
+  const t2 = log2Split[1]!;
   const y1 = clearLow(y);
-  const pL0 = (y - y1) * t1 + y * t2;
+  const pL = (y - y1) * t1 + y * t2;
   let pH = y1 * t1;
-  let z = pL0 + pH;
-  let j = high(z);
+  let z = pL + pH;
+  const j = high(z);
   let i = low(z);
   if (j >= 0x40900000) {
     // z ≥ 1024
     if (((j - 0x40900000) | i) !== 0) return s * HUGE * HUGE;
-    if (pL0 + OVT > z - pH) return s * HUGE * HUGE;
+    if (pL + OVT > z - pH) return s * HUGE * HUGE;
   } else if ((j & 0x7fffffff) >= 0x4090cc00) {
     // z ≤ −1075
     if (((j - 0xc090cc00) | i) !== 0) return s * TINY * TINY;
-    if (pL0 <= z - pH) return s * TINY * TINY;
+    if (pL <= z - pH) return s * TINY * TINY;
   }
   // 2^(pH + pL)
   i = j & 0x7fffffff;
   let k = (i >> 20) - 0x3ff;
-  n = 0;
+  let n = 0;
   if (i > 0x3fe00000) {
     n = (j + (0x00100000 >> (k + 1))) | 0;
     k = ((n & 0x7fffffff) >> 20) - 0x3ff;
@@ -429,19 +444,56 @@ export function pow(x: number, y: number): number {
     if (j < 0) n = -n;
     pH -= t;
   }
-  const t = clearLow(pL0 + pH);
+  const t = clearLow(pL + pH);
   const u = t * LG2_H;
-  const v = (pL0 - (t - pH)) * LG2_FULL + t * LG2_L;
+  const v = (pL - (t - pH)) * LG2_FULL + t * LG2_L;
   z = u + v;
   const w = v - (z - u);
   const tt = z * z;
   const c = z - tt * (P1 + tt * (P2 + tt * (P3 + tt * (P4 + tt * P5))));
   const r = (z * c) / (c - 2 - (w + z * w));
   z = 1 - (r - z);
-  j = (high(z) + (n << 20)) | 0;
-  if (j >> 20 <= 0) z = scale(z, n);
-  else z = setHigh(z, j);
+  const hz = (high(z) + (n << 20)) | 0;
+  if (hz >> 20 <= 0) z = scale(z, n);
+  else z = setHigh(z, hz);
   return s * z;
+}
+
+/**
+ * x^y, with ECMAScript's special cases (1^±∞ and (−1)^±∞ are NaN): fdlibm's e_pow.c, split into
+ * its phases (special cases, log2|x| in extra precision, then 2^(y·log2|x|)) with the same
+ * operations in the same order.
+ */
+export function pow(x: number, y: number): number {
+  const hx = high(x);
+  const lx = low(x);
+  const hy = high(y);
+  const ly = low(y);
+  const ix = hx & 0x7fffffff;
+  const iy = hy & 0x7fffffff;
+  if ((iy | ly) === 0) return 1; // x^0
+  if (Number.isNaN(x) || Number.isNaN(y)) return Number.NaN;
+  // y's kind when x < 0: 0 not an integer, 1 odd, 2 even
+  const yIsInt = hx < 0 ? integerKind(iy, ly) : 0;
+  if (ly === 0) {
+    const special = powOfSpecialY(x, y, hx, lx, hy);
+    if (special !== undefined) return special;
+  }
+  if (lx === 0 && (ix === 0x7ff00000 || ix === 0 || ix === 0x3ff00000))
+    return powOfSpecialX(Math.abs(x), hx, hy, yIsInt);
+
+  const n = (hx >>> 31) - 1;
+  if ((n | yIsInt) === 0) return Number.NaN; // negative x to a non-integer power
+  let s = 1;
+  if ((n | (yIsInt - 1)) === 0) s = -1; // negative x to an odd power
+
+  if (iy > 0x41e00000) {
+    // |y| > 2^31
+    const outOfRange = powOutOfRangeForHugeY(hy, ix, iy, s);
+    if (outOfRange !== undefined) return outOfRange;
+    log2NearOne(x);
+  } else log2Extended(x, ix);
+  return signedExp2Product(y, s);
 }
 
 // ── sin, cos ──

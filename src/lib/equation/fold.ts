@@ -88,161 +88,219 @@ interface Candidate {
 }
 
 export function foldNearDegenerate(equation: Equation, options: FoldOptions): FoldResult {
-  const tolerance = options.tolerance ?? 1e-4;
   const slack = options.slack ?? 1e-3;
   const floor = options.floor ?? 1e-9;
-  const { columns, rows, y } = options;
-  const simplifyOptions: SimplifyOptions = {
-    symbols: options.symbols,
-    inputOrder: options.inputOrder,
-    symbolOrder: options.symbolOrder,
-    columns,
-    rows,
-    tolerance,
-  };
-  const mergeOptions: SimplifyOptions = {
-    symbols: options.symbols,
-    inputOrder: options.inputOrder,
-    symbolOrder: options.symbolOrder,
-    tolerance,
-  };
+  const folder = new Folder(options);
+  const original = folder.stateOf(equation);
+  if (!Number.isFinite(original.nrmse) || lookup(options.symbols, IDENTITY) === undefined)
+    return { equation, nrmse: original.nrmse, predicted: original.predicted, folded: false };
+  const limit = original.nrmse * (1 + slack) + floor;
+  const rounds = equation.terms.reduce((n, t) => n + t.factors.length, 0);
+  const current = folder.foldWhileAccepted(original, limit, rounds);
+  if (current === original) return { equation, nrmse: original.nrmse, predicted: original.predicted, folded: false };
+  return { equation: current.equation, nrmse: current.nrmse, predicted: current.predicted, folded: true };
+}
 
-  const cache = new Map<string, Float64Array>();
-  const valuesOf = (factor: Factor): Float64Array => {
+/**
+ * One fold of one equation on one data set: the factor values it has computed (each factor once),
+ * the power symbols it has looked up, and the steps of the rule above as methods.
+ */
+class Folder {
+  private readonly tolerance: number;
+  private readonly columns: ColumnLookup;
+  private readonly rows: number;
+  private readonly y: ArrayLike<number>;
+  private readonly symbols: FoldOptions["symbols"];
+  private readonly symbolOrder: FoldOptions["symbolOrder"];
+  /** simplifyEquation's options with the columns: the data-dependent drops too. */
+  private readonly simplifyOptions: SimplifyOptions;
+  /** simplifyEquation's options without the columns: merge and order only. */
+  private readonly mergeOptions: SimplifyOptions;
+  /** A factor's values, by symbol, input and weight. */
+  private readonly cache = new Map<string, Float64Array>();
+  /** The symbol equal to x^k on an input (null: none), by input and k. */
+  private readonly powers = new Map<string, string | null>();
+
+  constructor(options: FoldOptions) {
+    const tolerance = options.tolerance ?? 1e-4;
+    const { columns, rows, y } = options;
+    this.tolerance = tolerance;
+    this.columns = columns;
+    this.rows = rows;
+    this.y = y;
+    this.symbols = options.symbols;
+    this.symbolOrder = options.symbolOrder;
+    this.simplifyOptions = {
+      symbols: options.symbols,
+      inputOrder: options.inputOrder,
+      symbolOrder: options.symbolOrder,
+      columns,
+      rows,
+      tolerance,
+    };
+    this.mergeOptions = {
+      symbols: options.symbols,
+      inputOrder: options.inputOrder,
+      symbolOrder: options.symbolOrder,
+      tolerance,
+    };
+  }
+
+  /**
+   * Folds from `start` as long as a fold is accepted, at most `rounds` times: all screened folds
+   * together, else the simplest accepted single fold; returns `start` itself when none is.
+   */
+  foldWhileAccepted(start: State, limit: number, rounds: number): State {
+    let current = start;
+    while (rounds-- > 0) {
+      const candidates = this.candidatesOf(current.equation);
+      if (candidates.length === 0) break;
+      const together = this.finish(this.apply(current.equation, candidates));
+      if (acceptable(together, current, limit)) {
+        current = together;
+        continue;
+      }
+      const best = candidates.length > 1 ? this.bestSingleFold(current, candidates, limit) : undefined;
+      if (!best) break;
+      current = best;
+    }
+    return current;
+  }
+
+  /** The simplest (then best-fitting) accepted fold of one candidate alone; the first of equals. */
+  private bestSingleFold(current: State, candidates: readonly Candidate[], limit: number): State | undefined {
+    let best: State | undefined;
+    for (const candidate of candidates) {
+      const alone = this.finish(this.apply(current.equation, [candidate]));
+      if (!acceptable(alone, current, limit)) continue;
+      if (
+        !best ||
+        alone.complexity < best.complexity ||
+        (alone.complexity === best.complexity && alone.nrmse < best.nrmse)
+      )
+        best = alone;
+    }
+    return best;
+  }
+
+  stateOf(eq: Equation): State {
+    const predicted = this.predict(eq);
+    return { equation: eq, predicted, nrmse: nrmseOf(this.y, predicted), complexity: this.complexityOf(eq) };
+  }
+
+  private valuesOf(factor: Factor): Float64Array {
     const key = `${factor.symbol}\u0000${factor.input}\u0000${factor.weight ?? ""}`;
-    let values = cache.get(key);
+    let values = this.cache.get(key);
     if (!values) {
       // evaluateFactor's values, without its iterator-driven Float64Array.from.
-      const symbol = options.symbols(factor.symbol);
+      const symbol = this.symbols(factor.symbol);
       const w = symbol.innerWeight ? (factor.weight ?? 1) : 1;
-      const column = columns(factor.input);
-      values = new Float64Array(rows);
-      for (let i = 0; i < rows; i++) values[i] = symbol.evaluate(w * column[i]!);
-      cache.set(key, values);
+      const column = this.columns(factor.input);
+      values = new Float64Array(this.rows);
+      for (let i = 0; i < this.rows; i++) values[i] = symbol.evaluate(w * column[i]!);
+      this.cache.set(key, values);
     }
     return values;
-  };
+  }
+
   // Same operations, in the same order, as evaluateTerm and evaluateEquation.
-  const termValues = (term: Term): Float64Array => {
+  private termValues(term: Term): Float64Array {
+    const rows = this.rows;
     const out = new Float64Array(rows).fill(term.coefficient);
     for (const factor of term.factors) {
-      const values = valuesOf(factor);
+      const values = this.valuesOf(factor);
       for (let i = 0; i < rows; i++) out[i] = out[i]! * values[i]!;
     }
     return out;
-  };
-  const predict = (eq: Equation): Float64Array => {
+  }
+
+  private predict(eq: Equation): Float64Array {
+    const rows = this.rows;
     const out = new Float64Array(rows);
     for (const term of eq.terms) {
-      const values = termValues(term);
+      const values = this.termValues(term);
       for (let i = 0; i < rows; i++) out[i] = out[i]! + values[i]!;
     }
     return out;
-  };
-  const complexityOf = (eq: Equation) =>
-    eq.terms.reduce((sum, t) => sum + 1 + t.factors.reduce((s, f) => s + options.symbols(f.symbol).complexity, 0), 0);
-  const stateOf = (eq: Equation): State => {
-    const predicted = predict(eq);
-    return { equation: eq, predicted, nrmse: nrmseOf(y, predicted), complexity: complexityOf(eq) };
-  };
+  }
 
-  const original = stateOf(equation);
-  const unchanged = (): FoldResult => ({
-    equation,
-    nrmse: original.nrmse,
-    predicted: original.predicted,
-    folded: false,
-  });
-  if (!Number.isFinite(original.nrmse) || lookup(options.symbols, IDENTITY) === undefined) return unchanged();
-  const limit = original.nrmse * (1 + slack) + floor;
+  private complexityOf(eq: Equation): number {
+    return eq.terms.reduce(
+      (sum, t) => sum + 1 + t.factors.reduce((s, f) => s + this.symbols(f.symbol).complexity, 0),
+      0,
+    );
+  }
 
-  const screen = (factor: Factor): Affine | undefined => {
-    if (factor.symbol === IDENTITY) return undefined;
-    return nearAffine(columns(factor.input), valuesOf(factor), rows, tolerance);
-  };
-  const candidatesOf = (eq: Equation): Candidate[] => {
+  /** Step 1: the factors that pass the screen, with their affine stand-ins. */
+  private candidatesOf(eq: Equation): Candidate[] {
     const out: Candidate[] = [];
     eq.terms.forEach((term, t) => {
       term.factors.forEach((factor, j) => {
-        const model = screen(factor);
+        if (factor.symbol === IDENTITY) return;
+        const model = nearAffine(this.columns(factor.input), this.valuesOf(factor), this.rows, this.tolerance);
         if (model) out.push({ term: t, factor: j, model });
       });
     });
     return out;
-  };
+  }
 
-  // The registered symbol equal to x^k on an input's data (x·x → x^2), for a term that would hold x twice.
-  const powers = new Map<string, string | null>();
-  const powerSymbol = (input: string, k: number): string | undefined => {
+  /** The registered symbol equal to x^k on an input's data (x·x → x^2), for a term that would hold x twice. */
+  private powerSymbol(input: string, k: number): string | undefined {
     const key = `${input}\u0000${k}`;
-    if (!powers.has(key)) {
-      const column = columns(input);
-      const found = options.symbolOrder.find((name) => {
-        const symbol = lookup(options.symbols, name);
+    if (!this.powers.has(key)) {
+      const column = this.columns(input);
+      const found = this.symbolOrder.find((name) => {
+        const symbol = lookup(this.symbols, name);
         if (!symbol || symbol.innerWeight || name === IDENTITY) return false;
-        for (let i = 0; i < rows; i++) {
+        for (let i = 0; i < this.rows; i++) {
           const want = pow(column[i]!, k);
           if (!(Math.abs(symbol.evaluate(column[i]!) - want) <= 1e-12 * Math.max(1, Math.abs(want)))) return false;
         }
         return true;
       });
-      powers.set(key, found ?? null);
+      this.powers.set(key, found ?? null);
     }
-    return powers.get(key) ?? undefined;
-  };
-  // A term's factors with repeated x on one input replaced by the power symbol; undefined if there is none.
-  const withoutRepeats = (term: Term): Term | undefined => {
+    return this.powers.get(key) ?? undefined;
+  }
+
+  /** A term's factors with repeated x on one input replaced by the power symbol; undefined if there is none. */
+  private withoutRepeats(term: Term): Term | undefined {
     const counts = new Map<string, number>();
     for (const f of term.factors) if (f.symbol === IDENTITY) counts.set(f.input, (counts.get(f.input) ?? 0) + 1);
     if ([...counts.values()].every((k) => k <= 1)) return term;
     const factors = term.factors.filter((f) => f.symbol !== IDENTITY || counts.get(f.input) === 1);
     for (const [input, k] of counts) {
       if (k <= 1) continue;
-      const name = powerSymbol(input, k);
+      const name = this.powerSymbol(input, k);
       if (!name || factors.some((f) => f.symbol === name && f.input === input)) return undefined;
       factors.push({ symbol: name, input });
     }
     return { coefficient: term.coefficient, factors };
-  };
+  }
 
-  /** The equation with the chosen factors folded (before merging); undefined when a term cannot hold the result. */
-  const apply = (eq: Equation, chosen: readonly Candidate[]): Equation | undefined => {
+  /**
+   * Step 2: the equation with the chosen factors folded (before merging); undefined when a term
+   * cannot hold the result.
+   */
+  private apply(eq: Equation, chosen: readonly Candidate[]): Equation | undefined {
     const terms: Term[] = [];
     for (let t = 0; t < eq.terms.length; t++) {
-      const term = eq.terms[t]!;
-      let parts: Term[] = [{ coefficient: term.coefficient, factors: [] }];
-      term.factors.forEach((factor, j) => {
-        const model = chosen.find((c) => c.term === t && c.factor === j)?.model;
-        if (!model) {
-          for (const part of parts) part.factors.push(factor);
-          return;
-        }
-        const next: Term[] = [];
-        for (const part of parts) {
-          if (model.a !== 0) next.push({ coefficient: part.coefficient * model.a, factors: [...part.factors] });
-          next.push({
-            coefficient: part.coefficient * model.b,
-            factors: [...part.factors, { symbol: IDENTITY, input: factor.input }],
-          });
-        }
-        parts = next;
-      });
-      for (const part of parts) {
-        const clean = withoutRepeats(part);
+      for (const part of foldTerm(eq.terms[t]!, t, chosen)) {
+        const clean = this.withoutRepeats(part);
         if (!clean) return undefined;
         terms.push(clean);
       }
     }
     return { target: eq.target, terms };
-  };
+  }
 
-  /** Merge, refit the coefficients, drop what is negligible, score. */
-  const finish = (eq: Equation | undefined): State | undefined => {
+  /** Step 3: merge, refit the coefficients, drop what is negligible, score. */
+  private finish(eq: Equation | undefined): State | undefined {
     if (!eq) return undefined;
     // Merge and order only: the data-dependent drops wait for the refitted coefficients.
-    const merged = simplifyEquation(eq, mergeOptions);
-    const basis = merged.terms.map((term) => termValues({ coefficient: 1, factors: term.factors }));
-    const coefficients = refitCoefficients(basis, y, rows);
+    const merged = simplifyEquation(eq, this.mergeOptions);
+    const basis = merged.terms.map((term) => this.termValues({ coefficient: 1, factors: term.factors }));
+    const coefficients = refitCoefficients(basis, this.y, this.rows);
     if (!coefficients.every(Number.isFinite)) return undefined;
     const refitted: Equation = {
       target: merged.target,
@@ -250,40 +308,38 @@ export function foldNearDegenerate(equation: Equation, options: FoldOptions): Fo
         .map((term, k) => ({ coefficient: coefficients[k]!, factors: term.factors }))
         .filter((term) => term.coefficient !== 0),
     };
-    const state = stateOf(simplifyEquation(refitted, simplifyOptions));
+    const state = this.stateOf(simplifyEquation(refitted, this.simplifyOptions));
     return Number.isFinite(state.nrmse) ? state : undefined;
-  };
-  const acceptable = (trial: State | undefined, current: State): trial is State =>
-    trial !== undefined && trial.nrmse <= limit && trial.complexity <= current.complexity;
-
-  let current = original;
-  let rounds = equation.terms.reduce((n, t) => n + t.factors.length, 0);
-  while (rounds-- > 0) {
-    const candidates = candidatesOf(current.equation);
-    if (candidates.length === 0) break;
-    const together = finish(apply(current.equation, candidates));
-    if (acceptable(together, current)) {
-      current = together;
-      continue;
-    }
-    let best: State | undefined;
-    if (candidates.length > 1) {
-      for (const candidate of candidates) {
-        const alone = finish(apply(current.equation, [candidate]));
-        if (!acceptable(alone, current)) continue;
-        if (
-          !best ||
-          alone.complexity < best.complexity ||
-          (alone.complexity === best.complexity && alone.nrmse < best.nrmse)
-        )
-          best = alone;
-      }
-    }
-    if (!best) break;
-    current = best;
   }
-  if (current === original) return unchanged();
-  return { equation: current.equation, nrmse: current.nrmse, predicted: current.predicted, folded: true };
+}
+
+/** Step 4: a trial is accepted when it fits within the limit and is no more complex. */
+const acceptable = (trial: State | undefined, current: State, limit: number): trial is State =>
+  trial !== undefined && trial.nrmse <= limit && trial.complexity <= current.complexity;
+
+/**
+ * Term number t with its chosen factors replaced by b·x, or split in two by a + b·x: the parts,
+ * before repeated x are merged.
+ */
+function foldTerm(term: Term, t: number, chosen: readonly Candidate[]): Term[] {
+  let parts: Term[] = [{ coefficient: term.coefficient, factors: [] }];
+  term.factors.forEach((factor, j) => {
+    const model = chosen.find((c) => c.term === t && c.factor === j)?.model;
+    if (!model) {
+      for (const part of parts) part.factors.push(factor);
+      return;
+    }
+    const next: Term[] = [];
+    for (const part of parts) {
+      if (model.a !== 0) next.push({ coefficient: part.coefficient * model.a, factors: [...part.factors] });
+      next.push({
+        coefficient: part.coefficient * model.b,
+        factors: [...part.factors, { symbol: IDENTITY, input: factor.input }],
+      });
+    }
+    parts = next;
+  });
+  return parts;
 }
 
 /** The symbol, or undefined when the lookup does not know it (a Registry's get throws). */

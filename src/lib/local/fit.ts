@@ -142,71 +142,16 @@ export function fitLocalSync(structure: LocalStructure, data: FitData, options: 
 export function* fitLocalSteps(structure: LocalStructure, data: FitData, options: FitOptions): Steps<FitResult> {
   const started = performance.now();
   const rows = checkData(structure, data);
-  const compiled = compileLocal(structure, lookupOf(options.symbols));
-  const scale = data.y.map((column) => {
-    const s = std(column);
-    return s > 0 ? 1 / s : 1;
-  });
-  const model = float64Model(compiled, data.x, data.y, scale);
-  const steps = options.steps ?? 200;
-  const learningRate = options.learningRate ?? 1e-2;
-  const tolerance = options.tolerance ?? 1e-12;
-  const engine = options.engine ?? "tfjs";
-  const useBfgs = options.polish === "bfgs";
-  const polish = (options.polish ?? "lm") !== "none" && !useBfgs;
-  const denominator = rows * data.y.length;
-  const settings = { steps, learningRate, tolerance, signal: options.signal };
-
-  /** One start: Adam (unless `adam` is false) then the LM polish, from θ. */
-  const fitFrom = function* (start: Float64Array, adam: boolean): Steps<Start> {
-    let theta = start;
-    let curve: number[] = [];
-    if (adam && !useBfgs && compiled.terms.length > 0 && steps > 0) {
-      ({ theta, curve } =
-        engine === "js"
-          ? yield* adamFloat64Steps(model, data, theta, settings)
-          : tfjs().adam(compiled, data, scale, theta, settings));
-    }
-    let polishIterations = 0;
-    if (useBfgs && compiled.terms.length > 0) {
-      const solved = bfgs(model, theta);
-      if (Number.isFinite(solved.loss)) theta = solved.theta;
-      polishIterations = solved.iterations;
-    }
-    if (polish && compiled.terms.length > 0) {
-      const polished = yield* levenbergMarquardtSteps(model, theta);
-      // Keep Adam's answer if the polish could not start (e.g. Adam left the domain).
-      if (Number.isFinite(polished.loss)) theta = polished.theta;
-      polishIterations = polished.iterations;
-    }
-    const loss = model.loss(theta) / denominator;
-    return { theta, curve, polishIterations, loss: Number.isFinite(loss) ? loss : Number.POSITIVE_INFINITY };
-  };
-
+  const fit = prepareFit(structure, data, options, rows);
+  const { compiled, model } = fit;
   const linear = options.polish === "lsq" && compiled.inner.length === 0 && compiled.terms.length > 0;
-  // A warm start (FitOptions.warm): its inner weights, least-squares coefficients, then LM.
-  let warm: Start | undefined;
-  if (!linear && options.warm && compiled.inner.length > 0 && compiled.terms.length > 0) {
-    const theta = initialTheta(compiled, options.init ?? 1);
-    let used = false;
-    compiled.inner.forEach((k, p) => {
-      const w = options.warm!.get(compiled.neurons[k]!.index);
-      if (w !== undefined && Number.isFinite(w)) {
-        theta[p] = w;
-        used = true;
-      }
-    });
-    if (used) {
-      const start = model.linearFit(theta);
-      if (Number.isFinite(start.loss)) warm = yield* fitFrom(start.theta, !polish);
-    }
-  }
+  const warm = linear ? undefined : yield* fitFromWarmStart(fit, options);
   let best =
     warm && warm.loss <= EXACT
       ? warm
       : linear
-        ? solveLinear(model, initialTheta(compiled, options.init ?? 1), denominator)
-        : yield* fitFrom(initialTheta(compiled, options.init ?? 1), true);
+        ? solveLinear(model, initialTheta(compiled, options.init ?? 1), fit.denominator)
+        : yield* fitFrom(fit, initialTheta(compiled, options.init ?? 1), true);
   // A warm start that does not fit exactly is not kept: the fit is then the all-ones start's, as
   // without it. (Kept whenever it fitted better, warm starts at grid weights let sin and exp
   // imitators of x², 1/r … fit noisy data better than before and reach the noise floor first:
@@ -220,14 +165,9 @@ export function* fitLocalSteps(structure: LocalStructure, data: FitData, options
     compiled.terms.length > 0 &&
     !options.signal?.aborted
   ) {
-    const start = periodicStart(compiled, model, data, scale, best.theta);
-    // Only from a point that already beats the first start's end (LM then can only improve on it).
-    if (start && start.loss < best.loss) {
+    const second = yield* fitFromPeriodicStart(fit, best);
+    if (second) {
       starts++;
-      // With the polish on, the second start is LM alone: its coefficients are least-squares
-      // optimal and its frequency inside the basin, where Adam's steps of ~lr only wander off
-      // (as from w = 1 on II.15.4). Without the polish, Adam is the only optimiser.
-      const second = yield* fitFrom(start.theta, !polish);
       if (second.loss < best.loss) {
         best = second;
         bestStart = 1;
@@ -244,9 +184,105 @@ export function* fitLocalSteps(structure: LocalStructure, data: FitData, options
     polishIterations: best.polishIterations,
     starts,
     bestStart,
-    engine: engine === "js" ? "js" : tfjs().backend(),
+    engine: fit.engine === "js" ? "js" : tfjs().backend(),
     ms: performance.now() - started,
   };
+}
+
+/** One fit's compiled structure, float64 model and settings, shared by its starts. */
+interface PreparedFit {
+  compiled: CompiledLocal;
+  data: FitData;
+  /** 1/std of each target (1 where it is constant). */
+  scale: number[];
+  model: Float64Model;
+  engine: "tfjs" | "js";
+  useBfgs: boolean;
+  /** Whether LM polishes each start. */
+  polish: boolean;
+  /** Rows × outputs: the loss is a mean over them. */
+  denominator: number;
+  settings: AdamSettings;
+}
+
+function prepareFit(structure: LocalStructure, data: FitData, options: FitOptions, rows: number): PreparedFit {
+  const compiled = compileLocal(structure, lookupOf(options.symbols));
+  const scale = data.y.map((column) => {
+    const s = std(column);
+    return s > 0 ? 1 / s : 1;
+  });
+  const model = float64Model(compiled, data.x, data.y, scale);
+  const steps = options.steps ?? 200;
+  const learningRate = options.learningRate ?? 1e-2;
+  const tolerance = options.tolerance ?? 1e-12;
+  const engine = options.engine ?? "tfjs";
+  const useBfgs = options.polish === "bfgs";
+  const polish = (options.polish ?? "lm") !== "none" && !useBfgs;
+  const denominator = rows * data.y.length;
+  const settings = { steps, learningRate, tolerance, signal: options.signal };
+  return { compiled, data, scale, model, engine, useBfgs, polish, denominator, settings };
+}
+
+/** One start: Adam (unless `adam` is false) then the LM polish (or BFGS alone), from θ. */
+function* fitFrom(fit: PreparedFit, start: Float64Array, adam: boolean): Steps<Start> {
+  const { compiled, data, model, settings } = fit;
+  let theta = start;
+  let curve: number[] = [];
+  if (adam && !fit.useBfgs && compiled.terms.length > 0 && settings.steps > 0) {
+    ({ theta, curve } =
+      fit.engine === "js"
+        ? yield* adamFloat64Steps(model, data, theta, settings)
+        : tfjs().adam(compiled, data, fit.scale, theta, settings));
+  }
+  let polishIterations = 0;
+  if (fit.useBfgs && compiled.terms.length > 0) {
+    const solved = bfgs(model, theta);
+    if (Number.isFinite(solved.loss)) theta = solved.theta;
+    polishIterations = solved.iterations;
+  }
+  if (fit.polish && compiled.terms.length > 0) {
+    const polished = yield* levenbergMarquardtSteps(model, theta);
+    // Keep Adam's answer if the polish could not start (e.g. Adam left the domain).
+    if (Number.isFinite(polished.loss)) theta = polished.theta;
+    polishIterations = polished.iterations;
+  }
+  const loss = model.loss(theta) / fit.denominator;
+  return { theta, curve, polishIterations, loss: Number.isFinite(loss) ? loss : Number.POSITIVE_INFINITY };
+}
+
+/**
+ * A warm start (FitOptions.warm): its inner weights, least-squares coefficients, then LM;
+ * undefined when there is none, none of its weights applies, or its coefficients cannot be solved.
+ */
+function* fitFromWarmStart(fit: PreparedFit, options: FitOptions): Steps<Start | undefined> {
+  const { compiled, model } = fit;
+  if (!options.warm || compiled.inner.length === 0 || compiled.terms.length === 0) return undefined;
+  const theta = initialTheta(compiled, options.init ?? 1);
+  let used = false;
+  compiled.inner.forEach((k, p) => {
+    const w = options.warm!.get(compiled.neurons[k]!.index);
+    if (w !== undefined && Number.isFinite(w)) {
+      theta[p] = w;
+      used = true;
+    }
+  });
+  if (!used) return undefined;
+  const start = model.linearFit(theta);
+  if (!Number.isFinite(start.loss)) return undefined;
+  return yield* fitFrom(fit, start.theta, !fit.polish);
+}
+
+/**
+ * The multi-start's second start (periodicStart), fitted; undefined where there is none or it
+ * does not already beat the first start's end (LM then can only improve on it).
+ */
+function* fitFromPeriodicStart(fit: PreparedFit, best: Start): Steps<Start | undefined> {
+  const start = periodicStart(fit.compiled, fit.model, fit.data, fit.scale, best.theta);
+  if (!start || !(start.loss < best.loss)) return undefined;
+  // With the polish on, the second start is LM alone: its coefficients are least-squares
+  // optimal and its frequency inside the basin, where Adam's steps of ~lr only wander off
+  // (as from w = 1 on II.15.4). Without the polish, Adam is the only optimiser.
+  return yield* fitFrom(fit, start.theta, !fit.polish);
 }
 
 /** polish "lsq" on a structure without inner weights: its least-squares coefficients by QR (refined once); no Adam. */

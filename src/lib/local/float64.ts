@@ -49,26 +49,71 @@ export interface Float64Model {
 }
 
 export function float64Model(c: CompiledLocal, x: Columns, y: Columns, scale: readonly number[]): Float64Model {
-  const rows = x[0]?.length ?? 0;
-  const nK = c.neurons.length;
-  const nI = c.inner.length;
-  const p = nI + c.terms.length;
-  const innerOf = new Int32Array(nK).fill(-1);
-  c.inner.forEach((k, q) => {
-    innerOf[k] = q;
-  });
-  const f = c.neurons.map((n) => n.symbol.evaluate);
-  const df = c.neurons.map((n) => derivativeOf(n.symbol));
-  const cols = c.neurons.map((n) => x[n.input]!);
-  const outputs = c.structure.outputs.length;
-  const termsOf = Array.from({ length: outputs }, (_, o) => c.terms.flatMap((t, q) => (t.output === o ? [q] : [])));
-  const a = new Float64Array(nK);
-  const da = new Float64Array(nK);
-  const prod = new Float64Array(c.products.length);
+  const model = new LocalRows(c, x, y, scale);
+  return {
+    parameters: model.p,
+    predict: (theta) => model.predict(theta),
+    loss: (theta) => model.loss(theta),
+    normalEquations: (theta, gradientOnly = false) => model.normalEquations(theta, gradientOnly),
+    linearFit: (theta) => model.linearFit(theta),
+    leastSquares: (theta) => model.leastSquares(theta),
+  };
+}
+
+/**
+ * The compiled model over the data, row by row: `fill` computes one row's activations, their
+ * derivatives and the products into scratch arrays that every pass reuses.
+ */
+class LocalRows {
+  readonly rows: number;
+  readonly nK: number;
+  /** Inner weights: θ[0, nI) are the weights, θ[nI, p) the term coefficients. */
+  readonly nI: number;
+  readonly p: number;
+  readonly outputs: number;
+  /** Neuron k's inner weight's index in θ, or −1 for a neuron without one. */
+  private readonly innerOf: Int32Array;
+  private readonly f: ((u: number) => number)[];
+  private readonly df: ((u: number) => number)[];
+  private readonly cols: ArrayLike<number>[];
+  /** The terms of each output, by index into c.terms. */
+  readonly termsOf: number[][];
+  /** One row's activations a_k, their derivatives ∂a_k/∂w_k and the products p_j. */
+  readonly a: Float64Array;
+  readonly da: Float64Array;
+  readonly prod: Float64Array;
+
+  constructor(
+    readonly c: CompiledLocal,
+    x: Columns,
+    readonly y: Columns,
+    readonly scale: readonly number[],
+  ) {
+    this.rows = x[0]?.length ?? 0;
+    this.nK = c.neurons.length;
+    this.nI = c.inner.length;
+    this.p = this.nI + c.terms.length;
+    const innerOf = new Int32Array(this.nK).fill(-1);
+    c.inner.forEach((k, q) => {
+      innerOf[k] = q;
+    });
+    this.innerOf = innerOf;
+    this.f = c.neurons.map((n) => n.symbol.evaluate);
+    this.df = c.neurons.map((n) => derivativeOf(n.symbol));
+    this.cols = c.neurons.map((n) => x[n.input]!);
+    this.outputs = c.structure.outputs.length;
+    this.termsOf = Array.from({ length: this.outputs }, (_, o) =>
+      c.terms.flatMap((t, q) => (t.output === o ? [q] : [])),
+    );
+    this.a = new Float64Array(this.nK);
+    this.da = new Float64Array(this.nK);
+    this.prod = new Float64Array(c.products.length);
+  }
 
   /** Fills a, da (∂a/∂w) and prod for row i. */
-  const row = (theta: ArrayLike<number>, i: number, withDerivative: boolean) => {
-    for (let k = 0; k < nK; k++) {
+  fill(theta: ArrayLike<number>, i: number, withDerivative: boolean): void {
+    const { c, a, da, prod, innerOf, f, df, cols } = this;
+    for (let k = 0; k < this.nK; k++) {
       const xi = cols[k]![i]!;
       const q = innerOf[k]!;
       const w = q >= 0 ? theta[q]! : 1;
@@ -80,12 +125,13 @@ export function float64Model(c: CompiledLocal, x: Columns, y: Columns, scale: re
       for (const k of c.products[j]!) v *= a[k]!;
       prod[j] = v;
     }
-  };
+  }
 
-  const predict = (theta: ArrayLike<number>) => {
+  predict(theta: ArrayLike<number>): Float64Array[] {
+    const { c, rows, outputs, nI, termsOf, prod } = this;
     const out = Array.from({ length: outputs }, () => new Float64Array(rows));
     for (let i = 0; i < rows; i++) {
-      row(theta, i, false);
+      this.fill(theta, i, false);
       for (let o = 0; o < outputs; o++) {
         let v = 0;
         for (const q of termsOf[o]!) v += theta[nI + q]! * prod[c.terms[q]!.product]!;
@@ -93,12 +139,13 @@ export function float64Model(c: CompiledLocal, x: Columns, y: Columns, scale: re
       }
     }
     return out;
-  };
+  }
 
-  const loss = (theta: ArrayLike<number>) => {
-    const yhat = predict(theta);
+  loss(theta: ArrayLike<number>): number {
+    const { rows, y, scale } = this;
+    const yhat = this.predict(theta);
     let sum = 0;
-    for (let o = 0; o < outputs; o++) {
+    for (let o = 0; o < this.outputs; o++) {
       const s = scale[o]!;
       const yo = y[o]!;
       const ho = yhat[o]!;
@@ -108,34 +155,19 @@ export function float64Model(c: CompiledLocal, x: Columns, y: Columns, scale: re
       }
     }
     return sum;
-  };
+  }
 
-  const normalEquations = (theta: ArrayLike<number>, gradientOnly = false) => {
+  normalEquations(theta: ArrayLike<number>, gradientOnly: boolean) {
+    const { p, rows, outputs, y, scale } = this;
     const jtj = new Float64Array(p * p);
     const jtr = new Float64Array(p);
     const J = new Float64Array(p);
     let sum = 0;
     for (let i = 0; i < rows; i++) {
-      row(theta, i, true);
+      this.fill(theta, i, true);
       for (let o = 0; o < outputs; o++) {
         const s = scale[o]!;
-        J.fill(0);
-        let yhat = 0;
-        for (const q of termsOf[o]!) {
-          const term = c.terms[q]!;
-          const cq = theta[nI + q]!;
-          const pj = prod[term.product]!;
-          yhat += cq * pj;
-          J[nI + q] = pj * s;
-          const factors = c.products[term.product]!;
-          for (const k of factors) {
-            const qi = innerOf[k]!;
-            if (qi < 0) continue;
-            let others = 1;
-            for (const k2 of factors) if (k2 !== k) others *= a[k2]!;
-            J[qi] = J[qi]! + cq * others * da[k]! * s;
-          }
-        }
+        const yhat = this.jacobianRow(theta, o, s, J);
         const r = (y[o]![i]! - yhat) * s;
         sum += r * r;
         for (let u = 0; u < p; u++) {
@@ -149,13 +181,37 @@ export function float64Model(c: CompiledLocal, x: Columns, y: Columns, scale: re
     }
     for (let u = 0; u < p; u++) for (let v = 0; v < u; v++) jtj[u * p + v] = jtj[v * p + u]!;
     return { loss: sum, jtj, jtr };
-  };
+  }
 
-  const linearFit = (theta: ArrayLike<number>) => {
+  /** For the filled row: output o's ŷ, and J (cleared first) = ∂ŷ_o·s/∂θ. */
+  private jacobianRow(theta: ArrayLike<number>, o: number, s: number, J: Float64Array): number {
+    const { c, nI, a, da, prod, innerOf } = this;
+    J.fill(0);
+    let yhat = 0;
+    for (const q of this.termsOf[o]!) {
+      const term = c.terms[q]!;
+      const cq = theta[nI + q]!;
+      const pj = prod[term.product]!;
+      yhat += cq * pj;
+      J[nI + q] = pj * s;
+      const factors = c.products[term.product]!;
+      for (const k of factors) {
+        const qi = innerOf[k]!;
+        if (qi < 0) continue;
+        let others = 1;
+        for (const k2 of factors) if (k2 !== k) others *= a[k2]!;
+        J[qi] = J[qi]! + cq * others * da[k]! * s;
+      }
+    }
+    return yhat;
+  }
+
+  linearFit(theta: ArrayLike<number>): { theta: Float64Array; loss: number } {
+    const { c, rows, nI, prod, y, scale } = this;
     const out = Float64Array.from(theta);
     let total = 0;
-    for (let o = 0; o < outputs; o++) {
-      const terms = termsOf[o]!;
+    for (let o = 0; o < this.outputs; o++) {
+      const terms = this.termsOf[o]!;
       const m = terms.length;
       if (m === 0) continue;
       const A = new Float64Array(m * m);
@@ -163,7 +219,7 @@ export function float64Model(c: CompiledLocal, x: Columns, y: Columns, scale: re
       const yo = y[o]!;
       let yy = 0;
       for (let i = 0; i < rows; i++) {
-        row(theta, i, false);
+        this.fill(theta, i, false);
         const yi = yo[i]!;
         yy += yi * yi;
         for (let u = 0; u < m; u++) {
@@ -186,54 +242,63 @@ export function float64Model(c: CompiledLocal, x: Columns, y: Columns, scale: re
       total += Math.max(0, yy - explained) * scale[o]! ** 2;
     }
     return { theta: out, loss: total };
-  };
+  }
 
-  const refitLinear = (theta: ArrayLike<number>) => {
+  leastSquares(theta: ArrayLike<number>): { theta: Float64Array; loss: number } {
+    const { c, rows, nI, prod } = this;
     const out = Float64Array.from(theta);
-    for (let o = 0; o < outputs; o++) {
-      const terms = termsOf[o]!;
+    for (let o = 0; o < this.outputs; o++) {
+      const terms = this.termsOf[o]!;
       if (terms.length === 0) continue;
       const columns = terms.map(() => new Float64Array(rows));
       for (let i = 0; i < rows; i++) {
-        row(theta, i, false);
+        this.fill(theta, i, false);
         terms.forEach((q, u) => {
           columns[u]![i] = prod[c.terms[q]!.product]!;
         });
       }
-      const kept = columns.map((a) => Float64Array.from(a));
-      const solver = householderQr(columns, { overwrite: true });
-      const coefficients = solver?.solve(y[o]!);
-      if (!solver || !coefficients) return { theta: out, loss: Number.NaN };
-      // One step of iterative refinement: the residual's own least squares, added. An exact fit
-      // then lands on the coefficients that reproduce y to the last bit (4, not 3.9999999999999947).
-      const residual = Float64Array.from(y[o]!);
-      kept.forEach((a, u) => {
-        const cu = coefficients[u]!;
-        for (let i = 0; i < rows; i++) residual[i] = residual[i]! - cu * a[i]!;
-      });
-      const correction = solver.solve(residual);
-      let before = 0;
-      let after = 0;
-      if (correction) {
-        // A·correction column by column (each row's sum in the columns' order, as row by row).
-        const d = new Float64Array(rows);
-        kept.forEach((a, u) => {
-          const cu = correction[u]!;
-          for (let i = 0; i < rows; i++) d[i] = d[i]! + cu * a[i]!;
-        });
-        for (let i = 0; i < rows; i++) {
-          before += residual[i]! * residual[i]!;
-          after += (residual[i]! - d[i]!) * (residual[i]! - d[i]!);
-        }
-      }
+      const coefficients = refinedLeastSquares(columns, this.y[o]!, rows);
+      if (!coefficients) return { theta: out, loss: Number.NaN };
       terms.forEach((q, u) => {
-        out[nI + q] = coefficients[u]! + (correction && after < before ? correction[u]! : 0);
+        out[nI + q] = coefficients[u]!;
       });
     }
-    return { theta: out, loss: loss(out) };
-  };
+    return { theta: out, loss: this.loss(out) };
+  }
+}
 
-  return { parameters: p, predict, loss, normalEquations, linearFit, leastSquares: refitLinear };
+/**
+ * Least-squares coefficients of y on the columns by Householder QR (which overwrites the columns),
+ * with one step of iterative refinement kept where it lowers the residual; undefined when QR fails.
+ */
+function refinedLeastSquares(columns: Float64Array[], y: ArrayLike<number>, rows: number): Float64Array | undefined {
+  const kept = columns.map((a) => Float64Array.from(a));
+  const solver = householderQr(columns, { overwrite: true });
+  const coefficients = solver?.solve(y);
+  if (!solver || !coefficients) return undefined;
+  // One step of iterative refinement: the residual's own least squares, added. An exact fit
+  // then lands on the coefficients that reproduce y to the last bit (4, not 3.9999999999999947).
+  const residual = Float64Array.from(y);
+  kept.forEach((a, u) => {
+    const cu = coefficients[u]!;
+    for (let i = 0; i < rows; i++) residual[i] = residual[i]! - cu * a[i]!;
+  });
+  const correction = solver.solve(residual);
+  let before = 0;
+  let after = 0;
+  if (correction) {
+    // A·correction column by column (each row's sum in the columns' order, as row by row).
+    const d = new Float64Array(rows);
+    kept.forEach((a, u) => {
+      const cu = correction[u]!;
+      for (let i = 0; i < rows; i++) d[i] = d[i]! + cu * a[i]!;
+    });
+    for (let i = 0; i < rows; i++) {
+      before += residual[i]! * residual[i]!;
+      after += (residual[i]! - d[i]!) * (residual[i]! - d[i]!);
+    }
+  }
+  return coefficients.map((cu, u) => cu + (correction && after < before ? correction[u]! : 0));
 }
 
 export interface PolishResult {

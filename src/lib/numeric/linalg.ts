@@ -64,7 +64,6 @@ export interface QrOptions {
  */
 export function householderQr(columns: readonly Float64Array[], options: QrOptions = {}): Qr | null {
   const dependent = options.dependent ?? 1e-12;
-  const m = columns.length;
   const n = columns[0]?.length ?? 0;
   if (!columns.every((a) => a.length === n && a.every(Number.isFinite))) return null;
   const a = options.overwrite ? (columns as Float64Array[]) : columns.map((c) => Float64Array.from(c));
@@ -73,12 +72,37 @@ export function householderQr(columns: readonly Float64Array[], options: QrOptio
     if (norm > 0) for (let i = 0; i < n; i++) c[i] = c[i]! / norm;
     return norm;
   });
-  /** The row of R each independent column's diagonal sits in, that diagonal, and vᵀv of its reflection. */
-  const pivots: { column: number; diagonal: number; vv: number }[] = [];
-  const reflect = (v: Float64Array, row: number, vv: number, b: Float64Array) => {
-    const f = (2 * dot(v, b, row, n)) / vv;
-    for (let i = row; i < n; i++) b[i] = b[i]! - f * v[i]!;
-  };
+  const { pivots, rankAt } = householderReflections(a, scale, n, dependent);
+  return householderOperations(a, scale, pivots, rankAt, n);
+}
+
+/** An independent column's reflection: the row of R its diagonal sits in is its index among the pivots. */
+interface Pivot {
+  column: number;
+  /** R's diagonal entry. */
+  diagonal: number;
+  /** vᵀv of the reflection's vector. */
+  vv: number;
+}
+
+/** b ← H·b on rows row…n−1, H = I − 2vvᵀ/vᵀv. */
+function reflect(v: Float64Array, row: number, vv: number, b: Float64Array, n: number): void {
+  const f = (2 * dot(v, b, row, n)) / vv;
+  for (let i = row; i < n; i++) b[i] = b[i]! - f * v[i]!;
+}
+
+/**
+ * Reduces the unit-norm columns a (n rows) in place: each independent one becomes its reflection's
+ * vector below the diagonal (and R's column above it), each reflection applied to the later columns.
+ */
+function householderReflections(
+  a: Float64Array[],
+  scale: readonly number[],
+  n: number,
+  dependent: number,
+): { pivots: Pivot[]; rankAt: Int32Array } {
+  const m = a.length;
+  const pivots: Pivot[] = [];
   const rankAt = new Int32Array(m);
   for (let k = 0; k < m; k++) {
     const r = pivots.length;
@@ -92,19 +116,31 @@ export function householderQr(columns: readonly Float64Array[], options: QrOptio
         const xr = v[r]!;
         v[r] = xr - alpha;
         const vv = s - 2 * alpha * xr + alpha * alpha;
-        for (let j = k + 1; j < m; j++) reflect(v, r, vv, a[j]!);
+        for (let j = k + 1; j < m; j++) reflect(v, r, vv, a[j]!, n);
         pivots.push({ column: k, diagonal: alpha, vv });
       }
     }
     rankAt[k] = pivots.length;
   }
+  return { pivots, rankAt };
+}
+
+/** The operations of Qr on a factorisation by householderReflections. */
+function householderOperations(
+  a: readonly Float64Array[],
+  scale: readonly number[],
+  pivots: readonly Pivot[],
+  rankAt: Int32Array,
+  n: number,
+): Qr {
+  const m = a.length;
   const applyQt = (v: Float64Array) => {
-    for (const [row, { column, vv }] of pivots.entries()) reflect(a[column]!, row, vv, v);
+    for (const [row, { column, vv }] of pivots.entries()) reflect(a[column]!, row, vv, v, n);
     return v;
   };
   /** Q·v, in place (the reflections in reverse). */
   const applyQ = (v: Float64Array) => {
-    for (let row = pivots.length - 1; row >= 0; row--) reflect(a[pivots[row]!.column]!, row, pivots[row]!.vv, v);
+    for (let row = pivots.length - 1; row >= 0; row--) reflect(a[pivots[row]!.column]!, row, pivots[row]!.vv, v, n);
     return v;
   };
   const rankOf = (prefix: number) => (prefix <= 0 ? 0 : rankAt[Math.min(prefix, m) - 1]!);

@@ -28,6 +28,24 @@ export const isObject = (v: unknown): v is Record<string, unknown> =>
 
 /** Parses and validates a result JSON; every problem is one InputError naming `file`. */
 export function parseResult(text: string, file: string): ResultJson {
+  const value = parseJsonObject(text, file);
+  if (value.version !== 1)
+    throw new InputError(`${file}: unsupported result version ${shown(value.version)} (expected 1)`);
+  checkRequires(value.requires, file);
+  checkManifest(value.manifest, file);
+  if (!Array.isArray(value.equations)) throw new InputError(`${file}: no equations array`);
+  if (
+    value.models !== undefined &&
+    (!Array.isArray(value.models) || !value.models.every((m) => isObject(m) && typeof m.target === "string"))
+  )
+    throw new InputError(`${file}: models must be an array of objects with a target`);
+  const listed = value.requires as unknown[] | undefined;
+  for (const [i, e] of (value.equations as unknown[]).entries()) checkEquation(e, `${file}: equations[${i}]`, listed);
+  return value as unknown as ResultJson;
+}
+
+/** The file's JSON (a leading byte-order mark ignored), which must be an object. */
+function parseJsonObject(text: string, file: string): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ""));
@@ -37,19 +55,24 @@ export function parseResult(text: string, file: string): ResultJson {
     );
   }
   if (!isObject(value)) throw new InputError(`${file}: not a consolesr result (expected a JSON object)`);
-  if (value.version !== 1)
-    throw new InputError(`${file}: unsupported result version ${shown(value.version)} (expected 1)`);
-  if (value.requires !== undefined) {
-    if (!Array.isArray(value.requires) || !value.requires.every((r) => typeof r === "string"))
-      throw new InputError(`${file}: requires must be a list of names`);
-    const unknown = value.requires.filter((r) => !KNOWN_REQUIREMENTS.includes(r));
-    if (unknown.length > 0)
-      throw new InputError(
-        `${file}: requires ${unknown.join(", ")}, which consolesr ${VERSION} does not know; ` +
-          "a newer consolesr wrote it (upgrade to read it)",
-      );
-  }
-  const manifest = value.manifest;
+  return value;
+}
+
+/** `requires`, when present: a list of the names of features this version knows. */
+function checkRequires(requires: unknown, file: string): void {
+  if (requires === undefined) return;
+  if (!Array.isArray(requires) || !requires.every((r) => typeof r === "string"))
+    throw new InputError(`${file}: requires must be a list of names`);
+  const unknown = requires.filter((r) => !KNOWN_REQUIREMENTS.includes(r));
+  if (unknown.length > 0)
+    throw new InputError(
+      `${file}: requires ${unknown.join(", ")}, which consolesr ${VERSION} does not know; ` +
+        "a newer consolesr wrote it (upgrade to read it)",
+    );
+}
+
+/** The manifest a re-run needs: a config, an integer seed, a known backend and, optionally, the data's hash. */
+function checkManifest(manifest: unknown, file: string): void {
   if (!isObject(manifest)) throw new InputError(`${file}: no manifest; cannot re-run it`);
   if (!isObject(manifest.config)) throw new InputError(`${file}: manifest has no config object; cannot re-run it`);
   if (typeof manifest.seed !== "number" || !Number.isInteger(manifest.seed))
@@ -72,71 +95,67 @@ export function parseResult(text: string, file: string): ResultJson {
       throw new InputError(`${file}: manifest.data must be { sha256: 64 hex digits, rows: a positive integer }`);
     }
   }
-  if (!Array.isArray(value.equations)) throw new InputError(`${file}: no equations array`);
-  if (
-    value.models !== undefined &&
-    (!Array.isArray(value.models) || !value.models.every((m) => isObject(m) && typeof m.target === "string"))
-  )
-    throw new InputError(`${file}: models must be an array of objects with a target`);
-  value.equations.forEach((e: unknown, i: number) => {
-    const where = `${file}: equations[${i}]`;
-    if (!isObject(e) || typeof e.target !== "string" || typeof e.text !== "string" || !Array.isArray(e.terms)) {
-      throw new InputError(`${where} must have a target, a text and terms`);
-    }
-    if (e.constant !== undefined && (typeof e.constant !== "number" || !Number.isFinite(e.constant)))
-      throw new InputError(`${where}.constant must be a finite number`);
-    if (e.outer !== undefined && !isOuterName(e.outer))
-      throw new InputError(
-        `${where}.outer must be one of ${OUTER_NAMES.join(", ")} or a registered outer-function plugin's name ` +
-          `(got ${shown(e.outer)})`,
-      );
-    if (e.outer !== undefined && !(value.requires as unknown[] | undefined)?.includes("outer"))
-      throw new InputError(`${where} has an outer function, but the result does not list "outer" in requires`);
-    const requires = (name: string, what: string) => {
-      if (!(value.requires as unknown[] | undefined)?.includes(name))
-        throw new InputError(`${where} has ${what}, but the result does not list "${name}" in requires`);
-    };
-    const checkTerms = (terms: unknown[], path: string) =>
-      terms.forEach((t: unknown, j: number) => {
-        if (!isObject(t) || typeof t.coefficient !== "number" || !Array.isArray(t.factors))
-          throw new InputError(`${path}[${j}] must have a coefficient and factors`);
-        t.factors.forEach((f: unknown, k: number) => {
-          if (
-            !isObject(f) ||
-            typeof f.symbol !== "string" ||
-            typeof f.input !== "string" ||
-            (f.weight !== undefined && typeof f.weight !== "number")
-          ) {
-            throw new InputError(
-              `${path}[${j}].factors[${k}] must have a symbol, an input and an optional numeric weight`,
-            );
-          }
-          if (f.monomial !== undefined) {
-            const parts = f.monomial;
-            if (
-              !Array.isArray(parts) ||
-              parts.length === 0 ||
-              !parts.every(
-                (q) => isObject(q) && typeof q.input === "string" && Number.isInteger(q.power) && q.power !== 0,
-              )
-            )
-              throw new InputError(
-                `${path}[${j}].factors[${k}].monomial must be a list of { input, power: a non-zero integer }`,
-              );
-            requires("monomial", "a monomial argument");
-          }
-        });
-      });
-    checkTerms(e.terms, `${where}.terms`);
-    if (e.denominator !== undefined) {
-      const d = e.denominator;
-      if (!isObject(d) || !Array.isArray(d.terms) || (d.constant !== undefined && typeof d.constant !== "number"))
-        throw new InputError(`${where}.denominator must be { terms, constant? }`);
-      requires("denominator", "a denominator");
-      checkTerms(d.terms, `${where}.denominator.terms`);
-    }
+}
+
+/**
+ * One entry of `equations` (at `where`): a target, a text, terms, and an optional constant, outer
+ * function and denominator; a feature the result does not list in `requires` (`listed`) is refused.
+ */
+function checkEquation(e: unknown, where: string, listed: readonly unknown[] | undefined): void {
+  if (!isObject(e) || typeof e.target !== "string" || typeof e.text !== "string" || !Array.isArray(e.terms)) {
+    throw new InputError(`${where} must have a target, a text and terms`);
+  }
+  if (e.constant !== undefined && (typeof e.constant !== "number" || !Number.isFinite(e.constant)))
+    throw new InputError(`${where}.constant must be a finite number`);
+  if (e.outer !== undefined && !isOuterName(e.outer))
+    throw new InputError(
+      `${where}.outer must be one of ${OUTER_NAMES.join(", ")} or a registered outer-function plugin's name ` +
+        `(got ${shown(e.outer)})`,
+    );
+  if (e.outer !== undefined && !listed?.includes("outer"))
+    throw new InputError(`${where} has an outer function, but the result does not list "outer" in requires`);
+  const requires = (name: string, what: string) => {
+    if (!listed?.includes(name))
+      throw new InputError(`${where} has ${what}, but the result does not list "${name}" in requires`);
+  };
+  checkTerms(e.terms, `${where}.terms`, requires);
+  if (e.denominator !== undefined) {
+    const d = e.denominator;
+    if (!isObject(d) || !Array.isArray(d.terms) || (d.constant !== undefined && typeof d.constant !== "number"))
+      throw new InputError(`${where}.denominator must be { terms, constant? }`);
+    requires("denominator", "a denominator");
+    checkTerms(d.terms, `${where}.denominator.terms`, requires);
+  }
+}
+
+/** Terms (at `path`) with a coefficient and factors; `requires` refuses a feature the result does not list. */
+function checkTerms(terms: unknown[], path: string, requires: (name: string, what: string) => void): void {
+  terms.forEach((t: unknown, j: number) => {
+    if (!isObject(t) || typeof t.coefficient !== "number" || !Array.isArray(t.factors))
+      throw new InputError(`${path}[${j}] must have a coefficient and factors`);
+    t.factors.forEach((f: unknown, k: number) => {
+      if (
+        !isObject(f) ||
+        typeof f.symbol !== "string" ||
+        typeof f.input !== "string" ||
+        (f.weight !== undefined && typeof f.weight !== "number")
+      ) {
+        throw new InputError(`${path}[${j}].factors[${k}] must have a symbol, an input and an optional numeric weight`);
+      }
+      if (f.monomial !== undefined) {
+        const parts = f.monomial;
+        if (
+          !Array.isArray(parts) ||
+          parts.length === 0 ||
+          !parts.every((q) => isObject(q) && typeof q.input === "string" && Number.isInteger(q.power) && q.power !== 0)
+        )
+          throw new InputError(
+            `${path}[${j}].factors[${k}].monomial must be a list of { input, power: a non-zero integer }`,
+          );
+        requires("monomial", "a monomial argument");
+      }
+    });
   });
-  return value as unknown as ResultJson;
 }
 
 /** Backends a manifest may name: the float64 JS engine and tfjs's. */

@@ -34,7 +34,7 @@
  *   - HiGHS runs synchronously on the calling thread, so run the search in a Web Worker.
  */
 import type { Highs, InitOptions } from "highs";
-import type { Icnn } from "./icnn.js";
+import type { Icnn, IcnnLayer } from "./icnn.js";
 
 export interface ActionConstraints {
   /** Per action entry: a lower bound in [0, 1] (1 fixes the entry to 1). Default all 0. */
@@ -176,8 +176,7 @@ function problemOf(net: Icnn, state: ArrayLike<number>, c: ActionConstraints | u
 
 /** The epigraph model (see the module comment); columns are a, then each hidden layer's z. */
 function buildModel(highs: Highs, net: Icnn, state: ArrayLike<number>, p: Problem) {
-  const { nS, nA, rows } = p;
-  const n = nS + nA;
+  const { nS, nA } = p;
   const layers = net.layers();
   const K = layers.length - 1;
   const hidden = layers.slice(0, K);
@@ -193,16 +192,58 @@ function buildModel(highs: Highs, net: Icnn, state: ArrayLike<number>, p: Proble
   colLower.set(p.lo);
   colUpper.set(p.hi);
   const colCost = new Float64Array(numCols);
-  const starts: number[] = [0],
-    indices: number[] = [],
-    values: number[] = [];
-  const rowLower: number[] = [],
-    rowUpper: number[] = [];
-  const stateDot = (wx: Float64Array, i: number) => {
-    let v = 0;
-    for (let j = 0; j < nS; j++) v += wx[i * n + j]! * state[j]!;
-    return v;
+  const csr: CsrRows = { starts: [0], indices: [], values: [], rowLower: [], rowUpper: [] };
+  addLayerRows(csr, hidden, zCol, state, p, inf);
+  addConstraintRows(csr, p.rows, inf);
+  const out = layers[K]!;
+  for (let j = 0; j < nA; j++) colCost[j] = out.wx[nS + j]!;
+  if (out.wz && K > 0) for (let j = 0; j < out.in; j++) colCost[zCol[K - 1]! + j] = out.wz[j]!;
+  const { starts, indices, values, rowLower, rowUpper } = csr;
+  const numRows = rowLower.length;
+  return {
+    numCols,
+    numRows,
+    offset: out.b[0]! + stateDot(out.wx, 0, state, nS, nS + nA),
+    colCost,
+    colLower,
+    colUpper,
+    rowLower,
+    rowUpper,
+    matrix: { format: "csr" as const, numRows, numCols, starts, indices, values },
   };
+}
+
+/** The LP's rows, built one at a time: the matrix in compressed sparse rows and each row's bounds. */
+interface CsrRows {
+  starts: number[];
+  indices: number[];
+  values: number[];
+  rowLower: number[];
+  rowUpper: number[];
+}
+
+/** Σ_j wx[i, j]·state[j] over the state's columns of row i of a layer's input weights (n columns). */
+function stateDot(wx: Float64Array, i: number, state: ArrayLike<number>, nS: number, n: number): number {
+  let v = 0;
+  for (let j = 0; j < nS; j++) v += wx[i * n + j]! * state[j]!;
+  return v;
+}
+
+/**
+ * The epigraph rows of the hidden layers: z_k[i] − Wx·a − Wz·z_{k−1} ≥ b + Wx·s for each unit,
+ * zCol[k] being layer k's first z column.
+ */
+function addLayerRows(
+  csr: CsrRows,
+  hidden: readonly IcnnLayer[],
+  zCol: readonly number[],
+  state: ArrayLike<number>,
+  p: Problem,
+  inf: number,
+): void {
+  const { nS, nA } = p;
+  const n = nS + nA;
+  const { starts, indices, values, rowLower, rowUpper } = csr;
   hidden.forEach((l, k) => {
     for (let i = 0; i < l.out; i++) {
       // Entries in increasing column order: a, then z_{k−1}, then z_k[i].
@@ -225,10 +266,15 @@ function buildModel(highs: Highs, net: Icnn, state: ArrayLike<number>, p: Proble
       indices.push(zCol[k]! + i);
       values.push(1);
       starts.push(indices.length);
-      rowLower.push(l.b[i]! + stateDot(l.wx, i));
+      rowLower.push(l.b[i]! + stateDot(l.wx, i, state, nS, n));
       rowUpper.push(inf);
     }
   });
+}
+
+/** The action constraints' rows (a bound of ±Infinity becomes HiGHS's infinity). */
+function addConstraintRows(csr: CsrRows, rows: Problem["rows"], inf: number): void {
+  const { starts, indices, values, rowLower, rowUpper } = csr;
   for (const r of rows) {
     r.index.forEach((j, t) => {
       if (r.coef[t] !== 0) {
@@ -240,21 +286,6 @@ function buildModel(highs: Highs, net: Icnn, state: ArrayLike<number>, p: Proble
     rowLower.push(r.lo === -Infinity ? -inf : r.lo);
     rowUpper.push(r.hi === Infinity ? inf : r.hi);
   }
-  const out = layers[K]!;
-  for (let j = 0; j < nA; j++) colCost[j] = out.wx[nS + j]!;
-  if (out.wz && K > 0) for (let j = 0; j < out.in; j++) colCost[zCol[K - 1]! + j] = out.wz[j]!;
-  const numRows = rowLower.length;
-  return {
-    numCols,
-    numRows,
-    offset: out.b[0]! + stateDot(out.wx, 0),
-    colCost,
-    colLower,
-    colUpper,
-    rowLower,
-    rowUpper,
-    matrix: { format: "csr" as const, numRows, numCols, starts, indices, values },
-  };
 }
 
 function solveLp(highs: Highs, net: Icnn, state: ArrayLike<number>, p: Problem): ArgminResult {

@@ -114,11 +114,19 @@ export function operatingPoints(power: PowerCase, options: OperatingPointOptions
   const hours = options.hours ?? 2 * HOURS_PER_YEAR;
   const shapes = options.shapes ?? CASE5_SHAPES;
   const { rng } = options;
-  const { n } = grid;
-  const base = power.baseMVA;
-  const index = busIndex(power);
+  const { pLoad, qLoad } = hourlyLoads(power, grid.n, hours, shapes, rng);
+  const pGen = hourlyGeneration(power, grid.n, hours, pLoad, rng);
+  return { grid, hours, ...solveHours(grid, power.baseMVA, hours, pLoad, qLoad, pGen) };
+}
 
-  // Loads (MW, MVAr) per bus and hour.
+/** Loads (MW, MVAr) per bus and hour: the bus's shape, growth in the second year, and AR(1) noise. */
+function hourlyLoads(
+  power: PowerCase,
+  n: number,
+  hours: number,
+  shapes: Record<number, LoadShape>,
+  rng: Rng,
+): { pLoad: Float64Array[]; qLoad: Float64Array[] } {
   const pLoad = Array.from({ length: n }, () => new Float64Array(hours));
   const qLoad = Array.from({ length: n }, () => new Float64Array(hours));
   power.buses.forEach((bus, a) => {
@@ -141,8 +149,18 @@ export function operatingPoints(power: PowerCase, options: OperatingPointOptions
       qLoad[a]![t] = bus.pd === 0 ? bus.qd * (raw[t]! / peak) * growth : pd * (bus.qd / bus.pd) * (1 + pf[t]!);
     }
   });
+  return { pLoad, qLoad };
+}
 
-  // Generators at PV buses: shares of the total load in proportion to the case's dispatch.
+/** Generators at PV buses: shares of the total load in proportion to the case's dispatch (MW per bus and hour). */
+function hourlyGeneration(
+  power: PowerCase,
+  n: number,
+  hours: number,
+  pLoad: readonly Float64Array[],
+  rng: Rng,
+): Float64Array[] {
+  const index = busIndex(power);
   const dispatched = power.generators.filter((g) => g.status && power.buses[index(g.bus)]!.type === PV);
   const total = dispatched.reduce((s, g) => s + g.pg, 0);
   const pGen = Array.from({ length: n }, () => new Float64Array(hours));
@@ -155,7 +173,19 @@ export function operatingPoints(power: PowerCase, options: OperatingPointOptions
       pGen[a]![t] = pGen[a]![t]! + (g.pg / total) * load * (1 + deviations[k]![t]!);
     });
   }
+  return pGen;
+}
 
+/** The power flow of every hour (each from the hour before's solution), with its injections and residual. */
+function solveHours(
+  grid: Grid,
+  base: number,
+  hours: number,
+  pLoad: readonly Float64Array[],
+  qLoad: readonly Float64Array[],
+  pGen: readonly Float64Array[],
+): Omit<OperatingPoints, "grid" | "hours"> {
+  const { n } = grid;
   const u = Array.from({ length: n }, () => new Float64Array(hours));
   const v = Array.from({ length: n }, () => new Float64Array(hours));
   const p = Array.from({ length: n }, () => new Float64Array(hours));
@@ -193,5 +223,5 @@ export function operatingPoints(power: PowerCase, options: OperatingPointOptions
     residual[t] = powerFlowResidual(grid, ut, vt, ps, qs);
     iterations[t] = solution.iterations;
   }
-  return { grid, hours, u, v, p, q, pSpec, qSpec, residual, iterations };
+  return { u, v, p, q, pSpec, qSpec, residual, iterations };
 }
