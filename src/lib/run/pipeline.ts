@@ -228,7 +228,7 @@ const formBlock = (fitted: FitFormResult): ResultJson["search"] => ({
   stopReason: "form-given",
 });
 
-/** What a run is given besides its prepared data and plugins: its stop signal, progress callbacks and manifest facts. */
+/** What a run is given besides its prepared data and plugins: its stop signal, progress callbacks, manifest facts. */
 export interface RunHooks {
   /** Stops a search at the next episode; the result then holds the best found so far (stopReason "aborted"). */
   signal?: AbortSignal;
