@@ -1,8 +1,8 @@
 /**
  * The run's door (src/lib/run/prepare.ts): prepareRun checks a request once and builds the run,
  * runPrepared runs it. Its result is byte for byte the one of the separate steps (resolvePipelineConfig,
- * pipelineData, runPipeline, which stay as wrappers), for an experiment's search, a given form and a
- * CSV form; a CSV is read once, its train set being the one the check built; a sweep's renaming of
+ * pipelineData, runPipeline, which stay as wrappers), for a search and a given form on an experiment and
+ * on a CSV; a CSV is read once, its train set being the one the check built; a sweep's renaming of
  * problems applies to the options' problems only.
  */
 import assert from "node:assert/strict";
@@ -35,7 +35,7 @@ async function bothWays(options: PipelineOptions, table?: Table): Promise<[strin
   return [resultToJson(steps), resultToJson(door)];
 }
 
-test("prepareRun → runPrepared gives the separate steps' bytes: a search, a given form, a CSV form", async () => {
+test("prepareRun → runPrepared gives the separate steps' bytes: searches, given forms", async () => {
   const search: PipelineOptions = { experiment: "toy", rows: 40, seed: 3, search: { episodes: 3 } };
   const [a, b] = await bothWays(search);
   assert.equal(b, a);
@@ -45,6 +45,9 @@ test("prepareRun → runPrepared gives the separate steps' bytes: a search, a gi
   const form: PipelineOptions = { csv: { name: "door.csv", table }, form: "y = a^2*b", symbols: ["x", "x^2"] };
   const [e, f] = await bothWays(form, table);
   assert.equal(f, e);
+  const csvSearch: PipelineOptions = { csv: { name: "door.csv", table }, targets: ["y"], search: { episodes: 3 } };
+  const [g, h] = await bothWays(csvSearch, table);
+  assert.equal(h, g);
 });
 
 test("a CSV is read once and its checked train set is the run's; a resolved config prepares the same data", () => {

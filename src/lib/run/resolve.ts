@@ -204,7 +204,14 @@ export function resolveRun(options: PipelineOptions, registries: Registries): Re
   const { name, table } = options.csv;
   const read = typeof table === "function" ? table() : table;
   const train = datasetFromTable(read, targets, options.inputs, name);
-  const head: CsvSource = { seed, data: name, targets: train.targets, inputs: train.inputs, symbols: [...pool] };
+  // The config's own column lists: the train set the run uses is this one, and keeps its own.
+  const head: CsvSource = {
+    seed,
+    data: name,
+    targets: [...train.targets],
+    inputs: [...train.inputs],
+    symbols: [...pool],
+  };
   if (options.form !== undefined) {
     const config: CsvFormConfig = {
       ...head,
