@@ -6,7 +6,7 @@
  * DSR and VPG the expressions sampled per target. Prints figures; asserts nothing.
  */
 import { useBackend } from "../src/lib/engine/backend.js";
-import { pipelineData, resolvePipelineConfig, runPipeline } from "../src/lib/run/index.js";
+import { prepareRun, runPrepared } from "../src/lib/run/index.js";
 import type { DsrTrainingRecord } from "../src/lib/result/result.js";
 import { METHODS, type SearchMethod } from "../src/lib/search/index.js";
 import { tf } from "../src/lib/engine/tf.js";
@@ -21,11 +21,10 @@ const methods: SearchMethod[] = ["consolesr", "mlp", "eql", "dsr", "vpg"];
 console.log(`# Baselines on syn1 (seed ${seed}, 2000 train and 2000 test rows, each method's defaults, tfjs cpu)`);
 console.log("method     wall s  cpu s  exact  test NRMSE y1/y2/y3           samples (DSR, VPG)");
 for (const method of methods) {
-  const config = resolvePipelineConfig({ experiment: "syn1", seed, method }, registries);
-  const data = pipelineData(config, { registries });
+  const prepared = prepareRun({ experiment: "syn1", seed, method }, { registries });
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const { result } = await runPipeline({ config, data, registries, backend: tf.getBackend() });
+  const { result } = await runPrepared(prepared, { backend: tf.getBackend() });
   const wall = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
   const evaluation = result.evaluation ?? [];

@@ -9,7 +9,7 @@
  * well, and no selection rule can prefer the truth. The truth is used for this judgement only; no
  * search runs.
  */
-import { pipelineData, resolvePipelineConfig } from "../src/lib/run/index.js";
+import { prepareRun } from "../src/lib/run/index.js";
 import { createRegistries } from "../src/lib/plugins/builtin.js";
 import { columnOf } from "../src/lib/data/dataset.js";
 import { fitForm } from "../src/lib/run/fitForm.js";
@@ -22,8 +22,7 @@ import type { Equation, Term } from "../src/lib/equation/types.js";
 const registries = createRegistries();
 const snr = Number(process.argv[2] ?? 60);
 const pool = ["x", "x^2"];
-const config = resolvePipelineConfig({ experiment: "pow", snrDb: snr, symbols: pool }, registries);
-const { train } = pipelineData(config, { registries });
+const { train } = prepareRun({ experiment: "pow", snrDb: snr, symbols: pool }, { registries }).data;
 const lookup = (n: string) => registries.symbols.get(n);
 const exp = experiments.pow!;
 const order = {

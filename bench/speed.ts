@@ -10,13 +10,7 @@
  */
 import { Command } from "commander";
 import { createRegistries } from "../src/lib/plugins/builtin.js";
-import {
-  pipelineData,
-  pipelinePlugins,
-  resolvePipelineConfig,
-  searchOptionsOf,
-  type PipelineOptions,
-} from "../src/lib/run/index.js";
+import { prepareRun, searchOptionsOf, type PipelineOptions } from "../src/lib/run/index.js";
 import { search } from "../src/lib/search/index.js";
 import { createArgminSolver } from "../src/lib/search/argmin.js";
 import { createRng } from "../src/lib/core/rng.js";
@@ -85,9 +79,7 @@ for (const c of wanted.map((name) => CASES.find((c) => c.name === name)!)) {
   const options: PipelineOptions = table
     ? { ...c.options, csv: { name: `${c.name}.csv`, table }, targets: ["y"] }
     : c.options;
-  const config = resolvePipelineConfig(options, registries);
-  const data = pipelineData(config, { registries, table });
-  const plugins = pipelinePlugins(config, registries);
+  const { config, data, plugins } = prepareRun(options, { registries });
   const cpu = process.cpuUsage();
   const wall = performance.now();
   const found = await search(data.train, { ...searchOptionsOf(plugins, data), argmin });

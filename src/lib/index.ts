@@ -52,6 +52,12 @@ export {
 
 // ── Runs, results and reproducing them ───────────────────────────────────────────────────────
 export {
+  prepareRun,
+  runPrepared,
+  type PreparedRun,
+  type RunRequest,
+  type RunSource,
+  type RunHooks,
   resolvePipelineConfig,
   configFromManifest,
   SAMPLE_ROWS,

@@ -6,7 +6,7 @@
  */
 import { createRng } from "../../src/lib/core/rng.js";
 import { benchmarkData, benchmarkEntry } from "../../src/lib/data/benchmark.js";
-import { pipelineData, resolvePipelineConfig, runPipeline } from "../../src/lib/run/index.js";
+import { prepareRun, runPrepared } from "../../src/lib/run/index.js";
 import { search } from "../../src/lib/search/index.js";
 import { createArgminSolver } from "../../src/lib/search/argmin.js";
 import { createRegistries } from "../../src/lib/plugins/builtin.js";
@@ -84,8 +84,7 @@ async function formRun(id: string): Promise<GoldenRecord> {
 /** `consolesr run syn1 --seed 0`: the whole result JSON but the manifest (git sha, version). */
 async function syn1Run(): Promise<GoldenRecord> {
   const registries = createRegistries();
-  const config = resolvePipelineConfig({ experiment: "syn1", seed: 0 }, registries);
-  const output = await runPipeline({ config, data: pipelineData(config, { registries }), registries, backend: "cpu" });
+  const output = await runPrepared(prepareRun({ experiment: "syn1", seed: 0 }, { registries }), { backend: "cpu" });
   const { manifest, ...rest } = JSON.parse(JSON.stringify(output.result));
   return { ...rest, seed: manifest.seed, rewards: output.search!.outputs.map((o) => o.rewards) };
 }

@@ -7,14 +7,7 @@
  * Prints one JSON on stdout (nothing on stderr); the shape is experimentPage.ts's, shared with syn2.json.ts.
  * Reproduce: `npx tsx site/data/syn1.json.ts > syn1.json` (or `npx observable build`, which runs it).
  */
-import {
-  createRegistries,
-  experiments,
-  pipelineData,
-  resolvePipelineConfig,
-  resultToJson,
-  runPipeline,
-} from "../../../src/lib/index.js";
+import { createRegistries, experiments, prepareRun, resultToJson, runPrepared } from "../../../src/lib/index.js";
 import { gitSha } from "../../../src/cli/git.js";
 import { experimentPageJson, round, truthLatexOf } from "./experimentPage.js";
 
@@ -27,10 +20,10 @@ export async function syn1Page(): Promise<string> {
 
   // The CLI's `run syn1 --seed 0` through the same pipeline: the same config, data draw and search.
   // The search fits on the float64 engine, so no tfjs backend is needed here: the manifest says "js".
-  const config = resolvePipelineConfig({ experiment: experiment.name, seed: SEED, rows: ROWS }, registries);
-  const data = pipelineData(config, { registries });
+  const prepared = prepareRun({ experiment: experiment.name, seed: SEED, rows: ROWS }, { registries });
+  const { data } = prepared;
   const t0 = performance.now();
-  const { result: json, search } = await runPipeline({ data, config, registries, git: gitSha(), backend: "js" });
+  const { result: json, search } = await runPrepared(prepared, { git: gitSha(), backend: "js" });
   const searchMs = performance.now() - t0;
   return JSON.stringify({
     ...experimentPageJson({

@@ -22,10 +22,9 @@ import {
   experiments,
   fitLocalSync,
   formOf,
-  pipelineData,
-  resolvePipelineConfig,
+  prepareRun,
   resultToJson,
-  runPipeline,
+  runPrepared,
   search,
   structureOfEquations,
   VERSION,
@@ -209,14 +208,13 @@ export async function toyPage(): Promise<string> {
   // 4. The search as `npx consolesr run toy --seed 0 --out toy.json` runs it (same pipeline, same bytes).
   t0 = performance.now();
   const registries = createRegistries();
-  const runConfig = resolvePipelineConfig({ experiment: experiment.name, seed: SEED }, registries);
-  const { result: runResult } = await runPipeline({
-    data: pipelineData(runConfig, { registries }),
-    config: runConfig,
-    registries,
-    git: sha,
-    backend: "js",
-  });
+  const { result: runResult } = await runPrepared(
+    prepareRun({ experiment: experiment.name, seed: SEED }, { registries }),
+    {
+      git: sha,
+      backend: "js",
+    },
+  );
   const runMs = performance.now() - t0;
 
   const out = {

@@ -11,8 +11,7 @@ import {
   isFormConfig,
   isModelConfig,
   lookupExperiment,
-  pipelineData,
-  resolvePipelineConfig,
+  prepareRun,
   type CsvFormConfig,
   type CsvSearchConfig,
 } from "../../lib/run/index.js";
@@ -135,7 +134,7 @@ export function registerCommands(program: Command): void {
         throw new InputError(
           "--symbols chooses a search's pool; --given-form fits the experiment's own forms (drop one of them)",
         );
-      const config = resolvePipelineConfig(
+      const prepared = prepareRun(
         {
           experiment: name,
           seed,
@@ -145,10 +144,10 @@ export function registerCommands(program: Command): void {
           givenForm: Boolean(flags.givenForm),
           ...flagOptions(flags, Boolean(flags.givenForm)),
         },
-        registries,
+        { registries },
       );
+      const { config, data } = prepared;
       const backend = await backendFor(config, flags.backend);
-      const data = pipelineData(config, { registries });
       const started = performance.now();
       const pool = "symbols" in config && config.symbols.length ? `, symbols ${config.symbols.join(", ")}` : "";
       log.info(
@@ -157,7 +156,8 @@ export function registerCommands(program: Command): void {
           engineText(config, backend),
       );
       const { result, search: found } = await runWithProgress(
-        { data, config, registries, git: gitSha(), backend },
+        prepared,
+        { git: gitSha(), backend },
         log,
         Boolean(flags.quiet),
       );
@@ -308,7 +308,7 @@ export async function fitCsv(
     Object.assign(interrupted, { value: true, signal: early.stopped(), before: `reading ${file}` });
     return undefined;
   }
-  const config = resolvePipelineConfig(
+  const prepared = prepareRun(
     {
       csv: { name: dataName, table: () => (table ??= readCsvFile(file)) },
       targets: flags.target,
@@ -318,17 +318,17 @@ export async function fitCsv(
       seed,
       ...flagOptions(flags, flags.form !== undefined),
     },
-    registries,
-  ) as CsvFormConfig | CsvSearchConfig;
+    { registries },
+  );
+  const config = prepared.config as CsvFormConfig | CsvSearchConfig;
   const backend = await backendFor(config, flags.backend);
-  const data = pipelineData(config, { registries, table });
   early.release();
   if (early.stopped()) {
     Object.assign(interrupted, { value: true, signal: early.stopped(), before: `preparing the data of ${file}` });
     return undefined;
   }
   const started = performance.now();
-  const { train } = data;
+  const { train } = prepared.data;
   if (isFormConfig(config))
     log.info(`fitting ${train.targets.join(", ")} from ${train.rows} rows of ${file} on tfjs ${backend}`);
   else if (isModelConfig(config))
@@ -342,7 +342,8 @@ export async function fitCsv(
         `symbols ${config.symbols.join(", ")} (${engineText(config, backend)})`,
     );
   const { result, search: found } = await runWithProgress(
-    { data, config, registries, git: gitSha(), backend },
+    prepared,
+    { git: gitSha(), backend },
     log,
     Boolean(flags.quiet),
   );

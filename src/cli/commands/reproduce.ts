@@ -10,12 +10,11 @@ import type { Table } from "../../lib/data/index.js";
 import { InputError } from "../../lib/core/index.js";
 import {
   configFromManifest,
-  formEquations,
   isExperimentConfig,
   isFormConfig,
   isModelConfig,
-  pipelineData,
   pipelinePlugins,
+  prepareRun,
   type CsvSearchConfig,
   type PipelineConfig,
 } from "../../lib/run/index.js";
@@ -165,8 +164,7 @@ export async function reproduce(file: string, options: ReproduceOptions = {}): P
     if (options.data !== undefined && !existsSync(options.data))
       throw new InputError(`--data ${options.data}: no such file`);
     table = readRecordedCsv(file, path, manifest);
-    const { train } = pipelineData(config, { registries, table, file: path });
-    if (isFormConfig(config)) formEquations(config, train, registries);
+    const { train } = prepareRun({ config }, { registries, table, file: path }).data;
     csv = { path, rows: train.rows };
   }
   const { useBackend } = await import("../../lib/engine/index.js");

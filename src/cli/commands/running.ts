@@ -9,14 +9,14 @@ import {
   FORM_FIT,
   isFormConfig,
   isModelConfig,
-  runPipeline,
-  searchSettingsOf,
+  runPrepared,
   SEARCH_FIT,
   usesTfjs,
   type PipelineConfig,
-  type PipelineInput,
   type PipelineOptions,
   type PipelineOutput,
+  type PreparedRun,
+  type RunHooks,
 } from "../../lib/run/index.js";
 import { isModelMethod, type EpisodeEvent } from "../../lib/search/index.js";
 import type { ModelResult } from "../../lib/result/index.js";
@@ -92,26 +92,30 @@ export function flagOptions(
   return { fit, method, search: settings, constraints, reward: flags.reward };
 }
 
+/** What the CLI gives a run besides its progress: the manifest's git commit and the tfjs backend. */
+type CliHooks = Pick<RunHooks, "git" | "backend">;
+
 /**
- * Runs a resolved config through the pipeline with the CLI's progress on stderr (a search's is a
+ * Runs a prepared run (prepareRun) with the CLI's progress on stderr (a search's is a
  * bar per target on a terminal and plain lines elsewhere, progress.ts; the bar is cleared before
  * anything else is printed). A search can be stopped with Ctrl-C or SIGTERM (the best so far is
  * kept, and written by --out; the CLI exits 130 or 143). A second signal gets the default action
  * (the process ends at once).
  */
 export async function runWithProgress(
-  input: Omit<PipelineInput, "signal" | "onEpisode" | "onFit">,
+  prepared: PreparedRun,
+  hooks: CliHooks,
   log: Reporter,
   quiet: boolean,
 ): Promise<PipelineOutput> {
-  if (isFormConfig(input.config)) return runPipeline({ ...input, onFit: fitProgress(log) });
-  if (isModelConfig(input.config)) return runModelsWithSignals(input, log);
-  const symbols = input.registries.symbols;
+  if (isFormConfig(prepared.config)) return runPrepared(prepared, { ...hooks, onFit: fitProgress(log) });
+  if (isModelConfig(prepared.config)) return runModelsWithSignals(prepared, hooks, log);
+  const symbols = prepared.registries.symbols;
   const progress = searchProgress<EpisodeEvent>({
     stream: stderrStream(),
     log,
     quiet,
-    episodes: searchSettingsOf(input.config).episodes,
+    episodes: prepared.plugins.settings!.episodes,
     equation: ({ best }) => (best.equation.terms.length ? equationText(best.equation, (n) => symbols.get(n)) : "—"),
   });
   const controller = new AbortController();
@@ -127,7 +131,11 @@ export async function runWithProgress(
   };
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   try {
-    const output = await runPipeline({ ...input, signal: controller.signal, onEpisode: (e) => progress.episode(e) });
+    const output = await runPrepared(prepared, {
+      ...hooks,
+      signal: controller.signal,
+      onEpisode: (e) => progress.episode(e),
+    });
     // A signal that came during a step that did not yield (a fit on a very large data set) is
     // still queued: one turn of the event loop hands it to onSignal before the listeners go, so
     // the run ends as stopped (130, 143, 129) with its answer rather than dropping the signal.
@@ -201,10 +209,7 @@ function modelLine(log: Reporter) {
  * training at the next epoch or expression, keeping its best so far (its outputs not yet trained
  * get no model), and the CLI exits 130 or 143 after printing and writing it.
  */
-async function runModelsWithSignals(
-  input: Omit<PipelineInput, "signal" | "onEpisode" | "onFit">,
-  log: Reporter,
-): Promise<PipelineOutput> {
+async function runModelsWithSignals(prepared: PreparedRun, hooks: CliHooks, log: Reporter): Promise<PipelineOutput> {
   const controller = new AbortController();
   const onSignal = (signal: StopSignal) => {
     for (const s of STOP_SIGNALS) process.removeListener(s, onSignal);
@@ -213,10 +218,10 @@ async function runModelsWithSignals(
     controller.abort();
   };
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
-  const method = (input.config as { method?: string }).method ?? "the model";
-  log.info(`training ${method}: ${input.data.train.targets.join(", ")} (Ctrl-C stops it and keeps the best so far)`);
+  const method = (prepared.config as { method?: string }).method ?? "the model";
+  log.info(`training ${method}: ${prepared.data.train.targets.join(", ")} (Ctrl-C stops it and keeps the best so far)`);
   try {
-    const output = await runPipeline({ ...input, signal: controller.signal, onModel: modelLine(log) });
+    const output = await runPrepared(prepared, { ...hooks, signal: controller.signal, onModel: modelLine(log) });
     await new Promise((resolve) => setImmediate(resolve));
     return output;
   } finally {

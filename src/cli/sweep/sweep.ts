@@ -1,7 +1,7 @@
 /**
  * `consolesr sweep <spec.json> [--out DIR] [--jobs N]`: a grid of pipeline configs
  * (docs/design.md#sweeps), run by a local pool of child processes. Every job goes through the same config →
- * result path as `fit` and `run` (resolvePipelineConfig → pipelineData → runPipeline), and its
+ * result path as `fit` and `run` (prepareRun → runPrepared, run/prepare.ts), and its
  * version-1 result is written atomically to its own file under --out, with a stable name; a
  * summary (summary.json, summary.csv) lists every job. A re-run skips each job whose file is a
  * version-1 result with the job's own manifest config, so an interrupted sweep continues where
@@ -20,9 +20,9 @@ import type { Table } from "../../lib/data/index.js";
 import { errorLine, InputError, isInputError } from "../../lib/core/index.js";
 import {
   manifestConfig,
-  pipelineData,
+  prepareRun,
   resolvePipelineConfig,
-  runPipeline,
+  runPrepared,
   type FitConfig,
   type PipelineConfig,
   type PipelineOptions,
@@ -122,15 +122,23 @@ function jobOptions(job: SweepJob, table: () => Table): PipelineOptions {
   };
 }
 
-/** A job's resolved config (every problem an InputError naming the job). */
-export function resolveJob(job: SweepJob, registries: Registries, table: () => Table, prefix = ""): PipelineConfig {
+/** A job's problem with its options, as an InputError naming the job. */
+const jobProblem = (job: SweepJob, prefix: string) => (error: Error) =>
+  new InputError(`${prefix}job ${job.name} (variant ${job.variant}): ${error.message}`);
+
+/** What `check` returns, its problems (InputErrors) naming the job. */
+function namingJob<T>(job: SweepJob, prefix: string, check: () => T): T {
   try {
-    return resolvePipelineConfig(jobOptions(job, table), registries);
+    return check();
   } catch (error) {
-    if (isInputError(error))
-      throw new InputError(`${prefix}job ${job.name} (variant ${job.variant}): ${error.message}`);
+    if (isInputError(error)) throw jobProblem(job, prefix)(error);
     throw error;
   }
+}
+
+/** A job's resolved config (every problem an InputError naming the job). */
+export function resolveJob(job: SweepJob, registries: Registries, table: () => Table, prefix = ""): PipelineConfig {
+  return namingJob(job, prefix, () => resolvePipelineConfig(jobOptions(job, table), registries));
 }
 
 const maxOf = (values: number[]): number | null => (values.length ? Math.max(...values) : null);
@@ -232,11 +240,11 @@ export async function computeJob(
 ): Promise<{ text: string; row: SummaryRow }> {
   const started = performance.now();
   const read = () => (table ??= readCsvFile(job.source));
-  const config = resolveJob(job, registries, read);
+  const options = namingJob(job, "", () => jobOptions(job, read));
+  const prepared = prepareRun(options, { registries, invalidOptions: jobProblem(job, "") });
   const { useBackend } = await import("../../lib/engine/index.js");
   const backend = await useBackend("cpu");
-  const data = pipelineData(config, { registries, table: job.csv ? read() : undefined });
-  const { result, search } = await runPipeline({ data, config, registries, git: gitSha(), backend });
+  const { result, search } = await runPrepared(prepared, { git: gitSha(), backend });
   if (search?.error) throw search.error;
   return { text: resultToJson(result), row: summaryRow(job, result, (performance.now() - started) / 1000, false) };
 }

@@ -3,8 +3,8 @@
  * `fit({chunks})` takes the same rows as {X, y} pieces from an iterable or async iterable,
  * appended to growing float64 columns (the same result). The arrays become a Table (columns
  * named x1…xd and y or y1…yk by default) and go through the same path as `consolesr fit
- * data.csv`: resolvePipelineConfig with a CSV-like source named "arrays", pipelineData,
- * runPipeline, so the CSV reader's rules (identifier names, magnitudes, constant targets, at least
+ * data.csv`: prepareRun with a CSV-like source named "arrays", then runPrepared, so the CSV
+ * reader's rules (identifier names, magnitudes, constant targets, at least
  * MIN_ROWS rows) apply and the result is the version-1 JSON the CLI writes for the same numbers,
  * seed and settings. Each equation also gets `predict(X)`, a non-enumerable plain float64
  * function, so that `resultToJson(result)` (and JSON.stringify) give exactly the version-1 JSON.
@@ -15,7 +15,7 @@ import type { BackendName } from "../core/index.js";
 import { GrowingColumn, MIN_ROWS, type Table } from "../data/index.js";
 import { evaluateEquation, factorInputs } from "../equation/index.js";
 import { InputError } from "../core/index.js";
-import { pipelineData, resolvePipelineConfig, runPipeline, type PipelineOptions } from "../run/index.js";
+import { prepareRun, runPrepared, type PipelineOptions } from "../run/index.js";
 import type { Registries } from "../plugins/index.js";
 import { parseResult } from "../result/index.js";
 import { resultEquation, type EquationResult, type ResultJson } from "../result/index.js";
@@ -468,7 +468,7 @@ export async function fit(options: FitArraysOptions): Promise<FitArraysResult> {
   const { table, names, targets } =
     options.chunks !== undefined ? await chunkedTable(options, prefix) : arraysTable(options, prefix);
   const registries = options.registries ?? createRegistries(options.plugins ?? []);
-  const config = resolvePipelineConfig(
+  const prepared = prepareRun(
     {
       csv: { name: ARRAYS_DATA, table },
       targets,
@@ -481,15 +481,11 @@ export async function fit(options: FitArraysOptions): Promise<FitArraysResult> {
       search: options.timeLimit === undefined ? options.search : { ...options.search, timeLimit: options.timeLimit },
       fit: options.fit,
     },
-    registries,
+    { registries },
   );
   if (options.backend !== undefined) await useBackend(options.backend);
   else await tf.ready();
-  const data = pipelineData(config, { registries, table });
-  const { result, search } = await runPipeline({
-    data,
-    config,
-    registries,
+  const { result, search } = await runPrepared(prepared, {
     backend: tf.getBackend(),
     signal: options.signal,
     onEpisode: options.onProgress,

@@ -1,6 +1,7 @@
 /**
  * The experiment as a reactive document: an @observablehq/runtime module (the
- * `define(runtime, observer)` convention of Observable notebooks) over runPipeline.
+ * `define(runtime, observer)` convention of Observable notebooks) over the run's door (prepareRun,
+ * runPrepared).
  *
  *   config ─┬─ data ─┬─ search ── result ── equations
  *           │        └─ (progress, while search runs)
@@ -19,8 +20,9 @@ import { equationText } from "../equation/index.js";
 import {
   isFormConfig,
   pipelineData,
+  prepareRun,
   resolvePipelineConfig,
-  runPipeline,
+  runPrepared,
   type PipelineConfig,
   type PipelineData,
   type PipelineOutput,
@@ -180,10 +182,8 @@ async function runSearch(
   const base = startProgress(config, data);
   const budget = isFormConfig(config) ? 0 : config.budget;
   try {
-    const output = await runPipeline({
-      data,
-      config,
-      registries: env.registries,
+    // The data cell drew the data: the run is prepared on them (plugins, a given form) and run.
+    const output = await runPrepared(prepareRun({ config, data }, { registries: env.registries }), {
       backend: env.backend,
       argmin: env.argmin ?? undefined,
       git: env.git,

@@ -21,9 +21,13 @@ export {
   type PipelineInput,
   type PipelineOutput,
   pipelinePlugins,
+  type PipelinePlugins,
   runPipeline,
+  runPrepared,
+  type RunHooks,
   searchOptionsOf,
 } from "./pipeline.js";
+export { prepareRun, type PreparedRun, type RunRequest, type RunSource } from "./prepare.js";
 export { lookupExperiment, resolvePipelineConfig, searchSettingsOf } from "./resolve.js";
 export {
   SAMPLE_ROWS,

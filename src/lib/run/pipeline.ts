@@ -37,8 +37,17 @@ import {
 } from "../search/index.js";
 import { VERSION } from "../core/index.js";
 import { quote } from "../core/index.js";
-import { type CsvFormConfig, type PipelineConfig, isExperimentConfig, isFormConfig, isModelConfig } from "./config.js";
+import {
+  type CsvFormConfig,
+  type FitConfig,
+  type PipelineConfig,
+  isExperimentConfig,
+  isFormConfig,
+  isModelConfig,
+} from "./config.js";
 import { fitOf, searchSettingsOf, findExperiment } from "./resolve.js";
+import { prepareRun, type PreparedRun } from "./prepare.js";
+import type { Experiment } from "../data/index.js";
 import { manifestConfig, usesTfjs, recordedBackend } from "./manifest.js";
 
 /** The plugins a config names, looked up (an unknown name is an InputError from the registry). */
@@ -74,12 +83,6 @@ export function pipelinePlugins(config: PipelineConfig, registries: Registries):
   return { symbols: all, pool: [...config.symbols], constraints, reward, settings: searchSettingsOf(config) };
 }
 
-/**
- * The data a pipeline runs on. For an experiment, the train set is drawn first from
- * createRng(seed), then the test set; the search continues that stream (its generator is the
- * one `rng.fork()` would give at that point), so a run is the same whether the data were drawn
- * here or by an earlier version of the CLI.
- */
 /** What a search config's run passes to search(): its plugins, settings and seeded generator. */
 export function searchOptionsOf(
   plugins: PipelinePlugins,
@@ -106,7 +109,14 @@ export interface PipelineData {
   source?: { sha256?: string; rows: number };
 }
 
-/** The data of a config: the experiment's draw, or the CSV table split into the recorded targets and inputs. */
+/**
+ * The data of a config: the experiment's draw, or the CSV table split into the recorded targets
+ * and inputs. For an experiment, the train set is drawn first from createRng(seed), then the test
+ * set; the search continues that stream (its generator is the one `rng.fork()` would give at that
+ * point), so a run is the same whether the data were drawn here or by an earlier version of the
+ * CLI. The data step of prepareRun (prepare.ts), which builds the whole run; call it alone for
+ * the data only.
+ */
 export function pipelineData(
   config: PipelineConfig,
   source: { registries: Registries; table?: Table; file?: string },
@@ -143,12 +153,27 @@ export function pipelineData(
  * domain checked, and every target given an equation.
  */
 export function formEquations(config: CsvFormConfig, train: Dataset, registries: Registries): Equation[] {
-  const symbols = pipelinePlugins(config, registries).symbols;
+  return parseFormEquations(config, train, pipelinePlugins(config, registries).symbols);
+}
+
+/** formEquations with the pool's registry already built (pipelinePlugins(config).symbols). */
+export function parseFormEquations(config: CsvFormConfig, train: Dataset, symbols: Registry<SymbolPlugin>): Equation[] {
   const equations = parseForm(config.form, { symbols: symbols.values(), inputs: train.inputs, targets: train.targets });
   checkDomains(equations, train, symbols);
   const missing = train.targets.find((t) => !equations.some((e) => e.target === t));
   if (missing) throw new InputError(`form: no equation for target "${missing}"`, { field: "form" });
   return equations;
+}
+
+/**
+ * A given-form config's equations, every weight 1 (paper appendix: a form fixes the structure
+ * only): an experiment's own forms, or a CSV's form parsed on its data. None for a search.
+ */
+export function givenForms(config: PipelineConfig, train: Dataset, plugins: PipelinePlugins): Equation[] | undefined {
+  if (!isFormConfig(config)) return undefined;
+  if (!isExperimentConfig(config)) return parseFormEquations(config, train, plugins.symbols);
+  const experiment = findExperiment(config.experiment);
+  return (experiment.forms ?? experiment.truth).map(formOf);
 }
 
 /** The noise estimate as the JSON records it (NRMSE to 4 significant digits: it is an estimate). */
@@ -203,10 +228,8 @@ const formBlock = (fitted: FitFormResult): ResultJson["search"] => ({
   stopReason: "form-given",
 });
 
-export interface PipelineInput {
-  data: PipelineData;
-  config: PipelineConfig;
-  registries: Registries;
+/** What a run is given besides its prepared data and plugins: its stop signal, progress callbacks, manifest facts. */
+export interface RunHooks {
   /** Stops a search at the next episode; the result then holds the best found so far (stopReason "aborted"). */
   signal?: AbortSignal;
   onEpisode?: (event: EpisodeEvent) => void;
@@ -225,6 +248,13 @@ export interface PipelineInput {
    * passes its own, see browser.ts).
    */
   argmin?: ArgminSolver;
+}
+
+/** runPipeline's input: a config, its data (pipelineData) and the registries, with the run's hooks. */
+export interface PipelineInput extends RunHooks {
+  data: PipelineData;
+  config: PipelineConfig;
+  registries: Registries;
 }
 
 export interface PipelineOutput {
@@ -256,88 +286,139 @@ function checkFinite(equations: ResultJson["equations"], found: SearchResult | u
   });
 }
 
-/** Runs a config on its data: the search or the given-form fit, the evaluation of an experiment, the manifest. */
+/**
+ * Runs a config on its data: a thin wrapper over the door (prepareRun with the config and data
+ * given, then runPrepared), for callers that built the data themselves.
+ */
 export async function runPipeline(input: PipelineInput): Promise<PipelineOutput> {
   const { config, data, registries } = input;
-  const plugins = pipelinePlugins(config, registries);
-  let equations: ResultJson["equations"];
-  let simplified: Equation[];
-  let block: ResultJson["search"];
-  let found: SearchResult | undefined;
-  let fitted: FitFormResult | undefined;
-  let models: ModelResult[] | undefined;
-  let evaluation: ResultJson["evaluation"];
+  return runPrepared(prepareRun({ config, data }, { registries }), input);
+}
+
+/** What a run's answer phase (a model, a given form or a search) hands to the checks and the result. */
+interface Answer {
+  equations: ResultJson["equations"];
+  simplified: Equation[];
+  block: ResultJson["search"];
+  found?: SearchResult;
+  fitted?: FitFormResult;
+  models?: ModelResult[];
+  evaluation?: ResultJson["evaluation"];
+}
+
+/**
+ * Runs a prepared run (prepareRun): the answer (a model method's training, a given form's fit or a
+ * structure search), the finite check, the evaluation of an experiment, the result with its manifest.
+ */
+export async function runPrepared(prepared: PreparedRun, hooks: RunHooks): Promise<PipelineOutput> {
+  const { config } = prepared;
   const experiment = isExperimentConfig(config) ? findExperiment(config.experiment) : undefined;
   // tfjs is loaded only where this run uses it: a model method, or fits on a tfjs engine (a
   // search on the float64 engine, the default, never touches it).
   if (usesTfjs(config)) await import("../local/fitTfjs.js");
-  if (isModelConfig(config)) {
-    const { fitModelsSteps } = await import("../baselines/index.js");
-    // A model method: no equation, a model per target; its evaluation scores the predictions.
-    const settings = plugins.settings!;
-    // EQL's units follow an experiment's symbol pool (a CSV run has none: every unit kind). Paced on
-    // the event loop so that an abort gets in: training then ends at its next epoch or batch,
-    // keeping its best so far, and later outputs are not trained.
-    const output = await paceSteps(
-      fitModelsSteps(data.train, data.test, settings, createRng(data.searchSeed), {
-        onModel: input.onModel,
-        onStep: input.onTraining,
-        stopped: () => input.signal?.aborted ?? false,
-        context: { symbols: registries.symbols, pool: experiment?.symbols },
-      }),
-    );
-    models = output.models;
-    equations = output.equations ?? [];
-    simplified = output.simplified ?? [];
-    block = {
+  const answer = isModelConfig(config)
+    ? await trainModels(prepared, hooks, experiment)
+    : isFormConfig(config)
+      ? fitGivenForms(prepared, hooks)
+      : await searchStructures(prepared, hooks);
+  checkFinite(answer.equations, answer.found, isExperimentConfig(config) ? config.experiment : config.data);
+  const evaluation = experiment && !answer.models ? evaluated(experiment, answer, prepared) : answer.evaluation;
+  return { result: resultOf(prepared, answer, evaluation, hooks), search: answer.found, fit: answer.fitted };
+}
+
+/** A model method: no equation, a model per target; its evaluation scores the predictions. */
+async function trainModels(prepared: PreparedRun, hooks: RunHooks, experiment?: Experiment): Promise<Answer> {
+  const { data, registries } = prepared;
+  const { fitModelsSteps } = await import("../baselines/index.js");
+  const settings = prepared.plugins.settings!;
+  // EQL's units follow an experiment's symbol pool (a CSV run has none: every unit kind). Paced on
+  // the event loop so that an abort gets in: training then ends at its next epoch or batch,
+  // keeping its best so far, and later outputs are not trained.
+  const output = await paceSteps(
+    fitModelsSteps(data.train, data.test, settings, createRng(data.searchSeed), {
+      onModel: hooks.onModel,
+      onStep: hooks.onTraining,
+      stopped: () => hooks.signal?.aborted ?? false,
+      context: { symbols: registries.symbols, pool: experiment?.symbols },
+    }),
+  );
+  const simplified = output.simplified ?? [];
+  return {
+    models: output.models,
+    equations: output.equations ?? [],
+    simplified,
+    block: {
       method: settings.method,
       episodes: 0,
       structures: 0,
       stopReason: output.stopped ? "aborted" : "model-trained",
-    };
-    if (experiment && data.test)
-      evaluation = evaluateModels(
-        experiment,
-        settings.method,
-        output.testPredictions!,
-        { train: data.train, test: data.test },
-        registries.symbols,
-        output.equations ? simplified : undefined,
-      );
-  } else if (isFormConfig(config)) {
-    // A form fixes the structure only: every weight starts at 1 (paper appendix).
-    const forms = experiment
-      ? (experiment.forms ?? experiment.truth).map(formOf)
-      : formEquations(config as CsvFormConfig, data.train, registries);
-    fitted = fitForm(data.train, forms, { symbols: plugins.symbols, ...fitOf(config), onProgress: input.onFit });
-    ({ equations, simplified } = fitted);
-    block = formBlock(fitted);
-  } else {
-    // A large table: the search sees a sample of its rows, the answer is refitted on all (sample.ts);
-    // many inputs: only those a forward selection keeps (screen.ts).
-    const sampled = searchSample(data.train, data.searchSeed);
-    const screened = screenInputs(sampled.data, plugins.pool, plugins.symbols);
-    found = await search(screened.data, {
-      ...searchOptionsOf(plugins, data),
-      signal: input.signal,
-      onEpisode: input.onEpisode,
-      argmin: input.argmin,
-    });
-    ({ equations, simplified } = found);
-    if (sampled.sample) ({ equations, simplified } = onAllRows(found, data.train, plugins));
-    block = {
-      ...searchBlock(found, plugins.settings!.method),
-      ...(sampled.sample ? { sample: sampled.sample } : {}),
-      ...(screened.inputs ? { inputs: screened.inputs } : {}),
-    };
-  }
-  checkFinite(equations, found, isExperimentConfig(config) ? config.experiment : config.data);
-  if (experiment && !models) {
-    if (!data.test) throw new InputError(`${experiment.name}: the pipeline data has no test set to evaluate on`);
-    evaluation = evaluateExperiment(experiment, simplified, { train: data.train, test: data.test }, registries.symbols);
-  }
+    },
+    evaluation:
+      experiment && data.test
+        ? evaluateModels(
+            experiment,
+            settings.method,
+            output.testPredictions!,
+            { train: data.train, test: data.test },
+            registries.symbols,
+            output.equations ? simplified : undefined,
+          )
+        : undefined,
+  };
+}
+
+/** A given form: its weights fitted on the train set, the structure kept. */
+function fitGivenForms(prepared: PreparedRun, hooks: RunHooks): Answer {
+  const { config, data, plugins } = prepared;
+  const fitted = fitForm(data.train, prepared.forms!, {
+    symbols: plugins.symbols,
+    ...fitOf(config as FitConfig),
+    onProgress: hooks.onFit,
+  });
+  return { equations: fitted.equations, simplified: fitted.simplified, block: formBlock(fitted), fitted };
+}
+
+/**
+ * A structure search. A large table: the search sees a sample of its rows, the answer is refitted
+ * on all (sample.ts); many inputs: only those a forward selection keeps (screen.ts).
+ */
+async function searchStructures(prepared: PreparedRun, hooks: RunHooks): Promise<Answer> {
+  const { data, plugins } = prepared;
+  const sampled = searchSample(data.train, data.searchSeed);
+  const screened = screenInputs(sampled.data, plugins.pool, plugins.symbols);
+  const found = await search(screened.data, {
+    ...searchOptionsOf(plugins, data),
+    signal: hooks.signal,
+    onEpisode: hooks.onEpisode,
+    argmin: hooks.argmin,
+  });
+  const { equations, simplified } = sampled.sample ? onAllRows(found, data.train, plugins) : found;
+  const block = {
+    ...searchBlock(found, plugins.settings!.method),
+    ...(sampled.sample ? { sample: sampled.sample } : {}),
+    ...(screened.inputs ? { inputs: screened.inputs } : {}),
+  };
+  return { equations, simplified, block, found };
+}
+
+/** An experiment's evaluation of the answer's equations on its train and test sets. */
+function evaluated(experiment: Experiment, answer: Answer, prepared: PreparedRun): ResultJson["evaluation"] {
+  const { data, registries } = prepared;
+  if (!data.test) throw new InputError(`${experiment.name}: the pipeline data has no test set to evaluate on`);
+  return evaluateExperiment(experiment, answer.simplified, { train: data.train, test: data.test }, registries.symbols);
+}
+
+/** The version-1 result: the answer, its evaluation and the manifest that re-runs it. */
+function resultOf(
+  prepared: PreparedRun,
+  answer: Answer,
+  evaluation: ResultJson["evaluation"],
+  hooks: RunHooks,
+): ResultJson {
+  const { config, data } = prepared;
+  const { equations, block, models } = answer;
   const requires = requirementsOf(equations);
-  const result: ResultJson = {
+  return {
     version: 1,
     ...(requires.length > 0 ? { requires } : {}),
     equations,
@@ -350,9 +431,8 @@ export async function runPipeline(input: PipelineInput): Promise<PipelineOutput>
       // The data a CSV run read, so that `reproduce` can tell the same file from another before re-running.
       ...(data.source?.sha256 ? { data: { sha256: data.source.sha256, rows: data.source.rows } } : {}),
       version: VERSION,
-      git: input.git ?? "unknown",
-      backend: recordedBackend(config, input.backend),
+      git: hooks.git ?? "unknown",
+      backend: recordedBackend(config, hooks.backend),
     },
   };
-  return { result, search: found, fit: fitted };
 }

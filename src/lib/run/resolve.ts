@@ -3,7 +3,8 @@
  * default filled in and every name, bound and column checked, with one InputError naming the field.
  */
 import { BOUNDS, checkBound, checkWith, fitSchema } from "../search/index.js";
-import { datasetFromTable } from "../data/index.js";
+import { datasetFromTable, type Dataset, type Table } from "../data/index.js";
+import type { Equation } from "../equation/index.js";
 import { experiments, type Experiment } from "../data/index.js";
 import { benchmarkEntries, benchmarkExperiment } from "../data/index.js";
 import { createSymbolRegistry } from "../plugins/index.js";
@@ -26,7 +27,7 @@ import {
   DEFAULT_CONSTRAINTS,
   DEFAULT_REWARD,
 } from "./config.js";
-import { pipelinePlugins, formEquations } from "./pipeline.js";
+import { pipelinePlugins, parseFormEquations, type PipelinePlugins } from "./pipeline.js";
 
 /** Every search setting a config may carry (`replay` only where `reproduce` replays a time-limited run). */
 export const SEARCH_KEYS = [...Object.keys(resolveSettings()), "replay"] as (keyof SearchSettings)[];
@@ -141,9 +142,28 @@ export function searchChoice(options: PipelineOptions, registries: Registries): 
  * Turns what a user asks for into the resolved config recorded in manifest.config, and checks
  * it: plugin names, the data (for a CSV: columns, rows, domains of an explicit pool or of the
  * form's factors) and the search settings. Every problem is one InputError, reported in the
- * order the CLI always reported them.
+ * order the CLI always reported them. A thin wrapper over the check prepareRun makes (prepare.ts),
+ * which keeps what the check built; this returns the config alone.
  */
 export function resolvePipelineConfig(options: PipelineOptions, registries: Registries): PipelineConfig {
+  return resolveRun(options, registries).config;
+}
+
+/**
+ * A config, checked, with what checking it built: for a CSV its table and train set (with the
+ * pool's plugins and, for a form, its parsed equations), for an experiment's search its plugins.
+ * prepareRun uses them rather than building them again.
+ */
+export interface ResolvedRun {
+  config: PipelineConfig;
+  table?: Table;
+  train?: Dataset;
+  plugins?: PipelinePlugins;
+  forms?: Equation[];
+}
+
+/** resolvePipelineConfig's checks, in its order, keeping what they built (ResolvedRun). */
+export function resolveRun(options: PipelineOptions, registries: Registries): ResolvedRun {
   const seed = checkBound(BOUNDS.seed, options.seed ?? 0, "seed");
   if (options.experiment !== undefined) {
     const experiment = findExperiment(options.experiment);
@@ -152,9 +172,11 @@ export function resolvePipelineConfig(options: PipelineOptions, registries: Regi
     const head: ExperimentSource = { seed, experiment: experiment.name, rows, snrDb: options.snrDb ?? null };
     if (options.givenForm)
       return {
-        ...head,
-        givenForm: true,
-        ...checkFit({ ...FORM_FIT, ...experiment.fit, ...defined(options.fit) }, "fit."),
+        config: {
+          ...head,
+          givenForm: true,
+          ...checkFit({ ...FORM_FIT, ...experiment.fit, ...defined(options.fit) }, "fit."),
+        },
       };
     const fit = checkFit({ ...SEARCH_FIT, ...experiment.fit, ...defined(options.fit) }, "fit.");
     checkNoPool(options);
@@ -170,8 +192,7 @@ export function resolvePipelineConfig(options: PipelineOptions, registries: Regi
       ...choice,
       ...settings,
     };
-    pipelinePlugins(config, registries);
-    return config;
+    return { config, plugins: pipelinePlugins(config, registries) };
   }
   if (!options.csv) throw new InputError("no data: name an experiment or give a CSV table");
   if (options.form === undefined) checkNoPool(options);
@@ -181,16 +202,24 @@ export function resolvePipelineConfig(options: PipelineOptions, registries: Regi
   const targets = options.targets ?? (options.form !== undefined ? formTargets(options.form) : []);
   if (targets.length === 0) throw new InputError("targets: required (the column(s) to explain)", { field: "targets" });
   const { name, table } = options.csv;
-  const train = datasetFromTable(typeof table === "function" ? table() : table, targets, options.inputs, name);
-  const head: CsvSource = { seed, data: name, targets: train.targets, inputs: train.inputs, symbols: [...pool] };
+  const read = typeof table === "function" ? table() : table;
+  const train = datasetFromTable(read, targets, options.inputs, name);
+  // The config's own column lists: the train set the run uses is this one, and keeps its own.
+  const head: CsvSource = {
+    seed,
+    data: name,
+    targets: [...train.targets],
+    inputs: [...train.inputs],
+    symbols: [...pool],
+  };
   if (options.form !== undefined) {
     const config: CsvFormConfig = {
       ...head,
       form: options.form,
       ...checkFit({ ...FORM_FIT, ...defined(options.fit) }, "fit."),
     };
-    formEquations(config, train, registries);
-    return config;
+    const plugins = pipelinePlugins(config, registries);
+    return { config, table: read, train, plugins, forms: parseFormEquations(config, train, plugins.symbols) };
   }
   if (options.symbols) {
     for (const symbol of pool) {
@@ -206,9 +235,10 @@ export function resolvePipelineConfig(options: PipelineOptions, registries: Regi
   }
   const fit = checkFit({ ...SEARCH_FIT, ...defined(options.fit) }, "fit.");
   const choice = searchChoice(options, registries);
-  return {
+  const config: CsvSearchConfig = {
     ...head,
     ...choice,
     ...resolveSettings(options.method ?? "consolesr", { ...announced(options.search), fit }),
   };
+  return { config, table: read, train };
 }
