@@ -4,25 +4,40 @@
  * the package: JavaScript without comments, one statement per line and indented (esbuild, names
  * kept), so that a stack trace points at a line a user can read, and declarations with their doc
  * comments for the library's users.
+ *
+ * It builds into a staging folder (.scratch/build-<pid>) and swaps it in with renames, so that a
+ * process running the checkout's `bin/consolesr.js` meanwhile (a test beside `npm pack`) finds the
+ * old build, the new one, or none (and then runs the sources), never a half-written one.
  */
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { transformSync } from "esbuild";
 
 const root = new URL("..", import.meta.url).pathname;
-const build = join(root, "build");
+const target = join(root, "build");
+const build = join(root, ".scratch", `build-${process.pid}`);
 const tsc = join(root, "node_modules", ".bin", "tsc");
 
 rmSync(build, { recursive: true, force: true });
+mkdirSync(build, { recursive: true });
 // tfjs-core's gradients and chained ops, bundled (src/lib/vendor, gitignored), then copied beside
 // the compiled library: tsc emits no .js sources.
 execFileSync(process.execPath, ["--import", "tsx", join(root, "scripts/tfjsRegistrations.ts")], {
   cwd: root,
   stdio: "inherit",
 });
-execFileSync(tsc, ["-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
-execFileSync(tsc, ["-p", "tsconfig.types.json"], { cwd: root, stdio: "inherit" });
+execFileSync(tsc, ["-p", "tsconfig.build.json", "--outDir", build], { cwd: root, stdio: "inherit" });
+execFileSync(tsc, ["-p", "tsconfig.types.json", "--outDir", build], { cwd: root, stdio: "inherit" });
 mkdirSync(join(build, "lib/vendor"), { recursive: true });
 for (const file of ["tfjsRegistrations.js", "tfjsRegistrations.d.ts"])
   copyFileSync(join(root, "src/lib/vendor", file), join(build, "lib/vendor", file));
@@ -60,4 +75,29 @@ for (const file of readdirSync(build, { recursive: true, encoding: "utf8" })) {
   before += code.length;
   after += out.length;
 }
+swapIn(build, target);
 console.log(`build/: JavaScript ${(before / 1024).toFixed(0)} kB → ${(after / 1024).toFixed(0)} kB without comments`);
+
+/**
+ * Puts the staged build in place of build/: the old one is renamed aside first (a rename onto a
+ * folder that is not empty fails), then removed. Another build swapping in at the same time only
+ * makes one more turn of the loop.
+ */
+function swapIn(staged: string, into: string): void {
+  for (let turn = 0; ; turn++) {
+    try {
+      renameSync(staged, into);
+      break;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if ((code !== "ENOTEMPTY" && code !== "EEXIST") || turn > 20) throw error;
+      const aside = join(root, ".scratch", `build-old-${process.pid}-${turn}`);
+      try {
+        renameSync(into, aside);
+      } catch (moved) {
+        if ((moved as NodeJS.ErrnoException).code !== "ENOENT") throw moved;
+      }
+      if (existsSync(aside)) rmSync(aside, { recursive: true, force: true });
+    }
+  }
+}
