@@ -140,10 +140,12 @@ export function* trainDsrSteps(
   const learner = variant === "dsr" ? riskSeeking(settings.epsilon) : movingAverage();
   const batchBest: number[] = [];
   let stopReason: DsrTraining["stopReason"] = "budget";
+  // A stop keeps the best expression so far, once there is one with a finite NRMSE (an answer at
+  // any moment: a stop that came before it lets the sampling go on until it is found).
+  const answered = () => best !== undefined && Number.isFinite(best.nrmse);
   try {
     while (samples < settings.budget) {
-      // A stop keeps the best expression so far (the first batch is always sampled).
-      if (samples > 0 && pace.stopped()) {
+      if (answered() && pace.stopped()) {
         stopReason = "aborted";
         break;
       }
@@ -151,8 +153,8 @@ export function* trainDsrSteps(
       const batch = sampleBatch(policy, library, limits, size, rng);
       const rewards: number[] = [];
       for (const tokens of batch.expressions) {
-        // A stop keeps the best expression so far, mid-batch too (each fit can take milliseconds).
-        if (samples > 0 && pace.stopped()) {
+        // Mid-batch too (each fit can take milliseconds).
+        if (answered() && pace.stopped()) {
           stopReason = "aborted";
           break;
         }
