@@ -20,7 +20,7 @@ import { test } from "node:test";
 import { VERSION } from "../../src/lib/index.js";
 import { startProcess, startRedis } from "../helpers/processes.js";
 import { testDir } from "../helpers/data.js";
-import { ensureChromium, launchChromium, networkGuardOption, repo, serveStatic } from "../helpers/site.js";
+import { ensureChromium, launchChromium, networkGuardOption, repo, serveStatic, WAIT_MS } from "../helpers/site.js";
 
 const dir = testDir("own-report");
 
@@ -138,7 +138,7 @@ test("consolesr report → an offline build of the project → the page, its Re-
   const opened = performance.now();
   await page.goto(`${server.origin}/`);
   const card = page.locator('.csr-equation[data-target="y"]');
-  await card.waitFor({ timeout: 60_000 });
+  await card.waitFor({ timeout: WAIT_MS });
   seconds.push(["the page: first equation on screen", (performance.now() - opened) / 1000]);
   assert.equal(await card.getAttribute("data-text"), "2*a*b + 0.5*c^2");
   assert.ok((await card.locator(".katex-display .katex-html").count()) > 0, "the equation is not KaTeX");

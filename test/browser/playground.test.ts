@@ -39,12 +39,12 @@ import {
   ticked,
   waitForRun,
 } from "../helpers/playground.js";
-import { openBuiltSite, repo } from "../helpers/site.js";
+import { openBuiltSite, repo, WAIT_MS } from "../helpers/site.js";
 
 /** The learned equation of `target` as the page renders it: KaTeX's TeX annotation and visible text. */
 async function renderedEquation(page: Page, target: string): Promise<{ tex: string; visible: string }> {
   const equation = page.locator(`.pg-equation[data-target="${target}"]`);
-  await equation.waitFor({ timeout: 60_000 });
+  await equation.waitFor({ timeout: WAIT_MS });
   return {
     tex: (await equation.locator(".katex-mathml annotation").textContent()) ?? "",
     visible: ((await equation.locator(".katex-html").textContent()) ?? "").replace(/\s+/g, ""),
@@ -67,8 +67,8 @@ function assertToy(shown: { tex: string; visible: string }): void {
 async function charts(page: Page, id: number): Promise<{ rewards: number[]; front: [number, number][] }> {
   const rewards = page.locator(`.pg-rewards[data-run="${id}"]`);
   const front = page.locator(`.pg-front[data-run="${id}"]`);
-  await rewards.waitFor({ timeout: 30_000 });
-  await front.waitFor({ timeout: 30_000 });
+  await rewards.waitFor({ timeout: WAIT_MS });
+  await front.waitFor({ timeout: WAIT_MS });
   return {
     rewards: JSON.parse((await rewards.getAttribute("data-rewards")) ?? "[]"),
     front: JSON.parse((await front.getAttribute("data-front")) ?? "[]").map(
@@ -275,7 +275,7 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
   assert.ok(stopped.episodes >= syn1.episodes, "the stopped run lost progress");
   assert.equal(await page.locator(".pg-stop").isDisabled(), true, "Stop is enabled with no run going");
   // Stopped, the run keeps its best so far: its equations are shown and downloadable.
-  await page.locator(".pg-stopped").waitFor({ timeout: 30_000 });
+  await page.locator(".pg-stopped").waitFor({ timeout: WAIT_MS });
   const shown = await page.locator(".pg-equation").count();
   assert.ok(shown >= 1, "the stopped syn1 run shows no equation");
   const stoppedPath = await download(page, "playground-syn1-stopped.json");
@@ -288,7 +288,7 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
   // waits for Run; bad or unknown parameters are one notice, the rest still restored.
   const restored = await open("playground (restored)");
   await restored.goto(syn1Address);
-  await restored.locator(".pg-data-note[data-dataset='syn1']").waitFor({ timeout: 60_000 });
+  await restored.locator(".pg-data-note[data-dataset='syn1']").waitFor({ timeout: WAIT_MS });
   assert.equal(await selected(restored, "dataset"), "syn1");
   assert.equal(await restored.getByLabel("seed", { exact: true }).inputValue(), "2");
   assert.equal(await restored.getByLabel("rows", { exact: true }).inputValue(), "2000");
@@ -306,7 +306,7 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
   bad.searchParams.set("seed", "abc");
   bad.searchParams.set("bogus", "1");
   await restored.goto(bad.href);
-  await restored.locator(".pg-data-note[data-dataset='syn1']").waitFor({ timeout: 60_000 });
+  await restored.locator(".pg-data-note[data-dataset='syn1']").waitFor({ timeout: WAIT_MS });
   assert.equal(
     ((await restored.locator(".pg-url-notice").textContent()) ?? "").trim(),
     "Ignored in this URL: seed=abc (not a whole number); bogus=1 (unknown parameter).",
@@ -333,11 +333,11 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
   await page.evaluate(() => window.scrollTo(0, 0));
   const pluginInput = page.getByLabel("plugin file", { exact: true });
   await pluginInput.setInputFiles({ name: "tanh.js", mimeType: "text/javascript", buffer: Buffer.from(tanhSource) });
-  await page.locator(".pg-plugins[data-plugins='my.tanh']").waitFor({ timeout: 60_000 });
+  await page.locator(".pg-plugins[data-plugins='my.tanh']").waitFor({ timeout: WAIT_MS });
   const tanhData = join(artifacts, "tanh.csv");
   writeFileSync(tanhData, tanhCsv());
   await page.getByLabel("CSV file").setInputFiles(tanhData);
-  await page.locator(".pg-data-note", { hasText: "tanh.csv: columns x1, x2, y" }).waitFor({ timeout: 30_000 });
+  await page.locator(".pg-data-note", { hasText: "tanh.csv: columns x1, x2, y" }).waitFor({ timeout: WAIT_MS });
   assert.equal(await selected(page, "dataset"), "CSV file", "choosing a file did not switch the dataset to it");
   await tick(page, "symbols", ["my.tanh", "x"]);
   await page.getByLabel("terms", { exact: true }).fill("1");
@@ -375,7 +375,7 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
   const reloaded = await open("playground (CSV address)");
   await reloaded.goto(page.url());
   const missingCsv = reloaded.locator(".pg-csv-missing");
-  await missingCsv.waitFor({ timeout: 60_000 });
+  await missingCsv.waitFor({ timeout: WAIT_MS });
   assert.equal(await missingCsv.getAttribute("data-file"), "tanh.csv");
   assert.match((await missingCsv.textContent()) ?? "", /choose tanh\.csv again/);
   await reloaded.close();
@@ -391,7 +391,7 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
     buffer: Buffer.from(tanhSource.replace('name: "my.tanh"', 'name: "my.tanh2"').replace("** 2", "")),
   });
   const pluginError = page.locator(".pg-plugin-error");
-  await pluginError.waitFor({ timeout: 30_000 });
+  await pluginError.waitFor({ timeout: WAIT_MS });
   assert.match(
     ((await pluginError.textContent()) ?? "").trim(),
     new RegExp(
@@ -412,7 +412,7 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
     ),
   });
   const csvError = page.locator(".pg-csv-error");
-  await csvError.waitFor({ timeout: 30_000 });
+  await csvError.waitFor({ timeout: WAIT_MS });
   assert.equal(
     ((await csvError.textContent()) ?? "").trim(),
     'error: bad.csv: row 5 (line 6), column "y": "abc" is not a number',

@@ -27,7 +27,7 @@ import {
   tick,
   waitForRun,
 } from "../helpers/playground.js";
-import { openBuiltSite } from "../helpers/site.js";
+import { openBuiltSite, WAIT_MS } from "../helpers/site.js";
 
 /** `rows` rows of `inputs` columns ~ U(lo, hi) (seeded, column by column) and the targets `f` gives, as a CSV. */
 function seededCsv(
@@ -103,7 +103,7 @@ test("a playground run at the defaults reproduces bit for bit in Node: five CSVs
     const file = join(artifacts, name);
     writeFileSync(file, make());
     await page.getByLabel("CSV file").setInputFiles(file);
-    await page.locator(".pg-data-note", { hasText: `${name}: columns` }).waitFor({ timeout: 30_000 });
+    await page.locator(".pg-data-note", { hasText: `${name}: columns` }).waitFor({ timeout: WAIT_MS });
     const targets = name === "reproduce-trig.csv" ? ["y1", "y2"] : ["y"];
     await tick(page, "targets", targets);
     await runAndDownload(name, ++id, targets.length);
@@ -164,7 +164,7 @@ test("a playground run at the defaults reproduces bit for bit in Node: five CSVs
 
   // 2. syn1 (three outputs; its preset: 2000 rows, 50 Adam steps), everything else as it was.
   await page.getByLabel("dataset", { exact: true }).selectOption({ label: "syn1" });
-  await page.locator(".pg-data-note[data-dataset='syn1']").waitFor({ timeout: 30_000 });
+  await page.locator(".pg-data-note[data-dataset='syn1']").waitFor({ timeout: WAIT_MS });
   await runAndDownload("syn1", ++id, 3);
   assert.equal(await page.locator(".pg-calibration").getAttribute("data-status"), "done");
   assert.deepEqual(errors, [], "errors thrown or logged in the page");

@@ -29,7 +29,7 @@ import {
   stopDelay,
   waitForRun,
 } from "../helpers/playground.js";
-import { openBuiltSite } from "../helpers/site.js";
+import { openBuiltSite, WAIT_MS } from "../helpers/site.js";
 
 /** Collects a tab's thrown errors and console errors. */
 function watchErrors(page: Page, label: string, errors: string[]): void {
@@ -100,7 +100,7 @@ test("every method runs in a worker: clicks are handled meanwhile, Stop keeps th
   const playground = await browser.context.newPage();
   watchErrors(playground, "playground", errors);
   await playground.goto(`${server.origin}/playground?dataset=syn2&engine=js`, { waitUntil: "networkidle" });
-  await playground.locator(".pg-data-note[data-dataset='syn2']").waitFor({ timeout: 60_000 });
+  await playground.locator(".pg-data-note[data-dataset='syn2']").waitFor({ timeout: WAIT_MS });
   await installProbes(playground);
   await playground.locator(".pg-run").click();
   await playground.locator('.pg-status[data-status="running"] .pg-target[data-target="y2"]').waitFor({
@@ -122,7 +122,7 @@ test("every method runs in a worker: clicks are handled meanwhile, Stop keeps th
   );
   assert.equal(stopped.status, "stopped");
   const y1 = playground.locator('.pg-equation[data-target="y1"]');
-  await y1.waitFor({ timeout: 30_000 });
+  await y1.waitFor({ timeout: WAIT_MS });
   assert.match((await y1.locator(".pg-equation-meta").textContent()) ?? "", /\bexact\b/, "y1 is not shown exact");
   const path = await download(playground, "worker-syn2-stopped.json");
   const result = parseResult(readFileSync(path, "utf8"), path);
@@ -148,7 +148,7 @@ test("every method runs in a worker: clicks are handled meanwhile, Stop keeps th
   watchErrors(second, "playground (second visit)", errors);
   await second.goto(`${server.origin}/playground?dataset=toy`);
   const calibration = second.locator(".pg-calibration");
-  await calibration.waitFor({ timeout: 60_000 });
+  await calibration.waitFor({ timeout: WAIT_MS });
   assert.equal(await calibration.getAttribute("data-status"), "done", "the second visit has no calibration at once");
   assert.equal(await calibration.getAttribute("data-cached"), "true", "the second visit measured again");
   assert.deepEqual(await readCalibration(second), measured, "the kept calibration is not the measured one");
@@ -186,7 +186,7 @@ test("a 100,000-row CSV in the playground: read and searched in the worker, clic
   await installProbes(page);
   await page.getByLabel("CSV file").setInputFiles(file);
   await page.locator(".pg-data-note", { hasText: "rows100k.csv: columns x1, x2, x3, x4, x5, y" }).waitFor({
-    timeout: 60_000,
+    timeout: WAIT_MS,
   });
   const started = performance.now();
   await page.locator(".pg-run").click();

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { repo } from "./site.js";
+import { repo, WAIT_MS } from "./site.js";
 
 /** Where the browser tests leave their downloads, CSVs and screenshots (git-ignored). */
 export const artifacts = join(repo, "artifacts");
@@ -213,9 +213,9 @@ export async function installProbes(page: Page): Promise<void> {
 export async function clickProbe(page: Page): Promise<{ latency: number; roundTrip: number }> {
   const before = await page.evaluate(() => (window as unknown as { __probe: { clicks: number } }).__probe.clicks);
   const started = performance.now();
-  await page.locator("#click-probe").click({ timeout: 60_000 });
+  await page.locator("#click-probe").click({ timeout: WAIT_MS });
   await page.waitForFunction((n) => (window as unknown as { __probe: { clicks: number } }).__probe.clicks > n, before, {
-    timeout: 60_000,
+    timeout: WAIT_MS,
     polling: 10,
   });
   const roundTrip = performance.now() - started;

@@ -275,6 +275,14 @@ export const CHROMIUM_FLAGS = [
   "--disable-sync",
 ];
 
+/**
+ * How long a page may take to show what a test waits for: a bound on a hang, not on speed. The
+ * suite must pass on a loaded machine (two busy processes beside it and two test files at a time
+ * make a page load of 5 s take over 30 s, Playwright's default), so waits are generous; what a
+ * test checks is the rule (what the page shows, in what order), never how soon.
+ */
+export const WAIT_MS = 180_000;
+
 export interface Browser {
   context: import("playwright-core").BrowserContext;
   close(): Promise<void>;
@@ -292,6 +300,8 @@ export async function launchChromium(options: { downloads?: boolean } = {}): Pro
     acceptDownloads: options.downloads ?? true,
     viewport: { width: 1280, height: 900 },
   });
+  context.setDefaultTimeout(WAIT_MS);
+  context.setDefaultNavigationTimeout(WAIT_MS);
   return {
     context,
     close: async () => {
