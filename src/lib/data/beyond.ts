@@ -267,7 +267,10 @@ export interface BeyondDataOptions {
   snrDb?: number;
 }
 
-function draw(entry: BeyondEntry, rows: number, rng: ReturnType<typeof createRng>, wide: boolean): Dataset {
+/** What a law's data are drawn from: its inputs' ranges and its value at a row (this family, the polynomial). */
+export type LawEntry = Pick<BeyondEntry, "inputs" | "evaluate">;
+
+function draw(entry: LawEntry, rows: number, rng: ReturnType<typeof createRng>, wide: boolean): Dataset {
   const inputs = entry.inputs.map((i) => i.name);
   const ranges = entry.inputs.map((i) => (wide ? testRange(i.range) : i.range));
   const x = inputs.map(() => new Float64Array(rows));
@@ -287,7 +290,7 @@ function draw(entry: BeyondEntry, rows: number, rng: ReturnType<typeof createRng
  * Train and test sets of an entry from the seeded RNG: train on the entry's ranges (drawn
  * first), then test on the wider ranges of `testRange`; noise at `snrDb` on the training target.
  */
-export function beyondData(entry: BeyondEntry, options: BeyondDataOptions): { train: Dataset; test: Dataset } {
+export function beyondData(entry: LawEntry, options: BeyondDataOptions): { train: Dataset; test: Dataset } {
   const rows = options.rows ?? 500;
   const rng = createRng(options.seed);
   const train = draw(entry, rows, rng, false);
