@@ -50,6 +50,8 @@ const POWERS: Record<string, number> = { x: 1, "x^2": 2, "x^3": 3, "x^-1": -1, "
  * polynomial family's verdict under noise. Undefined for other families.
  */
 function sameMonomials(equation: EquationResult, truth: PolynomialEntry): boolean {
+  // An outer function or a denominator makes the answer no sum of monomials, whatever its terms.
+  if (equation.outer || equation.denominator) return false;
   const keys: string[] = [];
   for (const term of equation.terms) {
     const powers: Record<string, number> = {};
@@ -61,7 +63,6 @@ function sameMonomials(equation: EquationResult, truth: PolynomialEntry): boolea
     keys.push(monomialKey(powers));
   }
   if (equation.constant !== undefined && equation.constant !== 0) keys.push("1");
-  if (equation.outer || equation.denominator) return false;
   const truthKeys = monomialsOf(truth);
   return (
     keys.length === truthKeys.length && new Set(keys).size === keys.length && keys.every((k) => truthKeys.includes(k))
