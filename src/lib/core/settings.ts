@@ -254,6 +254,12 @@ export const SETTINGS = {
     readBy: ["consolesr"],
     manifest: { absent: false },
   }),
+  polynomial: boolean("search", "ask first whether y is a sparse sum of monomials of degree ≤ 3 (or 2)", {
+    default: true,
+    paper: false,
+    readBy: ["consolesr"],
+    manifest: { absent: false },
+  }),
   constant: boolean("search", "fit every structure with an additive constant per output", {
     default: true,
     paper: false,

@@ -20,10 +20,17 @@ import { type Form, screenForms, searchWithForm } from "./forms.js";
 import { sizesOf, STAGE_PATIENCE, type Size } from "./growth.js";
 import { frontScoreOf, frontScores, HallOfFame, parametersOf } from "./hallOfFame.js";
 import { shapeReward } from "./learner.js";
-import { cheapProposalsSteps, parametersOfProducts, type LinearProposal, ScreenCache } from "./linear/proposer.js";
+import {
+  cheapProposalsSteps,
+  parametersOfProducts,
+  type LinearProposal,
+  ScreenCache,
+  warmStart,
+} from "./linear/proposer.js";
 import { structureSearchRow, type StructureSearchRow } from "./methods.js";
 import { estimateNoise, type NoiseEstimate } from "./noise.js";
 import { PhaseTimer, timedArgmin, timedSteps } from "./phases.js";
+import { polynomialStartSteps, type PolynomialStart } from "./polynomialQuestion.js";
 import type { SearchSettings, StopReason } from "./settings.js";
 import { type StopRule, stopRules } from "./stop.js";
 import type { OutputSearchResult, ProposalStrategy, SearchContext, SearchRun } from "./strategy.js";
@@ -158,7 +165,14 @@ interface OutputSearch {
   readonly evidence: Evidence[];
   readonly hall: HallOfFame;
   readonly shape: (reward: number) => number;
-  readonly sizes: readonly Size[];
+  /** The sizes the search visits (the polynomial question may add one that holds its answer). */
+  sizes: readonly Size[];
+  /** The polynomial question's answer (polynomialQuestion.ts), where it gave one. */
+  polynomial?: PolynomialStart;
+  /** Under noise, the polynomial question's answer reaches the noise floor: the costly screens are skipped. */
+  polynomialAtFloor?: boolean;
+  /** The first screen's best proposals, fitted after the polynomial answer where it reached the floor. */
+  rivals?: LinearProposal[];
   /** The linear-algebra screens' libraries and selections, shared by the first screen and the sizes. */
   readonly screens: ScreenCache;
   /** The noise estimate of y (noise.ts), made once where it is asked. */
@@ -206,6 +220,8 @@ interface SizeRun {
   stalled: number;
   /** The cheap first screen's proposal, fitted first at its size. */
   inject?: number[][];
+  /** Proposals fitted next at that size (the first screen's, where the polynomial question reached the floor). */
+  queue?: LinearProposal[];
 }
 
 /** An episode's fitted proposal. */
@@ -217,6 +233,8 @@ interface Fitted {
 
 export async function searchOutput(outer: SearchContext, settings: SearchSettings): Promise<OutputSearchResult> {
   const s = startSearch(outer, settings);
+  // Is y a sparse polynomial of the inputs: asked first, since an exact answer ends the screens.
+  await askPolynomial(s);
   // An outer function, a ratio or a monomial argument (forms.ts): asked before the first screen's
   // costly part (product pursuit), which a y that is no sum would spend in vain.
   const form = await screenFormsFirst(s);
@@ -281,6 +299,40 @@ async function prepare(s: OutputSearch, strategy: ProposalStrategy, need: "promi
 const screenedSoFar = (s: OutputSearch) => s.runs.reduce((sum, run) => sum + run.screened, s.first.columns);
 
 /**
+ * Phase 0, the polynomial question (polynomialQuestion.ts), in a growing search that screens: an
+ * exact sparse polynomial (the noiseless question) stands for the first screen and ends the forms';
+ * under noise (the estimate above the NRMSE stop rule), the best subset by the score joins the
+ * first screen's proposals. A size that holds a longer answer is added where the terms grow by
+ * themselves.
+ */
+async function askPolynomial(s: OutputSearch): Promise<void> {
+  const { ctx, settings, status } = s;
+  if (!settings.polynomial || s.replay === 0 || s.sizes.length <= 1 || !s.linear || ctx.outer !== undefined) return;
+  const widest = Math.max(...s.sizes.map((size) => size.maxFactors));
+  const ask = (noisy: boolean) =>
+    driveSteps(timedSteps(polynomialStartSteps(ctx, settings, widest, noisy), s.timer, "screening"), s.clock);
+  try {
+    s.polynomial = (await ask(false)) ?? (s.estimate().nrmse > settings.stopNrmse ? await ask(true) : undefined);
+  } catch (cause) {
+    status.stopOn(cause);
+    return;
+  }
+  const found = s.polynomial;
+  if (!found) return;
+  const terms = found.proposal.products.length;
+  if (settings.terms === 0 && !s.sizes.some((size) => size.terms >= terms && size.maxFactors >= found.factors))
+    s.sizes = [...s.sizes, { terms, maxFactors: widest }];
+  s.polynomialAtFloor = !found.answer.exact && found.answer.nrmse <= floorReach(ctx.data.rows) * s.estimate().nrmse;
+  if (found.answer.exact) {
+    s.first = { proposals: [found.proposal], columns: found.answer.columns };
+    s.exactScreen = {
+      nrmse: found.answer.nrmse,
+      method: `residual of an exact polynomial fit (${terms} terms, the polynomial question)`,
+    };
+  }
+}
+
+/**
  * Phase 1, the forms: where no short sum fits y to its noise but a form does (an outer function
  * whose g⁻¹(y) a sum fits exactly, a ratio, a function of a monomial), that form; undefined: none,
  * or a search that asks no form (a growing size, a linear method; not inside a form's own search).
@@ -291,7 +343,7 @@ async function screenFormsFirst(s: OutputSearch): Promise<Form | undefined> {
     ctx.within !== "none" &&
     ((settings.outer && ctx.within !== "ratio") || (ctx.within === undefined && (settings.ratio || settings.monomial)));
   const cheapFirst = s.sizes.length > 1 && s.linear;
-  if (s.replay === 0 || ctx.outer !== undefined || !forms || !cheapFirst) return undefined;
+  if (s.replay === 0 || ctx.outer !== undefined || !forms || !cheapFirst || s.exactScreen) return undefined;
   try {
     return await screenForms(ctx, settings, s.sizes, s.clock, s.timer, s.screens, s.estimate);
   } catch (cause) {
@@ -307,15 +359,19 @@ async function screenFormsFirst(s: OutputSearch): Promise<Form | undefined> {
 async function screenFirst(s: OutputSearch): Promise<void> {
   const { ctx, status } = s;
   if (s.replay === 0) status.interrupt("time-limit");
+  else if (s.exactScreen) return;
   else if (status.going && s.sizes.length > 1 && s.linear) {
     try {
       const y = columnOf(ctx.data, ctx.target);
-      const steps = cheapProposalsSteps(firstScreenInput(ctx, s.settings, s.sizes, y, s.screens));
+      // Where the polynomial question's answer reaches the noise floor, the cheap part alone.
+      const input = firstScreenInput(ctx, s.settings, s.sizes, y, s.screens);
+      const steps = cheapProposalsSteps({ ...input, quick: s.polynomialAtFloor });
       s.first = await driveSteps(timedSteps(steps, s.timer, "screening"), s.clock);
     } catch (cause) {
       status.stopOn(cause);
     }
   }
+  if (s.polynomial) s.first.proposals.push(s.polynomial.proposal);
   s.exactScreen = exactFirstScreen(s.first.proposals);
 }
 
@@ -347,14 +403,29 @@ function setNoiseFloor(s: OutputSearch): void {
   const lookup = (name: string) => ctx.symbols.get(name);
   s.noise = noise;
   s.floor = floor;
+  const poly = s.polynomialAtFloor ? s.polynomial!.proposal : undefined;
+  if (poly) s.rivals = rivalsOf(s, poly);
   s.cheap = cheapStart(
-    s.first.proposals,
+    poly ? [poly] : s.first.proposals,
     s.sizes,
     floor === undefined ? settings.stopNrmse : floorReach(ctx.data.rows) * floor,
     floor === undefined
       ? undefined
       : (p) => frontScoreOf(p.expected, parametersOfProducts(p.products, ctx.pool, lookup), ctx.data.rows),
   );
+}
+
+/** Rivals fitted beside the polynomial answer: the first screen's RIVALS best others by the score. */
+const RIVALS = 4;
+
+function rivalsOf(s: OutputSearch, poly: LinearProposal): LinearProposal[] {
+  const lookup = (name: string) => s.ctx.symbols.get(name);
+  const score = (p: LinearProposal) =>
+    frontScoreOf(p.expected, parametersOfProducts(p.products, s.ctx.pool, lookup), s.ctx.data.rows);
+  return s.first.proposals
+    .filter((p) => p !== poly)
+    .sort((p, q) => score(p) - score(q))
+    .slice(0, RIVALS);
 }
 
 /** Phase 5, the sizes: each size's episodes, until a stop rule, the episode cap or a stop from outside. */
@@ -385,8 +456,13 @@ function openSize(s: OutputSearch, stage: number, size: Size): SizeRun {
   s.strategy = strategy;
   s.reached = size;
   const inject = s.cheap && stage === s.cheap.stage ? s.cheap.products : undefined;
-  return { run, strategy, rules, last, stalled: 0, inject };
+  const queue = inject && s.rivals ? rivalsWithin(s.rivals, size) : undefined;
+  return { run, strategy, rules, last, stalled: 0, inject, queue };
 }
+
+/** The rivals a size holds. */
+const rivalsWithin = (rivals: readonly LinearProposal[], size: Size) =>
+  rivals.filter((p) => p.products.length <= size.terms && p.products.every((q) => q.length <= size.maxFactors));
 
 /** The part of an NRMSE that noise does not explain (all of it without a floor): what a wider size must halve. */
 const excess = (s: OutputSearch, nrmse: number) =>
@@ -399,7 +475,11 @@ const excess = (s: OutputSearch, nrmse: number) =>
 async function enterSize(s: OutputSearch, size: SizeRun): Promise<"enter" | "skip" | "stop"> {
   const { strategy } = size;
   try {
-    if (s.floorReached) {
+    if (s.floorReached && s.polynomialAtFloor) {
+      // The polynomial question chose its sum over the whole library by the score already.
+      s.status.reason = "noise-floor";
+      return "stop";
+    } else if (s.floorReached) {
       // Past the noise floor a wider size is worth its fits only where it promises a better
       // score than the answer so far, and only while the sizes visited past it improved the
       // answer (screening scores overfit the noise a little: a promise alone is not enough).
@@ -492,6 +572,12 @@ async function proposeAndFit(s: OutputSearch, size: SizeRun): Promise<Fitted | u
     evaluator.hint(first.structure, s.cheap!.warm);
     return { trajectory: first, ...(await fitDriven(evaluator, first.structure, timer, clock)) };
   }
+  for (let rival = size.queue?.shift(); rival; rival = size.queue?.shift()) {
+    const trajectory = timer.time("proposals", () => size.run.trajectories.fromProducts(rival!.products));
+    if (!trajectory) continue;
+    evaluator.hint(trajectory.structure, warmStart(rival));
+    return { trajectory, ...(await fitDriven(evaluator, trajectory.structure, timer, clock)) };
+  }
   await prepare(s, size.strategy, "propose");
   // (The products the dynamic constraint keeps change only between episodes.)
   return fitNext(size.strategy, evaluator, size.run.gate.kept(), s.settings.avoidRepeats, timer, clock);
@@ -524,6 +610,9 @@ function verdictOf(
   const { last, stalled } = size;
   if (stop && (last || stop.reason !== "exhausted"))
     return { search: s.floorReached && stop.reason === "exhausted" ? "noise-floor" : stop.reason };
+  // The polynomial question's answer reached the floor, and its rivals are fitted: the search ends.
+  if (s.polynomialAtFloor && s.floorReached && !size.queue?.length && s.replay === undefined)
+    return { search: "noise-floor" };
   // At the noise floor, a stall or a used-up size ends the size; the last size ends the
   // search (a wider one is visited only where it promises a better score: enterSize).
   if (s.floorReached && (stop || stalled >= STAGE_PATIENCE)) return last ? { search: "noise-floor" } : "size";

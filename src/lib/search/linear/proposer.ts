@@ -28,7 +28,7 @@ export interface LinearProposal {
   score: number;
   /** The train NRMSE the screening suggests a fit would reach (for products, from the log residual). */
   expected: number;
-  source: "log-product" | "sparse-sum" | "backward-sum" | "pursuit";
+  source: "log-product" | "sparse-sum" | "backward-sum" | "pursuit" | "polynomial";
   /**
    * The inner weight of each factor (aligned with `products`) where the screen used one (a
    * grid weight, or the log fit's slope of an exp): the fit starts there (a warm start).

@@ -1,0 +1,453 @@
+/**
+ * The polynomial question (docs/design.md#polynomial): is y a sparse sum over the low-degree
+ * polynomial library of the inputs? Asked before any weighted neuron, since one solve over a few
+ * dozen columns answers what episodes of fits would spend seconds on, and on a narrow range
+ * (U(1, 2): x and x² correlate at 0.996) greedy selection picks impostors.
+ *
+ * - The library: every monomial x₁^p₁·…·xₙ^pₙ with non-negative integer powers the pool can write
+ *   (`writable`), of total degree 1 … 3 where that is at most CUBIC_COLUMNS columns, else 1 … 2
+ *   where that is at most QUADRATIC_COLUMNS, else no question (`polynomialDegree`); the constant
+ *   column beside them where the search fits a constant.
+ * - The selection, collinearity-safe: the columns factored by modified Gram–Schmidt, simplest
+ *   first, an exactly dependent column left out (u² + v² = 1 at a PV bus: u² is 1 − v², and the
+ *   simpler writing stays; the relation is returned, `relations`), then backward elimination
+ *   (backward.ts: the RSS increase of each drop exact for the current model, by Givens
+ *   rotations) down the whole path; then exchanges (one member swapped for one column outside,
+ *   while the RSS falls), which repair the path where near-collinear columns misled a greedy
+ *   step. Each swap is judged by the exact RSS of the new set (a projection on the set's
+ *   orthonormal basis), never by correlation.
+ * - The choice: noiseless, the fewest columns whose fit is exact (NRMSE at most POLY_EXACT); under
+ *   noise, the lowest score the answer rule uses (hallOfFame.ts frontScoreOf: 2·n·log NRMSE +
+ *   parameters·log n) over the sizes on the path, each exchanged.
+ *
+ * The answer is a proposal: the LoCaL fit confirms it on every row, and the hall of fame judges it
+ * beside everything else the search fits.
+ */
+import { log, type Steps } from "../../core/index.js";
+import { dot, gramSchmidt, leastSquares } from "../../numeric/index.js";
+import { backwardElimination } from "./backward.js";
+
+/** Most columns of a degree-3 library (six inputs: 83; seven: 119). */
+export const CUBIC_COLUMNS = 120;
+/** Most columns of a degree-2 library (twenty inputs: 230; twenty-two: 275). */
+export const QUADRATIC_COLUMNS = 320;
+/** At or below this NRMSE a subset's least-squares fit is exact (float64 rounding: 1e-15 … 1e-13). */
+export const POLY_EXACT = 1e-9;
+/** Rows the question reads at most (evenly strided): enough for 320 columns, cheap on a million rows. */
+export const POLY_ROWS = 2000;
+/** A column whose part outside the simpler ones is below this share of its norm depends on them exactly. */
+const DEPENDENT = 1e-9;
+
+/** A monomial: the power of each input (0: absent). */
+export type Powers = readonly number[];
+
+/** How many monomials of degree 1 … d over n inputs: C(n + d, d) − 1. */
+function monomialCount(inputs: number, degree: number): number {
+  let count = 1;
+  for (let k = 1; k <= degree; k++) count = (count * (inputs + k)) / k;
+  return Math.round(count) - 1;
+}
+
+/** The library's degree for n inputs: 3, 2, or 0 (too many columns: no question). */
+export function polynomialDegree(inputs: number): number {
+  if (monomialCount(inputs, 3) <= CUBIC_COLUMNS) return 3;
+  if (monomialCount(inputs, 2) <= QUADRATIC_COLUMNS) return 2;
+  return 0;
+}
+
+/**
+ * The monomials of total degree 1 … `degree` over `inputs` inputs whose every power the pool can
+ * write (`writable(input, power)`), in graded order: degree 1 first, then 2, then 3; within a
+ * degree, by the inputs' order.
+ */
+export function monomials(
+  inputs: number,
+  degree: number,
+  writable: (input: number, power: number) => boolean,
+): Powers[] {
+  const out: Powers[] = [];
+  for (let total = 1; total <= degree; total++) {
+    const grow = (input: number, left: number, powers: number[]) => {
+      if (input === inputs) {
+        if (left === 0) out.push([...powers]);
+        return;
+      }
+      for (let p = left; p >= 0; p--) {
+        if (p > 0 && !writable(input, p)) continue;
+        powers[input] = p;
+        grow(input + 1, left - p, powers);
+      }
+      powers[input] = 0;
+    };
+    grow(0, total, new Array<number>(inputs).fill(0));
+  }
+  return out;
+}
+
+/** A monomial's values on the rows of x (repeated products: the same bits in every engine). */
+export function monomialColumn(x: readonly ArrayLike<number>[], powers: Powers): Float64Array {
+  const rows = x[0]?.length ?? 0;
+  const out = new Float64Array(rows).fill(1);
+  for (const [i, p] of powers.entries())
+    for (let k = 0; k < p; k++) {
+      const xi = x[i]!;
+      for (let r = 0; r < rows; r++) out[r] = out[r]! * xi[r]!;
+    }
+  return out;
+}
+
+/** An exact linear relation among the library's columns on the rows: column = Σ coefficient·term. */
+export interface Relation {
+  /** The dependent column (an index into the question's columns; −1: the constant). */
+  column: number;
+  /** The simpler columns it equals a combination of, with their coefficients (−1: the constant). */
+  terms: { column: number; coefficient: number }[];
+}
+
+export interface PolynomialAnswer {
+  /** The chosen columns (indices into the monomials), in library order. */
+  members: number[];
+  /** Whether the constant column is among them. */
+  constant: boolean;
+  /** Least-squares coefficients of the members (the constant's last where it is one). */
+  coefficients: number[];
+  /** NRMSE of the chosen subset's fit on the question's rows. */
+  nrmse: number;
+  /** Whether the fit is exact (NRMSE at most POLY_EXACT). */
+  exact: boolean;
+  /** The answer rule's score of the fit (frontScoreOf's form, on the question's rows). */
+  score: number;
+  /** The library's exact linear relations on the rows (empty: none). */
+  relations: Relation[];
+  /** Columns the question screened (the monomials, and the constant where asked). */
+  columns: number;
+}
+
+export interface PolynomialQuestion {
+  /** The inputs by column (all rows: the question strides them itself). */
+  x: readonly Float64Array[];
+  y: Float64Array;
+  monomials: readonly Powers[];
+  /** The library holds the constant column (the search fits a constant). */
+  intercept: boolean;
+  /**
+   * Noiseless: only an exact subset is an answer (undefined otherwise). Under noise: the best
+   * subset by the score, whatever its NRMSE (the caller compares it to the noise floor).
+   */
+  noisy: boolean;
+}
+
+/** A subset of the question's columns and its RSS. */
+interface Subset {
+  members: number[];
+  rss: number;
+}
+
+/**
+ * The polynomial question's answer (module comment), as steps that let a clock through between
+ * solves; undefined: no library (no monomial the pool writes), y not finite, or, noiseless, no
+ * exact subset.
+ */
+export function* polynomialQuestionSteps(question: PolynomialQuestion): Steps<PolynomialAnswer | undefined> {
+  const { monomials: library, intercept, noisy } = question;
+  if (library.length === 0 || !question.y.every(Number.isFinite)) return undefined;
+  const step = Math.max(1, Math.floor(question.y.length / POLY_ROWS));
+  const pick = (v: ArrayLike<number>) => {
+    const out: number[] = [];
+    for (let r = 0; r < v.length; r += step) out.push(v[r]!);
+    return Float64Array.from(out);
+  };
+  const x = question.x.map(pick);
+  const y = pick(question.y);
+  const n = y.length;
+  // The constant is column `library.length` where it is asked.
+  const columns = library.map((powers) => monomialColumn(x, powers));
+  if (intercept) columns.push(new Float64Array(n).fill(1));
+  if (!columns.every((c) => c.every(Number.isFinite))) return undefined;
+  const complexity = library.map((powers) => powers.reduce((s, p) => s + p, 0));
+  if (intercept) complexity.push(0);
+  yield;
+  const { path } = backwardElimination(columns, complexity, y, columns.length);
+  yield;
+  const scale = sumSquares(centred(y));
+  if (!(scale > 0)) return undefined;
+  const nrmseOf = (rss: number) => Math.sqrt(Math.max(0, rss) / scale);
+  // The extended BIC: the answer rule's score plus 2·log C(K, k), the price of choosing k of K
+  // columns (a sum picked from a library of 83 fits the noise a little, which log n alone pays for
+  // one term at a time, not for the choice).
+  const choices = logChoose(columns.length);
+  const scoreOf = (s: Subset) =>
+    2 * n * log(Math.max(nrmseOf(s.rss), 1e-300)) +
+    s.members.length * log(Math.max(n, 2)) +
+    2 * choices[s.members.length]!;
+  // The exchanges read every column and y in an orthonormal basis of their joint span (at most
+  // K + 1 coordinates for n rows): the same inner products and RSS, n / (K + 1) times cheaper.
+  const { coordinates, target } = inBasis(columns, y);
+  const swap = function* (start: Subset, pairs = false): Steps<Subset> {
+    return yield* exchange(coordinates, target, start, pairs);
+  };
+  let chosen: Subset | undefined;
+  if (!noisy) {
+    // The fewest columns on the path whose fit is exact; then one size fewer, exchanged, in case
+    // near-collinear columns misled the path (an exact subset that is smaller wins).
+    const exactAt = path
+      .filter((m) => nrmseOf(m.rss) <= POLY_EXACT)
+      .sort((a, b) => a.members.length - b.members.length);
+    chosen = exactAt[0];
+    while (chosen && chosen.members.length > 1) {
+      const smaller = path.find((m) => m.members.length === chosen!.members.length - 1);
+      if (!smaller) break;
+      const repaired = yield* swap(smaller, true);
+      if (nrmseOf(repaired.rss) > POLY_EXACT) break;
+      chosen = repaired;
+    }
+    if (!chosen) return undefined;
+  } else {
+    // The best score on the backward path and on a forward one (each size exchanged), then the
+    // sizes near the backward path's best exchanged too: the lowest score of them all.
+    // The best subset of each size met, by RSS: the sizes near the best score are exchanged
+    // again with pairs of members at the end.
+    const bySize = new Map<number, Subset>();
+    const meet = (s: Subset) => {
+      const known = bySize.get(s.members.length);
+      if (!known || s.rss < known.rss) bySize.set(s.members.length, s);
+    };
+    const bestOf = () => [...bySize.values()].reduce((a, b) => (scoreOf(b) < scoreOf(a) ? b : a));
+    path.forEach(meet);
+    const best = bestOf();
+    const around = path.filter(
+      (m) => Math.abs(m.members.length - best.members.length) <= EXCHANGED_SIZES && m.members.length <= EXCHANGED_MOST,
+    );
+    for (const start of around) meet(yield* swap(start));
+    let current: Subset = { members: [], rss: sumSquares(target) };
+    let bestForward = Infinity;
+    let sinceBest = 0;
+    const most = Math.min(columns.length, Math.floor(n / 4));
+    while (current.members.length < most && sinceBest < FORWARD_PATIENCE) {
+      const grown = added(coordinates, target, current);
+      if (!grown) break;
+      current = yield* swap(grown);
+      meet(current);
+      const score = scoreOf(current);
+      if (score < bestForward) {
+        bestForward = score;
+        sinceBest = 0;
+      } else sinceBest++;
+    }
+    const near = bestOf().members.length;
+    for (let size = near - 2; size <= near + 1; size++) {
+      const start = bySize.get(size);
+      if (start) meet(yield* swap(start, true));
+    }
+    // Then the answer one member shorter (its cheapest drop, exchanged), while that scores better:
+    // a spare term fitted to the noise is the commonest way a selection overshoots.
+    chosen = bestOf();
+    for (let shorter = dropped(coordinates, target, chosen); shorter; shorter = dropped(coordinates, target, chosen)) {
+      meet(yield* swap(shorter, true));
+      if (bestOf() === chosen) break;
+      chosen = bestOf();
+    }
+  }
+  yield;
+  const members = [...chosen.members].sort((a, b) => a - b);
+  const coefficients = leastSquares(
+    members.map((j) => columns[j]!),
+    y,
+    { dependent: DEPENDENT },
+  )!;
+  const nrmse = nrmseOf(chosen.rss);
+  return {
+    members: members.filter((j) => j < library.length),
+    constant: intercept && members.includes(library.length),
+    coefficients: [
+      ...members.flatMap((j, k) => (j < library.length ? [coefficients[k]!] : [])),
+      ...members.flatMap((j, k) => (j === library.length ? [coefficients[k]!] : [])),
+    ],
+    nrmse,
+    exact: nrmse <= POLY_EXACT,
+    score: scoreOf(chosen),
+    relations: relationsOf(columns, complexity, library.length, intercept),
+    columns: columns.length,
+  };
+}
+
+/** Sizes either side of the path's best score that are exchanged under noise. */
+const EXCHANGED_SIZES = 2;
+/** Largest backward-path model exchanged (an exchange costs the cube of the size). */
+const EXCHANGED_MOST = 16;
+/** Sizes past its best score after which the forward path stops. */
+const FORWARD_PATIENCE = 3;
+/** Exchange passes at most (each makes the best swap of one member). */
+const EXCHANGE_PASSES = 24;
+
+/**
+ * Every column and y as coordinates in an orthonormal basis of their joint span (Gram–Schmidt,
+ * orthogonalised twice): inner products, norms and so every subset's RSS are those of the rows.
+ */
+function inBasis(
+  columns: readonly Float64Array[],
+  y: Float64Array,
+): { coordinates: Float64Array[]; target: Float64Array } {
+  const basis = gramSchmidt([...columns, y], { dependent: 1e-14, unit: true }).q;
+  const coordinatesOf = (v: Float64Array) => Float64Array.from(basis, (q) => dot(q, v));
+  return { coordinates: columns.map(coordinatesOf), target: coordinatesOf(y) };
+}
+
+/** log C(K, k) for k = 0 … K. */
+function logChoose(K: number): number[] {
+  const out = [0];
+  for (let k = 1; k <= K; k++) out.push(out[k - 1]! + log((K - k + 1) / k));
+  return out;
+}
+
+const sumSquares = (v: ArrayLike<number>) => dot(v, v);
+
+function centred(v: Float64Array): Float64Array {
+  let mean = 0;
+  for (const value of v) mean += value / v.length;
+  return v.map((value) => value - mean);
+}
+
+/** The subset with the one column added that lowers its RSS most (exactly); undefined: none adds anything. */
+function added(
+  columns: readonly Float64Array[],
+  y: Float64Array,
+  current: Subset,
+  excluded: readonly number[] = [],
+): Subset | undefined {
+  const basis = gramSchmidt(
+    current.members.map((j) => columns[j]!),
+    { dependent: DEPENDENT, unit: true },
+  );
+  const residual = basis.project(Float64Array.from(y));
+  const rss = sumSquares(residual);
+  let best: Subset | undefined;
+  for (let j = 0; j < columns.length; j++) {
+    if (current.members.includes(j) || excluded.includes(j)) continue;
+    const outside = basis.project(Float64Array.from(columns[j]!));
+    const size = sumSquares(outside);
+    if (!(size > DEPENDENT * DEPENDENT * sumSquares(columns[j]!))) continue;
+    const along = dot(outside, residual);
+    const next = rss - (along * along) / size;
+    if (!best || next < best.rss) best = { members: [...current.members, j], rss: next };
+  }
+  return best;
+}
+
+/**
+ * Exchanges from a subset: the best swap of one member for one column outside it, by the exact RSS
+ * of the new set, while it lowers the RSS by more than rounding (with `pairs`, where no single swap
+ * does, two members for two columns); the subset it ends at.
+ */
+function* exchange(columns: readonly Float64Array[], y: Float64Array, start: Subset, pairs: boolean): Steps<Subset> {
+  let current = { members: [...start.members], rss: start.rss };
+  for (let pass = 0; pass < EXCHANGE_PASSES; pass++) {
+    let best: Subset | undefined;
+    for (const out of current.members) {
+      const rest = current.members.filter((m) => m !== out);
+      const basis = gramSchmidt(
+        rest.map((j) => columns[j]!),
+        { dependent: DEPENDENT, unit: true },
+      );
+      const residual = basis.project(Float64Array.from(y));
+      const restRss = sumSquares(residual);
+      for (let j = 0; j < columns.length; j++) {
+        if (current.members.includes(j)) continue;
+        const column = columns[j]!;
+        const outside = basis.project(Float64Array.from(column));
+        const size = sumSquares(outside);
+        // A column (almost) inside the rest's span adds nothing it does not already hold.
+        if (!(size > DEPENDENT * DEPENDENT * sumSquares(column))) continue;
+        const along = dot(outside, residual);
+        const rss = restRss - (along * along) / size;
+        if (!best || rss < best.rss) best = { members: [...rest, j], rss };
+      }
+      yield;
+    }
+    // No single swap helps: two members out and the best two in, one at a time (a and a² on a
+    // narrow range stand in for b and b² together, which no single swap undoes).
+    if (!best || !(best.rss < current.rss * (1 - 1e-9) - 1e-300))
+      best = pairs ? yield* pairSwap(columns, y, current) : undefined;
+    if (!best || !(best.rss < current.rss * (1 - 1e-9) - 1e-300)) return current;
+    // The new set's RSS recomputed from its own basis (the update above subtracts).
+    const basis = gramSchmidt(
+      best.members.map((j) => columns[j]!),
+      { dependent: DEPENDENT, unit: true },
+    );
+    current = { members: best.members, rss: sumSquares(basis.project(Float64Array.from(y))) };
+  }
+  return current;
+}
+
+/** The subset one member shorter with the lowest RSS; undefined: a single member. */
+function dropped(columns: readonly Float64Array[], y: Float64Array, current: Subset): Subset | undefined {
+  if (current.members.length < 2) return undefined;
+  let best: Subset | undefined;
+  for (const out of current.members) {
+    const rest = current.members.filter((m) => m !== out);
+    const basis = gramSchmidt(
+      rest.map((j) => columns[j]!),
+      { dependent: DEPENDENT, unit: true },
+    );
+    const rss = sumSquares(basis.project(Float64Array.from(y)));
+    if (!best || rss < best.rss) best = { members: rest, rss };
+  }
+  return best;
+}
+
+/** Largest subset whose pairs of members are swapped (their number grows as the square of the size). */
+const PAIR_MOST = 12;
+
+/** The best subset with two members swapped for two columns added one at a time; undefined: none. */
+function* pairSwap(columns: readonly Float64Array[], y: Float64Array, current: Subset): Steps<Subset | undefined> {
+  const members = current.members;
+  if (members.length < 2 || members.length > PAIR_MOST) return undefined;
+  let best: Subset | undefined;
+  for (let i = 0; i < members.length; i++)
+    for (let j = i + 1; j < members.length; j++) {
+      const rest = members.filter((_, k) => k !== i && k !== j);
+      const once = added(columns, y, { members: rest, rss: 0 }, members);
+      const twice = once && added(columns, y, once, members);
+      if (twice && (!best || twice.rss < best.rss)) best = twice;
+      yield;
+    }
+  return best;
+}
+
+/**
+ * The library's exact linear relations: each column (simplest first, the constant first of all)
+ * whose part outside the simpler ones is below DEPENDENT of its norm, as a combination of them
+ * (coefficients below 1e-8 of the largest dropped).
+ */
+function relationsOf(
+  columns: readonly Float64Array[],
+  complexity: readonly number[],
+  monomialCount: number,
+  intercept: boolean,
+): Relation[] {
+  const order = columns.map((_, j) => j).sort((a, b) => complexity[a]! - complexity[b]! || a - b);
+  const basis = gramSchmidt(
+    order.map((j) => columns[j]!),
+    { dependent: DEPENDENT, unit: true },
+  );
+  const kept = new Set(basis.kept.map((p) => order[p]!));
+  const name = (j: number) => (intercept && j === monomialCount ? -1 : j);
+  const relations: Relation[] = [];
+  for (const [p, j] of order.entries()) {
+    if (kept.has(j)) continue;
+    const simpler = order.slice(0, p).filter((k) => kept.has(k));
+    const solved = leastSquares(
+      simpler.map((k) => columns[k]!),
+      columns[j]!,
+      { dependent: DEPENDENT },
+    )!;
+    const largest = Math.max(...solved.map(Math.abs));
+    relations.push({
+      column: name(j),
+      terms: simpler
+        .map((k, q) => ({ column: name(k), coefficient: solved[q]! }))
+        .filter((t) => Math.abs(t.coefficient) > 1e-8 * largest),
+    });
+  }
+  return relations;
+}

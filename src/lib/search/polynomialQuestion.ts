@@ -1,0 +1,97 @@
+/**
+ * The polynomial question of one output's search (docs/design.md#polynomial): the library of
+ * monomials the pool's power symbols write (linear/polynomial.ts), its best subset, and that
+ * subset as a proposal of the search's own products, fitted first.
+ */
+import { columnOf } from "../data/index.js";
+import type { Steps } from "../core/index.js";
+import { allowedNeurons } from "./constraints.js";
+import type { LinearProposal } from "./linear/proposer.js";
+import { powerOf } from "./linear/monomial.js";
+import {
+  monomials,
+  polynomialDegree,
+  polynomialQuestionSteps,
+  type PolynomialAnswer,
+  type Powers,
+} from "./linear/polynomial.js";
+import type { SearchSettings } from "./settings.js";
+import type { SearchContext } from "./strategy.js";
+
+/** What the polynomial question answered: the proposal, the answer, and the library's monomials. */
+export interface PolynomialStart {
+  proposal: LinearProposal;
+  answer: PolynomialAnswer;
+  monomials: readonly Powers[];
+  /** Factors of the proposal's longest product. */
+  factors: number;
+}
+
+/** Factors a monomial's power of one input is written with at most (x³ = x·x·x without x³). */
+const MOST_FACTORS = 3;
+
+/**
+ * For each input, each power 1 … 3 written with the fewest of the pool's integer power symbols
+ * the input allows (x³ as x³, else x²·x, else x·x·x): power → pool symbol indices.
+ */
+function writingsOf(ctx: SearchContext): Map<number, number[]>[] {
+  const allowed = allowedNeurons(ctx.data, ctx.pool, ctx.symbols);
+  const powers = ctx.pool.map((name) => powerOf(ctx.symbols.get(name)));
+  return ctx.data.inputs.map((_, i) => {
+    const symbols = powers.flatMap((p, k) =>
+      p !== undefined && Number.isInteger(p) && p >= 1 && p <= 3 && allowed[i * ctx.pool.length + k] ? [{ k, p }] : [],
+    );
+    const best = new Map<number, number[]>();
+    const grow = (picked: number[], sum: number) => {
+      if (picked.length > 0 && sum <= 3) {
+        const known = best.get(sum);
+        if (!known || picked.length < known.length) best.set(sum, [...picked]);
+      }
+      if (picked.length >= MOST_FACTORS || sum >= 3) return;
+      for (const { k, p } of symbols) grow([...picked, k], sum + p);
+    };
+    grow([], 0);
+    return best;
+  });
+}
+
+/**
+ * The polynomial question for the search's target (noiseless: an exact subset or nothing; `noisy`:
+ * the best subset by the score); undefined: no library (too many inputs, no power symbol), or no
+ * answer. `maxFactors` bounds a monomial's factors (the widest size's).
+ */
+export function* polynomialStartSteps(
+  ctx: SearchContext,
+  settings: SearchSettings,
+  maxFactors: number,
+  noisy: boolean,
+): Steps<PolynomialStart | undefined> {
+  const writings = writingsOf(ctx);
+  const degree = polynomialDegree(ctx.data.inputs.length);
+  if (degree === 0) return undefined;
+  const factorsOf = (powers: Powers) => powers.reduce((s, p, i) => s + (p > 0 ? writings[i]!.get(p)!.length : 0), 0);
+  const library = monomials(ctx.data.inputs.length, degree, (i, p) => writings[i]!.has(p)).filter(
+    (powers) => factorsOf(powers) <= maxFactors,
+  );
+  if (library.length === 0) return undefined;
+  const y = columnOf(ctx.data, ctx.target);
+  const answer = yield* polynomialQuestionSteps({
+    x: ctx.data.x,
+    y,
+    monomials: library,
+    intercept: settings.constant,
+    noisy,
+  });
+  if (!answer || answer.members.length === 0) return undefined;
+  const products = answer.members.map((j) =>
+    library[j]!.flatMap((p, i) => (p > 0 ? writings[i]!.get(p)!.map((k) => i * ctx.pool.length + k) : [])).sort(
+      (a, b) => a - b,
+    ),
+  );
+  return {
+    proposal: { products, score: answer.nrmse, expected: answer.nrmse, source: "polynomial" },
+    answer,
+    monomials: library,
+    factors: Math.max(...products.map((p) => p.length)),
+  };
+}
