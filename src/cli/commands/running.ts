@@ -152,6 +152,16 @@ export async function runWithProgress(
       const missed = ["episodes", "budget", "exhausted"].includes(o.stopReason);
       if (missed) log.warn(stopAdvice(o, settings));
     }
+    // Exact relations among the inputs' monomials, once for the targets that share them.
+    const identities = new Map<string, string[]>();
+    for (const o of output.search!.outputs)
+      if (o.identities)
+        identities.set(o.identities.join("; "), [...(identities.get(o.identities.join("; ")) ?? []), o.target]);
+    for (const [text, targets] of identities)
+      log.info(
+        `note: on these rows the inputs satisfy ${text} exactly, so laws of ${targets.join(", ")} have ` +
+          "several writings; the sparsest is given",
+      );
     if (output.search!.stopReason === "time-limit") log.warn(timeLimitWarning(output.search!.outputs, settings));
     return output;
   } finally {

@@ -223,6 +223,8 @@ export interface ResultJson {
       terms?: number;
       maxFactors?: number;
       stopReason: string;
+      /** Exact linear relations among the inputs' monomials on the rows: the answer is the sparsest writing. */
+      identities?: string[];
     }[];
     /**
      * The noise estimate: the NRMSE noise alone leaves, and how it was made. One object for one

@@ -86,6 +86,12 @@ const targetSummary = z
     terms: count().optional().describe("products per output the search reached"),
     maxFactors: count().optional().describe("factors per product the search reached"),
     stopReason: z.string().describe("why its search stopped (as search.stopReason)"),
+    identities: z
+      .array(z.string())
+      .optional()
+      .describe(
+        "exact linear relations among the inputs' monomials on the training rows (v^2 = 1 - u^2): the law has several writings there, and the answer is the sparsest",
+      ),
   })
   .strict();
 

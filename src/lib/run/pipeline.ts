@@ -196,6 +196,7 @@ function searchBlock(found: SearchResult, method: string): ResultJson["search"] 
       terms: o.size.terms,
       maxFactors: o.size.maxFactors,
       stopReason: o.stopReason,
+      ...(o.identities ? { identities: o.identities } : {}),
     })),
     noise:
       found.outputs.length === 1

@@ -30,7 +30,7 @@ import {
 import { structureSearchRow, type StructureSearchRow } from "./methods.js";
 import { estimateNoise, type NoiseEstimate } from "./noise.js";
 import { PhaseTimer, timedArgmin, timedSteps } from "./phases.js";
-import { polynomialStartSteps, type PolynomialStart } from "./polynomialQuestion.js";
+import { basicRelations, identityText, polynomialStartSteps, type PolynomialStart } from "./polynomialQuestion.js";
 import type { SearchSettings, StopReason } from "./settings.js";
 import { type StopRule, stopRules } from "./stop.js";
 import type { OutputSearchResult, ProposalStrategy, SearchContext, SearchRun } from "./strategy.js";
@@ -703,6 +703,10 @@ function answerOf(s: OutputSearch): OutputSearchResult {
   const chosen =
     s.method.answer === "best" ? s.best : ((floor !== undefined ? hall.chooseByScore() : hall.choose()) ?? s.best);
   const front = floor !== undefined ? hall.scoreFront() : hall.front();
+  const poly = s.polynomial;
+  const identities = poly
+    ? basicRelations(poly.answer.relations, poly.monomials).map((r) => identityText(r, poly.monomials, ctx.data.inputs))
+    : [];
   const answer = chosen ?? s.timer.time("preparation", () => baselineCandidate(ctx, s.settings));
   s.endLoop();
   const strategy = s.strategy;
@@ -723,6 +727,7 @@ function answerOf(s: OutputSearch): OutputSearchResult {
     fitSeconds: s.evaluator.seconds,
     screened,
     size: s.reached,
+    ...(identities.length > 0 ? { identities } : {}),
     // Read when asked (the strategy makes its nets on first use).
     get nets() {
       return strategy?.nets;

@@ -5,6 +5,7 @@
  */
 import { columnOf } from "../data/index.js";
 import type { Steps } from "../core/index.js";
+import { formatNumber } from "../equation/index.js";
 import { allowedNeurons } from "./constraints.js";
 import type { LinearProposal } from "./linear/proposer.js";
 import { powerOf } from "./linear/monomial.js";
@@ -14,6 +15,7 @@ import {
   polynomialQuestionSteps,
   type PolynomialAnswer,
   type Powers,
+  type Relation,
 } from "./linear/polynomial.js";
 import type { SearchSettings } from "./settings.js";
 import type { SearchContext } from "./strategy.js";
@@ -94,4 +96,57 @@ export function* polynomialStartSteps(
     monomials: library,
     factors: Math.max(...products.map((p) => p.length)),
   };
+}
+
+/** A monomial in the inputs' names ("u1^2*v2"; "1" for the constant, column −1). */
+function monomialName(library: readonly Powers[], names: readonly string[], column: number): string {
+  if (column < 0) return "1";
+  return library[column]!.flatMap((p, i) => (p === 0 ? [] : [p === 1 ? names[i]! : `${names[i]}^${p}`])).join("*");
+}
+
+/**
+ * An exact relation among the library's columns, as people write it: "v^2 = 1 - u^2" (the
+ * dependent monomial, then the simpler ones with their coefficients to four digits).
+ */
+export function identityText(relation: Relation, library: readonly Powers[], names: readonly string[]): string {
+  const parts = relation.terms.map(({ column, coefficient }, k) => {
+    const magnitude = formatNumber(Math.abs(coefficient));
+    const name = monomialName(library, names, column);
+    const body = name === "1" ? magnitude : magnitude === "1" ? name : `${magnitude}*${name}`;
+    return k === 0 ? (coefficient < 0 ? `-${body}` : body) : `${coefficient < 0 ? " - " : " + "}${body}`;
+  });
+  return `${monomialName(library, names, relation.column)} = ${parts.length > 0 ? parts.join("") : "0"}`;
+}
+
+/**
+ * The relations that are not a monomial times an earlier one (u·v² = u − u³ is u times v² = 1 − u²):
+ * what the data state, without its consequences.
+ */
+export function basicRelations(relations: readonly Relation[], library: readonly Powers[]): Relation[] {
+  const inputs = library[0]?.length ?? 0;
+  const powersOf = (column: number): readonly number[] =>
+    column < 0 ? new Array<number>(inputs).fill(0) : library[column]!;
+  const key = (powers: readonly number[]) => powers.join(",");
+  const index = new Map(library.map((p, j) => [key(p), j]));
+  const times = (column: number, shift: readonly number[]) => {
+    const product = powersOf(column).map((p, i) => p + shift[i]!);
+    return product.every((p) => p === 0) ? -1 : index.get(key(product));
+  };
+  const kept: Relation[] = [];
+  for (const relation of relations) {
+    const consequence = kept.some((earlier) => {
+      const shift = powersOf(relation.column).map((p, i) => p - powersOf(earlier.column)[i]!);
+      if (shift.some((p) => p < 0) || times(earlier.column, shift) !== relation.column) return false;
+      const shifted = new Map(earlier.terms.map((t) => [times(t.column, shift), t.coefficient]));
+      return (
+        relation.terms.length === shifted.size &&
+        relation.terms.every((t) => {
+          const c = shifted.get(t.column);
+          return c !== undefined && Math.abs(c - t.coefficient) <= 1e-8 * Math.max(1, Math.abs(c));
+        })
+      );
+    });
+    if (!consequence) kept.push(relation);
+  }
+  return kept;
 }

@@ -144,6 +144,11 @@ export interface OutputSearchResult {
   screened: number;
   /** The size the search reached (its last, widest size when the size grows by itself). */
   size: Size;
+  /**
+   * Exact linear relations among the polynomial question's monomials on the rows ("v^2 = 1 - u^2"):
+   * the law has several writings there, and the answer is the sparsest. Absent: none found.
+   */
+  identities?: string[];
   /** The trained −Q and −R networks of a learning method (not serialised). */
   nets?: { q: Icnn; r: Icnn };
   /** Seconds per phase of the search (phases.ts; not serialised: timings vary from run to run). */
