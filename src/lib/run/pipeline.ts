@@ -386,7 +386,13 @@ function fitGivenForms(prepared: PreparedRun, hooks: RunHooks): Answer {
 async function searchStructures(prepared: PreparedRun, hooks: RunHooks): Promise<Answer> {
   const { data, plugins } = prepared;
   const sampled = searchSample(data.train, data.searchSeed);
-  const screened = screenInputs(sampled.data, plugins.pool, plugins.symbols);
+  const settings = plugins.settings!;
+  const screened = screenInputs(
+    sampled.data,
+    plugins.pool,
+    plugins.symbols,
+    settings.polynomial ? { intercept: settings.constant } : undefined,
+  );
   const found = await search(screened.data, {
     ...searchOptionsOf(plugins, data),
     signal: hooks.signal,

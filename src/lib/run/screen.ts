@@ -13,12 +13,18 @@
  *    selected inputs (each input's x, and x with the other's x²), and the residual is what is left;
  * 4. repeated until no input passes, the residual is below 1e-9 of y's spread, or 24 are kept.
  *
+ * Where the polynomial question is asked (the search setting `polynomial`, up to 22 inputs), an
+ * output whose y is an exact sparse polynomial of the inputs (search/polynomialQuestion.ts) keeps
+ * the inputs that polynomial uses instead, and any other output adds to its selection the inputs of
+ * its best polynomial by the score (a long sum over many inputs leaves each too little correlation).
+ *
  * The inputs kept are those any output selected, in the table's order; where no input stood out
  * for an output, every input is kept (nothing is dropped on no evidence). The result records
  * `search.inputs: {kept, dropped, reason}`.
  */
 import type { Dataset } from "../data/index.js";
 import { leastSquares } from "../numeric/index.js";
+import { exactPolynomialInputs } from "../search/index.js";
 import type { Registry, SymbolPlugin } from "../plugins/index.js";
 
 /** More input columns than this are screened before the search. */
@@ -115,6 +121,7 @@ export function screenInputs(
   data: Dataset,
   pool: readonly string[],
   symbols: Registry<SymbolPlugin>,
+  polynomial?: { intercept: boolean },
 ): { data: Dataset; inputs?: InputScreen } {
   if (data.inputs.length <= SCREEN_INPUTS) return { data };
   const threshold = Math.max(0.05, 5 / Math.sqrt(data.rows));
@@ -132,8 +139,15 @@ export function screenInputs(
   const squared = data.x.map((x) => unit(x.map((v) => v * v)));
   const keep = new Set<number>();
   let everything = false;
-  for (const y of data.y) {
-    const chosen = selectFor(Float64Array.from(y), columns, plain, squared, threshold);
+  let exact = 0;
+  for (const [target, y] of data.y.entries()) {
+    const sparse = polynomial && exactPolynomialInputs(data, target, pool, symbols, polynomial.intercept);
+    if (sparse && sparse.exact) exact++;
+    const selected =
+      sparse && sparse.exact ? null : selectFor(Float64Array.from(y), columns, plain, squared, threshold);
+    // An exact polynomial's inputs alone; else the forward selection's with the best polynomial's.
+    const chosen =
+      sparse && (sparse.exact || selected) ? [...new Set([...(selected ?? []), ...sparse.inputs])] : selected;
     if (chosen === null) everything = true;
     else for (const i of chosen) keep.add(i);
   }
@@ -144,7 +158,9 @@ export function screenInputs(
       `(|correlation| ≤ ${threshold.toFixed(3)}): all kept`
     : `more than ${SCREEN_INPUTS} inputs: forward selection on ${data.rows} rows, each input's pool symbols ` +
       `against the residual of a least-squares fit on those selected (with their pairwise products), ` +
-      `threshold |correlation| > ${threshold.toFixed(3)}`;
+      `threshold |correlation| > ${threshold.toFixed(3)}` +
+      (exact > 0 ? `; the inputs of an exact sparse polynomial for ${exact} of ${data.y.length} outputs` : "") +
+      (polynomial && exact < data.y.length ? "; with the inputs of the best sparse polynomial" : "");
   if (!dropped.length) return { data, inputs: { kept, dropped, reason } };
   const index = kept.map((name) => data.inputs.indexOf(name));
   return {

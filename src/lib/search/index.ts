@@ -49,6 +49,7 @@ export type {
 export { createEvaluator, complexityOf, type Candidate } from "./evaluator.js";
 export { HallOfFame, frontScores, parametersOf } from "./hallOfFame.js";
 export { estimateNoise, type NoiseEstimate } from "./noise.js";
+export { exactPolynomialInputs } from "./polynomialQuestion.js";
 export { Clock, Interrupted } from "../core/index.js";
 export {
   PRODUCT_MOVES,

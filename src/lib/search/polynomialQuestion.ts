@@ -3,8 +3,9 @@
  * monomials the pool's power symbols write (linear/polynomial.ts), its best subset, and that
  * subset as a proposal of the search's own products, fitted first.
  */
-import { columnOf } from "../data/index.js";
-import type { Steps } from "../core/index.js";
+import { columnOf, type Dataset } from "../data/index.js";
+import type { Registry, SymbolPlugin } from "../plugins/index.js";
+import { runSteps, type Steps } from "../core/index.js";
 import { formatNumber } from "../equation/index.js";
 import { allowedNeurons } from "./constraints.js";
 import type { LinearProposal } from "./linear/proposer.js";
@@ -36,7 +37,11 @@ const MOST_FACTORS = 3;
  * For each input, each power 1 … 3 written with the fewest of the pool's integer power symbols
  * the input allows (x³ as x³, else x²·x, else x·x·x): power → pool symbol indices.
  */
-function writingsOf(ctx: SearchContext): Map<number, number[]>[] {
+function writingsOf(ctx: {
+  data: Dataset;
+  pool: readonly string[];
+  symbols: Registry<SymbolPlugin>;
+}): Map<number, number[]>[] {
   const allowed = allowedNeurons(ctx.data, ctx.pool, ctx.symbols);
   const powers = ctx.pool.map((name) => powerOf(ctx.symbols.get(name)));
   return ctx.data.inputs.map((_, i) => {
@@ -149,4 +154,31 @@ export function basicRelations(relations: readonly Relation[], library: readonly
     if (!consequence) kept.push(relation);
   }
   return kept;
+}
+
+/**
+ * The inputs the sparse polynomial of y uses (the question over every input and the pool's power
+ * symbols: noiseless an exact subset, else the best by the score), for the input screen of many
+ * inputs (run/screen.ts): a sum of forty products spread over twenty inputs leaves each input too
+ * little correlation to stand out, but its polynomial names them all. Undefined: no library.
+ */
+export function exactPolynomialInputs(
+  data: Dataset,
+  target: number,
+  pool: readonly string[],
+  symbols: Registry<SymbolPlugin>,
+  intercept: boolean,
+): { inputs: number[]; exact: boolean } | undefined {
+  const ctx = { data, pool, symbols } as const;
+  const writings = writingsOf(ctx);
+  const degree = polynomialDegree(data.inputs.length);
+  if (degree === 0) return undefined;
+  const library = monomials(data.inputs.length, degree, (i, p) => writings[i]!.has(p));
+  const ask = (noisy: boolean) =>
+    runSteps(polynomialQuestionSteps({ x: data.x, y: data.y[target]!, monomials: library, intercept, noisy }));
+  const exact = ask(false);
+  const answer = exact ?? ask(true);
+  if (!answer) return undefined;
+  const used = new Set(answer.members.flatMap((j) => library[j]!.flatMap((p, i) => (p > 0 ? [i] : []))));
+  return { inputs: [...used].sort((a, b) => a - b), exact: exact !== undefined };
 }
