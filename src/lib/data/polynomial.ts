@@ -277,3 +277,61 @@ const ON_WIDE: PolynomialEntry[] = [
 ];
 
 export const polynomialEntries: PolynomialEntry[] = [...ON_UNIT, ...ON_WIDE];
+
+/** Draws of the long sums' generator (a small LCG of our own: the same terms in every engine). */
+function draws(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+/**
+ * A long sum of `terms` distinct products of one or two inputs (a square among them) over `inputs`
+ * inputs named x1 … xn, every input used, coefficients ±0.2 … ±2.0 to one decimal; drawn from `seed`.
+ */
+function longSum(n: number, note: string, inputs: number, terms: number, range: Range, seed: number): PolynomialEntry {
+  const next = draws(seed);
+  const names = Array.from({ length: inputs }, (_, i) => `x${i + 1}`);
+  const chosen = new Map<string, number>();
+  const add = (monomial: string) => {
+    if (chosen.has(monomial) || chosen.size >= terms) return;
+    const magnitude = Math.round(2 + 18 * next()) / 10;
+    chosen.set(monomial, next() < 0.5 ? -magnitude : magnitude);
+  };
+  // Every input once (alone or in a product), then products of two until the sum is long enough.
+  for (const [i, name] of names.entries()) {
+    const other = names[(i + 1 + Math.floor(next() * (inputs - 1))) % inputs]!;
+    add(next() < 0.4 ? name : monomialKey(powersOf(`${name}*${other}`)));
+  }
+  while (chosen.size < terms) {
+    const a = names[Math.floor(next() * inputs)]!;
+    const b = names[Math.floor(next() * inputs)]!;
+    add(monomialKey(powersOf(next() < 0.2 ? a : `${a}*${b}`)));
+  }
+  const ranges = Object.fromEntries(names.map((name) => [name, range]));
+  return {
+    ...entry(
+      n,
+      note,
+      ranges,
+      [...chosen].map(([m, c]) => [c, m]),
+    ),
+    id: `long-${n}`,
+  };
+}
+
+/**
+ * The long sums (issue 55, "long sums over many inputs", written after the question landed and
+ * measured against the search with the question off): 10–40 products of one or two inputs over
+ * 8–20 inputs, half on U(1, 2), half on wider ranges.
+ */
+export const longPolynomialEntries: PolynomialEntry[] = [
+  longSum(1, "ten products over eight inputs", 8, 10, UNIT, 1),
+  longSum(2, "fifteen products over ten inputs, a wider range", 10, 15, [-1, 2], 2),
+  longSum(3, "twenty products over twelve inputs", 12, 20, UNIT, 3),
+  longSum(4, "twenty-five products over sixteen inputs, a wider range", 16, 25, [0.5, 3], 4),
+  longSum(5, "thirty products over twenty inputs", 20, 30, UNIT, 5),
+  longSum(6, "forty products over twenty inputs, a wider range", 20, 40, [-2, 2], 6),
+];
