@@ -34,9 +34,17 @@ export interface EpisodeProgress {
   best: { key: string; nrmse: number };
 }
 
+/** Which question a target's search is asking (the search's phase, in words). */
+export interface PhaseProgress {
+  target: string;
+  phase: string;
+}
+
 export interface SearchProgress<E extends EpisodeProgress = EpisodeProgress> {
   /** After each episode. */
   episode(event: E): void;
+  /** When a target's search starts a phase before its episodes (a screen that may take a while). */
+  phase(event: PhaseProgress): void;
   /**
    * Clears the bar (nothing for plain lines); call before printing anything else. Idempotent.
    * Resolves once the stream has taken the clearing: in the plugin worker stdout and stderr are
@@ -91,6 +99,7 @@ function lineProgress<E extends EpisodeProgress>({
   const start = performance.now();
   let last = start;
   let latest: E | undefined;
+  let asking: PhaseProgress | undefined;
   const say = (line: string) => {
     last = performance.now();
     log.info(line);
@@ -104,13 +113,19 @@ function lineProgress<E extends EpisodeProgress>({
         latest
           ? `${latest.target}: still searching after ${seconds} s, episode ${latest.episode}; ` +
               `best ${equation(latest)} (NRMSE ${formatNumber(latest.best.nrmse, 3)}); ${latest.structures} structures`
-          : `still searching after ${seconds} s (screening before the first episode)`,
+          : `${asking ? `${asking.target}: ` : ""}still searching after ${seconds} s ` +
+              `(${asking?.phase ?? "screening before the first episode"})`,
       );
     },
     Math.max(10, Math.floor(heartbeatMs / 4)),
   );
   heartbeat.unref();
   return {
+    phase(event) {
+      asking = event;
+      latest = undefined;
+      say(`${event.target}: ${event.phase}`);
+    },
     episode(event) {
       latest = event;
       const key = `${event.best.key}`;
@@ -183,30 +198,37 @@ function barProgress<E extends EpisodeProgress>({
     // (A stream that never calls back, a closed one, holds nothing up for long.)
     return Promise.race([written, new Promise<void>((resolve) => setTimeout(resolve, 1000).unref())]);
   };
+  /** A target's bar, made where it is not the one shown. */
+  const open = (name: string) => {
+    if (name === target) return;
+    clear();
+    target = name;
+    key = undefined;
+    const columns = stream.columns || 80;
+    bar = new cliProgress.SingleBar({
+      stream: drawn as unknown as NodeJS.WritableStream,
+      format: formatLine,
+      barsize: Math.max(10, Math.min(30, Math.floor(columns / 5))),
+      barCompleteChar: "\u2588",
+      barIncompleteChar: "\u2591",
+      // No terminal modes: a killed process leaves the terminal as it was.
+      hideCursor: false,
+      linewrap: true,
+      clearOnComplete: true,
+      // The search's own handler (commands.ts) stops the bar on SIGINT/SIGTERM.
+      gracefulExit: false,
+      etaBuffer: 50,
+      fps: 10,
+    });
+    bar.start(episodes, 0, { target: name, nrmse: "—", structures: 0, equation: "—" } satisfies BarPayload);
+  };
   return {
+    phase(event) {
+      open(event.target);
+      bar!.update({ equation: event.phase } satisfies Partial<BarPayload>);
+    },
     episode(event) {
-      if (event.target !== target) {
-        clear();
-        target = event.target;
-        key = undefined;
-        const columns = stream.columns || 80;
-        bar = new cliProgress.SingleBar({
-          stream: drawn as unknown as NodeJS.WritableStream,
-          format: formatLine,
-          barsize: Math.max(10, Math.min(30, Math.floor(columns / 5))),
-          barCompleteChar: "\u2588",
-          barIncompleteChar: "\u2591",
-          // No terminal modes: a killed process leaves the terminal as it was.
-          hideCursor: false,
-          linewrap: true,
-          clearOnComplete: true,
-          // The search's own handler (commands.ts) stops the bar on SIGINT/SIGTERM.
-          gracefulExit: false,
-          etaBuffer: 50,
-          fps: 10,
-        });
-        bar.start(episodes, 0, { target: event.target, nrmse: "—", structures: 0, equation: "—" } satisfies BarPayload);
-      }
+      open(event.target);
       if (event.best.key !== key) {
         key = event.best.key;
         text = equation(event);

@@ -135,6 +135,7 @@ export async function runWithProgress(
       ...hooks,
       signal: controller.signal,
       onEpisode: (e) => progress.episode(e),
+      onPhase: (e) => progress.phase(e),
     });
     // A signal that came during a step that did not yield (a fit on a very large data set) is
     // still queued: one turn of the event loop hands it to onSignal before the listeners go, so

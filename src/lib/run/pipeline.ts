@@ -31,6 +31,7 @@ import type { ArgminSolver } from "../search/index.js";
 import {
   search,
   type EpisodeEvent,
+  type PhaseEvent,
   type SearchOptions,
   type SearchResult,
   type SearchSettings,
@@ -234,6 +235,8 @@ export interface RunHooks {
   /** Stops a search at the next episode; the result then holds the best found so far (stopReason "aborted"). */
   signal?: AbortSignal;
   onEpisode?: (event: EpisodeEvent) => void;
+  /** When a target's search starts a phase before its episodes (search/strategy.ts PhaseEvent). */
+  onPhase?: (event: PhaseEvent) => void;
   /** After each equation of a given form is fitted. */
   onFit?: FitFormOptions["onProgress"];
   /** After each target's model is trained (a model method). */
@@ -397,6 +400,7 @@ async function searchStructures(prepared: PreparedRun, hooks: RunHooks): Promise
     ...searchOptionsOf(plugins, data),
     signal: hooks.signal,
     onEpisode: hooks.onEpisode,
+    onPhase: hooks.onPhase,
     argmin: hooks.argmin,
   });
   const { equations, simplified } = sampled.sample ? onAllRows(found, data.train, plugins) : found;

@@ -14,7 +14,7 @@ import { Clock } from "../core/index.js";
 import { searchOutput } from "./loop.js";
 import { resolveSettings } from "./methods.js";
 import type { SearchSettings } from "./settings.js";
-import type { EpisodeEvent, OutputSearchResult } from "./strategy.js";
+import type { EpisodeEvent, OutputSearchResult, PhaseEvent } from "./strategy.js";
 
 export { searchOutput } from "./loop.js";
 export {
@@ -40,6 +40,7 @@ export { allowedNeurons } from "./constraints.js";
 export { FACTORS_CAP, TERMS_CAP, sizesOf, type Size } from "./growth.js";
 export type {
   EpisodeEvent,
+  PhaseEvent,
   OutputSearchResult,
   ProposalStrategy,
   SearchRun,
@@ -74,6 +75,8 @@ export interface SearchOptions {
   settings?: Partial<SearchSettings>;
   signal?: AbortSignal;
   onEpisode?: (event: EpisodeEvent) => void;
+  /** When a target's search starts a phase before its episodes (strategy.ts PhaseEvent). */
+  onPhase?: (event: PhaseEvent) => void;
   argmin?: ArgminSolver;
 }
 
@@ -128,6 +131,7 @@ export async function search(data: Dataset, options: SearchOptions): Promise<Sea
         signal: options.signal,
         clock,
         onEpisode: options.onEpisode,
+        onPhase: options.onPhase,
       },
       settings,
     );

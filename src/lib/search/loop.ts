@@ -30,6 +30,7 @@ import {
 import { structureSearchRow, type StructureSearchRow } from "./methods.js";
 import { estimateNoise, type NoiseEstimate } from "./noise.js";
 import { PhaseTimer, timedArgmin, timedSteps } from "./phases.js";
+import { polynomialDegree } from "./linear/polynomial.js";
 import { basicRelations, identityText, polynomialStartSteps, type PolynomialStart } from "./polynomialQuestion.js";
 import type { SearchSettings, StopReason } from "./settings.js";
 import { type StopRule, stopRules } from "./stop.js";
@@ -309,6 +310,9 @@ async function askPolynomial(s: OutputSearch): Promise<void> {
   const { ctx, settings, status } = s;
   if (!settings.polynomial || s.replay === 0 || s.sizes.length <= 1 || !s.linear || ctx.outer !== undefined) return;
   const widest = Math.max(...s.sizes.map((size) => size.maxFactors));
+  const degree = polynomialDegree(ctx.data.inputs.length);
+  if (degree > 0)
+    ctx.onPhase?.({ target: ctx.target, phase: `asking whether it is a sparse polynomial of degree ≤ ${degree}` });
   const ask = (noisy: boolean) =>
     driveSteps(timedSteps(polynomialStartSteps(ctx, settings, widest, noisy), s.timer, "screening"), s.clock);
   try {
@@ -322,7 +326,8 @@ async function askPolynomial(s: OutputSearch): Promise<void> {
   const terms = found.proposal.products.length;
   if (settings.terms === 0 && !s.sizes.some((size) => size.terms >= terms && size.maxFactors >= found.factors))
     s.sizes = [...s.sizes, { terms, maxFactors: widest }];
-  s.polynomialAtFloor = !found.answer.exact && found.answer.nrmse <= floorReach(ctx.data.rows) * s.estimate().nrmse;
+  s.polynomialAtFloor =
+    !found.answer.exact && found.stable && found.answer.nrmse <= floorReach(ctx.data.rows) * s.estimate().nrmse;
   if (found.answer.exact) {
     s.first = { proposals: [found.proposal], columns: found.answer.columns };
     s.exactScreen = {
@@ -344,6 +349,7 @@ async function screenFormsFirst(s: OutputSearch): Promise<Form | undefined> {
     ((settings.outer && ctx.within !== "ratio") || (ctx.within === undefined && (settings.ratio || settings.monomial)));
   const cheapFirst = s.sizes.length > 1 && s.linear;
   if (s.replay === 0 || ctx.outer !== undefined || !forms || !cheapFirst || s.exactScreen) return undefined;
+  ctx.onPhase?.({ target: ctx.target, phase: "screening forms: an outer function, a ratio, a monomial argument" });
   try {
     return await screenForms(ctx, settings, s.sizes, s.clock, s.timer, s.screens, s.estimate);
   } catch (cause) {
@@ -361,6 +367,7 @@ async function screenFirst(s: OutputSearch): Promise<void> {
   if (s.replay === 0) status.interrupt("time-limit");
   else if (s.exactScreen) return;
   else if (status.going && s.sizes.length > 1 && s.linear) {
+    ctx.onPhase?.({ target: ctx.target, phase: "the first screen: products in log space, sparse sums, pursuit" });
     try {
       const y = columnOf(ctx.data, ctx.target);
       // Where the polynomial question's answer reaches the noise floor, the cheap part alone.

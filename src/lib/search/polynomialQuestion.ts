@@ -28,6 +28,13 @@ export interface PolynomialStart {
   monomials: readonly Powers[];
   /** Factors of the proposal's longest product. */
   factors: number;
+  /**
+   * Under noise: whether the even rows and the odd rows, each asked alone, choose the same subset
+   * (stability selection). A sparse polynomial law does where its terms stand out of the noise; a
+   * polynomial that only approximates y (exp(a)·b + c at 1 % noise: eight terms) does not, since
+   * many approximations fit as well and the noise picks among them. Noiseless: true.
+   */
+  stable: boolean;
 }
 
 /** Factors a monomial's power of one input is written with at most (x³ = x·x·x without x³). */
@@ -90,6 +97,19 @@ export function* polynomialStartSteps(
     noisy,
   });
   if (!answer || answer.members.length === 0) return undefined;
+  let stable = true;
+  for (let half = 0; noisy && stable && half < 2; half++) {
+    const rows = (v: ArrayLike<number>) =>
+      Float64Array.from({ length: Math.ceil((v.length - half) / 2) }, (_, r) => v[2 * r + half]!);
+    const part = yield* polynomialQuestionSteps({
+      x: ctx.data.x.map(rows),
+      y: rows(y),
+      monomials: library,
+      intercept: settings.constant,
+      noisy,
+    });
+    stable = part !== undefined && part.constant === answer.constant && part.members.join() === answer.members.join();
+  }
   const products = answer.members.map((j) =>
     library[j]!.flatMap((p, i) => (p > 0 ? writings[i]!.get(p)!.map((k) => i * ctx.pool.length + k) : [])).sort(
       (a, b) => a - b,
@@ -100,6 +120,7 @@ export function* polynomialStartSteps(
     answer,
     monomials: library,
     factors: Math.max(...products.map((p) => p.length)),
+    stable,
   };
 }
 

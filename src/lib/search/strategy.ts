@@ -35,6 +35,8 @@ export interface SearchContext {
   /** The whole search's clock (its time limit and the signal); default: the signal alone. */
   clock?: Clock;
   onEpisode?: (event: EpisodeEvent) => void;
+  /** When a phase that may take a while starts (the question it asks, in words): for a progress line. */
+  onPhase?: (event: PhaseEvent) => void;
   /** Set on the search of g⁻¹(y) for an outer function g (forms.ts outerSearch): no second one inside. */
   outer?: OuterName;
   /**
@@ -101,6 +103,12 @@ export interface ProposalStrategy {
   promisedScore?(rows: number): number;
   /** The −Q and −R networks of a learning method (for inspection, figures and tests). */
   nets?: { q: Icnn; r: Icnn };
+}
+
+/** A search's phase before its episodes, in words ("asking the polynomial question (83 monomials)"). */
+export interface PhaseEvent {
+  target: string;
+  phase: string;
 }
 
 export interface EpisodeEvent extends Tally {
