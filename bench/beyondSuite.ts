@@ -10,10 +10,21 @@
  * monomials of degree ≤ 3, half on U(1, 2)), written into site/data/polynomial-benchmark.json;
  * there a run also records whether its answer has the truth's monomials (`structure`: the verdict
  * under noise, where the same-law rule cannot hold). `--noise 40,20` adds runs with Gaussian noise
- * at those SNRs in dB on the training target, not told to the search.
+ * at those SNRs in dB on the training target, not told to the search. A noisy polynomial run also
+ * records whether its truth is identifiable at all from its rows (`identifiable`, from the truth
+ * only: the truth's own monomials fitted by least squares on the training rows, and every one of
+ * them needed, dropping it raising the score 2·n·log(NRMSE) + k·log(n)); the summaries count the
+ * runs with the right monomials against the identifiable ones.
  *
- *   --family beyond|polynomial  --seeds 0..4  --kinds ratio,transform,monomial  --equations <ids>
- *   --rows 500  --noise <dB,…>  --time-limit 30 (seconds per search; 0: none)  --jobs N  --out <file>
+ * `--method stlsq` (polynomial family only) runs a sparse-regression peer instead of the search:
+ * sequentially thresholded least squares (src/lib/baselines/stlsq.ts) over the same library the
+ * search's polynomial question builds (every monomial of degree 1 … polynomialDegree(inputs), and
+ * the constant), fitted on the training rows and judged by the same verdicts; written into
+ * site/data/polynomial-benchmark-stlsq.json unless --out says otherwise.
+ *
+ *   --family beyond|polynomial  --method consolesr|stlsq  --seeds 0..4  --kinds ratio,transform,monomial
+ *   --equations <ids>  --rows 500  --noise <dB,…>  --time-limit 30 (seconds per search; 0: none)  --jobs N
+ *   --out <file>
  *
  * Jobs run on child processes (this file with --worker), one search at a time each.
  */
@@ -23,14 +34,28 @@ import { availableParallelism, cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { gitSha } from "../src/cli/git.js";
 import { beyondData, beyondEntries, type BeyondEntry, type BeyondKind, sameLaw } from "../src/lib/data/beyond.js";
-import { monomialKey, monomialsOf, polynomialEntries, type PolynomialEntry } from "../src/lib/data/polynomial.js";
-import type { EquationResult } from "../src/lib/index.js";
+import {
+  monomialKey,
+  monomialsOf,
+  polynomialEntries,
+  powersOf,
+  type PolynomialEntry,
+} from "../src/lib/data/polynomial.js";
+import type { Dataset, EquationResult } from "../src/lib/index.js";
 import { fit, VERSION } from "../src/lib/index.js";
-import { nrmse } from "../src/lib/numeric/index.js";
+import { predictStlsq, stlsq } from "../src/lib/baselines/stlsq.js";
+import { leastSquares, nrmse } from "../src/lib/numeric/index.js";
+import { frontScoreOf } from "../src/lib/search/index.js";
+import { monomialColumn, monomials, polynomialDegree, type Powers } from "../src/lib/search/linear/polynomial.js";
 import { median } from "./searchSuite.js";
+
+/** What answers a run: the search through `fit`, or the sparse-regression peer. */
+const METHODS = ["consolesr", "stlsq"] as const;
+type Method = (typeof METHODS)[number];
 
 interface Job {
   id: string;
+  method: Method;
   seed: number;
   rows: number;
   timeLimit: number;
@@ -75,6 +100,13 @@ interface Run extends Job {
   exact: boolean;
   /** Polynomial family: the answer's monomials are the truth's (coefficients aside). */
   structure?: boolean;
+  /**
+   * Polynomial family under noise: the truth is identifiable from the training rows (module
+   * comment; from the truth only, whatever the method).
+   */
+  identifiable?: boolean;
+  /** `--method stlsq`: the threshold its score chose. */
+  lambda?: number;
   /** The largest held-out error in units of the same-law bound (≤ 1: the same law). */
   worst: number;
   learned: string;
@@ -87,15 +119,99 @@ interface Run extends Job {
   error?: string;
 }
 
+/** The truth's monomials as columns of a data set (the constant as a column of ones). */
+function truthColumns(truth: PolynomialEntry, data: Dataset): Float64Array[] {
+  return truth.terms.map(([, monomial]) => {
+    const powers = powersOf(monomial);
+    return monomialColumn(
+      data.x,
+      data.inputs.map((name) => powers[name] ?? 0),
+    );
+  });
+}
+
+/**
+ * Whether a noisy run's truth can be told from its rows at all (module comment): its own monomials
+ * fitted by least squares on the training rows score better, by 2·n·log(NRMSE) + k·log(n), than
+ * the same fit with any one of them dropped. Metrics only: it reads the truth.
+ */
+function identifiable(truth: PolynomialEntry, train: Dataset): boolean {
+  const columns = truthColumns(truth, train);
+  const y = train.y[0]!;
+  const scoreOf = (subset: Float64Array[]) => {
+    const predicted = new Float64Array(train.rows);
+    const beta = subset.length > 0 ? leastSquares(subset, y)! : new Float64Array(0);
+    for (const [p, column] of subset.entries())
+      for (let r = 0; r < train.rows; r++) predicted[r] = predicted[r]! + beta[p]! * column[r]!;
+    return frontScoreOf(nrmse(y, predicted), subset.length, train.rows);
+  };
+  const full = scoreOf(columns);
+  return columns.every((_, drop) => scoreOf(columns.filter((_, j) => j !== drop)) > full);
+}
+
+/** The polynomial question's library of a data set: the search's (no pool to limit it) by columns and keys. */
+function polynomialLibrary(data: Dataset): { powers: Powers[]; keys: string[] } {
+  const powers = monomials(data.inputs.length, polynomialDegree(data.inputs.length), () => true);
+  const keys = powers.map((p) => monomialKey(Object.fromEntries(data.inputs.map((name, i) => [name, p[i]!]))));
+  return { powers, keys };
+}
+
+/** A polynomial run answered by STLSQ over the search's library, with the search's verdicts. */
+function runStlsq(entry: PolynomialEntry, train: Dataset, test: Dataset): Omit<Run, keyof Job | "kind" | "truth"> {
+  const { powers, keys } = polynomialLibrary(train);
+  const fitted = stlsq(
+    powers.map((p) => monomialColumn(train.x, p)),
+    train.y[0]!,
+  );
+  const predicted = predictStlsq(
+    fitted,
+    powers.map((p) => monomialColumn(test.x, p)),
+  );
+  const verdict = sameLaw(predicted, test.y[0]!);
+  const found = [...fitted.support.map((j) => keys[j]!), ...(fitted.constantInSupport ? ["1"] : [])];
+  const truthKeys = monomialsOf(entry);
+  const terms = fitted.support.map((j, p) => `${fitted.coefficients[p]}*${keys[j]}`);
+  if (fitted.constantInSupport) terms.push(`${fitted.constant}`);
+  return {
+    exact: verdict.same,
+    structure: found.length === truthKeys.length && found.every((k) => truthKeys.includes(k)),
+    worst: verdict.worst,
+    learned: terms.join(" + ") || "0",
+    stopReason: "threshold",
+    lambda: fitted.lambda,
+    structures: powers.length + 1,
+    cpuSeconds: 0,
+    seconds: 0,
+    trainNrmse: fitted.nrmse,
+    testNrmse: nrmse(test.y[0]!, predicted),
+  };
+}
+
 async function runJob(job: Job): Promise<Run> {
   const entry = entryOf(job.id);
   const noise = job.snrDb === undefined ? {} : { snrDb: job.snrDb };
   const { train, test } = beyondData(entry, { seed: job.seed, rows: job.rows, ...noise });
   const rows = (d: typeof train) => Array.from({ length: d.rows }, (_, r) => d.x.map((column) => column[r]!));
-  const base = { ...job, kind: entry.kind, truth: entry.truth };
+  const base = {
+    ...job,
+    kind: entry.kind,
+    truth: entry.truth,
+    ...(entry.kind === "polynomial" && job.snrDb !== undefined ? { identifiable: identifiable(entry, train) } : {}),
+  };
   const cpu = process.cpuUsage();
   const started = performance.now();
   try {
+    if (job.method === "stlsq") {
+      if (entry.kind !== "polynomial") throw new Error("--method stlsq runs the polynomial family only");
+      const answered = runStlsq(entry, train, test);
+      const used = process.cpuUsage(cpu);
+      return {
+        ...base,
+        ...answered,
+        cpuSeconds: (used.user + used.system) / 1e6,
+        seconds: (performance.now() - started) / 1000,
+      };
+    }
     const result = await fit({
       X: rows(train),
       y: train.y[0]!,
@@ -145,7 +261,7 @@ function options(argv: string[]) {
     const [key, inline] = argv[i]!.replace(/^--/, "").split("=");
     out[key!] = inline ?? argv[++i]!;
   }
-  const known = ["family", "seeds", "kinds", "equations", "rows", "noise", "time-limit", "jobs", "out"];
+  const known = ["family", "method", "seeds", "kinds", "equations", "rows", "noise", "time-limit", "jobs", "out"];
   for (const key of Object.keys(out))
     if (!known.includes(key))
       throw new Error(`unknown flag --${key} (known: ${known.map((k) => `--${k}`).join(", ")})`);
@@ -153,8 +269,12 @@ function options(argv: string[]) {
   const family = (out.family ?? "beyond") as keyof typeof FAMILIES;
   if (!(family in FAMILIES)) throw new Error(`unknown --family ${family} (known: beyond, polynomial)`);
   const polynomial = family === "polynomial";
+  const method = (out.method ?? "consolesr") as Method;
+  if (!METHODS.includes(method)) throw new Error(`unknown --method ${method} (known: ${METHODS.join(", ")})`);
+  if (method === "stlsq" && !polynomial) throw new Error("--method stlsq runs the polynomial family only");
   return {
     family,
+    method,
     seeds: Array.from({ length: hi! - lo! + 1 }, (_, i) => lo! + i),
     kinds: (out.kinds ?? (polynomial ? "polynomial" : "ratio,transform,monomial")).split(",") as Kind[],
     noise: out.noise ? out.noise.split(",").map(Number) : [],
@@ -162,7 +282,7 @@ function options(argv: string[]) {
     rows: Number(out.rows ?? 500),
     timeLimit: Number(out["time-limit"] ?? 30),
     jobs: Number(out.jobs ?? availableParallelism()),
-    out: out.out ?? `site/data/${family}-benchmark.json`,
+    out: out.out ?? `site/data/${family}-benchmark${method === "consolesr" ? "" : `-${method}`}.json`,
   };
 }
 
@@ -176,6 +296,7 @@ async function main(): Promise<void> {
     entries.flatMap((e) =>
       o.seeds.map((seed) => ({
         id: e.id,
+        method: o.method,
         seed,
         rows: o.rows,
         timeLimit: o.timeLimit,
@@ -184,7 +305,7 @@ async function main(): Promise<void> {
     ),
   );
   const parallel = Math.max(1, Math.min(o.jobs, jobs.length));
-  process.stderr.write(`${o.family} benchmark: ${jobs.length} runs on ${parallel} processes\n`);
+  process.stderr.write(`${o.family} benchmark (${o.method}): ${jobs.length} runs on ${parallel} processes\n`);
   const started = performance.now();
   const loads: number[] = [];
   const sampler = setInterval(() => loads.push(loadavg()[0]!), 5000);
@@ -202,7 +323,8 @@ async function main(): Promise<void> {
         process.stderr.write(
           `[${runs.length}/${jobs.length}] ${run.id} seed ${run.seed}` +
             `${run.snrDb === undefined ? "" : ` ${run.snrDb} dB`}: ${run.exact ? "exact" : "not exact"}` +
-            `${run.structure === undefined ? "" : run.structure ? ", its monomials" : ", other monomials"} ` +
+            `${run.structure === undefined ? "" : run.structure ? ", its monomials" : ", other monomials"}` +
+            `${run.identifiable === undefined ? "" : run.identifiable ? " (identifiable)" : " (not identifiable)"} ` +
             `${run.cpuSeconds.toFixed(1)} s CPU, ${run.stopReason}: y = ${run.learned}` +
             `${run.error ? ` (${run.error})` : ""}\n`,
         );
@@ -217,6 +339,12 @@ async function main(): Promise<void> {
     runs: subset.length,
     exact: subset.filter((r) => r.exact).length,
     ...(o.family === "polynomial" ? { structure: subset.filter((r) => r.structure).length } : {}),
+    ...(subset.some((r) => r.identifiable !== undefined)
+      ? {
+          identifiable: subset.filter((r) => r.identifiable).length,
+          structureOfIdentifiable: subset.filter((r) => r.identifiable && r.structure).length,
+        }
+      : {}),
     medianCpuSeconds: Number((median(subset.map((r) => r.cpuSeconds)) ?? Number.NaN).toFixed(2)),
   });
   const clean = runs.filter((r) => r.snrDb === undefined);
@@ -227,6 +355,7 @@ async function main(): Promise<void> {
     manifest: {
       version: VERSION,
       git,
+      ...(o.method === "consolesr" ? {} : { method: o.method }),
       seeds: o.seeds,
       rows: o.rows,
       timeLimit: o.timeLimit,
@@ -239,18 +368,28 @@ async function main(): Promise<void> {
       ...(o.family === "polynomial"
         ? { structure: "structure: the answer is a sum of the truth's monomials, each once, coefficients aside" }
         : {}),
+      ...(o.family === "polynomial" && o.noise.length > 0
+        ? {
+            identifiable:
+              "identifiable (noisy runs, from the truth only): the truth's monomials fitted by least squares on " +
+              "the training rows score lower by 2·n·log(NRMSE) + k·log(n) than with any one of them dropped",
+          }
+        : {}),
     },
     entries: entries.map((e) => ({ id: e.id, kind: e.kind, truth: e.truth, note: e.note, inputs: e.inputs })),
     summary: { all: summary(clean), ...byKind, ...byNoise },
     runs,
   };
   writeFileSync(o.out, `${JSON.stringify(report, null, 1)}\n`);
-  console.log("| runs | exact / runs | monomials right | median CPU s |");
-  console.log("|---|---|---|---|");
-  const share = (k: number, n: number) => `${k} / ${n} (${((100 * k) / n).toFixed(0)} %)`;
+  console.log("| method | runs | exact / runs | monomials right | right / identifiable | median CPU s |");
+  console.log("|---|---|---|---|---|---|");
+  const share = (k: number, n: number) => `${k} / ${n}${n > 0 ? ` (${((100 * k) / n).toFixed(0)} %)` : ""}`;
+  // Noisy rows: the runs with the truth's monomials among those whose truth is identifiable.
   for (const [name, s] of Object.entries(report.summary))
     console.log(
-      `| ${name} | ${share(s.exact, s.runs)} | ${"structure" in s ? share(s.structure!, s.runs) : "—"} | ` +
+      `| ${o.method} | ${name} | ${share(s.exact, s.runs)} | ` +
+        `${"structure" in s ? share(s.structure!, s.runs) : "—"} | ` +
+        `${"identifiable" in s ? share(s.structureOfIdentifiable!, s.identifiable!) : "—"} | ` +
         `${s.medianCpuSeconds} |`,
     );
   process.stderr.write(`wrote ${o.out}\n`);

@@ -38,6 +38,14 @@ export { tokenLibrary, type Token, type TokenLibrary } from "./dsrLibrary.js";
 export { PrefixState, type LengthLimits } from "./dsrPrior.js";
 export { fitDsrTarget, fitDsrTargetSteps } from "./dsrModel.js";
 export { UNPACED, type TrainingPace, type TrainingStep } from "./pace.js";
+export {
+  GRID_SIZE as STLSQ_GRID_SIZE,
+  lambdaGrid,
+  predictStlsq,
+  stlsq,
+  type StlsqFit,
+  type StlsqOptions,
+} from "./stlsq.js";
 
 export {
   parameterCount,

@@ -48,7 +48,7 @@ export type {
   Outcome,
 } from "./strategy.js";
 export { createEvaluator, complexityOf, type Candidate } from "./evaluator.js";
-export { HallOfFame, frontScores, parametersOf } from "./hallOfFame.js";
+export { HallOfFame, frontScoreOf, frontScores, parametersOf } from "./hallOfFame.js";
 export { estimateNoise, type NoiseEstimate } from "./noise.js";
 export { exactPolynomialInputs } from "./polynomialQuestion.js";
 export { Clock, Interrupted } from "../core/index.js";
