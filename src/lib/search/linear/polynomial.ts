@@ -221,20 +221,27 @@ export function* polynomialQuestionSteps(question: PolynomialQuestion): Steps<Po
       (m) => Math.abs(m.members.length - best.members.length) <= EXCHANGED_SIZES && m.members.length <= EXCHANGED_MOST,
     );
     for (const start of around) meet(yield* swap(start));
-    let current: Subset = { members: [], rss: sumSquares(target) };
-    let bestForward = Infinity;
-    let sinceBest = 0;
+    // Forward paths over the library of degree ≤ 1, ≤ 2, … (the constant among them): a law of
+    // low degree among collinear inputs (a mass-spring chain's states) is found in its own small
+    // library, where the full library's greedy first steps take products that imitate it.
     const most = Math.min(columns.length, Math.floor(n / 4));
-    while (current.members.length < most && sinceBest < FORWARD_PATIENCE) {
-      const grown = added(coordinates, target, current);
-      if (!grown) break;
-      current = yield* swap(grown);
-      meet(current);
-      const score = scoreOf(current);
-      if (score < bestForward) {
-        bestForward = score;
-        sinceBest = 0;
-      } else sinceBest++;
+    const degrees = [...new Set(complexity)].filter((d) => d > 0).sort((a, b) => a - b);
+    for (const degree of degrees) {
+      const outside = complexity.flatMap((d, j) => (d > degree ? [j] : []));
+      let current: Subset = { members: [], rss: sumSquares(target) };
+      let bestForward = Infinity;
+      let sinceBest = 0;
+      while (current.members.length < most && sinceBest < FORWARD_PATIENCE) {
+        const grown = added(coordinates, target, current, outside);
+        if (!grown) break;
+        current = yield* swap(grown);
+        meet(current);
+        const score = scoreOf(current);
+        if (score < bestForward) {
+          bestForward = score;
+          sinceBest = 0;
+        } else sinceBest++;
+      }
     }
     const near = bestOf().members.length;
     for (let size = near - 2; size <= near + 1; size++) {
