@@ -10,13 +10,13 @@
  * - The data of one seed: the run's generator gives one 32-bit data seed (drawn first), the grid's
  *   own generator makes the train and test sets from it, then the training noise at `snrDb`.
  * - The search: sums of products of at most two factors, as many products as the longest true law
- *   plus one, proposed by backward elimination ("wide") and fitted by QR least squares ("lsq"):
+ *   plus one (at most 12, the LoCaL's cap: a bus with many neighbours has a longer law than that), proposed by backward elimination ("wide") and fitted by QR least squares ("lsq"):
  *   the columns are nearly collinear (u ≈ 1), see site/pow.md.
  */
 import type { Dataset } from "../dataset.js";
 import type { Experiment, ExperimentDataOptions } from "../experiments.js";
 import { addNoise } from "../noise.js";
-import { InputError } from "../../core/index.js";
+import { InputError, TERMS_CAP } from "../../core/index.js";
 import type { Equation } from "../../equation/index.js";
 import type { Grid } from "./grid.js";
 import type { OperatingPoints } from "./flows.js";
@@ -92,7 +92,8 @@ export function powerFlowExperimentOf(source: PowerFlowSource): Experiment {
     ...(maxRows === undefined ? {} : { maxRows }),
     ...(rowsMessage === undefined ? {} : { rowsMessage }),
     // Every product has at most 2 factors (u·u, u·v, v·v, or u² at a PQ bus). Pow: p1's 11 terms → 12.
-    search: { terms: longest + 1, maxFactors: 2, proposal: "wide" },
+    // A LoCaL holds at most TERMS_CAP (12) products per output: a law with more cannot be found exactly.
+    search: { terms: Math.min(longest + 1, TERMS_CAP), maxFactors: 2, proposal: "wide" },
     fit: { polish: "lsq" },
     data,
     report: (equations) => topologySummary(learnedTopology(grid, equations)),

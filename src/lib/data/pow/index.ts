@@ -45,6 +45,17 @@ export {
   type OperatingPoints,
   type LoadShape,
 } from "./profiles.js";
+export { parseGrid, gridCase, gridSchema, type GridSpec, type GridBus, type GridLine } from "./network.js";
+export {
+  powerFlowExperiment,
+  powerFlowDataset,
+  powerFlowName,
+  gridOperatingPoints,
+  GRID_ROWS,
+  type GridPointOptions,
+} from "./sampling.js";
+export { powerFlowExperimentOf, type PowerFlowSource } from "./experiment.js";
+export { solveFlows, FlowFailure, type BusPowers } from "./flows.js";
 export { reducedTruth, learnedTopology, topologySummary, type LearnedTopology, type LearnedLine } from "./truth.js";
 
 /** case5's grid (Y, bus types, setpoints). */
