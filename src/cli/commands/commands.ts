@@ -82,8 +82,10 @@ export function registerCommands(program: Command): void {
         addFitFlags(
           program
             .command("run")
-            .description(`reproduce one of the paper's experiments (${Object.keys(experiments).join(", ")}), ` +
-                "or learn the power flow of a grid file (run powerflow --grid FILE)")
+            .description(
+              `reproduce one of the paper's experiments (${Object.keys(experiments).join(", ")}), ` +
+                "or learn the power flow of a grid file (run powerflow --grid FILE)",
+            )
             .argument(
               "<experiment>",
               `${Object.keys(experiments).join(" | ")} | powerflow (with --grid), ` +
@@ -109,7 +111,8 @@ export function registerCommands(program: Command): void {
             )
             .option(
               "--grid <file>",
-              "with `run powerflow`: the grid file (JSON: buses, lines, baseMVA, load ranges; see data/grids/README.md)",
+              "with `run powerflow`: the grid file (JSON: buses, lines, baseMVA, load ranges; " +
+                "see data/grids/README.md)",
             )
             .option(
               "--given-form",

@@ -109,8 +109,8 @@ export function registerExperiment(experiment: Experiment): Experiment {
 }
 
 /**
- * A paper experiment by name, a registered one (registerExperiment), or an entry of the search benchmark by id ("nguyen-1", built once with the
- * built-in symbols); undefined when neither.
+ * A paper experiment by name, a registered one (registerExperiment), or an entry of the search
+ * benchmark by id ("nguyen-1", built once with the built-in symbols); undefined when none.
  */
 export function lookupExperiment(name: string): Experiment | undefined {
   if (Object.hasOwn(experiments, name)) return experiments[name];

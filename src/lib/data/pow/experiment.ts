@@ -10,8 +10,9 @@
  * - The data of one seed: the run's generator gives one 32-bit data seed (drawn first), the grid's
  *   own generator makes the train and test sets from it, then the training noise at `snrDb`.
  * - The search: sums of products of at most two factors, as many products as the longest true law
- *   plus one (at most 12, the LoCaL's cap: a bus with many neighbours has a longer law than that), proposed by backward elimination ("wide") and fitted by QR least squares ("lsq"):
- *   the columns are nearly collinear (u ≈ 1), see site/pow.md.
+ *   plus one (at most 12, the LoCaL's cap: a bus with many neighbours has a longer law than that),
+ *   proposed by backward elimination ("wide") and fitted by QR least squares ("lsq"): the columns
+ *   are nearly collinear (u ≈ 1), see site/pow.md.
  */
 import type { Dataset } from "../dataset.js";
 import type { Experiment, ExperimentDataOptions } from "../experiments.js";

@@ -102,7 +102,7 @@ export function parseGrid(value: unknown, file: string): GridSpec {
     const at = issuePath(issue.path);
     if (issue.code === "unrecognized_keys")
       fail("", `unknown field ${issue.keys.map((k) => `"${at ? `${at}.${k}` : k}"`).join(", ")}`);
-    fail(at || "the grid", issue.message.replace(/^Invalid input: /, ""));
+    fail(at || "the grid", issue.message.replace(/^Invalid (input|option): /, ""));
   }
   const grid = parsed.data!;
   const name = grid.name ?? stemOf(file);
@@ -113,7 +113,8 @@ export function parseGrid(value: unknown, file: string): GridSpec {
   const loads = grid.loads;
   checkRange(loads.scale, "loads.scale", fail);
   if (loads.testScale) checkRange(loads.testScale, "loads.testScale", fail);
-  if (!(loads.spread >= 0 && loads.spread < 1)) fail("loads.spread", `a fraction from 0 to below 1 (got ${loads.spread})`);
+  if (!(loads.spread >= 0 && loads.spread < 1))
+    fail("loads.spread", `a fraction from 0 to below 1 (got ${loads.spread})`);
   return {
     ...grid,
     name,
@@ -124,7 +125,8 @@ export function parseGrid(value: unknown, file: string): GridSpec {
 type Fail = (at: string, message: string) => never;
 
 function checkRange([lo, hi]: [number, number], at: string, fail: Fail): void {
-  if (!(lo >= 0 && lo <= hi && hi <= 10)) fail(at, `a multiplier range [lo, hi] with 0 ≤ lo ≤ hi ≤ 10 (got [${lo}, ${hi}])`);
+  if (!(lo >= 0 && lo <= hi && hi <= 10))
+    fail(at, `a multiplier range [lo, hi] with 0 ≤ lo ≤ hi ≤ 10 (got [${lo}, ${hi}])`);
 }
 
 function checkBuses(grid: GridFile, fail: Fail): void {
@@ -137,11 +139,13 @@ function checkBuses(grid: GridFile, fail: Fail): void {
     if (twin !== undefined) fail(`${at}.id`, `bus ${bus.id} is listed twice (also buses[${twin}])`);
     seen.set(bus.id, a);
     if (bus.type === "slack") {
-      if (slack >= 0) fail(`${at}.type`, `a second slack bus (bus ${grid.buses[slack]!.id} is the first); a grid has one`);
+      if (slack >= 0)
+        fail(`${at}.type`, `a second slack bus (bus ${grid.buses[slack]!.id} is the first); a grid has one`);
       slack = a;
     }
     // Setpoints in kV or in percent are the usual slip: a per-unit magnitude is near 1.
-    if (!(bus.vm >= 0.5 && bus.vm <= 1.5)) fail(`${at}.vm`, `a voltage magnitude in pu, from 0.5 to 1.5 (got ${bus.vm})`);
+    if (!(bus.vm >= 0.5 && bus.vm <= 1.5))
+      fail(`${at}.vm`, `a voltage magnitude in pu, from 0.5 to 1.5 (got ${bus.vm})`);
     if (bus.pg !== 0 && bus.type !== "PV")
       fail(`${at}.pg`, `generation is given at PV buses only (bus ${bus.id} is ${bus.type}; the slack balances)`);
     if (bus.range) checkRange(bus.range, `${at}.range`, fail);

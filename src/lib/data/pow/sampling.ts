@@ -5,7 +5,8 @@
  *
  * Row r: a system multiplier s_r ~ U(loads.scale) (test rows: U(loads.testScale)); then, bus by bus
  * in the file's order, a multiplier m_b = s_r · U(1 − spread, 1 + spread), or m_b ~ U(range) for a
- * bus with its own `range`. Load P_b = pd_b · m_b, Q_b = qd_b · m_b (the power factor is kept);
+ * bus with its own `range`, then its power-factor factor f_b ~ U(1 − spread, 1 + spread). Load
+ * P_b = pd_b · m_b, Q_b = qd_b · m_b · f_b (a fixed power factor would make q_b/p_b constant);
  * a PV bus generates pg_b · m_b (generation follows the load); the slack balances (losses included).
  * Every bus draws its multiplier whether or not it has load, so a seed gives the same bytes. Each
  * flow starts flat (the setpoints, zero angles): rows are independent.
@@ -47,8 +48,11 @@ export function gridOperatingPoints(spec: GridSpec, options: GridPointOptions): 
     system[r] = s;
     spec.buses.forEach((bus, a) => {
       const m = bus.range ? rng.uniform(bus.range[0], bus.range[1]) : s * rng.uniform(1 - spread, 1 + spread);
+      // The power factor moves too: with q_b/p_b fixed, qd·p_b − pd·q_b would be a sum of products
+      // that is 0 on every row, and any multiple of it could join a learned law.
+      const power = rng.uniform(1 - spread, 1 + spread);
       pLoad[a]![r] = bus.pd * m;
-      qLoad[a]![r] = bus.qd * m;
+      qLoad[a]![r] = bus.qd * m * power;
       if (grid.types[a] === PV) pGen[a]![r] = bus.pg * m;
     });
   }
