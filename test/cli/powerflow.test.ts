@@ -1,7 +1,7 @@
 /**
  * `consolesr run powerflow --grid FILE` (issue 55, part 4): a bad or missing grid file is one
- * error line and exit 2; a good one runs Pow's pipeline on that grid, and one seed gives the same
- * JSON.
+ * error line and exit 2; a good one runs Pow's pipeline on that grid, one seed gives the same JSON,
+ * and `reproduce --grid` re-runs it.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -54,4 +54,9 @@ test("run powerflow learns ring5's laws, records the grid's experiment, and one 
   // p2 (bus 2 is PV: u2² + v2² is its setpoint squared) is a sum of products of two voltage components.
   const p2 = result.evaluation.find((e: { target: string }) => e.target === "p2");
   assert.equal(p2.exact, true, JSON.stringify(p2));
+  // reproduce needs the grid: without it one line says so; with it, the same equations.
+  assertInputError(await cli(["reproduce", outs[0]!]), '"powerflow:ring5" is the power flow of a grid file');
+  const again = await cli(["reproduce", outs[0]!, "--grid", "data/grids/ring5.json"], { timeoutMs: 300_000 });
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stdout, /reproduced exactly: all 10 equations/);
 });

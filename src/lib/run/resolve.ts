@@ -128,7 +128,7 @@ export function findExperiment(name: string, prefix = ""): Experiment {
   if (!experiment && name.startsWith("powerflow:"))
     throw new InputError(
       `${prefix}experiment "${name}" is the power flow of a grid file: give the grid ` +
-        `(the CLI: --grid <file>; the library: registerExperiment(powerFlowExperiment(parseGrid(…))))`,
+        `(the CLI: run/reproduce --grid <file>; the library: registerExperiment(powerFlowExperiment(parseGrid(…))))`,
     );
   if (!experiment)
     throw new InputError(
