@@ -52,6 +52,7 @@ export default {
         { name: "syn1 (§5.1)", path: "/syn1" },
         { name: "syn2 (§5.1)", path: "/syn2" },
         { name: "Pow (§5.1)", path: "/pow" },
+        { name: "A grid of your own", path: "/grid" },
         { name: "Mas (§5.1)", path: "/mas" },
         { name: "Search benchmark", path: "/search-benchmark" },
         { name: "Comparison (Table 1, Fig. 3)", path: "/comparison" },

@@ -21,6 +21,8 @@ import { basename, dirname, join, resolve } from "node:path";
 import { isMainThread, workerData } from "node:worker_threads";
 import { InputError } from "../lib/core/index.js";
 import { CsvReader, parseCsv, readCsv, type Table } from "../lib/data/index.js";
+import { parseGrid, powerFlowExperiment, type Experiment } from "../lib/data/index.js";
+import { registerExperiment } from "../lib/run/index.js";
 import { Interrupted } from "../lib/core/index.js";
 import { escapedLine } from "../lib/core/index.js";
 import type { ProgressStream } from "./commands/progress.js";
@@ -61,6 +63,17 @@ export function readBytes(path: string, what = "data"): Buffer {
   } catch (error) {
     throw new InputError(`${path}: ${readProblem(error, what)}`);
   }
+}
+
+/**
+ * A grid file (`run powerflow --grid`, data/grids/README.md), checked and registered as the
+ * experiment `powerflow:<name>`; a missing or invalid file is one InputError naming it and the field.
+ */
+export function registerGridFile(path: string): Experiment {
+  const text = readBytes(path, "grid JSON")
+    .toString("utf8")
+    .replace(/^\uFEFF/, "");
+  return registerExperiment(powerFlowExperiment(parseGrid(text, path)));
 }
 
 /** Bytes of a CSV file read (and parsed) at a time. */

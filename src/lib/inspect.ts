@@ -40,7 +40,7 @@ export { leaveOneOutNrmse } from "./metrics/index.js";
 // The conformance check's samples, and the guard the registries put around a symbol.
 export { sampleConstraintContexts, sampleRewardFits } from "./conformance/index.js";
 export { guardSymbol } from "./plugins/index.js";
-// The paper's systems: the power grid (Pow) and the mass–damper network (Mas).
+// The paper's systems: the power grid (Pow, and any grid file's operating points) and the mass–damper network (Mas).
 export {
   powExperiment,
   POW_GRID,
@@ -52,6 +52,7 @@ export {
   writtenInjections,
   operatingPoints,
   powOperatingPoints,
+  gridOperatingPoints,
   reducedTruth,
   learnedTopology,
   topologySummary,

@@ -23,7 +23,7 @@ import type { Registries } from "../../lib/plugins/index.js";
 import { OUTER_NAMES, outerOf } from "../../lib/equation/index.js";
 import { addFitFlags, addModelFlags, addSearchFlags, listOption, numberOption } from "./fitOptions.js";
 import { gitSha } from "../git.js";
-import { checkOutPath, readCsvFile, readCsvFileDriven, reporter, type Reporter } from "../io.js";
+import { checkOutPath, readCsvFile, readCsvFileDriven, registerGridFile, reporter, type Reporter } from "../io.js";
 import { addPluginTimeoutFlag, collect, importPluginFile, loadRegistries, TRUST_NOTE } from "../sandbox/plugins.js";
 import { registerReproduce } from "./reproduce.js";
 import { registerSweep } from "../sweep/sweep.js";
@@ -82,10 +82,14 @@ export function registerCommands(program: Command): void {
         addFitFlags(
           program
             .command("run")
-            .description(`reproduce one of the paper's experiments (${Object.keys(experiments).join(", ")})`)
+            .description(
+              `reproduce one of the paper's experiments (${Object.keys(experiments).join(", ")}), ` +
+                "or learn the power flow of a grid file (run powerflow --grid FILE)",
+            )
             .argument(
               "<experiment>",
-              `${Object.keys(experiments).join(" | ")}, or a search-benchmark id (nguyen-1, feynman-I.12.4, …)`,
+              `${Object.keys(experiments).join(" | ")} | powerflow (with --grid), ` +
+                "or a search-benchmark id (nguyen-1, feynman-I.12.4, …)",
             )
             .addOption(numberOption("--seed <n>", "random seed of the data and the search, 0…2^32−1", BOUNDS.seed, 0))
             .addOption(numberOption("--snr <dB>", "Gaussian noise on the training targets at this SNR", BOUNDS.snrDb))
@@ -106,6 +110,11 @@ export function registerCommands(program: Command): void {
               ),
             )
             .option(
+              "--grid <file>",
+              "with `run powerflow`: the grid file (JSON: buses, lines, baseMVA, load ranges; " +
+                "see data/grids/README.md)",
+            )
+            .option(
               "--given-form",
               "fit the experiment's known forms instead of searching (coefficient estimation only)",
             )
@@ -118,9 +127,10 @@ export function registerCommands(program: Command): void {
   ).action(
     async (
       name: string,
-      flags: CommonFlags & { snr?: number; rows?: number; givenForm?: boolean; symbols?: string[] },
+      flags: CommonFlags & { snr?: number; rows?: number; givenForm?: boolean; symbols?: string[]; grid?: string },
     ) => {
       const log = reporter(Boolean(flags.quiet));
+      if (name === "powerflow" || flags.grid !== undefined) name = powerFlowOf(name, flags.grid);
       const experiment = lookupExperiment(name);
       if (!experiment)
         throw new InputError(
@@ -276,6 +286,17 @@ export function registerCommands(program: Command): void {
 
   registerReproduce(program);
   registerSweep(program);
+}
+
+/**
+ * `run powerflow --grid FILE`: the grid's experiment, registered under `powerflow:<grid name>`,
+ * whose name the run goes on with (and its result records).
+ */
+function powerFlowOf(name: string, grid: string | undefined): string {
+  if (name !== "powerflow") throw new InputError(`--grid: applies to \`run powerflow\` only (not \`run ${name}\`)`);
+  if (grid === undefined)
+    throw new InputError("run powerflow: --grid <file> is required (a grid JSON file: see data/grids/README.md)");
+  return registerGridFile(grid).name;
 }
 
 /** The flags `fit` (and `report`) read. */

@@ -22,7 +22,7 @@ import { MAX_RESULT_BYTES, parseResult, type Comparison } from "../../lib/result
 import type { EquationResult, ResultJson } from "../../lib/result/index.js";
 import { shown } from "../../lib/core/index.js";
 import { VERSION } from "../../lib/core/index.js";
-import { fileSha256, readBytes, readCsvFile, reporter, type Reporter } from "../io.js";
+import { fileSha256, readBytes, readCsvFile, registerGridFile, reporter, type Reporter } from "../io.js";
 import { addPluginTimeoutFlag, collect, loadRegistries, TRUST_NOTE } from "../sandbox/plugins.js";
 
 export interface ReproduceOptions {
@@ -197,6 +197,7 @@ export function registerReproduce(program: Command): void {
       "--data <file>",
       "the CSV a fit result was made from (default: its recorded file name, in the result's folder or the current one)",
     )
+    .option("--grid <file>", "the grid file a `run powerflow` result was made from (data/grids/README.md)")
     .option("--exact", "demand an exact match (1e-9, every field) even when a float32 backend allows 1e-4")
     .addOption(new Option("--backend <name>", "tfjs backend of the re-run").choices(["cpu", "wasm"]).default("cpu"))
     .option("--plugin <file>", `load the plugin file the result was made with (repeatable); ${TRUST_NOTE}`, collect)
@@ -204,9 +205,11 @@ export function registerReproduce(program: Command): void {
   addPluginTimeoutFlag(command).action(
     async (
       file: string,
-      flags: { backend: string; data?: string; exact?: boolean; plugin?: string[]; quiet?: boolean },
+      flags: { backend: string; data?: string; exact?: boolean; plugin?: string[]; quiet?: boolean; grid?: string },
     ) => {
       const log = reporter(Boolean(flags.quiet));
+      // A grid's experiment is registered under its name before the manifest names it.
+      if (flags.grid !== undefined) registerGridFile(flags.grid);
       const started = performance.now();
       const { comparison, lines } = await reproduce(file, {
         backend: flags.backend,

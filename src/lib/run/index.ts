@@ -28,7 +28,7 @@ export {
   searchOptionsOf,
 } from "./pipeline.js";
 export { prepareRun, type PreparedRun, type RunRequest, type RunSource } from "./prepare.js";
-export { lookupExperiment, resolvePipelineConfig, searchSettingsOf } from "./resolve.js";
+export { lookupExperiment, registerExperiment, resolvePipelineConfig, searchSettingsOf } from "./resolve.js";
 export {
   SAMPLE_ROWS,
   SAMPLE_ROWS_PER_INPUT,

@@ -91,13 +91,30 @@ export const formTargets = (form: string) =>
 
 export const benchmarkExperiments = new Map<string, Experiment>();
 
+/** Experiments a caller registered (a grid's power flow, `run powerflow --grid`), by name. */
+const registeredExperiments = new Map<string, Experiment>();
+
 /**
- * A paper experiment by name, or an entry of the search benchmark by id ("nguyen-1", built once with the
- * built-in symbols); undefined when neither.
+ * Makes an experiment of one's own (e.g. powerFlowExperiment(grid)) runnable by name, like the
+ * paper's: `prepareRun({ experiment: experiment.name, … })`, and `reproduce` of its results in the
+ * same process. A later registration under the same name replaces the earlier one; the paper's
+ * experiments and the benchmark's ids cannot be replaced (an InputError). Returns the experiment.
+ */
+export function registerExperiment(experiment: Experiment): Experiment {
+  const { name } = experiment;
+  if (Object.hasOwn(experiments, name) || benchmarkEntries.some((e) => e.id === name))
+    throw new InputError(`experiment "${name}" is built in; give yours another name`);
+  registeredExperiments.set(name, experiment);
+  return experiment;
+}
+
+/**
+ * A paper experiment by name, a registered one (registerExperiment), or an entry of the search
+ * benchmark by id ("nguyen-1", built once with the built-in symbols); undefined when none.
  */
 export function lookupExperiment(name: string): Experiment | undefined {
   if (Object.hasOwn(experiments, name)) return experiments[name];
-  let experiment = benchmarkExperiments.get(name);
+  let experiment = registeredExperiments.get(name) ?? benchmarkExperiments.get(name);
   if (experiment) return experiment;
   const entry = benchmarkEntries.find((e) => e.id === name);
   if (!entry) return undefined;
@@ -108,6 +125,11 @@ export function lookupExperiment(name: string): Experiment | undefined {
 
 export function findExperiment(name: string, prefix = ""): Experiment {
   const experiment = lookupExperiment(name);
+  if (!experiment && name.startsWith("powerflow:"))
+    throw new InputError(
+      `${prefix}experiment "${name}" is the power flow of a grid file: give the grid ` +
+        `(the CLI: run/reproduce --grid <file>; the library: registerExperiment(powerFlowExperiment(parseGrid(…))))`,
+    );
   if (!experiment)
     throw new InputError(
       `${prefix}unknown experiment "${name}" (known: ${Object.keys(experiments).join(", ")}, ` +

@@ -19,15 +19,11 @@
  * per seed: the 17,520 power flows take ~0.3 s), then the training noise, then the search's seed.
  */
 import type { Dataset } from "../dataset.js";
-import type { Experiment, ExperimentDataOptions } from "../experiments.js";
-import { addNoise } from "../noise.js";
-import { InputError } from "../../core/index.js";
 import { createRng } from "../../core/index.js";
 import { CASE5 } from "./case5.js";
 import { makeGrid, type Grid } from "./grid.js";
 import { HOURS_PER_YEAR, operatingPoints, type OperatingPoints } from "./profiles.js";
-import { learnedTopology, pName, qName, reducedTruth, topologySummary, uName, vName } from "./truth.js";
-import type { Equation } from "../../equation/index.js";
+import { pointsDataset, powerFlowExperimentOf } from "./experiment.js";
 
 export { CASE5, PQ, PV, SLACK, type PowerCase, type Bus, type Branch, type Generator } from "./case5.js";
 export {
@@ -49,13 +45,21 @@ export {
   type OperatingPoints,
   type LoadShape,
 } from "./profiles.js";
+export { parseGrid, gridCase, gridSchema, type GridSpec, type GridBus, type GridLine } from "./network.js";
+export {
+  powerFlowExperiment,
+  powerFlowDataset,
+  powerFlowName,
+  gridOperatingPoints,
+  GRID_ROWS,
+  type GridPointOptions,
+} from "./sampling.js";
+export { powerFlowExperimentOf, type PowerFlowSource } from "./experiment.js";
+export { solveFlows, FlowFailure, type BusPowers } from "./flows.js";
 export { reducedTruth, learnedTopology, topologySummary, type LearnedTopology, type LearnedLine } from "./truth.js";
 
 /** case5's grid (Y, bus types, setpoints). */
 export const POW_GRID: Grid = makeGrid(CASE5);
-
-const inputsOf = (grid: Grid) => grid.power.buses.flatMap((_, a) => [uName(grid, a), vName(grid, a)]);
-const targetsOf = (grid: Grid) => grid.power.buses.flatMap((_, a) => [pName(grid, a), qName(grid, a)]);
 
 const cache = new Map<number, OperatingPoints>();
 const CACHE_SIZE = 4;
@@ -72,61 +76,26 @@ export function powOperatingPoints(dataSeed: number): OperatingPoints {
 
 /** Hours [from, to) of the operating points as a dataset (fresh arrays: callers may add noise). */
 export function powDataset(points: OperatingPoints, from: number, to: number): Dataset {
-  const { grid } = points;
-  const x = grid.power.buses.flatMap((_, a) => [points.u[a]!.slice(from, to), points.v[a]!.slice(from, to)]);
-  const y = grid.power.buses.flatMap((_, a) => [points.p[a]!.slice(from, to), points.q[a]!.slice(from, to)]);
-  return { inputs: inputsOf(grid), targets: targetsOf(grid), x, y, rows: to - from };
-}
-
-function powData(options: ExperimentDataOptions): { train: Dataset; test: Dataset } {
-  const rows = options.rows;
-  if (rows > HOURS_PER_YEAR) throw new InputError(powRowsMessage(rows));
-  const dataSeed = Math.floor(options.rng.next() * 4294967296);
-  const points = powOperatingPoints(dataSeed);
-  const train = powDataset(points, 0, rows);
-  const test = powDataset(points, HOURS_PER_YEAR, 2 * HOURS_PER_YEAR);
-  if (options.snrDb !== undefined) for (const column of train.y) addNoise(column, options.snrDb, options.rng);
-  return { train, test };
+  return pointsDataset(points, from, to);
 }
 
 const powRowsMessage = (rows: number) =>
   `pow: \`rows\` ${rows} is more than the training year's ${HOURS_PER_YEAR} hourly points; ` +
   `give \`rows\` ${HOURS_PER_YEAR} or fewer`;
 
-/**
- * The forms `run pow --given-form` fits: the truth's, with a
- * constant term written c·u_s (the slack's u, constant on the data).
- */
-function givenForms(grid: Grid, truth: readonly Equation[]): Equation[] {
-  const us = uName(grid, grid.slack);
-  return truth.map((e) => ({
-    target: e.target,
-    terms: e.terms.map((t) =>
-      t.factors.length > 0 ? t : { coefficient: t.coefficient, factors: [{ symbol: "x", input: us }] },
-    ),
-  }));
-}
-
-const truth = reducedTruth(POW_GRID);
-
-export const powExperiment: Experiment = {
+/** Pow: case5 through the path of every grid (experiment.ts), its sets two years of hourly profiles. */
+export const powExperiment = powerFlowExperimentOf({
   name: "pow",
   description: "AC power flow of the PJM 5-bus system (MATPOWER case5): p_i, q_i from u_i, v_i, two years hourly",
-  inputs: inputsOf(POW_GRID),
-  symbols: ["x"],
-  truth,
-  forms: givenForms(POW_GRID, truth),
-  // Hours, not input ranges: the data come from `data`, not from U(range).
-  trainRange: [0, HOURS_PER_YEAR],
-  testRange: [HOURS_PER_YEAR, 2 * HOURS_PER_YEAR],
+  grid: POW_GRID,
   rows: HOURS_PER_YEAR,
   maxRows: HOURS_PER_YEAR,
   rowsMessage: powRowsMessage,
-  // p1 has 11 reduced terms (the most); every product has at most 2 factors. The outputs are
-  // sums of many products of nearly collinear columns (u ≈ 1): backward elimination proposes
-  // them ("wide") and QR least squares fits them ("lsq"); see the Pow page (site/pow.md).
-  search: { terms: 12, maxFactors: 2, proposal: "wide" },
-  fit: { polish: "lsq" },
-  data: powData,
-  report: (equations) => topologySummary(learnedTopology(POW_GRID, equations)),
-};
+  // Hours, not input ranges: the train set is the first year, the test set the second.
+  trainRange: [0, HOURS_PER_YEAR],
+  testRange: [HOURS_PER_YEAR, 2 * HOURS_PER_YEAR],
+  sets: (dataSeed, rows) => {
+    const points = powOperatingPoints(dataSeed);
+    return { train: powDataset(points, 0, rows), test: powDataset(points, HOURS_PER_YEAR, 2 * HOURS_PER_YEAR) };
+  },
+});

@@ -22,9 +22,12 @@
  * time), so a seed gives the same bytes.
  */
 import type { Rng } from "../../core/index.js";
-import { PQ, PV, SLACK, type PowerCase } from "./case5.js";
-import { busIndex, injections, makeGrid, powerFlow, powerFlowResidual, type Grid } from "./grid.js";
-import { cos, exp, sin } from "../../core/index.js";
+import { PV, type PowerCase } from "./case5.js";
+import { busIndex, makeGrid } from "./grid.js";
+import { solveFlows, type OperatingPoints } from "./flows.js";
+import { cos, exp } from "../../core/index.js";
+
+export type { OperatingPoints };
 
 export const HOURS_PER_YEAR = 8760;
 
@@ -85,23 +88,6 @@ function ar1(rng: Rng, length: number, phi: number, sigma: number): Float64Array
   return out;
 }
 
-export interface OperatingPoints {
-  grid: Grid;
-  hours: number;
-  /** Per bus (case order), per hour: voltage real and imaginary parts, net injections (pu). */
-  u: Float64Array[];
-  v: Float64Array[];
-  p: Float64Array[];
-  q: Float64Array[];
-  /** The specified injections the power flow matched (pu; PV and PQ buses' p, PQ buses' q). */
-  pSpec: Float64Array[];
-  qSpec: Float64Array[];
-  /** Largest power-flow mismatch (pu) per hour, from S = V ⊙ conj(Y·V) at the stored u, v. */
-  residual: Float64Array;
-  /** Newton–Raphson iterations per hour. */
-  iterations: Uint8Array;
-}
-
 export interface OperatingPointOptions {
   rng: Rng;
   hours?: number;
@@ -116,7 +102,7 @@ export function operatingPoints(power: PowerCase, options: OperatingPointOptions
   const { rng } = options;
   const { pLoad, qLoad } = hourlyLoads(power, grid.n, hours, shapes, rng);
   const pGen = hourlyGeneration(power, grid.n, hours, pLoad, rng);
-  return { grid, hours, ...solveHours(grid, power.baseMVA, hours, pLoad, qLoad, pGen) };
+  return { grid, hours, ...solveFlows(grid, { pLoad, qLoad, pGen }, { warmStart: true }) };
 }
 
 /** Loads (MW, MVAr) per bus and hour: the bus's shape, growth in the second year, and AR(1) noise. */
@@ -174,54 +160,4 @@ function hourlyGeneration(
     });
   }
   return pGen;
-}
-
-/** The power flow of every hour (each from the hour before's solution), with its injections and residual. */
-function solveHours(
-  grid: Grid,
-  base: number,
-  hours: number,
-  pLoad: readonly Float64Array[],
-  qLoad: readonly Float64Array[],
-  pGen: readonly Float64Array[],
-): Omit<OperatingPoints, "grid" | "hours"> {
-  const { n } = grid;
-  const u = Array.from({ length: n }, () => new Float64Array(hours));
-  const v = Array.from({ length: n }, () => new Float64Array(hours));
-  const p = Array.from({ length: n }, () => new Float64Array(hours));
-  const q = Array.from({ length: n }, () => new Float64Array(hours));
-  const pSpec = Array.from({ length: n }, () => new Float64Array(hours));
-  const qSpec = Array.from({ length: n }, () => new Float64Array(hours));
-  const residual = new Float64Array(hours);
-  const iterations = new Uint8Array(hours);
-  const ps = new Float64Array(n);
-  const qs = new Float64Array(n);
-  const ut = new Float64Array(n);
-  const vt = new Float64Array(n);
-  let start: { vm: Float64Array; va: Float64Array } | undefined;
-  for (let t = 0; t < hours; t++) {
-    for (let a = 0; a < n; a++) {
-      // Shunts are in Y; the slack's spec is unused.
-      ps[a] = grid.types[a] === SLACK ? 0 : (pGen[a]![t]! - pLoad[a]![t]!) / base;
-      qs[a] = grid.types[a] === PQ ? -qLoad[a]![t]! / base : 0;
-    }
-    const solution = powerFlow(grid, ps, qs, start);
-    start = solution;
-    for (let a = 0; a < n; a++) {
-      ut[a] = solution.vm[a]! * cos(solution.va[a]!);
-      vt[a] = solution.vm[a]! * sin(solution.va[a]!);
-    }
-    const s = injections(grid, ut, vt);
-    for (let a = 0; a < n; a++) {
-      u[a]![t] = ut[a]!;
-      v[a]![t] = vt[a]!;
-      p[a]![t] = s.p[a]!;
-      q[a]![t] = s.q[a]!;
-      pSpec[a]![t] = ps[a]!;
-      qSpec[a]![t] = qs[a]!;
-    }
-    residual[t] = powerFlowResidual(grid, ut, vt, ps, qs);
-    iterations[t] = solution.iterations;
-  }
-  return { u, v, p, q, pSpec, qSpec, residual, iterations };
 }
