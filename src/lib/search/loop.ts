@@ -315,7 +315,7 @@ async function askPolynomial(s: OutputSearch): Promise<void> {
   const { ctx, settings, status } = s;
   if (!settings.polynomial || s.replay === 0 || s.sizes.length <= 1 || !s.linear || ctx.outer !== undefined) return;
   const widest = Math.max(...s.sizes.map((size) => size.maxFactors));
-  const degree = polynomialDegree(ctx.data.inputs.length);
+  const degree = polynomialDegree(ctx.data.inputs.length, ctx.data.rows);
   if (degree > 0)
     ctx.onPhase?.({ target: ctx.target, phase: `asking whether it is a sparse polynomial of degree ≤ ${degree}` });
   const ask = (noisy: boolean) =>
@@ -491,7 +491,8 @@ function neighboursOf(s: OutputSearch, size: SizeRun): LinearProposal[] | undefi
   const P = pool.length;
   const warm = new Map<string, number>();
   for (const term of best.equation.terms)
-    for (const f of term.factors) if (f.weight !== undefined && !f.monomial) warm.set(`${f.symbol}@${f.input}`, f.weight);
+    for (const f of term.factors)
+      if (f.weight !== undefined && !f.monomial) warm.set(`${f.symbol}@${f.input}`, f.weight);
   const weightOf = (neuron: number) => warm.get(`${pool[neuron % P]}@${data.inputs[Math.floor(neuron / P)]}`) ?? 1;
   const allowed = size.run.space.allowed;
   const products = best.structure.products;
@@ -627,8 +628,7 @@ async function proposeAndFit(s: OutputSearch, size: SizeRun): Promise<Fitted | u
   }
   // A best's neighbours take every other episode (the strategy's proposals the others).
   if (!size.queue?.length) size.neighbours = neighboursOf(s, size) ?? size.neighbours;
-  if (!size.queue?.length && size.neighbours?.length && s.episode % 2 === 0)
-    size.queue = [size.neighbours.shift()!];
+  if (!size.queue?.length && size.neighbours?.length && s.episode % 2 === 0) size.queue = [size.neighbours.shift()!];
   for (let rival = size.queue?.shift(); rival; rival = size.queue?.shift()) {
     const trajectory = timer.time("proposals", () => size.run.trajectories.fromProducts(rival!.products));
     if (!trajectory) continue;

@@ -41,8 +41,8 @@ export interface PolynomialStart {
 const MOST_FACTORS = 3;
 
 /**
- * For each input, each power 1 … 3 written with the fewest of the pool's integer power symbols
- * the input allows (x³ as x³, else x²·x, else x·x·x): power → pool symbol indices.
+ * For each input, each power 1 … 3 written with the fewest distinct integer power symbols of the
+ * pool that the input allows (x³ as x³, else x²·x; with x alone, only x): power → pool symbol indices.
  */
 function writingsOf(ctx: {
   data: Dataset;
@@ -62,7 +62,8 @@ function writingsOf(ctx: {
         if (!known || picked.length < known.length) best.set(sum, [...picked]);
       }
       if (picked.length >= MOST_FACTORS || sum >= 3) return;
-      for (const { k, p } of symbols) grow([...picked, k], sum + p);
+      // A product holds a neuron once: x·x is no writing of x² (the pool's x² is).
+      for (const { k, p } of symbols) if (!picked.includes(k)) grow([...picked, k], sum + p);
     };
     grow([], 0);
     return best;
@@ -81,7 +82,7 @@ export function* polynomialStartSteps(
   noisy: boolean,
 ): Steps<PolynomialStart | undefined> {
   const writings = writingsOf(ctx);
-  const degree = polynomialDegree(ctx.data.inputs.length);
+  const degree = polynomialDegree(ctx.data.inputs.length, ctx.data.rows);
   if (degree === 0) return undefined;
   const factorsOf = (powers: Powers) => powers.reduce((s, p, i) => s + (p > 0 ? writings[i]!.get(p)!.length : 0), 0);
   const library = monomials(ctx.data.inputs.length, degree, (i, p) => writings[i]!.has(p)).filter(
@@ -159,7 +160,13 @@ export function basicRelations(relations: readonly Relation[], library: readonly
     return product.every((p) => p === 0) ? -1 : index.get(key(product));
   };
   const kept: Relation[] = [];
+  // Inputs constant on the rows (u1 = 1.02 at the slack): every monomial of them follows.
+  const constant = new Set<number>();
   for (const relation of relations) {
+    const powers = powersOf(relation.column);
+    if (powers.some((p, i) => p > 0 && constant.has(i))) continue;
+    if (relation.terms.every((t) => t.column < 0) && powers.filter((p) => p > 0).length === 1)
+      constant.add(powers.findIndex((p) => p > 0));
     const consequence = kept.some((earlier) => {
       const shift = powersOf(relation.column).map((p, i) => p - powersOf(earlier.column)[i]!);
       if (shift.some((p) => p < 0) || times(earlier.column, shift) !== relation.column) return false;
@@ -192,7 +199,7 @@ export function exactPolynomialInputs(
 ): { inputs: number[]; exact: boolean } | undefined {
   const ctx = { data, pool, symbols } as const;
   const writings = writingsOf(ctx);
-  const degree = polynomialDegree(data.inputs.length);
+  const degree = polynomialDegree(data.inputs.length, data.rows);
   if (degree === 0) return undefined;
   const library = monomials(data.inputs.length, degree, (i, p) => writings[i]!.has(p));
   const ask = (noisy: boolean) =>

@@ -37,6 +37,12 @@ export interface PowerFlowSource {
   testRange: [number, number];
   /** The train set (`rows` rows) and the noiseless test set of one data seed (fresh arrays). */
   sets: (dataSeed: number, rows: number) => { train: Dataset; test: Dataset };
+  /**
+   * The paper's configuration (Pow): the size given, as the paper gives it (the longest true law's
+   * terms, two factors), proposals "wide". Otherwise (a user's grid) the search sizes itself, as for
+   * a user's CSV: the polynomial question answers a law of any length, and nothing reads the truth.
+   */
+  paperSize?: boolean;
 }
 
 export const gridInputs = (grid: Grid): string[] =>
@@ -92,9 +98,8 @@ export function powerFlowExperimentOf(source: PowerFlowSource): Experiment {
     rows: source.rows,
     ...(maxRows === undefined ? {} : { maxRows }),
     ...(rowsMessage === undefined ? {} : { rowsMessage }),
-    // Every product has at most 2 factors (u·u, u·v, v·v, or u² at a PQ bus). Pow: p1's 11 terms → 12.
-    // A LoCaL holds at most TERMS_CAP (12) products per output: a law with more cannot be found exactly.
-    search: { terms: Math.min(longest + 1, TERMS_CAP), maxFactors: 2, proposal: "wide" },
+    // Pow: every product has at most 2 factors, p1 has 11 terms → 12 (TERMS_CAP).
+    search: source.paperSize ? { terms: Math.min(longest + 1, TERMS_CAP), maxFactors: 2, proposal: "wide" } : {},
     fit: { polish: "lsq" },
     data,
     report: (equations) => topologySummary(learnedTopology(grid, equations)),

@@ -88,6 +88,7 @@ export const powExperiment = powerFlowExperimentOf({
   name: "pow",
   description: "AC power flow of the PJM 5-bus system (MATPOWER case5): p_i, q_i from u_i, v_i, two years hourly",
   grid: POW_GRID,
+  paperSize: true,
   rows: HOURS_PER_YEAR,
   maxRows: HOURS_PER_YEAR,
   rowsMessage: powRowsMessage,

@@ -29,12 +29,14 @@ import { backwardElimination } from "./backward.js";
 
 /** Most columns of a degree-3 library (six inputs: 83; seven: 119). */
 export const CUBIC_COLUMNS = 120;
-/** Most columns of a degree-2 library (twenty inputs: 230; twenty-two: 275). */
-export const QUADRATIC_COLUMNS = 320;
+/** Most columns of a degree-2 library (twenty inputs: 230; thirty: 495). */
+export const QUADRATIC_COLUMNS = 500;
 /** At or below this NRMSE a subset's least-squares fit is exact (float64 rounding: 1e-15 … 1e-13). */
 export const POLY_EXACT = 1e-9;
 /** Rows the question reads at most (evenly strided): enough for 320 columns, cheap on a million rows. */
 export const POLY_ROWS = 2000;
+/** A relation among columns holds exactly when what it leaves is at most this share of the column's norm. */
+const EXACT_RELATION = 1e-12;
 /** A column whose part outside the simpler ones is below this share of its norm depends on them exactly. */
 const DEPENDENT = 1e-9;
 
@@ -48,10 +50,17 @@ function monomialCount(inputs: number, degree: number): number {
   return Math.round(count) - 1;
 }
 
-/** The library's degree for n inputs: 3, 2, or 0 (too many columns: no question). */
-export function polynomialDegree(inputs: number): number {
-  if (monomialCount(inputs, 3) <= CUBIC_COLUMNS) return 3;
-  if (monomialCount(inputs, 2) <= QUADRATIC_COLUMNS) return 2;
+/**
+ * The library's degree for n inputs: 3, 2, or 0 (too many columns: no question); with `rows`, also
+ * at most half as many columns as rows (a subset's fit must leave the noise room to show).
+ */
+export function polynomialDegree(inputs: number, rows = Infinity): number {
+  const fits = (degree: number, cap: number) => {
+    const columns = monomialCount(inputs, degree);
+    return columns <= cap && 2 * (columns + 1) <= rows;
+  };
+  if (fits(3, CUBIC_COLUMNS)) return 3;
+  if (fits(2, QUADRATIC_COLUMNS)) return 2;
   return 0;
 }
 
@@ -182,11 +191,15 @@ export function* polynomialQuestionSteps(question: PolynomialQuestion): Steps<Po
     2 * choices[s.members.length]!;
   // The exchanges read every column and y in an orthonormal basis of their joint span (at most
   // K + 1 coordinates for n rows): the same inner products and RSS, n / (K + 1) times cheaper.
-  const { coordinates, target } = inBasis(columns, y);
+  let basis: { coordinates: Float64Array[]; target: Float64Array } | undefined;
+  const facts = () => libraryFacts(question, x, columns, complexity);
+  const inCoordinates = () => (basis ??= inBasis(columns, y, facts));
   // Exchanges cost the cube of the size: above EXCHANGED_MOST columns the paths stand as they are
   // (long sums are measured exact noiseless, where the backward path needs no repair).
   const swap = function* (start: Subset, pairs = false): Steps<Subset> {
-    return start.members.length > EXCHANGED_MOST ? start : yield* exchange(coordinates, target, start, pairs);
+    if (start.members.length > EXCHANGED_MOST) return start;
+    const { coordinates, target } = inCoordinates();
+    return yield* exchange(coordinates, target, start, pairs);
   };
   let chosen: Subset | undefined;
   if (!noisy) {
@@ -228,6 +241,7 @@ export function* polynomialQuestionSteps(question: PolynomialQuestion): Steps<Po
     const degrees = [...new Set(complexity)].filter((d) => d > 0).sort((a, b) => a - b);
     for (const degree of degrees) {
       const outside = complexity.flatMap((d, j) => (d > degree ? [j] : []));
+      const { coordinates, target } = inCoordinates();
       let current: Subset = { members: [], rss: sumSquares(target) };
       let bestForward = Infinity;
       let sinceBest = 0;
@@ -251,6 +265,7 @@ export function* polynomialQuestionSteps(question: PolynomialQuestion): Steps<Po
     // Then the answer one member shorter (its cheapest drop, exchanged), while that scores better:
     // a spare term fitted to the noise is the commonest way a selection overshoots.
     chosen = bestOf();
+    const { coordinates, target } = inCoordinates();
     for (let shorter = dropped(coordinates, target, chosen); shorter; shorter = dropped(coordinates, target, chosen)) {
       meet(yield* swap(shorter, true));
       if (bestOf() === chosen) break;
@@ -275,7 +290,7 @@ export function* polynomialQuestionSteps(question: PolynomialQuestion): Steps<Po
     nrmse,
     exact: nrmse <= POLY_EXACT,
     score: scoreOf(chosen),
-    relations: relationsOf(columns, complexity, library.length, intercept),
+    relations: (facts().relations ??= relationsOf(columns, complexity, library.length, intercept)),
     columns: columns.length,
   };
 }
@@ -292,14 +307,33 @@ const EXCHANGE_PASSES = 24;
 /**
  * Every column and y as coordinates in an orthonormal basis of their joint span (Gram–Schmidt,
  * orthogonalised twice): inner products, norms and so every subset's RSS are those of the rows.
+ * The columns' basis and coordinates depend on the rows alone (`library`: shared by the outputs of
+ * one data set); y adds one coordinate, the norm of its part outside the columns' span.
  */
 function inBasis(
   columns: readonly Float64Array[],
   y: Float64Array,
+  library: () => LibraryFacts,
 ): { coordinates: Float64Array[]; target: Float64Array } {
-  const basis = gramSchmidt([...columns, y], { dependent: 1e-14, unit: true }).q;
-  const coordinatesOf = (v: Float64Array) => Float64Array.from(basis, (q) => dot(q, v));
-  return { coordinates: columns.map(coordinatesOf), target: coordinatesOf(y) };
+  const facts = library();
+  facts.basis ??= (() => {
+    const basis = gramSchmidt(columns, { dependent: 1e-14, unit: true });
+    const coordinates = columns.map((c) => {
+      const out = new Float64Array(basis.q.length + 1);
+      basis.q.forEach((q, i) => {
+        out[i] = dot(q, c);
+      });
+      return out;
+    });
+    return { gs: basis, coordinates };
+  })();
+  const { gs, coordinates } = facts.basis;
+  const target = new Float64Array(gs.q.length + 1);
+  gs.q.forEach((q, i) => {
+    target[i] = dot(q, y);
+  });
+  target[gs.q.length] = Math.sqrt(sumSquares(gs.project(Float64Array.from(y))));
+  return { coordinates, target };
 }
 
 /** log C(K, k) for k = 0 … K. */
@@ -425,8 +459,9 @@ function* pairSwap(columns: readonly Float64Array[], y: Float64Array, current: S
 
 /**
  * The library's exact linear relations: each column (simplest first, the constant first of all)
- * whose part outside the simpler ones is below DEPENDENT of its norm, as a combination of them
- * (coefficients below 1e-8 of the largest dropped).
+ * whose part outside the simpler ones is below DEPENDENT of its norm and, solved on them, leaves at
+ * most EXACT_RELATION of it (coefficients below 1e-8 of the largest dropped). They depend on the
+ * rows alone: the outputs of one data set share them (`libraryFacts`).
  */
 function relationsOf(
   columns: readonly Float64Array[],
@@ -435,28 +470,62 @@ function relationsOf(
   intercept: boolean,
 ): Relation[] {
   const order = columns.map((_, j) => j).sort((a, b) => complexity[a]! - complexity[b]! || a - b);
+  // Not scaled to unit norm: the basis solves in the columns' own units.
   const basis = gramSchmidt(
     order.map((j) => columns[j]!),
-    { dependent: DEPENDENT, unit: true },
+    { dependent: DEPENDENT },
   );
-  const kept = new Set(basis.kept.map((p) => order[p]!));
+  const kept = basis.kept.map((p) => order[p]!);
   const name = (j: number) => (intercept && j === monomialCount ? -1 : j);
+  const norms = columns.map((c) => Math.sqrt(sumSquares(c)));
   const relations: Relation[] = [];
-  for (const [p, j] of order.entries()) {
-    if (kept.has(j)) continue;
-    const simpler = order.slice(0, p).filter((k) => kept.has(k));
-    const solved = leastSquares(
-      simpler.map((k) => columns[k]!),
-      columns[j]!,
-      { dependent: DEPENDENT },
-    )!;
-    const largest = Math.max(...solved.map(Math.abs));
+  for (const j of order) {
+    if (kept.includes(j)) continue;
+    const column = columns[j]!;
+    // Exact: what the simpler columns leave of it is rounding (a column nearly dependent on them,
+    // u² beside u on a range of 0.1 %, is collinear, not a relation).
+    if (!(sumSquares(basis.project(Float64Array.from(column))) <= EXACT_RELATION ** 2 * sumSquares(column))) continue;
+    const solved = basis.solve(column);
     relations.push({
       column: name(j),
-      terms: simpler
-        .map((k, q) => ({ column: name(k), coefficient: solved[q]! }))
-        .filter((t) => Math.abs(t.coefficient) > 1e-8 * largest),
+      terms: kept
+        .map((k) => ({ column: name(k), coefficient: solved[order.indexOf(k)]! }))
+        // A term under 1e-6 of the column (rounding, or the trace of a near-collinearity) is left out.
+        .filter((t) => Math.abs(t.coefficient) * norms[t.column < 0 ? monomialCount : t.column]! > 1e-6 * norms[j]!)
+        .sort(
+          (a, b) =>
+            order.indexOf(a.column < 0 ? monomialCount : a.column) -
+            order.indexOf(b.column < 0 ? monomialCount : b.column),
+        ),
     });
   }
   return relations;
 }
+
+/** What a library's columns on the rows give whatever y is: its relations and its orthonormal basis. */
+interface LibraryFacts {
+  x: Float64Array;
+  library: string;
+  relations?: Relation[];
+  basis?: { gs: ReturnType<typeof gramSchmidt>; coordinates: Float64Array[] };
+}
+
+/** The facts of the library asked (by its rows' first input column and monomials), made where new. */
+function libraryFacts(
+  question: PolynomialQuestion,
+  x: readonly Float64Array[],
+  _columns: readonly Float64Array[],
+  _complexity: readonly number[],
+): LibraryFacts {
+  const first = question.x[0]!;
+  const library = `${question.intercept}:${question.monomials.map((p) => p.join(",")).join(";")}:${x[0]?.length}`;
+  const hit = libraryCache.find((c) => c.x === first && c.library === library);
+  if (hit) return hit;
+  const made: LibraryFacts = { x: first, library };
+  libraryCache.unshift(made);
+  libraryCache.length = Math.min(libraryCache.length, 2);
+  return made;
+}
+
+/** The facts of the last two libraries asked: the outputs of one data set share them. */
+const libraryCache: LibraryFacts[] = [];
