@@ -358,12 +358,7 @@ function added(
   current: Subset,
   excluded: readonly number[] = [],
 ): Subset | undefined {
-  const basis = gramSchmidt(
-    current.members.map((j) => columns[j]!),
-    { dependent: DEPENDENT, unit: true },
-  );
-  const residual = basis.project(Float64Array.from(y));
-  const rss = sumSquares(residual);
+  const { basis, residual, rss } = fitOn(columns, current.members, y);
   let best: Subset | undefined;
   for (let j = 0; j < columns.length; j++) {
     if (current.members.includes(j) || excluded.includes(j)) continue;
@@ -388,12 +383,7 @@ function* exchange(columns: readonly Float64Array[], y: Float64Array, start: Sub
     let best: Subset | undefined;
     for (const out of current.members) {
       const rest = current.members.filter((m) => m !== out);
-      const basis = gramSchmidt(
-        rest.map((j) => columns[j]!),
-        { dependent: DEPENDENT, unit: true },
-      );
-      const residual = basis.project(Float64Array.from(y));
-      const restRss = sumSquares(residual);
+      const { basis, residual, rss: restRss } = fitOn(columns, rest, y);
       for (let j = 0; j < columns.length; j++) {
         if (current.members.includes(j)) continue;
         const column = columns[j]!;
@@ -413,13 +403,19 @@ function* exchange(columns: readonly Float64Array[], y: Float64Array, start: Sub
       best = pairs ? yield* pairSwap(columns, y, current) : undefined;
     if (!best || !(best.rss < current.rss * (1 - 1e-9) - 1e-300)) return current;
     // The new set's RSS recomputed from its own basis (the update above subtracts).
-    const basis = gramSchmidt(
-      best.members.map((j) => columns[j]!),
-      { dependent: DEPENDENT, unit: true },
-    );
-    current = { members: best.members, rss: sumSquares(basis.project(Float64Array.from(y))) };
+    current = { members: best.members, rss: fitOn(columns, best.members, y).rss };
   }
   return current;
+}
+
+/** The orthonormal basis of some columns (members), y's residual outside it and its RSS. */
+function fitOn(columns: readonly Float64Array[], members: readonly number[], y: Float64Array) {
+  const basis = gramSchmidt(
+    members.map((j) => columns[j]!),
+    { dependent: DEPENDENT, unit: true },
+  );
+  const residual = basis.project(Float64Array.from(y));
+  return { basis, residual, rss: sumSquares(residual) };
 }
 
 /** The subset one member shorter with the lowest RSS; undefined: a single member. */
@@ -428,11 +424,7 @@ function dropped(columns: readonly Float64Array[], y: Float64Array, current: Sub
   let best: Subset | undefined;
   for (const out of current.members) {
     const rest = current.members.filter((m) => m !== out);
-    const basis = gramSchmidt(
-      rest.map((j) => columns[j]!),
-      { dependent: DEPENDENT, unit: true },
-    );
-    const rss = sumSquares(basis.project(Float64Array.from(y)));
+    const { rss } = fitOn(columns, rest, y);
     if (!best || rss < best.rss) best = { members: rest, rss };
   }
   return best;
