@@ -16,13 +16,14 @@
  * them needed, dropping it raising the score 2·n·log(NRMSE) + k·log(n)); the summaries count the
  * runs with the right monomials against the identifiable ones.
  *
+ * `--family long` runs the long sums (longPolynomialEntries: 10–40 products over 8–20 inputs) the same way.
  * `--method stlsq` (polynomial family only) runs a sparse-regression peer instead of the search:
  * sequentially thresholded least squares (src/lib/baselines/stlsq.ts) over the same library the
  * search's polynomial question builds (every monomial of degree 1 … polynomialDegree(inputs), and
  * the constant), fitted on the training rows and judged by the same verdicts; written into
  * site/data/polynomial-benchmark-stlsq.json unless --out says otherwise.
  *
- *   --family beyond|polynomial  --method consolesr|stlsq  --seeds 0..4  --kinds ratio,transform,monomial
+ *   --family beyond|polynomial|long  --method consolesr|stlsq  --seeds 0..4  --kinds ratio,transform,monomial
  *   --equations <ids>  --rows 500  --noise <dB,…>  --time-limit 30 (seconds per search; 0: none)  --jobs N
  *   --out <file>
  *
@@ -37,6 +38,7 @@ import { beyondData, beyondEntries, type BeyondEntry, type BeyondKind, sameLaw }
 import {
   monomialKey,
   monomialsOf,
+  longPolynomialEntries,
   polynomialEntries,
   powersOf,
   type PolynomialEntry,
@@ -64,8 +66,9 @@ interface Job {
 }
 
 type Kind = BeyondKind | "polynomial";
-const FAMILIES = { beyond: beyondEntries, polynomial: polynomialEntries } as const;
-const entryOf = (id: string) => [...beyondEntries, ...polynomialEntries].find((e) => e.id === id)!;
+const FAMILIES = { beyond: beyondEntries, polynomial: polynomialEntries, long: longPolynomialEntries } as const;
+const entryOf = (id: string) =>
+  [...beyondEntries, ...polynomialEntries, ...longPolynomialEntries].find((e) => e.id === id)!;
 
 /** Powers of the pool's power symbols; a factor with another symbol or an inner weight is no monomial. */
 const POWERS: Record<string, number> = { x: 1, "x^2": 2, "x^3": 3, "x^-1": -1, "x^-2": -2, sqrt: 0.5 };
@@ -267,8 +270,9 @@ function options(argv: string[]) {
       throw new Error(`unknown flag --${key} (known: ${known.map((k) => `--${k}`).join(", ")})`);
   const [lo, hi] = (out.seeds ?? "0..4").split("..").map(Number);
   const family = (out.family ?? "beyond") as keyof typeof FAMILIES;
-  if (!(family in FAMILIES)) throw new Error(`unknown --family ${family} (known: beyond, polynomial)`);
-  const polynomial = family === "polynomial";
+  if (!(family in FAMILIES)) throw new Error(`unknown --family ${family} (known: beyond, polynomial, long)`);
+  // The long sums are polynomial laws too: the same verdicts and the same peer.
+  const polynomial = family === "polynomial" || family === "long";
   const method = (out.method ?? "consolesr") as Method;
   if (!METHODS.includes(method)) throw new Error(`unknown --method ${method} (known: ${METHODS.join(", ")})`);
   if (method === "stlsq" && !polynomial) throw new Error("--method stlsq runs the polynomial family only");
@@ -338,7 +342,7 @@ async function main(): Promise<void> {
   const summary = (subset: Run[]) => ({
     runs: subset.length,
     exact: subset.filter((r) => r.exact).length,
-    ...(o.family === "polynomial" ? { structure: subset.filter((r) => r.structure).length } : {}),
+    ...(o.family !== "beyond" ? { structure: subset.filter((r) => r.structure).length } : {}),
     ...(subset.some((r) => r.identifiable !== undefined)
       ? {
           identifiable: subset.filter((r) => r.identifiable).length,
@@ -365,10 +369,10 @@ async function main(): Promise<void> {
       loadAverage: { max: Number(Math.max(0, ...loads).toFixed(2)) },
       ...(o.noise.length > 0 ? { noise: o.noise } : {}),
       rule: "exact: the answer agrees with the truth to 1e-9 relative on every held-out point (sameLaw)",
-      ...(o.family === "polynomial"
+      ...(o.family !== "beyond"
         ? { structure: "structure: the answer is a sum of the truth's monomials, each once, coefficients aside" }
         : {}),
-      ...(o.family === "polynomial" && o.noise.length > 0
+      ...(o.family !== "beyond" && o.noise.length > 0
         ? {
             identifiable:
               "identifiable (noisy runs, from the truth only): the truth's monomials fitted by least squares on " +
