@@ -10,7 +10,7 @@ function rowsOf(seed: number, rows: number, n: number, lo: number, hi: number, l
   return { X, y: X.map(law), rng };
 }
 
-test("a collinear quadratic on U(1, 2), default options: exact at the first structure, from the polynomial question", async () => {
+test("a collinear quadratic on U(1, 2), default options: exact at the first structure", async () => {
   // The issue's own case: no answer in 100 s before the question.
   const law = ([a, b, c]: number[]) => 1.3 * a! + 0.7 * a! * b! - 0.9 * c! * c! + 0.4 * b! * c!;
   const { X, y } = rowsOf(11, 400, 3, 1, 2, law);

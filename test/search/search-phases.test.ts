@@ -52,7 +52,7 @@ async function searchDefault(
   return { result, output: result.outputs[0]!, text: equationText(result.simplified[0]!, lookup), seconds };
 }
 
-test("a 4-term sum of single inputs among 8: one structure, its exact screen (the polynomial question) standing for the noise", async () => {
+test("a 4-term sum of single inputs among 8: one structure, the question's exact fit for the noise", async () => {
   const { output, text } = await searchDefault(8, (x) => 0.9 * x[0]! - 0.4 * x[2]! + 0.25 * x[5]! + 1.5 * x[7]!);
   assert.equal(text, "0.9*x1 - 0.4*x3 + 0.25*x6 + 1.5*x8");
   assert.equal(output.structures, 1, "the first screen's exact proposal is the first and only fit");

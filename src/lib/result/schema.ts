@@ -90,7 +90,8 @@ const targetSummary = z
       .array(z.string())
       .optional()
       .describe(
-        "exact linear relations among the inputs' monomials on the training rows (v^2 = 1 - u^2): the law has several writings there, and the answer is the sparsest",
+        "exact linear relations among the inputs' monomials on the training rows (v^2 = 1 - u^2): " +
+          "the law has several writings there, and the answer is the sparsest",
       ),
   })
   .strict();

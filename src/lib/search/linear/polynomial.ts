@@ -290,7 +290,7 @@ export function* polynomialQuestionSteps(question: PolynomialQuestion): Steps<Po
     nrmse,
     exact: nrmse <= POLY_EXACT,
     score: scoreOf(chosen),
-    relations: (facts().relations ??= relationsOf(columns, complexity, library.length, intercept)),
+    relations: relationsFor(facts(), columns, complexity, library.length, intercept),
     columns: columns.length,
   };
 }
@@ -492,6 +492,18 @@ function relationsOf(
     });
   }
   return relations;
+}
+
+/** A library's relations, made on first use. */
+function relationsFor(
+  facts: LibraryFacts,
+  columns: readonly Float64Array[],
+  complexity: readonly number[],
+  monomialCount: number,
+  intercept: boolean,
+): Relation[] {
+  if (!facts.relations) facts.relations = relationsOf(columns, complexity, monomialCount, intercept);
+  return facts.relations;
 }
 
 /** What a library's columns on the rows give whatever y is: its relations and its orthonormal basis. */
