@@ -26,6 +26,7 @@
 import { log, type Steps } from "../../core/index.js";
 import { dot, gramSchmidt, leastSquares } from "../../numeric/index.js";
 import { backwardElimination } from "./backward.js";
+import { strided } from "./proposer.js";
 
 /** Most columns of a degree-3 library (six inputs: 83; seven: 119). */
 export const CUBIC_COLUMNS = 120;
@@ -158,20 +159,13 @@ interface Subset {
  * exact subset.
  */
 export function* polynomialQuestionSteps(question: PolynomialQuestion): Steps<PolynomialAnswer | undefined> {
-  const { monomials: library, intercept, noisy } = question;
+  const { monomials: library, intercept } = question;
   if (library.length === 0 || !question.y.every(Number.isFinite)) return undefined;
-  const step = Math.max(1, Math.floor(question.y.length / POLY_ROWS));
-  const pick = (v: ArrayLike<number>) => {
-    const out: number[] = [];
-    for (let r = 0; r < v.length; r += step) out.push(v[r]!);
-    return Float64Array.from(out);
-  };
-  const x = question.x.map(pick);
-  const y = pick(question.y);
-  const n = y.length;
+  const x = question.x.map((c) => strided(c, POLY_ROWS));
+  const y = strided(question.y, POLY_ROWS);
   // The constant is column `library.length` where it is asked.
   const columns = library.map((powers) => monomialColumn(x, powers));
-  if (intercept) columns.push(new Float64Array(n).fill(1));
+  if (intercept) columns.push(new Float64Array(y.length).fill(1));
   if (!columns.every((c) => c.every(Number.isFinite))) return undefined;
   const complexity = library.map((powers) => powers.reduce((s, p) => s + p, 0));
   if (intercept) complexity.push(0);
@@ -180,6 +174,57 @@ export function* polynomialQuestionSteps(question: PolynomialQuestion): Steps<Po
   yield;
   const scale = sumSquares(centred(y));
   if (!(scale > 0)) return undefined;
+  const selection = selectionOf(question, x, y, columns, complexity, path, scale);
+  const chosen = question.noisy ? yield* bestScored(selection) : yield* fewestExact(selection);
+  if (!chosen) return undefined;
+  yield;
+  const members = [...chosen.members].sort((a, b) => a - b);
+  const coefficients = leastSquares(
+    members.map((j) => columns[j]!),
+    y,
+    { dependent: DEPENDENT },
+  )!;
+  const nrmse = selection.nrmseOf(chosen.rss);
+  return {
+    members: members.filter((j) => j < library.length),
+    constant: intercept && members.includes(library.length),
+    coefficients: [
+      ...members.flatMap((j, k) => (j < library.length ? [coefficients[k]!] : [])),
+      ...members.flatMap((j, k) => (j === library.length ? [coefficients[k]!] : [])),
+    ],
+    nrmse,
+    exact: nrmse <= POLY_EXACT,
+    score: selection.scoreOf(chosen),
+    relations: relationsFor(selection.facts(), columns, complexity, library.length, intercept),
+    columns: columns.length,
+  };
+}
+
+/** What the two choices (fewestExact, bestScored) share: the library, the backward path, the scores, the exchanges. */
+interface Selection {
+  columns: readonly Float64Array[];
+  complexity: readonly number[];
+  rows: number;
+  path: readonly Subset[];
+  nrmseOf: (rss: number) => number;
+  scoreOf: (s: Subset) => number;
+  facts: () => LibraryFacts;
+  /** Every column and y in an orthonormal basis of their joint span, made on first use (inBasis). */
+  inCoordinates: () => { coordinates: Float64Array[]; target: Float64Array };
+  /** A subset exchanged (with `pairs`, pairs of members too), up to EXCHANGED_MOST members. */
+  swap: (start: Subset, pairs?: boolean) => Steps<Subset>;
+}
+
+function selectionOf(
+  question: PolynomialQuestion,
+  x: readonly Float64Array[],
+  y: Float64Array,
+  columns: readonly Float64Array[],
+  complexity: readonly number[],
+  path: readonly Subset[],
+  scale: number,
+): Selection {
+  const n = y.length;
   const nrmseOf = (rss: number) => Math.sqrt(Math.max(0, rss) / scale);
   // The extended BIC: the answer rule's score plus 2·log C(K, k), the price of choosing k of K
   // columns (a sum picked from a library of 83 fits the noise a little, which log n alone pays for
@@ -192,7 +237,7 @@ export function* polynomialQuestionSteps(question: PolynomialQuestion): Steps<Po
   // The exchanges read every column and y in an orthonormal basis of their joint span (at most
   // K + 1 coordinates for n rows): the same inner products and RSS, n / (K + 1) times cheaper.
   let basis: { coordinates: Float64Array[]; target: Float64Array } | undefined;
-  const facts = () => libraryFacts(question, x, columns, complexity);
+  const facts = () => libraryFacts(question, x);
   const inCoordinates = () => (basis ??= inBasis(columns, y, facts));
   // Exchanges cost the cube of the size: above EXCHANGED_MOST columns the paths stand as they are
   // (long sums are measured exact noiseless, where the backward path needs no repair).
@@ -201,98 +246,91 @@ export function* polynomialQuestionSteps(question: PolynomialQuestion): Steps<Po
     const { coordinates, target } = inCoordinates();
     return yield* exchange(coordinates, target, start, pairs);
   };
-  let chosen: Subset | undefined;
-  if (!noisy) {
-    // The fewest columns on the path whose fit is exact; then one size fewer, exchanged, in case
-    // near-collinear columns misled the path (an exact subset that is smaller wins).
-    const exactAt = path
-      .filter((m) => nrmseOf(m.rss) <= POLY_EXACT)
-      .sort((a, b) => a.members.length - b.members.length);
-    chosen = exactAt[0];
-    while (chosen && chosen.members.length > 1) {
-      const smaller = path.find((m) => m.members.length === chosen!.members.length - 1);
-      if (!smaller) break;
-      const repaired = yield* swap(smaller, true);
-      if (nrmseOf(repaired.rss) > POLY_EXACT) break;
-      chosen = repaired;
-    }
-    if (!chosen) return undefined;
-  } else {
-    // The best score on the backward path and on a forward one (each size exchanged), then the
-    // sizes near the backward path's best exchanged too: the lowest score of them all.
-    // The best subset of each size met, by RSS: the sizes near the best score are exchanged
-    // again with pairs of members at the end.
-    const bySize = new Map<number, Subset>();
-    const meet = (s: Subset) => {
-      const known = bySize.get(s.members.length);
-      if (!known || s.rss < known.rss) bySize.set(s.members.length, s);
-    };
-    const bestOf = () => [...bySize.values()].reduce((a, b) => (scoreOf(b) < scoreOf(a) ? b : a));
-    path.forEach(meet);
-    const best = bestOf();
-    const around = path.filter(
-      (m) => Math.abs(m.members.length - best.members.length) <= EXCHANGED_SIZES && m.members.length <= EXCHANGED_MOST,
-    );
-    for (const start of around) meet(yield* swap(start));
-    // Forward paths over the library of degree ≤ 1, ≤ 2, … (the constant among them): a law of
-    // low degree among collinear inputs (a mass-spring chain's states) is found in its own small
-    // library, where the full library's greedy first steps take products that imitate it.
-    const most = Math.min(columns.length, Math.floor(n / 4));
-    const degrees = [...new Set(complexity)].filter((d) => d > 0).sort((a, b) => a - b);
-    for (const degree of degrees) {
-      const outside = complexity.flatMap((d, j) => (d > degree ? [j] : []));
-      const { coordinates, target } = inCoordinates();
-      let current: Subset = { members: [], rss: sumSquares(target) };
-      let bestForward = Infinity;
-      let sinceBest = 0;
-      while (current.members.length < most && sinceBest < FORWARD_PATIENCE) {
-        const grown = added(coordinates, target, current, outside);
-        if (!grown) break;
-        current = yield* swap(grown);
-        meet(current);
-        const score = scoreOf(current);
-        if (score < bestForward) {
-          bestForward = score;
-          sinceBest = 0;
-        } else sinceBest++;
-      }
-    }
-    const near = bestOf().members.length;
-    for (let size = near - 2; size <= near + 1; size++) {
-      const start = bySize.get(size);
-      if (start) meet(yield* swap(start, true));
-    }
-    // Then the answer one member shorter (its cheapest drop, exchanged), while that scores better:
-    // a spare term fitted to the noise is the commonest way a selection overshoots.
-    chosen = bestOf();
-    const { coordinates, target } = inCoordinates();
-    for (let shorter = dropped(coordinates, target, chosen); shorter; shorter = dropped(coordinates, target, chosen)) {
-      meet(yield* swap(shorter, true));
-      if (bestOf() === chosen) break;
-      chosen = bestOf();
-    }
+  return { columns, complexity, rows: n, path, nrmseOf, scoreOf, facts, inCoordinates, swap };
+}
+
+/**
+ * Noiseless: the fewest columns on the path whose fit is exact; then one size fewer, exchanged, in
+ * case near-collinear columns misled the path (an exact subset that is smaller wins).
+ */
+function* fewestExact(selection: Selection): Steps<Subset | undefined> {
+  const { path, nrmseOf, swap } = selection;
+  const exactAt = path.filter((m) => nrmseOf(m.rss) <= POLY_EXACT).sort((a, b) => a.members.length - b.members.length);
+  let chosen = exactAt[0];
+  while (chosen && chosen.members.length > 1) {
+    const size = chosen.members.length - 1;
+    const smaller = path.find((m) => m.members.length === size);
+    if (!smaller) break;
+    const repaired = yield* swap(smaller, true);
+    if (nrmseOf(repaired.rss) > POLY_EXACT) break;
+    chosen = repaired;
   }
-  yield;
-  const members = [...chosen.members].sort((a, b) => a - b);
-  const coefficients = leastSquares(
-    members.map((j) => columns[j]!),
-    y,
-    { dependent: DEPENDENT },
-  )!;
-  const nrmse = nrmseOf(chosen.rss);
-  return {
-    members: members.filter((j) => j < library.length),
-    constant: intercept && members.includes(library.length),
-    coefficients: [
-      ...members.flatMap((j, k) => (j < library.length ? [coefficients[k]!] : [])),
-      ...members.flatMap((j, k) => (j === library.length ? [coefficients[k]!] : [])),
-    ],
-    nrmse,
-    exact: nrmse <= POLY_EXACT,
-    score: scoreOf(chosen),
-    relations: relationsFor(facts(), columns, complexity, library.length, intercept),
-    columns: columns.length,
+  return chosen;
+}
+
+/**
+ * Under noise: the lowest score among the best subset of each size met (by RSS) on the backward
+ * path, the sizes near its best exchanged, and forward paths over the library of degree ≤ 1, ≤ 2, …;
+ * the sizes near the best then exchanged with pairs of members, and the answer's shorter subsets.
+ */
+function* bestScored(selection: Selection): Steps<Subset> {
+  const { path, scoreOf, swap, inCoordinates } = selection;
+  const bySize = new Map<number, Subset>();
+  const meet = (s: Subset) => {
+    const known = bySize.get(s.members.length);
+    if (!known || s.rss < known.rss) bySize.set(s.members.length, s);
   };
+  const bestOf = () => [...bySize.values()].reduce((a, b) => (scoreOf(b) < scoreOf(a) ? b : a));
+  path.forEach(meet);
+  const best = bestOf();
+  const around = path.filter(
+    (m) => Math.abs(m.members.length - best.members.length) <= EXCHANGED_SIZES && m.members.length <= EXCHANGED_MOST,
+  );
+  for (const start of around) meet(yield* swap(start));
+  // A law of low degree among collinear inputs (a mass-spring chain's states) is found in its own
+  // small library, where the full library's greedy first steps take products that imitate it.
+  const degrees = [...new Set(selection.complexity)].filter((d) => d > 0).sort((a, b) => a - b);
+  for (const degree of degrees) yield* forwardPath(selection, degree, meet);
+  const near = bestOf().members.length;
+  for (let size = near - 2; size <= near + 1; size++) {
+    const start = bySize.get(size);
+    if (start) meet(yield* swap(start, true));
+  }
+  // Then the answer one member shorter (its cheapest drop, exchanged), while that scores better:
+  // a spare term fitted to the noise is the commonest way a selection overshoots.
+  let chosen = bestOf();
+  const { coordinates, target } = inCoordinates();
+  for (let shorter = dropped(coordinates, target, chosen); shorter; shorter = dropped(coordinates, target, chosen)) {
+    meet(yield* swap(shorter, true));
+    if (bestOf() === chosen) break;
+    chosen = bestOf();
+  }
+  return chosen;
+}
+
+/**
+ * A forward path over the columns of degree at most `degree` (the constant among them), each size
+ * exchanged and met, until FORWARD_PATIENCE sizes past its best score.
+ */
+function* forwardPath(selection: Selection, degree: number, meet: (s: Subset) => void): Steps<void> {
+  const { columns, complexity, scoreOf, swap } = selection;
+  const most = Math.min(columns.length, Math.floor(selection.rows / 4));
+  const outside = complexity.flatMap((d, j) => (d > degree ? [j] : []));
+  const { coordinates, target } = selection.inCoordinates();
+  let current: Subset = { members: [], rss: sumSquares(target) };
+  let bestForward = Infinity;
+  let sinceBest = 0;
+  while (current.members.length < most && sinceBest < FORWARD_PATIENCE) {
+    const grown = added(coordinates, target, current, outside);
+    if (!grown) break;
+    current = yield* swap(grown);
+    meet(current);
+    const score = scoreOf(current);
+    if (score < bestForward) {
+      bestForward = score;
+      sinceBest = 0;
+    } else sinceBest++;
+  }
 }
 
 /** Sizes either side of the path's best score that are exchanged under noise. */
@@ -515,12 +553,7 @@ interface LibraryFacts {
 }
 
 /** The facts of the library asked (by its rows' first input column and monomials), made where new. */
-function libraryFacts(
-  question: PolynomialQuestion,
-  x: readonly Float64Array[],
-  _columns: readonly Float64Array[],
-  _complexity: readonly number[],
-): LibraryFacts {
+function libraryFacts(question: PolynomialQuestion, x: readonly Float64Array[]): LibraryFacts {
   const first = question.x[0]!;
   const library = `${question.intercept}:${question.monomials.map((p) => p.join(",")).join(";")}:${x[0]?.length}`;
   const hit = libraryCache.find((c) => c.x === first && c.library === library);
