@@ -5,18 +5,21 @@
  * the manifest (configFromManifest), the run goes through the runtime module (the pipeline `fit`
  * and `run` use), and the comparison is the reproduce contract's (src/lib/result/reproduce.ts).
  */
-import type { Table } from "../data/index.js";
+import { columnOf, sameLaw, type Dataset, type Table } from "../data/index.js";
+import { evaluateEquation } from "../equation/index.js";
 import { createRegistries, type Registries } from "../plugins/index.js";
 import {
   compareResults,
   formatComparison,
   modelTolerancePolicy,
   parseResult,
+  resultEquation,
   tolerancePolicy,
   type Comparison,
   type ResultJson,
+  type SameWriting,
 } from "../result/index.js";
-import { configFromManifest, isExperimentConfig } from "../run/index.js";
+import { configFromManifest, isExperimentConfig, prepareRun } from "../run/index.js";
 import { runModule } from "./runtime.js";
 import { InputError } from "../core/index.js";
 
@@ -70,7 +73,32 @@ export async function reproduceResult(
     original,
     result,
     policy(manifest.backend, result.manifest.backend, { exact: options.exact }),
+    sameWritingOn(
+      original,
+      () => prepareRun({ config }, { registries, table: options.table, file: options.file }).data.train,
+      registries,
+    ),
   );
   const lines = formatComparison(comparison, { old: manifest.backend, new: result.manifest.backend });
   return { result, comparison, lines };
+}
+
+/**
+ * The same-law rule of a reproduction (docs/design.md#same-law): where the original states exact
+ * identities of its rows for a target (`search.targets[].identities`), a re-run that writes the law
+ * with other terms reproduces it when both writings agree on every training row (sameLaw: 1e-9
+ * relative). The rows are drawn only where such a target differs.
+ */
+function sameWritingOn(original: ResultJson, trainRows: () => Dataset, registries: Registries): SameWriting {
+  let rows: Dataset | undefined;
+  const lookup = (name: string) => registries.symbols.get(name);
+  return (target, before, after) => {
+    const identities = original.search?.targets?.find((t) => t.target === target)?.identities ?? [];
+    if (identities.length === 0) return undefined;
+    rows ??= trainRows();
+    const train = rows;
+    const values = (e: typeof before) =>
+      evaluateEquation(resultEquation(e), lookup, (name) => columnOf(train, name), train.rows);
+    return sameLaw(values(after), values(before)).same ? identities : undefined;
+  };
 }

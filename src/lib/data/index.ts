@@ -73,3 +73,4 @@ export {
 } from "./benchmark.js";
 export { parseCsvSteps, CsvReader, readCsv, type CsvSource, type ReadCsvOptions } from "./csv.js";
 export { GrowingColumn } from "./columns.js";
+export { sameLaw, SAME_LAW_TOLERANCE } from "./beyond.js";

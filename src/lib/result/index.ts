@@ -11,6 +11,8 @@ export {
   toleranceFor,
   tolerancePolicy,
   type TolerancePolicy,
+  type SameWriting,
+  type TargetComparison,
 } from "./reproduce.js";
 export {
   type EquationResult,

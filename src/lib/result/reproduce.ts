@@ -260,7 +260,18 @@ export interface TargetComparison {
   structure: string[];
   /** Other stored fields that differ: the text and LaTeX (exact matches only) and the train NRMSE. */
   fields: string[];
+  /**
+   * The exact identities of the rows under which a target written with other terms is the same law
+   * (the same-law rule, docs/design.md#same-law); status "close". Absent otherwise.
+   */
+  sameLaw?: string[];
 }
+
+/**
+ * Whether two writings of a target's law are one law on the original's rows: the identities that
+ * make them one (non-empty), or undefined. reproduceResult gives one that reads the training rows.
+ */
+export type SameWriting = (target: string, before: EquationResult, after: EquationResult) => string[] | undefined;
 
 /** A stored field outside the equations (the search block, the evaluation) whose value differs. */
 export interface FieldDifference {
@@ -343,6 +354,7 @@ export function compareEquations(
   after: readonly EquationResult[],
   tolerance: number,
   exact = tolerance <= EXACT_TOLERANCE,
+  sameWriting?: SameWriting,
 ): Comparison {
   const targets = [...new Set([...before.map((e) => e.target), ...after.map((e) => e.target)])];
   const result: TargetComparison[] = targets.map((target) => {
@@ -376,6 +388,13 @@ export function compareEquations(
     }
     if (out.structure.length === 0 && out.numbers.length === 0 && out.fields.length === 0)
       out.status = a!.text === b!.text && out.maxRelative === 0 ? "same" : "close";
+    // Another writing of the law under the rows' identities (its train NRMSE must agree all the same).
+    const fitAgrees = !out.fields.some((f) => f.startsWith("trainNrmse"));
+    const identities = out.status === "different" && a && b && fitAgrees ? sameWriting?.(target, a, b) : undefined;
+    if (identities && identities.length > 0) {
+      out.status = "close";
+      out.sameLaw = identities;
+    }
     return out;
   });
   return { tolerance, exact, targets: result, fields: [], match: result.every((t) => t.status !== "different") };
@@ -420,8 +439,9 @@ export function compareResults(
   before: ResultJson,
   after: ResultJson,
   policy: Pick<TolerancePolicy, "tolerance" | "exact"> & { why?: string },
+  sameWriting?: SameWriting,
 ): Comparison {
-  const comparison = compareEquations(before.equations, after.equations, policy.tolerance, policy.exact);
+  const comparison = compareEquations(before.equations, after.equations, policy.tolerance, policy.exact, sameWriting);
   const fields: FieldDifference[] = [];
   compareValues(before.search, after.search, "search", policy.tolerance, fields);
   if (before.evaluation !== undefined || after.evaluation !== undefined)
@@ -456,6 +476,11 @@ export function formatComparison(comparison: Comparison, backends: { old: string
   const value = (v: unknown) => (v === undefined ? "—" : escapedLine(JSON.stringify(v) ?? String(v), TEXT_SHOWN));
   for (const t of comparison.targets) {
     if (t.status === "same") lines.push(`${t.target}: same  ${t.newText}`);
+    else if (t.sameLaw)
+      lines.push(
+        `${t.target}: the same law written with other terms (on every training row, under ` +
+          `${t.sameLaw.join("; ")})  was ${escapedLine(t.oldText ?? "—", TEXT_SHOWN)}, now ${t.newText}`,
+      );
     else if (t.status === "close")
       lines.push(
         `${t.target}: same within tolerance ${comparison.tolerance} ` +

@@ -197,16 +197,20 @@ export function exactPolynomialInputs(
   symbols: Registry<SymbolPlugin>,
   intercept: boolean,
 ): { inputs: number[]; exact: boolean } | undefined {
-  const ctx = { data, pool, symbols } as const;
+  // Inputs constant on the rows are the constant's business (where the search fits one): left out,
+  // the question is the one the search asks of the inputs the screen keeps, and answered once.
+  const varying = data.x.flatMap((x, i) => (!intercept || x.some((v) => v !== x[0]) ? [i] : []));
+  const asked = { ...data, inputs: varying.map((i) => data.inputs[i]!), x: varying.map((i) => data.x[i]!) };
+  const ctx = { data: asked, pool, symbols } as const;
   const writings = writingsOf(ctx);
-  const degree = polynomialDegree(data.inputs.length, data.rows);
+  const degree = polynomialDegree(asked.inputs.length, data.rows);
   if (degree === 0) return undefined;
-  const library = monomials(data.inputs.length, degree, (i, p) => writings[i]!.has(p));
+  const library = monomials(asked.inputs.length, degree, (i, p) => writings[i]!.has(p));
   const ask = (noisy: boolean) =>
-    runSteps(polynomialQuestionSteps({ x: data.x, y: data.y[target]!, monomials: library, intercept, noisy }));
+    runSteps(polynomialQuestionSteps({ x: asked.x, y: data.y[target]!, monomials: library, intercept, noisy }));
   const exact = ask(false);
   const answer = exact ?? ask(true);
   if (!answer) return undefined;
-  const used = new Set(answer.members.flatMap((j) => library[j]!.flatMap((p, i) => (p > 0 ? [i] : []))));
+  const used = new Set(answer.members.flatMap((j) => library[j]!.flatMap((p, i) => (p > 0 ? [varying[i]!] : []))));
   return { inputs: [...used].sort((a, b) => a - b), exact: exact !== undefined };
 }

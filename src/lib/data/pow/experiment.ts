@@ -43,6 +43,8 @@ export interface PowerFlowSource {
    * a user's CSV: the polynomial question answers a law of any length, and nothing reads the truth.
    */
   paperSize?: boolean;
+  /** The default pool (Pow: the paper's {x}). */
+  symbols?: string[];
 }
 
 export const gridInputs = (grid: Grid): string[] =>
@@ -90,7 +92,7 @@ export function powerFlowExperimentOf(source: PowerFlowSource): Experiment {
     name: source.name,
     description: source.description,
     inputs: gridInputs(grid),
-    symbols: ["x"],
+    symbols: source.symbols ?? ["x"],
     truth,
     forms: givenForms(grid, truth),
     trainRange: source.trainRange,

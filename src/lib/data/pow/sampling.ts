@@ -102,5 +102,8 @@ export function powerFlowExperiment(spec: GridSpec): Experiment {
     trainRange: [...spec.loads.scale],
     testRange: [...spec.loads.testScale],
     sets: (dataSeed, rows) => powerFlowDataset(spec, { rng: createRng(dataSeed), rows, grid }),
+    // A PQ bus's laws hold u_i² and v_i² (its |V_i|² is not a constant), which a LoCaL product writes
+    // only with x² (it uses a neuron once): the default pool is the one that can write every law.
+    symbols: spec.buses.some((bus) => bus.type === "PQ") ? ["x", "x^2"] : ["x"],
   });
 }
