@@ -85,7 +85,10 @@ function main(): void {
       const evaluation = result.evaluation ?? [];
       runs.push({
         grid,
-        pool: pool === "default" ? (result.manifest.config.symbols?.join(", ") ?? "default") : pool,
+        pool:
+          pool === "default"
+            ? ((result.manifest.config as { symbols?: string[] }).symbols?.join(", ") ?? "default")
+            : pool,
         defaultPool: pool === "default",
         timeLimit: limited ? o.timeLimit : null,
         command,

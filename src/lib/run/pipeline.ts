@@ -388,17 +388,20 @@ function fitGivenForms(prepared: PreparedRun, hooks: RunHooks): Answer {
  */
 async function searchStructures(prepared: PreparedRun, hooks: RunHooks): Promise<Answer> {
   const { data, plugins } = prepared;
+  // The time limit counts the input screen too.
+  const started = performance.now();
   const sampled = searchSample(data.train, data.searchSeed);
   const settings = plugins.settings!;
   const screened = screenInputs(
     sampled.data,
     plugins.pool,
     plugins.symbols,
-    settings.polynomial ? { intercept: settings.constant } : undefined,
+    settings.polynomial ? { intercept: settings.constant, stopNrmse: settings.stopNrmse } : undefined,
   );
   const found = await search(screened.data, {
     ...searchOptionsOf(plugins, data),
     signal: hooks.signal,
+    started,
     onEpisode: hooks.onEpisode,
     onPhase: hooks.onPhase,
     argmin: hooks.argmin,

@@ -16,7 +16,8 @@
  * Where the polynomial question is asked (the search setting `polynomial`, up to 22 inputs), an
  * output whose y is an exact sparse polynomial of the inputs (search/polynomialQuestion.ts) keeps
  * the inputs that polynomial uses instead, and any other output adds to its selection the inputs of
- * its best polynomial by the score (a long sum over many inputs leaves each too little correlation).
+ * its best polynomial by the score (a long sum over many inputs leaves each too little correlation),
+ * where its noise estimate is above the search's stopNrmse (as the search asks it).
  *
  * The inputs kept are those any output selected, in the table's order; where no input stood out
  * for an output, every input is kept (nothing is dropped on no evidence). The result records
@@ -121,7 +122,7 @@ export function screenInputs(
   data: Dataset,
   pool: readonly string[],
   symbols: Registry<SymbolPlugin>,
-  polynomial?: { intercept: boolean },
+  polynomial?: { intercept: boolean; stopNrmse: number },
 ): { data: Dataset; inputs?: InputScreen } {
   if (data.inputs.length <= SCREEN_INPUTS) return { data };
   const threshold = Math.max(0.05, 5 / Math.sqrt(data.rows));
@@ -141,7 +142,8 @@ export function screenInputs(
   let everything = false;
   let exact = 0;
   for (const [target, y] of data.y.entries()) {
-    const sparse = polynomial && exactPolynomialInputs(data, target, pool, symbols, polynomial.intercept);
+    const sparse =
+      polynomial && exactPolynomialInputs(data, target, pool, symbols, polynomial.intercept, polynomial.stopNrmse);
     if (sparse && sparse.exact) exact++;
     const selected =
       sparse && sparse.exact ? null : selectFor(Float64Array.from(y), columns, plain, squared, threshold);

@@ -74,6 +74,11 @@ export interface SearchOptions {
   /** Overrides of the method's defaults. */
   settings?: Partial<SearchSettings>;
   signal?: AbortSignal;
+  /**
+   * When the run began (performance.now()), where work before the search (the pipeline's input
+   * screen) counts towards the time limit; default: now.
+   */
+  started?: number;
   onEpisode?: (event: EpisodeEvent) => void;
   /** When a target's search starts a phase before its episodes (strategy.ts PhaseEvent). */
   onPhase?: (event: PhaseEvent) => void;
@@ -115,7 +120,7 @@ export async function search(data: Dataset, options: SearchOptions): Promise<Sea
   const argmin = options.argmin ?? (await createArgminSolver());
   const lookup = (name: string) => options.symbols.get(name);
   const outputs: OutputSearchResult[] = [];
-  const clock = new Clock(settings.replay ? 0 : settings.timeLimit, options.signal);
+  const clock = new Clock(settings.replay ? 0 : settings.timeLimit, options.signal, options.started);
   for (const target of data.targets) {
     if (options.signal?.aborted) break;
     const result = await searchOutput(

@@ -8,6 +8,7 @@ import type { Registry, SymbolPlugin } from "../plugins/index.js";
 import { runSteps, type Steps } from "../core/index.js";
 import { formatNumber } from "../equation/index.js";
 import { allowedNeurons } from "./constraints.js";
+import { estimateNoise } from "./noise.js";
 import type { LinearProposal } from "./linear/proposer.js";
 import { powerOf } from "./linear/monomial.js";
 import {
@@ -196,6 +197,7 @@ export function exactPolynomialInputs(
   pool: readonly string[],
   symbols: Registry<SymbolPlugin>,
   intercept: boolean,
+  stopNrmse = 0,
 ): { inputs: number[]; exact: boolean } | undefined {
   // Inputs constant on the rows are the constant's business (where the search fits one): left out,
   // the question is the one the search asks of the inputs the screen keeps, and answered once.
@@ -209,7 +211,10 @@ export function exactPolynomialInputs(
   const ask = (noisy: boolean) =>
     runSteps(polynomialQuestionSteps({ x: asked.x, y: data.y[target]!, monomials: library, intercept, noisy }));
   const exact = ask(false);
-  const answer = exact ?? ask(true);
+  // Under noise only, as the search asks it: noiseless, no exact answer means y is not a sparse
+  // polynomial the pool writes (its best by the score is an approximation, and a costly one).
+  const noisy = () => estimateNoise(asked.x, data.y[target]!).nrmse > stopNrmse;
+  const answer = exact ?? (noisy() ? ask(true) : undefined);
   if (!answer) return undefined;
   const used = new Set(answer.members.flatMap((j) => library[j]!.flatMap((p, i) => (p > 0 ? [varying[i]!] : []))));
   return { inputs: [...used].sort((a, b) => a - b), exact: exact !== undefined };

@@ -348,7 +348,9 @@ function* bestScored(selection: Selection): Steps<Subset> {
   // a spare term fitted to the noise is the commonest way a selection overshoots.
   let chosen = bestOf();
   const { coordinates, target } = inCoordinates();
-  for (let shorter = dropped(coordinates, target, chosen); shorter; shorter = dropped(coordinates, target, chosen)) {
+  // (Not for an answer of many terms: each drop refits every subset, the cube of its size.)
+  const shorten = (s: Subset) => (s.members.length <= FORWARD_MOST ? dropped(coordinates, target, s) : undefined);
+  for (let shorter = shorten(chosen); shorter; shorter = shorten(chosen)) {
     meet(yield* swap(shorter, true));
     if (bestOf() === chosen) break;
     chosen = bestOf();
@@ -358,11 +360,13 @@ function* bestScored(selection: Selection): Steps<Subset> {
 
 /**
  * A forward path over the columns of degree at most `degree` (the constant among them), each size
- * exchanged and met, until FORWARD_PATIENCE sizes past its best score.
+ * exchanged and met, until FORWARD_PATIENCE sizes past its best score or FORWARD_MOST members.
  */
 function* forwardPath(selection: Selection, degree: number, meet: (s: Subset) => void): Steps<void> {
   const { columns, complexity, scoreOf, swap } = selection;
-  const most = Math.min(columns.length, Math.floor(selection.rows / 4));
+  // Short: a law the library cannot write exactly (a pool without x², a smooth function) keeps
+  // lowering the RSS term after term; the backward path holds the long sums.
+  const most = Math.min(columns.length, Math.floor(selection.rows / 4), FORWARD_MOST);
   const outside = complexity.flatMap((d, j) => (d > degree ? [j] : []));
   const { coordinates, target } = selection.inCoordinates();
   let current: Subset = { members: [], rss: sumSquares(target) };
@@ -385,6 +389,8 @@ function* forwardPath(selection: Selection, degree: number, meet: (s: Subset) =>
 const EXCHANGED_SIZES = 2;
 /** Largest backward-path model exchanged (an exchange costs the cube of the size). */
 const EXCHANGED_MOST = 16;
+/** Members a forward path reaches at most. */
+const FORWARD_MOST = 32;
 /** Sizes past its best score after which the forward path stops. */
 const FORWARD_PATIENCE = 3;
 /** Exchange passes at most (each makes the best swap of one member). */
