@@ -163,6 +163,15 @@ export async function runWithProgress(
         `note: on these rows the inputs satisfy ${text} exactly, so laws of ${targets.join(", ")} have ` +
           "several writings; the sparsest is given",
       );
+    // Laws the pool cannot write: which monomials, and the power symbol that would write them.
+    for (const o of output.search!.outputs)
+      if (o.unwritable) {
+        const power = Math.max(...o.unwritable.flatMap((m) => m.split("*").map((f) => Number(f.split("^")[1] ?? 1))));
+        log.warn(
+          `warning: ${o.target} is an exact polynomial holding ${o.unwritable.join(", ")}, which the pool ` +
+            `cannot write (a product uses each input once): add x^${power} to --symbols`,
+        );
+      }
     if (output.search!.stopReason === "time-limit") log.warn(timeLimitWarning(output.search!.outputs, settings));
     return output;
   } finally {

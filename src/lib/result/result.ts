@@ -225,6 +225,8 @@ export interface ResultJson {
       stopReason: string;
       /** Exact linear relations among the inputs' monomials on the rows: the answer is the sparsest writing. */
       identities?: string[];
+      /** Monomials of an exact polynomial of y the pool cannot write (u3^2 without x^2). */
+      unwritable?: string[];
     }[];
     /**
      * The noise estimate: the NRMSE noise alone leaves, and how it was made. One object for one

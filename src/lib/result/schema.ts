@@ -93,6 +93,13 @@ const targetSummary = z
         "exact linear relations among the inputs' monomials on the training rows (v^2 = 1 - u^2): " +
           "the law has several writings there, and the answer is the sparsest",
       ),
+    unwritable: z
+      .array(z.string())
+      .optional()
+      .describe(
+        "monomials of an exact sparse polynomial of y that the pool cannot write (u3^2 without x^2: a " +
+          "product uses a neuron once); the answer is then an approximation",
+      ),
   })
   .strict();
 

@@ -198,6 +198,7 @@ function searchBlock(found: SearchResult, method: string): ResultJson["search"] 
       maxFactors: o.size.maxFactors,
       stopReason: o.stopReason,
       ...(o.identities ? { identities: o.identities } : {}),
+      ...(o.unwritable ? { unwritable: o.unwritable } : {}),
     })),
     noise:
       found.outputs.length === 1

@@ -280,9 +280,10 @@ async function monomialSearch(
 }
 
 /**
- * The search of y in the form its screens found. A form whose search did not end on an exact fit
- * (nor on the clock, a stop from outside or an error) gives way to the search of y itself
- * (no form inside), and the better of the two answers.
+ * The search of y in the form its screens found. A form whose search did not end on an exact fit,
+ * at the noise floor (nor on the clock, a stop from outside or an error) gives way to the search of
+ * y itself (no form inside), and the better of the two answers. At the floor the form's answer is as
+ * good as the data tell: the search of y could only tie it, at the price of a second whole search.
  */
 export async function searchWithForm(
   ctx: SearchContext,
@@ -296,7 +297,7 @@ export async function searchWithForm(
       : form.kind === "ratio"
         ? await ratioSearch(ctx, settings, form.denominator, inner)
         : await monomialSearch(ctx, settings, form.choice, inner);
-  if (["reward-threshold", "time-limit", "aborted", "error"].includes(found.stopReason)) return found;
+  if (["reward-threshold", "noise-floor", "time-limit", "aborted", "error"].includes(found.stopReason)) return found;
   const plain = await inner({ ...ctx, within: "none" }, settings);
   return plain.best && (!found.best || plain.best.nrmse < found.best.nrmse) ? plain : found;
 }

@@ -31,7 +31,13 @@ import { structureSearchRow, type StructureSearchRow } from "./methods.js";
 import { estimateNoise, type NoiseEstimate } from "./noise.js";
 import { PhaseTimer, timedArgmin, timedSteps } from "./phases.js";
 import { polynomialDegree } from "./linear/polynomial.js";
-import { basicRelations, identityText, polynomialStartSteps, type PolynomialStart } from "./polynomialQuestion.js";
+import {
+  basicRelations,
+  identityText,
+  polynomialStartSteps,
+  type PolynomialStart,
+  unwritableSteps,
+} from "./polynomialQuestion.js";
 import type { SearchSettings, StopReason } from "./settings.js";
 import { type StopRule, stopRules } from "./stop.js";
 import type { OutputSearchResult, ProposalStrategy, SearchContext, SearchRun } from "./strategy.js";
@@ -172,6 +178,8 @@ interface OutputSearch {
   polynomial?: PolynomialStart;
   /** Under noise, the polynomial question's answer reaches the noise floor: the costly screens are skipped. */
   polynomialAtFloor?: boolean;
+  /** The monomials of an exact polynomial of y the pool cannot write (unwritableSteps). */
+  unwritable?: string[];
   /** The first screen's best proposals, fitted after the polynomial answer where it reached the floor. */
   rivals?: LinearProposal[];
   /** The bests whose neighbours (one factor's symbol swapped) were queued. */
@@ -321,7 +329,11 @@ async function askPolynomial(s: OutputSearch): Promise<void> {
   const ask = (noisy: boolean) =>
     driveSteps(timedSteps(polynomialStartSteps(ctx, settings, widest, noisy), s.timer, "screening"), s.clock);
   try {
-    s.polynomial = (await ask(false)) ?? (s.estimate().nrmse > settings.stopNrmse ? await ask(true) : undefined);
+    const noisy = s.estimate().nrmse > settings.stopNrmse;
+    s.polynomial = (await ask(false)) ?? (noisy ? await ask(true) : undefined);
+    // Clean, and no sum of the pool's monomials is y: is it one the pool cannot write (u² without x²)?
+    if (!s.polynomial && !noisy)
+      s.unwritable = await driveSteps(timedSteps(unwritableSteps(ctx, settings), s.timer, "screening"), s.clock);
   } catch (cause) {
     status.stopOn(cause);
     return;
@@ -785,6 +797,7 @@ function answerOf(s: OutputSearch): OutputSearchResult {
     screened,
     size: s.reached,
     ...(identities.length > 0 ? { identities } : {}),
+    ...(s.unwritable ? { unwritable: s.unwritable } : {}),
     // Read when asked (the strategy makes its nets on first use).
     get nets() {
       return strategy?.nets;

@@ -126,6 +126,31 @@ export function* polynomialStartSteps(
   };
 }
 
+/**
+ * Where the pool cannot write a law: the monomials of an exact sparse polynomial of y over every
+ * power up to the library's degree that the pool's power symbols do not write (a LoCaL product
+ * uses a neuron once, so u² needs x²), in the inputs' names ("u3^2"); undefined where the pool
+ * writes every such power, or no exact polynomial has one. Asked of clean data whose own question
+ * found no exact answer.
+ */
+export function* unwritableSteps(ctx: SearchContext, settings: SearchSettings): Steps<string[] | undefined> {
+  const writings = writingsOf(ctx);
+  const degree = polynomialDegree(ctx.data.inputs.length, ctx.data.rows);
+  if (degree === 0 || writings.every((w) => Array.from({ length: degree }, (_, p) => p + 1).every((p) => w.has(p))))
+    return undefined;
+  const library = monomials(ctx.data.inputs.length, degree, () => true);
+  const answer = yield* polynomialQuestionSteps({
+    x: ctx.data.x,
+    y: columnOf(ctx.data, ctx.target),
+    monomials: library,
+    intercept: settings.constant,
+    noisy: false,
+  });
+  if (!answer) return undefined;
+  const missing = answer.members.filter((j) => library[j]!.some((p, i) => p > 0 && !writings[i]!.has(p)));
+  return missing.length > 0 ? missing.map((j) => monomialName(library, ctx.data.inputs, j)) : undefined;
+}
+
 /** A monomial in the inputs' names ("u1^2*v2"; "1" for the constant, column −1). */
 function monomialName(library: readonly Powers[], names: readonly string[], column: number): string {
   if (column < 0) return "1";

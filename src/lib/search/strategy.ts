@@ -157,6 +157,11 @@ export interface OutputSearchResult {
    * the law has several writings there, and the answer is the sparsest. Absent: none found.
    */
   identities?: string[];
+  /**
+   * Monomials of an exact sparse polynomial of y that the pool cannot write ("u3^2": a product uses a
+   * neuron once, so u² needs x²); noiseless data whose law the pool cannot write. Absent otherwise.
+   */
+  unwritable?: string[];
   /** The trained −Q and −R networks of a learning method (not serialised). */
   nets?: { q: Icnn; r: Icnn };
   /** Seconds per phase of the search (phases.ts; not serialised: timings vary from run to run). */
