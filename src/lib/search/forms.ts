@@ -16,6 +16,7 @@ import {
   type OuterName,
   type Term,
 } from "../equation/index.js";
+import { powerName } from "../plugins/index.js";
 import { nrmse as nrmseOf } from "../numeric/index.js";
 import { complexityOf, type Candidate } from "./evaluator.js";
 import { EXACT_SCREEN, firstScreenInput } from "./firstScreen.js";
@@ -265,10 +266,37 @@ async function monomialSearch(
       return m.parts.map((q, k) => ({ symbol: plain[k]!, input: q.input }));
     return [{ ...f, monomial: m.parts }];
   };
+  /**
+   * Plain powers of one input merged (h from u = h/d beside h from u' = h·E: h^2; c^-1·c^-2: c^-3), as
+   * the search's own answers hold each input once; a sum of 0 leaves the input out.
+   */
+  const merged = (factors: readonly Factor[]): Factor[] => {
+    const out: Factor[] = [];
+    const sums = new Map<string, number>();
+    for (const f of factors) {
+      const p = f.monomial || (f.weight !== undefined && f.weight !== 1) ? undefined : plainPower(f.symbol);
+      if (p === undefined) out.push(f);
+      else sums.set(f.input, (sums.get(f.input) ?? 0) + p);
+    }
+    for (const [input, p] of sums) {
+      if (p === 0) continue;
+      // The pool's symbol of that power, else the derived one (x^-3: the registry makes it on demand).
+      const symbol = powerSymbols.get(p) ?? (p === 1 ? undefined : powerName(p));
+      if (symbol) out.push({ symbol, input });
+      else
+        out.push(
+          ...factors.filter((f) => f.input === input && !f.monomial && (f.weight === undefined || f.weight === 1)),
+        );
+    }
+    return out;
+  };
   // Written-out factors take the canonical order (by input, then symbol) the search gives them elsewhere.
   const order = { inputOrder: ctx.data.inputs, symbolOrder: ctx.pool };
   const rewrite = (terms: readonly Term[]) =>
-    terms.map((t) => ({ ...t, factors: t.factors.flatMap(written).sort((f, g) => compareFactors(f, g, order)) }));
+    terms.map((t) => ({
+      ...t,
+      factors: merged(t.factors.flatMap(written)).sort((f, g) => compareFactors(f, g, order)),
+    }));
   const map = (e: Equation): Equation => ({
     ...e,
     terms: rewrite(e.terms),
