@@ -173,6 +173,10 @@ export function* polynomialQuestionSteps(question: PolynomialQuestion): Steps<Po
   return answer;
 }
 
+/** A question's library as a key: the constant asked, and each monomial's powers. */
+const libraryKey = (question: PolynomialQuestion) =>
+  `${question.intercept}:${question.monomials.map((p) => p.join(",")).join(";")}`;
+
 type Answers = WeakMap<Float64Array, Map<string, { answer: PolynomialAnswer | undefined }>>;
 
 /** The answers given over a question's inputs and library, by y (and whether noisy). */
@@ -181,7 +185,7 @@ const answerCache = new WeakMap<Float64Array, { x: readonly Float64Array[]; libr
 /** The answers given over the question's inputs (the same arrays) and library. */
 function answersOf(question: PolynomialQuestion): Answers {
   const first = question.x[0]!;
-  const library = `${question.intercept}:${question.monomials.map((p) => p.join(",")).join(";")}`;
+  const library = libraryKey(question);
   const entries = answerCache.get(first) ?? [];
   answerCache.set(first, entries);
   const same = (x: readonly Float64Array[]) => x.length === question.x.length && x.every((c, i) => c === question.x[i]);
@@ -451,17 +455,11 @@ function added(
   excluded: readonly number[] = [],
 ): Subset | undefined {
   const { basis, residual, rss } = fitOn(columns, current.members, y);
-  let best: Subset | undefined;
-  for (let j = 0; j < columns.length; j++) {
-    if (current.members.includes(j) || excluded.includes(j)) continue;
-    const outside = basis.project(Float64Array.from(columns[j]!));
-    const size = sumSquares(outside);
-    if (!(size > DEPENDENT * DEPENDENT * sumSquares(columns[j]!))) continue;
-    const along = dot(outside, residual);
-    const next = rss - (along * along) / size;
-    if (!best || next < best.rss) best = { members: [...current.members, j], rss: next };
-  }
-  return best;
+  const parts = columns.map((c, j) =>
+    current.members.includes(j) || excluded.includes(j) ? undefined : basis.project(Float64Array.from(c)),
+  );
+  const best = bestAdded(parts, residual, rss, columns.map(sumSquares));
+  return best && { members: [...current.members, best.column], rss: best.rss };
 }
 
 /**
@@ -706,7 +704,7 @@ interface LibraryFacts {
 /** The facts of the library asked (by its rows' first input column and monomials), made where new. */
 function libraryFacts(question: PolynomialQuestion, x: readonly Float64Array[]): LibraryFacts {
   const first = question.x[0]!;
-  const library = `${question.intercept}:${question.monomials.map((p) => p.join(",")).join(";")}:${x[0]?.length}`;
+  const library = `${libraryKey(question)}:${x[0]?.length}`;
   const hit = libraryCache.find((c) => c.x === first && c.library === library);
   if (hit) return hit;
   const made: LibraryFacts = { x: first, library };
