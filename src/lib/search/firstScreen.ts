@@ -4,7 +4,15 @@
  */
 import { allowedNeurons } from "./constraints.js";
 import type { Size } from "./growth.js";
-import { warmStart, type LinearInput, type LinearProposal, type ScreenCache } from "./linear/proposer.js";
+import {
+  SCREEN_ROWS,
+  strided,
+  warmStart,
+  type LinearInput,
+  type LinearProposal,
+  type ScreenCache,
+} from "./linear/proposer.js";
+import { dot, gramSchmidt, std } from "../numeric/index.js";
 import type { NoiseEstimate } from "./noise.js";
 import type { SearchSettings } from "./settings.js";
 import type { SearchContext } from "./strategy.js";
@@ -85,4 +93,32 @@ export function exactFirstScreen(proposals: readonly LinearProposal[]): NoiseEst
       method: `residual of an exact linear fit (${exact.products.length} terms, the first screen)`,
     }
   );
+}
+
+/**
+ * A one-product proposal's NRMSE fitted in y's own space (its coefficient, and the constant where
+ * the search fits one), on at most SCREEN_ROWS strided rows. A log-space residual reads additive
+ * noise at small |y| as a large relative error: ε·c·E² at 10 % noise fits log|y| to 0.37 and y to
+ * the noise, 0.094.
+ */
+export function productNrmse(
+  ctx: Pick<SearchContext, "data" | "pool" | "symbols">,
+  p: LinearProposal,
+  y: Float64Array,
+  constant: boolean,
+): number {
+  const rows = (v: Float64Array) => strided(v, SCREEN_ROWS);
+  const ys = rows(y);
+  const column = new Float64Array(ys.length).fill(1);
+  p.products[0]!.forEach((neuron, j) => {
+    const symbol = ctx.symbols.get(ctx.pool[neuron % ctx.pool.length]!);
+    const weight = p.weights?.[0]?.[j] ?? 1;
+    const x = rows(ctx.data.x[Math.floor(neuron / ctx.pool.length)]!);
+    for (let r = 0; r < ys.length; r++) column[r]! *= symbol.evaluate(symbol.innerWeight ? weight * x[r]! : x[r]!);
+  });
+  const columns = constant ? [column, new Float64Array(ys.length).fill(1)] : [column];
+  const basis = gramSchmidt(columns, { dependent: 1e-9, unit: true });
+  const residual = basis.project(Float64Array.from(ys));
+  const fitted = Math.sqrt(dot(residual, residual) / ys.length) / (std(ys) || 1);
+  return Number.isFinite(fitted) ? fitted : Number.POSITIVE_INFINITY;
 }

@@ -15,7 +15,14 @@ import { baselineCandidate } from "./baseline.js";
 import { createSpace, type Limits } from "./cmp.js";
 import { allowedNeurons, ConstraintGate, type Evidence } from "./constraints.js";
 import { createEvaluator, type Candidate, type Evaluator } from "./evaluator.js";
-import { cheapStart, type CheapStart, EXACT_SCREEN, exactFirstScreen, firstScreenInput } from "./firstScreen.js";
+import {
+  cheapStart,
+  type CheapStart,
+  EXACT_SCREEN,
+  exactFirstScreen,
+  firstScreenInput,
+  productNrmse,
+} from "./firstScreen.js";
 import { type Form, screenForms, searchWithForm } from "./forms.js";
 import { sizesOf, STAGE_PATIENCE, type Size } from "./growth.js";
 import { frontScoreOf, frontScores, HallOfFame, parametersOf } from "./hallOfFame.js";
@@ -329,10 +336,12 @@ async function askPolynomial(s: OutputSearch): Promise<void> {
   const ask = (noisy: boolean) =>
     driveSteps(timedSteps(polynomialStartSteps(ctx, settings, widest, noisy), s.timer, "screening"), s.clock);
   try {
-    const noisy = s.estimate().nrmse > settings.stopNrmse;
-    s.polynomial = (await ask(false)) ?? (noisy ? await ask(true) : undefined);
+    // The noise estimate only where no exact answer came (an exact one ends the screens without it).
+    s.polynomial = await ask(false);
+    const noisy = !s.polynomial && s.estimate().nrmse > settings.stopNrmse;
+    if (noisy) s.polynomial = await ask(true);
     // Clean, and no sum of the pool's monomials is y: is it one the pool cannot write (u² without x²)?
-    if (!s.polynomial && !noisy)
+    else if (!s.polynomial)
       s.unwritable = await driveSteps(timedSteps(unwritableSteps(ctx, settings), s.timer, "screening"), s.clock);
   } catch (cause) {
     status.stopOn(cause);
@@ -344,7 +353,10 @@ async function askPolynomial(s: OutputSearch): Promise<void> {
   if (settings.terms === 0 && !s.sizes.some((size) => size.terms >= terms && size.maxFactors >= found.factors))
     s.sizes = [...s.sizes, { terms, maxFactors: widest }];
   s.polynomialAtFloor =
-    !found.answer.exact && found.stable && found.answer.nrmse <= floorReach(ctx.data.rows) * s.estimate().nrmse;
+    !found.answer.exact &&
+    found.stable &&
+    found.holds &&
+    found.answer.nrmse <= floorReach(ctx.data.rows) * s.estimate().nrmse;
   if (found.answer.exact) {
     s.first = { proposals: [found.proposal], columns: found.answer.columns };
     s.exactScreen = {
@@ -444,8 +456,11 @@ const RIVALS = 4;
 
 function rivalsOf(s: OutputSearch, poly: LinearProposal): LinearProposal[] {
   const lookup = (name: string) => s.ctx.symbols.get(name);
+  const y = columnOf(s.ctx.data, s.ctx.target);
+  const expected = (p: LinearProposal) =>
+    p.source === "log-product" ? Math.min(p.expected, productNrmse(s.ctx, p, y, s.settings.constant)) : p.expected;
   const score = (p: LinearProposal) =>
-    frontScoreOf(p.expected, parametersOfProducts(p.products, s.ctx.pool, lookup), s.ctx.data.rows);
+    frontScoreOf(expected(p), parametersOfProducts(p.products, s.ctx.pool, lookup), s.ctx.data.rows);
   return s.first.proposals
     .filter((p) => p !== poly)
     .sort((p, q) => score(p) - score(q))

@@ -11,8 +11,12 @@ import { allowedNeurons } from "./constraints.js";
 import { estimateNoise } from "./noise.js";
 import type { LinearProposal } from "./linear/proposer.js";
 import { powerOf } from "./linear/monomial.js";
+import { strided } from "./linear/proposer.js";
+import { dot, gramSchmidt } from "../numeric/index.js";
 import {
+  monomialColumn,
   monomials,
+  POLY_ROWS,
   polynomialDegree,
   polynomialQuestionSteps,
   type PolynomialAnswer,
@@ -36,6 +40,12 @@ export interface PolynomialStart {
    * many approximations fit as well and the noise picks among them. Noiseless: true.
    */
   stable: boolean;
+  /**
+   * Under noise: whether the answer's monomials hold with one set of coefficients on the rows below
+   * and above each input's median (splitStatistic, at the level SPLIT_Z): a stable Taylor sum of a
+   * smooth function does not. Noiseless: true.
+   */
+  holds: boolean;
 }
 
 /** Factors a monomial's power of one input is written with at most (x³ = x·x·x without x³). */
@@ -112,6 +122,9 @@ export function* polynomialStartSteps(
     });
     stable = part !== undefined && part.constant === answer.constant && part.members.join() === answer.members.join();
   }
+  const terms = answer.members.map((j) => library[j]!);
+  const split = noisy && stable && splitStatistic(ctx.data.x, y, terms, answer.constant);
+  const holds = !split || split.statistic <= chiSquareQuantile(split.parameters, SPLIT_Z);
   const products = answer.members.map((j) =>
     library[j]!.flatMap((p, i) => (p > 0 ? writings[i]!.get(p)!.map((k) => i * ctx.pool.length + k) : [])).sort(
       (a, b) => a - b,
@@ -123,8 +136,64 @@ export function* polynomialStartSteps(
     monomials: library,
     factors: Math.max(...products.map((p) => p.length)),
     stable,
+    holds,
   };
 }
+
+/**
+ * Whether a sum of monomials is one law across the inputs' range (Chow's test of a structural
+ * break): for each input, the rows below and above its median are fitted apart, each half with its
+ * own coefficients (2k parameters), against one fit over all rows (k parameters). The statistic is
+ * n·ln(RSS_all / (RSS_low + RSS_high)), the largest over the inputs: a likelihood ratio, a χ²_k
+ * draw where one law holds with the same coefficients on both halves. A polynomial that only
+ * imitates y on the range (sin(x)·cos(y) as x − x·y²/2 − x³/6 + …, a Taylor sum whose error the
+ * noise hides) takes other coefficients on each half, and the halves' fits remove the error the
+ * noise hid. 0 where no input splits (an input of few values, too few rows).
+ */
+export function splitStatistic(
+  x: readonly Float64Array[],
+  y: Float64Array,
+  terms: readonly Powers[],
+  constant: boolean,
+): { statistic: number; parameters: number } {
+  const xs = x.map((v) => strided(v, POLY_ROWS));
+  const ys = strided(y, POLY_ROWS);
+  const n = ys.length;
+  const columns = terms.map((powers) => monomialColumn(xs, powers));
+  if (constant) columns.push(new Float64Array(n).fill(1));
+  const parameters = columns.length;
+  const rssOf = (index: readonly number[]) => {
+    const pick = (v: Float64Array) => Float64Array.from(index, (r) => v[r]!);
+    const basis = gramSchmidt(columns.map(pick), { dependent: 1e-9, unit: true });
+    const residual = basis.project(pick(ys));
+    return dot(residual, residual);
+  };
+  const rows = Array.from({ length: n }, (_, r) => r);
+  const all = rssOf(rows);
+  let statistic = 0;
+  for (const column of xs) {
+    const median = Float64Array.from(column).sort()[n >> 1]!;
+    const low = rows.filter((r) => column[r]! < median);
+    const high = rows.filter((r) => !(column[r]! < median));
+    // Each half must hold more rows than parameters (an input of few values may not split).
+    if (low.length <= 2 * parameters || high.length <= 2 * parameters) continue;
+    const apart = rssOf(low) + rssOf(high);
+    if (all > 0 && apart > 0) statistic = Math.max(statistic, n * Math.log(all / apart));
+  }
+  return { statistic, parameters };
+}
+
+/** The χ²_k quantile at 1 − p for the upper-tail normal quantile z of p (Wilson–Hilferty). */
+export const chiSquareQuantile = (k: number, z: number): number =>
+  k * (1 - 2 / (9 * k) + z * Math.sqrt(2 / (9 * k))) ** 3;
+
+/**
+ * The split test's level: a law is taken for a local imitation at p < 1 % (z = 2.326). A law so
+ * taken only loses the polynomial answer's short cut (the search goes on, the answer stays in the
+ * hall), so the level is set for power: the Taylor sums of sin·cos at 1 % and 10 % noise reach
+ * p ≈ 1e-10 and 1e-3, the 240 noisy sums of the polynomial family no lower than p ≈ 0.012.
+ */
+export const SPLIT_Z = 2.326;
 
 /**
  * Where the pool cannot write a law: the monomials of an exact sparse polynomial of y over every

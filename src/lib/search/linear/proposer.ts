@@ -153,7 +153,7 @@ export const SCREEN_FACTORS = 4;
 export const COLUMN_CAP = 12000;
 /** The wide screen's library at most (backward elimination costs O(K³)). */
 export const WIDE_COLUMNS = 600;
-const SCREEN_ROWS = 400;
+export const SCREEN_ROWS = 400;
 
 export interface LinearScreen {
   proposals: LinearProposal[];
