@@ -17,6 +17,14 @@
  * runs with the right monomials against the identifiable ones.
  *
  * `--family long` runs the long sums (longPolynomialEntries: 10–40 products over 8–20 inputs) the same way.
+ * `--family forms` runs the forms family (src/lib/data/forms.ts: ratios, functions of monomials,
+ * transforms and sums on realistic ranges, 800 rows), written into site/data/forms-benchmark.json.
+ * There `--noise 1%,20` adds noise of 1 % of y's RMS (SRBench's protocol; a level ending in %) and
+ * at 20 dB, and every run records whether it is right: its answer holds no more additive pieces
+ * than the law (FormsEntry.pieces: terms and constants, above and below a ratio, inside an outer
+ * function) and is within 1 % of the truth's RMS on 800 fresh noiseless rows of the training
+ * ranges (`right`, with `pieces` and `error`), and whether it ended by itself (noise floor or
+ * reward threshold, not the time limit).
  * `--method stlsq` (polynomial family only) runs a sparse-regression peer instead of the search:
  * sequentially thresholded least squares (src/lib/baselines/stlsq.ts) over the same library the
  * search's polynomial question builds (every monomial of degree 1 … polynomialDegree(inputs), and
@@ -43,13 +51,14 @@ import {
   powersOf,
   type PolynomialEntry,
 } from "../src/lib/data/polynomial.js";
-import type { Dataset, EquationResult } from "../src/lib/index.js";
+import type { Dataset, EquationResult, FittedEquation } from "../src/lib/index.js";
 import { fit, VERSION } from "../src/lib/index.js";
 import { predictStlsq, stlsq } from "../src/lib/baselines/stlsq.js";
 import { leastSquares, nrmse } from "../src/lib/numeric/index.js";
 import { frontScoreOf } from "../src/lib/search/index.js";
 import { monomialColumn, monomials, polynomialDegree, type Powers } from "../src/lib/search/linear/polynomial.js";
 import { median } from "./searchSuite.js";
+import { FORMS_ROWS, formsEntries, type FormsEntry, type FormsKind } from "../src/lib/data/forms.js";
 
 /** What answers a run: the search through `fit`, or the sparse-regression peer. */
 const METHODS = ["consolesr", "stlsq"] as const;
@@ -63,12 +72,37 @@ interface Job {
   timeLimit: number;
   /** SNR in dB of the noise on the training target; absent: clean. */
   snrDb?: number;
+  /** Noise on the training target as a fraction of its RMS (0.01: 1 %); absent: clean or snrDb. */
+  noiseRms?: number;
 }
 
-type Kind = BeyondKind | "polynomial";
-const FAMILIES = { beyond: beyondEntries, polynomial: polynomialEntries, long: longPolynomialEntries } as const;
+type Kind = BeyondKind | "polynomial" | FormsKind;
+const FAMILIES = {
+  beyond: beyondEntries,
+  polynomial: polynomialEntries,
+  long: longPolynomialEntries,
+  forms: formsEntries,
+} as const;
 const entryOf = (id: string) =>
-  [...beyondEntries, ...polynomialEntries, ...longPolynomialEntries].find((e) => e.id === id)!;
+  [...beyondEntries, ...polynomialEntries, ...longPolynomialEntries, ...formsEntries].find((e) => e.id === id)!;
+
+/** A level's name: "clean", "20 dB", "1 % RMS". */
+const levelName = (job: Pick<Job, "snrDb" | "noiseRms">) =>
+  job.snrDb !== undefined ? `${job.snrDb} dB` : job.noiseRms !== undefined ? `${100 * job.noiseRms} % RMS` : "clean";
+
+/** The additive pieces of an answer: each term and each constant, above and below a ratio. */
+const piecesOf = (e: EquationResult) =>
+  e.terms.length +
+  (e.constant !== undefined && e.constant !== 0 ? 1 : 0) +
+  (e.denominator
+    ? e.denominator.terms.length + (e.denominator.constant !== undefined && e.denominator.constant !== 0 ? 1 : 0)
+    : 0);
+
+/** Rows of the fresh noiseless set a forms run is judged on, and their seed's offset. */
+const FRESH_SEED = 1_000_000;
+
+/** Whether a run ended by itself: at the noise floor or the reward threshold, not on the time limit. */
+const endedByItself = (stopReason: string) => stopReason === "noise-floor" || stopReason === "reward-threshold";
 
 /** Powers of the pool's power symbols; a factor with another symbol or an inner weight is no monomial. */
 const POWERS: Record<string, number> = { x: 1, "x^2": 2, "x^3": 3, "x^-1": -1, "x^-2": -2, sqrt: 0.5 };
@@ -108,6 +142,17 @@ interface Run extends Job {
    * comment; from the truth only, whatever the method).
    */
   identifiable?: boolean;
+  /**
+   * Forms family: the answer holds no more pieces than the law and is within 1 % of the truth's RMS
+   * on fresh noiseless rows of the training ranges (module comment).
+   */
+  right?: boolean;
+  /** Forms family: the answer's additive pieces (terms and constants, above and below a ratio). */
+  pieces?: number;
+  /** Forms family: RMS of answer − truth on the fresh noiseless rows over the truth's RMS. */
+  error?: number;
+  /** Whether the run ended by itself (noise floor or reward threshold). */
+  ended?: boolean;
   /** `--method stlsq`: the threshold its score chose. */
   lambda?: number;
   /** The largest held-out error in units of the same-law bound (≤ 1: the same law). */
@@ -119,7 +164,7 @@ interface Run extends Job {
   seconds: number;
   trainNrmse: number | null;
   testNrmse: number | null;
-  error?: string;
+  failure?: string;
 }
 
 /** The truth's monomials as columns of a data set (the constant as a column of ones). */
@@ -190,9 +235,27 @@ function runStlsq(entry: PolynomialEntry, train: Dataset, test: Dataset): Omit<R
   };
 }
 
+/** A forms run's verdict (module comment): pieces, the error on fresh noiseless rows, right. */
+function formsVerdict(entry: FormsEntry, job: Job, equation: FittedEquation) {
+  const { train: fresh } = beyondData(entry, { seed: FRESH_SEED + job.seed, rows: job.rows });
+  const rows = Array.from({ length: fresh.rows }, (_, r) => fresh.x.map((column) => column[r]!));
+  const predicted = equation.predict(rows);
+  const truth = fresh.y[0]!;
+  let squares = 0;
+  let power = 0;
+  for (let r = 0; r < fresh.rows; r++) {
+    squares += (predicted[r]! - truth[r]!) ** 2;
+    power += truth[r]! ** 2;
+  }
+  const error = Math.sqrt(squares / power);
+  const pieces = piecesOf(equation);
+  return { pieces, error, right: Number.isFinite(error) && error <= 0.01 && pieces <= entry.pieces };
+}
+
 async function runJob(job: Job): Promise<Run> {
   const entry = entryOf(job.id);
-  const noise = job.snrDb === undefined ? {} : { snrDb: job.snrDb };
+  const noise =
+    job.snrDb !== undefined ? { snrDb: job.snrDb } : job.noiseRms !== undefined ? { noiseRms: job.noiseRms } : {};
   const { train, test } = beyondData(entry, { seed: job.seed, rows: job.rows, ...noise });
   const rows = (d: typeof train) => Array.from({ length: d.rows }, (_, r) => d.x.map((column) => column[r]!));
   const base = {
@@ -231,6 +294,8 @@ async function runJob(job: Job): Promise<Run> {
       ...base,
       exact: verdict.same,
       ...(entry.kind === "polynomial" ? { structure: sameMonomials(equation, entry) } : {}),
+      ...("pieces" in entry ? formsVerdict(entry, job, equation) : {}),
+      ended: endedByItself(result.search.stopReason),
       worst: verdict.worst,
       learned: equation.text,
       stopReason: result.search.stopReason,
@@ -253,7 +318,7 @@ async function runJob(job: Job): Promise<Run> {
       seconds: (performance.now() - started) / 1000,
       trainNrmse: null,
       testNrmse: null,
-      error: error instanceof Error ? error.message : String(error),
+      failure: error instanceof Error ? error.message : String(error),
     };
   }
 }
@@ -270,7 +335,7 @@ function options(argv: string[]) {
       throw new Error(`unknown flag --${key} (known: ${known.map((k) => `--${k}`).join(", ")})`);
   const [lo, hi] = (out.seeds ?? "0..4").split("..").map(Number);
   const family = (out.family ?? "beyond") as keyof typeof FAMILIES;
-  if (!(family in FAMILIES)) throw new Error(`unknown --family ${family} (known: beyond, polynomial, long)`);
+  if (!(family in FAMILIES)) throw new Error(`unknown --family ${family} (known: beyond, polynomial, long, forms)`);
   // The long sums are polynomial laws too: the same verdicts and the same peer.
   const polynomial = family === "polynomial" || family === "long";
   const method = (out.method ?? "consolesr") as Method;
@@ -280,10 +345,17 @@ function options(argv: string[]) {
     family,
     method,
     seeds: Array.from({ length: hi! - lo! + 1 }, (_, i) => lo! + i),
-    kinds: (out.kinds ?? (polynomial ? "polynomial" : "ratio,transform,monomial")).split(",") as Kind[],
-    noise: out.noise ? out.noise.split(",").map(Number) : [],
+    kinds: (
+      out.kinds ??
+      (polynomial ? "polynomial" : family === "forms" ? "ratio,monomial,transform,sum" : "ratio,transform,monomial")
+    ).split(",") as Kind[],
+    noise: (out.noise ? out.noise.split(",") : []).map((level): Pick<Job, "snrDb" | "noiseRms"> => {
+      const value = Number(level.replace(/%$/, ""));
+      if (!Number.isFinite(value)) throw new Error(`--noise: "${level}" is no level (20 for dB, 1% of the RMS)`);
+      return level.endsWith("%") ? { noiseRms: value / 100 } : { snrDb: value };
+    }),
     equations: out.equations?.split(","),
-    rows: Number(out.rows ?? 500),
+    rows: Number(out.rows ?? (family === "forms" ? FORMS_ROWS : 500)),
     timeLimit: Number(out["time-limit"] ?? 30),
     jobs: Number(out.jobs ?? availableParallelism()),
     out: out.out ?? `site/data/${family}-benchmark${method === "consolesr" ? "" : `-${method}`}.json`,
@@ -292,20 +364,13 @@ function options(argv: string[]) {
 
 async function main(): Promise<void> {
   const o = options(process.argv.slice(2));
-  const family: readonly (BeyondEntry | PolynomialEntry)[] = FAMILIES[o.family];
+  const family: readonly (BeyondEntry | PolynomialEntry | FormsEntry)[] = FAMILIES[o.family];
   const entries = family.filter((e) => o.kinds.includes(e.kind) && (!o.equations || o.equations.includes(e.id)));
   // Clean first, then each noise level.
-  const levels: (number | undefined)[] = [undefined, ...o.noise];
-  const jobs: Job[] = levels.flatMap((snrDb) =>
+  const levels: Pick<Job, "snrDb" | "noiseRms">[] = [{}, ...o.noise];
+  const jobs: Job[] = levels.flatMap((level) =>
     entries.flatMap((e) =>
-      o.seeds.map((seed) => ({
-        id: e.id,
-        method: o.method,
-        seed,
-        rows: o.rows,
-        timeLimit: o.timeLimit,
-        ...(snrDb === undefined ? {} : { snrDb }),
-      })),
+      o.seeds.map((seed) => ({ id: e.id, method: o.method, seed, rows: o.rows, timeLimit: o.timeLimit, ...level })),
     ),
   );
   const parallel = Math.max(1, Math.min(o.jobs, jobs.length));
@@ -326,18 +391,21 @@ async function main(): Promise<void> {
         runs.push(run);
         process.stderr.write(
           `[${runs.length}/${jobs.length}] ${run.id} seed ${run.seed}` +
-            `${run.snrDb === undefined ? "" : ` ${run.snrDb} dB`}: ${run.exact ? "exact" : "not exact"}` +
+            `${levelName(run) === "clean" ? "" : ` ${levelName(run)}`}: ${run.exact ? "exact" : "not exact"}` +
             `${run.structure === undefined ? "" : run.structure ? ", its monomials" : ", other monomials"}` +
             `${run.identifiable === undefined ? "" : run.identifiable ? " (identifiable)" : " (not identifiable)"} ` +
             `${run.cpuSeconds.toFixed(1)} s CPU, ${run.stopReason}: y = ${run.learned}` +
-            `${run.error ? ` (${run.error})` : ""}\n`,
+            `${run.right === undefined ? "" : run.right ? " [right]" : " [not right]"}` +
+            `${run.failure ? ` (${run.failure})` : ""}\n`,
         );
       }
       child.kill();
     }),
   );
   clearInterval(sampler);
-  const level = (r: Run) => r.snrDb ?? Number.POSITIVE_INFINITY;
+  // Clean first, then by falling SNR (1 % of the RMS is about 40 dB).
+  const level = (r: Run) =>
+    r.snrDb ?? (r.noiseRms !== undefined ? -20 * Math.log10(r.noiseRms) : Number.POSITIVE_INFINITY);
   runs.sort((a, b) => level(b) - level(a) || a.id.localeCompare(b.id, "en", { numeric: true }) || a.seed - b.seed);
   const summary = (subset: Run[]) => ({
     runs: subset.length,
@@ -349,11 +417,29 @@ async function main(): Promise<void> {
           structureOfIdentifiable: subset.filter((r) => r.identifiable && r.structure).length,
         }
       : {}),
+    ...(o.family === "forms"
+      ? {
+          right: subset.filter((r) => r.right).length,
+          ended: subset.filter((r) => r.ended).length,
+          maxCpuSeconds: Number(Math.max(0, ...subset.map((r) => r.cpuSeconds)).toFixed(2)),
+        }
+      : {}),
     medianCpuSeconds: Number((median(subset.map((r) => r.cpuSeconds)) ?? Number.NaN).toFixed(2)),
   });
-  const clean = runs.filter((r) => r.snrDb === undefined);
+  const clean = runs.filter((r) => levelName(r) === "clean");
   const byKind = Object.fromEntries(o.kinds.map((kind) => [kind, summary(clean.filter((r) => r.kind === kind))]));
-  const byNoise = Object.fromEntries(o.noise.map((db) => [`${db} dB`, summary(runs.filter((r) => r.snrDb === db))]));
+  const byNoise = Object.fromEntries(
+    o.noise.flatMap((noise) => {
+      const name = levelName(noise);
+      const at = runs.filter((r) => levelName(r) === name);
+      // The forms family: each noise level by kind too.
+      const kinds =
+        o.family === "forms"
+          ? o.kinds.map((kind) => [`${name} ${kind}`, summary(at.filter((r) => r.kind === kind))])
+          : [];
+      return [[name, summary(at)], ...kinds];
+    }),
+  );
   const git = gitSha().slice(0, 7); // the short form the committed report has always had
   const report = {
     manifest: {
@@ -367,7 +453,15 @@ async function main(): Promise<void> {
       wallSeconds: Number(((performance.now() - started) / 1000).toFixed(1)),
       machine: { cpus: cpus().length, model: cpus()[0]?.model ?? "unknown", node: process.version },
       loadAverage: { max: Number(Math.max(0, ...loads).toFixed(2)) },
-      ...(o.noise.length > 0 ? { noise: o.noise } : {}),
+      ...(o.noise.length > 0 ? { noise: o.noise.map(levelName) } : {}),
+      ...(o.family === "forms"
+        ? {
+            right:
+              "right: the answer holds no more additive pieces than the law (terms and constants, above and below a " +
+              "ratio, inside an outer function) and is within 1 % of the truth's RMS on 800 fresh noiseless rows " +
+              "of the training ranges; ended: the run stopped at the noise floor or the reward threshold",
+          }
+        : {}),
       rule: "exact: the answer agrees with the truth to 1e-9 relative on every held-out point (sameLaw)",
       ...(o.family !== "beyond"
         ? { structure: "structure: the answer is a sum of the truth's monomials, each once, coefficients aside" }
@@ -380,7 +474,14 @@ async function main(): Promise<void> {
           }
         : {}),
     },
-    entries: entries.map((e) => ({ id: e.id, kind: e.kind, truth: e.truth, note: e.note, inputs: e.inputs })),
+    entries: entries.map((e) => ({
+      id: e.id,
+      kind: e.kind,
+      truth: e.truth,
+      note: e.note,
+      inputs: e.inputs,
+      ...("pieces" in e ? { pieces: e.pieces } : {}),
+    })),
     summary: { all: summary(clean), ...byKind, ...byNoise },
     runs,
   };
@@ -389,13 +490,22 @@ async function main(): Promise<void> {
   console.log("|---|---|---|---|---|---|");
   const share = (k: number, n: number) => `${k} / ${n}${n > 0 ? ` (${((100 * k) / n).toFixed(0)} %)` : ""}`;
   // Noisy rows: the runs with the truth's monomials among those whose truth is identifiable.
-  for (const [name, s] of Object.entries(report.summary))
+  for (const [name, s] of Object.entries(report.summary) as [string, ReturnType<typeof summary>][])
     console.log(
       `| ${o.method} | ${name} | ${share(s.exact, s.runs)} | ` +
         `${"structure" in s ? share(s.structure!, s.runs) : "—"} | ` +
         `${"identifiable" in s ? share(s.structureOfIdentifiable!, s.identifiable!) : "—"} | ` +
         `${s.medianCpuSeconds} |`,
     );
+  if (o.family === "forms") {
+    console.log("\n| level / kind | right / runs | ended by itself | median CPU s | max CPU s |");
+    console.log("|---|---|---|---|---|");
+    for (const [name, s] of Object.entries(report.summary) as [string, ReturnType<typeof summary>][])
+      console.log(
+        `| ${name} | ${share(s.right ?? 0, s.runs)} | ${share(s.ended ?? 0, s.runs)} | ` +
+          `${s.medianCpuSeconds} | ${s.maxCpuSeconds} |`,
+      );
+  }
   process.stderr.write(`wrote ${o.out}\n`);
 }
 

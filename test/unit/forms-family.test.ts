@@ -50,3 +50,14 @@ test("forms family: finite data on train and test ranges, the same for a seed, 4
     assert.ok(noise / std > 0.009 && noise / std < 0.011, `${entry.id}: noise ${noise / std} of the std`);
   }
 });
+
+test("forms family: noise of 1 % of y's RMS (SRBench's protocol), and each law's pieces stated", () => {
+  for (const entry of formsEntries) {
+    assert.ok(Number.isInteger(entry.pieces) && entry.pieces >= 1, `${entry.id}: pieces ${entry.pieces}`);
+    const clean = beyondData(entry, { seed: 4, rows: FORMS_ROWS }).train.y[0]!;
+    const noisy = beyondData(entry, { seed: 4, rows: FORMS_ROWS, noiseRms: 0.01 }).train.y[0]!;
+    const rms = Math.sqrt(clean.reduce((s, v) => s + v * v, 0) / clean.length);
+    const noise = Math.sqrt(noisy.reduce((s, v, r) => s + (v - clean[r]!) ** 2, 0) / clean.length);
+    assert.ok(noise / rms > 0.009 && noise / rms < 0.011, `${entry.id}: noise ${noise / rms} of the RMS`);
+  }
+});

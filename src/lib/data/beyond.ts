@@ -25,6 +25,7 @@ import { cos, createRng, exp, sin } from "../core/index.js";
 import { type BenchmarkInput, testRange } from "./benchmark.js";
 import type { Dataset } from "./dataset.js";
 import { addNoise } from "./experiments.js";
+import { addNoiseRms } from "./noise.js";
 
 export type BeyondKind = "ratio" | "transform" | "monomial";
 
@@ -265,6 +266,8 @@ export interface BeyondDataOptions {
   seed: number;
   /** Gaussian noise on the training target at this SNR in dB; noiseless when omitted. */
   snrDb?: number;
+  /** Gaussian noise on the training target of this fraction of its RMS (0.01: 1 %); instead of snrDb. */
+  noiseRms?: number;
 }
 
 /** What a law's data are drawn from: its inputs' ranges and its value at a row (this family, the polynomial). */
@@ -296,6 +299,7 @@ export function beyondData(entry: LawEntry, options: BeyondDataOptions): { train
   const train = draw(entry, rows, rng, false);
   const test = draw(entry, rows, rng, true);
   if (options.snrDb !== undefined) addNoise(train.y[0]!, options.snrDb, rng);
+  else if (options.noiseRms !== undefined) addNoiseRms(train.y[0]!, options.noiseRms, rng);
   return { train, test };
 }
 

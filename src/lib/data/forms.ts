@@ -13,9 +13,8 @@
  * form makes it reachable (a LoCaL sum under an outer function, a ratio of two sums, a symbol of a
  * monomial). The laws are evaluated with the library's deterministic exp, sin and cos (core/math.ts),
  * so the data are the same bits in every JavaScript engine; the data come from `beyondData` (800 rows
- * by default here, `FORMS_ROWS`), with the test set on the wider ranges of `testRange`. Noise: the issue
- * asks for 1 % of y's RMS (SRBench's protocol) and 20 dB; the project's `snrDb` is relative to y's std
- * (data/noise.ts), so a benchmark of this family adds the RMS share itself (not yet wired: issue 56).
+ * by default here, `FORMS_ROWS`), with the test set on the wider ranges of `testRange`. Noise: 1 % of
+ * y's RMS (SRBench's protocol: `beyondData`'s `noiseRms`) and 20 dB (`snrDb`, relative to y's std).
  *
  * Browser-safe: no node: imports.
  */
@@ -35,6 +34,11 @@ export interface FormsEntry {
   inputs: BenchmarkInput[];
   /** The truth at one row, the inputs in `inputs` order (data and metrics only). */
   evaluate: (x: readonly number[]) => number;
+  /**
+   * The most additive pieces a writing of the law holds (each term and each constant, above and
+   * below a ratio, inside an outer function): a right answer holds no more (metrics only).
+   */
+  pieces: number;
 }
 
 /** Training rows of this family's runs. */
@@ -48,7 +52,7 @@ const law = (
   note: string,
   ranges: Record<string, Range>,
   evaluate: (x: readonly number[]) => number,
-): FormsEntry => {
+): Omit<FormsEntry, "pieces"> => {
   const n = (counters.get(kind) ?? 0) + 1;
   counters.set(kind, n);
   return {
@@ -61,7 +65,7 @@ const law = (
   };
 };
 
-export const formsEntries: readonly FormsEntry[] = [
+const laws: readonly Omit<FormsEntry, "pieces">[] = [
   // Ratios: y = P/Q, found as y·Q = P (ratio form).
   law(
     "ratio",
@@ -287,3 +291,45 @@ export const formsEntries: readonly FormsEntry[] = [
     ([a, b, c]) => a! * cos(b!) + c! * sin(b!),
   ),
 ];
+
+/**
+ * Each law's pieces (FormsEntry.pieces), counted in its writings: 4.2·a/(1 + 0.8·b) holds 1 + 2;
+ * 3·exp(−a·b/c) is one term with a function of a monomial, or exp(−a·b/c + 1.1), two pieces under
+ * an outer exp; 2.5·(1 − cos(a·b))·c·d·e is two terms.
+ */
+const PIECES: Record<string, number> = {
+  "forms-ratio-1": 3,
+  "forms-ratio-2": 3,
+  "forms-ratio-3": 3,
+  "forms-ratio-4": 4,
+  "forms-ratio-5": 4,
+  "forms-ratio-6": 4,
+  "forms-ratio-7": 4,
+  "forms-ratio-8": 5,
+  "forms-monomial-1": 2,
+  "forms-monomial-2": 1,
+  "forms-monomial-3": 1,
+  "forms-monomial-4": 1,
+  "forms-monomial-5": 1,
+  "forms-monomial-6": 2,
+  "forms-monomial-7": 1,
+  "forms-monomial-8": 2,
+  "forms-transform-1": 2,
+  "forms-transform-2": 2,
+  "forms-transform-3": 3,
+  "forms-transform-4": 3,
+  "forms-transform-5": 2,
+  "forms-transform-6": 4,
+  "forms-transform-7": 3,
+  "forms-transform-8": 4,
+  "forms-sum-1": 2,
+  "forms-sum-2": 1,
+  "forms-sum-3": 1,
+  "forms-sum-4": 4,
+  "forms-sum-5": 3,
+  "forms-sum-6": 1,
+  "forms-sum-7": 2,
+  "forms-sum-8": 2,
+};
+
+export const formsEntries: readonly FormsEntry[] = laws.map((entry) => ({ ...entry, pieces: PIECES[entry.id]! }));
