@@ -366,6 +366,8 @@ async function main(): Promise<void> {
   const o = options(process.argv.slice(2));
   const family: readonly (BeyondEntry | PolynomialEntry | FormsEntry)[] = FAMILIES[o.family];
   const entries = family.filter((e) => o.kinds.includes(e.kind) && (!o.equations || o.equations.includes(e.id)));
+  // The polynomial families' verdicts (the truth's monomials, identifiable) are theirs alone.
+  const polynomialFamily = o.family === "polynomial" || o.family === "long";
   // Clean first, then each noise level.
   const levels: Pick<Job, "snrDb" | "noiseRms">[] = [{}, ...o.noise];
   const jobs: Job[] = levels.flatMap((level) =>
@@ -410,7 +412,7 @@ async function main(): Promise<void> {
   const summary = (subset: Run[]) => ({
     runs: subset.length,
     exact: subset.filter((r) => r.exact).length,
-    ...(o.family !== "beyond" ? { structure: subset.filter((r) => r.structure).length } : {}),
+    ...(polynomialFamily ? { structure: subset.filter((r) => r.structure).length } : {}),
     ...(subset.some((r) => r.identifiable !== undefined)
       ? {
           identifiable: subset.filter((r) => r.identifiable).length,
@@ -463,10 +465,10 @@ async function main(): Promise<void> {
           }
         : {}),
       rule: "exact: the answer agrees with the truth to 1e-9 relative on every held-out point (sameLaw)",
-      ...(o.family !== "beyond"
+      ...(polynomialFamily
         ? { structure: "structure: the answer is a sum of the truth's monomials, each once, coefficients aside" }
         : {}),
-      ...(o.family !== "beyond" && o.noise.length > 0
+      ...(polynomialFamily && o.noise.length > 0
         ? {
             identifiable:
               "identifiable (noisy runs, from the truth only): the truth's monomials fitted by least squares on " +

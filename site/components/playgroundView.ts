@@ -223,11 +223,19 @@ export function runLog(runs) {
 /** The learned equations of a finished run, rendered with KaTeX, with the evaluation if any. */
 export function equationsView(result: ResultJson) {
   const evaluation = new Map((result.evaluation ?? []).map((e) => [e.target, e]));
+  // The noise estimate the search stopped at (one record for one target, per target for several).
+  const noise = result.search?.noise;
+  const noiseOf = (target: string) =>
+    Array.isArray(noise) ? noise.find((n) => n.target === target) : result.equations.length === 1 ? noise : undefined;
   return html`<div class="pg-equations">${result.equations.map((e) => {
     const ev = evaluation.get(e.target);
-    return html`<div class="pg-equation" data-target=${e.target} data-latex=${e.latex} data-text=${e.text}>
+    const floor = noiseOf(e.target);
+    return html`<div class="pg-equation" data-target=${e.target} data-latex=${e.latex} data-text=${e.text}
+      data-noise=${floor?.nrmse ?? ""}>
       ${tex(`${texName(e.target)} = ${e.latex || "0"}`, { displayMode: true })}
       <p class="pg-equation-meta"><small>train NRMSE ${fmt(e.trainNrmse)}${
+        floor ? html` · <span class="pg-noise" title=${floor.method}>noise estimate ${fmt(floor.nrmse)}</span>` : ""
+      }${
         ev
           ? html` · truth <code>${ev.truth}</code> · <span style="color: ${ev.exact ? "green" : "crimson"}">${
               ev.exact ? "exact" : `not exact (${ev.reason})`

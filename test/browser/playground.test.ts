@@ -145,6 +145,10 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
   assert.deepEqual(calibration.choice, chooseEngine(entries), "the calibration's choice does not follow its rule");
   assertToy(await renderedEquation(page, "y"));
   assert.match((await page.locator(".pg-equation-meta").first().textContent()) ?? "", /exact/);
+  // The noise estimate the search stopped at, beside the train NRMSE (the result's search.noise).
+  assert.match((await page.locator(".pg-equation .pg-noise").first().textContent()) ?? "", /^noise estimate \S+/);
+  const noiseShown = await page.locator('.pg-equation[data-target="y"]').getAttribute("data-noise");
+  assert.ok(noiseShown && Number(noiseShown) >= 0, `the equation's noise estimate: "${noiseShown}"`);
   // The front as a table under the equations, the answer's row marked once and showing the answer.
   const chosenRows = page.locator('.pg-front-row[data-target="y"][data-chosen="true"]');
   assert.equal(await chosenRows.count(), 1, "the front table marks one answer row");

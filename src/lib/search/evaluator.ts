@@ -163,6 +163,8 @@ interface Scoring {
   /** Weights folded and powers merged, but no term dropped or folded by the data (no columns). */
   merging: SimplifyOptions;
   foldOptions: FoldOptions;
+  /** Each input's spacing on the rows (aliasedFactor), found when first asked. */
+  spacing: Map<string, number>;
 }
 
 function scoringOf(data: Dataset, target: string, symbols: Registry<SymbolPlugin>, reward: RewardPlugin): Scoring {
@@ -172,7 +174,7 @@ function scoringOf(data: Dataset, target: string, symbols: Registry<SymbolPlugin
   const order = { symbols: lookup, inputOrder: data.inputs, symbolOrder: symbols.names(), columns, rows: data.rows };
   const merging = { symbols: lookup, inputOrder: data.inputs, symbolOrder: symbols.names() };
   const foldOptions = { ...order, y };
-  return { data, y, symbols, reward, lookup, columns, order, merging, foldOptions };
+  return { data, y, symbols, reward, lookup, columns, order, merging, foldOptions, spacing: new Map() };
 }
 
 /**
@@ -209,11 +211,14 @@ function candidateOf(
     const values = evaluateTerm({ coefficient: 1, factors: term.factors }, lookup, columns, data.rows);
     return { product, pearson: pearson(values, y) };
   });
+  // A periodic factor faster than the rows can show is no law (cos(897·a) fitting noise): unscored.
+  const aliased = aliasedFactor(equation, scoring.lookup, scoring.columns, scoring.spacing) !== undefined;
+  if (aliased) folded = Number.POSITIVE_INFINITY;
   const candidate = scored(scoring, key, structure, equation, predicted, folded, evidence);
   // A constant the fit kept (above simplifyEquation's negligible size) has a rival: the same
   // products without it, their coefficients refitted (inner weights held), for the answer rule.
   const at = equation.terms.findIndex((t) => t.factors.length === 0);
-  if (constant && at >= 0 && equation.terms.length > 1) {
+  if (constant && !aliased && at >= 0 && equation.terms.length > 1) {
     const plain = refitted(scoring, equation, at);
     if (plain)
       candidate.plain = scored(
@@ -228,6 +233,37 @@ function candidateOf(
       );
   }
   return candidate;
+}
+
+/**
+ * A periodic factor of the equation (SymbolPlugin.period) whose inner weight turns faster than the
+ * rows can show: f(w·x) has the period P/|w| in x, and below two samples per period (Nyquist: |w| >
+ * P / (2·spacing), the spacing the input's range over its distinct values less one) its values on
+ * the rows are aliased noise, not a law (cos(897·a) on 800 rows of a ∈ [0, 10], whose limit is about
+ * 250). Returns the factor's text; undefined: none. Functions of monomials are not judged here.
+ */
+export function aliasedFactor(
+  equation: Equation,
+  lookup: (name: string) => SymbolPlugin,
+  columns: (name: string) => Float64Array,
+  spacing: Map<string, number> = new Map(),
+): string | undefined {
+  const terms = [...equation.terms, ...(equation.denominator ?? [])];
+  for (const factor of terms.flatMap((t) => t.factors)) {
+    const period = lookup(factor.symbol).period;
+    if (period === undefined || factor.weight === undefined || factor.monomial) continue;
+    let gap = spacing.get(factor.input);
+    if (gap === undefined) {
+      const sorted = Float64Array.from(columns(factor.input)).sort();
+      let distinct = sorted.length > 0 ? 1 : 0;
+      for (let r = 1; r < sorted.length; r++) if (sorted[r] !== sorted[r - 1]) distinct++;
+      gap = distinct > 1 ? (sorted[sorted.length - 1]! - sorted[0]!) / (distinct - 1) : 0;
+      spacing.set(factor.input, gap);
+    }
+    if (gap > 0 && Math.abs(factor.weight) > period / (2 * gap))
+      return `${factor.symbol}(${factor.weight}*${factor.input})`;
+  }
+  return undefined;
 }
 
 /** The reward plugin's score of a fit, checked (a throw, NaN or a value out of range is an InputError naming it). */

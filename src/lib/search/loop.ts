@@ -35,7 +35,7 @@ import {
   warmStart,
 } from "./linear/proposer.js";
 import { structureSearchRow, type StructureSearchRow } from "./methods.js";
-import { estimateNoise, type NoiseEstimate } from "./noise.js";
+import { estimateNoise, floorReach, type NoiseEstimate } from "./noise.js";
 import { PhaseTimer, timedArgmin, timedSteps } from "./phases.js";
 import { polynomialDegree } from "./linear/polynomial.js";
 import {
@@ -49,6 +49,8 @@ import type { SearchSettings, StopReason } from "./settings.js";
 import { type StopRule, stopRules } from "./stop.js";
 import type { OutputSearchResult, ProposalStrategy, SearchContext, SearchRun } from "./strategy.js";
 import { Trajectories, type Tally, type Trajectory } from "./trajectory.js";
+
+export { floorReach };
 
 /** Creates what every strategy shares at one size. */
 function createRun(
@@ -113,16 +115,6 @@ async function fitNext(
 function fitDriven(evaluator: Evaluator, structure: LocalStructure, timer: PhaseTimer, clock: Clock) {
   return driveSteps(timedSteps(evaluator.evaluateSteps(structure), timer, "fits"), clock);
 }
-
-/**
- * A fit "reaches" the noise floor at this many times the estimate: 1 + 2/√rows, within [1.05, 1.25]
- * (1.09 at 500 rows). An exact law scores about the noise's NRMSE, and the estimate, a residual
- * variance, is off by about 1/√(2·rows) of it (3 % at 500 rows; on the noise benchmark the exact
- * law's NRMSE was at most 1.013 times the estimate in 99 % of the runs at 20 and 40 dB), so the
- * reach is about three such errors. A looser reach (1.25 before) let approximations 10–20 % above
- * the noise, such as √χ·e^(0.08·χ) for 1 + χ, end the search.
- */
-export const floorReach = (rows: number): number => Math.min(1.25, Math.max(1.05, 1 + 2 / Math.sqrt(rows)));
 
 /**
  * Under a noise floor, new structures in a row without a 1 % better NRMSE after which the last

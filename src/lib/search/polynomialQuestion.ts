@@ -8,7 +8,7 @@ import type { Registry, SymbolPlugin } from "../plugins/index.js";
 import { runSteps, type Steps } from "../core/index.js";
 import { formatNumber } from "../equation/index.js";
 import { allowedNeurons } from "./constraints.js";
-import { estimateNoise } from "./noise.js";
+import { chiSquareQuantile, estimateNoise, SPLIT_Z } from "./noise.js";
 import type { LinearProposal } from "./linear/proposer.js";
 import { powerOf } from "./linear/monomial.js";
 import { strided } from "./linear/proposer.js";
@@ -25,6 +25,8 @@ import {
 } from "./linear/polynomial.js";
 import type { SearchSettings } from "./settings.js";
 import type { SearchContext } from "./strategy.js";
+
+export { chiSquareQuantile, SPLIT_Z };
 
 /** What the polynomial question answered: the proposal, the answer, and the library's monomials. */
 export interface PolynomialStart {
@@ -182,18 +184,6 @@ export function splitStatistic(
   }
   return { statistic, parameters };
 }
-
-/** The χ²_k quantile at 1 − p for the upper-tail normal quantile z of p (Wilson–Hilferty). */
-export const chiSquareQuantile = (k: number, z: number): number =>
-  k * (1 - 2 / (9 * k) + z * Math.sqrt(2 / (9 * k))) ** 3;
-
-/**
- * The split test's level: a law is taken for a local imitation at p < 1 % (z = 2.326). A law so
- * taken only loses the polynomial answer's short cut (the search goes on, the answer stays in the
- * hall), so the level is set for power: the Taylor sums of sin·cos at 1 % and 10 % noise reach
- * p ≈ 1e-10 and 1e-3, the 240 noisy sums of the polynomial family no lower than p ≈ 0.012.
- */
-export const SPLIT_Z = 2.326;
 
 /**
  * Where the pool cannot write a law: the monomials of an exact sparse polynomial of y over every

@@ -621,12 +621,37 @@ export function* ratioScreenSteps(input: LinearInput): Steps<RatioProposal | und
   const x = input.x.map((c) => strided(c, SCREEN_ROWS));
   const y = strided(input.y, SCREEN_ROWS);
   const { built } = yield* plainLibrary(input, cache, x, CHEAP_FACTORS);
-  if (built.columns.length === 0 || built.truncated) return undefined;
+  const singles = built.columns.filter((c) => c.neurons.length === 1);
+  if (singles.length === 0) return undefined;
   // Singles and pairs while they stay well under the screening rows (the numerator's span must
-  // leave room outside it); else the singles alone.
+  // leave room outside it); else the singles and the products of two inputs (a·b, d·e: the
+  // terms of most ratios of four to seven inputs, 4.2·a·b/(c·d + e)), which the full pair
+  // library of a wide pool cannot hold (the enumeration is cut, or the span fills the rows).
   const library =
-    built.columns.length <= RATIO_COLUMNS ? built.columns : built.columns.filter((c) => c.neurons.length === 1);
+    !built.truncated && built.columns.length <= RATIO_COLUMNS
+      ? built.columns
+      : [...singles, ...inputPairs(singles, input)];
   return yield* ratioProposalSteps(library, y);
+}
+
+/** The products of two distinct inputs, x_i·x_j, from the single columns of the symbol of power 1. */
+function inputPairs(singles: readonly ProductColumn[], input: LinearInput): ProductColumn[] {
+  const pool = input.pool;
+  const linear = singles.filter((c) => powerOf(input.lookup(pool[c.neurons[0]! % pool.length]!)) === 1);
+  const inputOf = (c: ProductColumn) => Math.floor(c.neurons[0]! / pool.length);
+  const out: ProductColumn[] = [];
+  for (let i = 0; i < linear.length; i++)
+    for (let j = i + 1; j < linear.length; j++) {
+      const [p, q] = [linear[i]!, linear[j]!];
+      if (inputOf(p) === inputOf(q)) continue;
+      out.push({
+        neurons: [p.neurons[0]!, q.neurons[0]!].sort((a, b) => a - b),
+        weights: [1, 1],
+        complexity: p.complexity + q.complexity,
+        values: p.values.map((v, r) => v * q.values[r]!),
+      });
+    }
+  return out;
 }
 
 /** The ratio screen's library at most (three inputs' singles and pairs: 168 columns of the built-ins). */
