@@ -56,6 +56,7 @@ export default {
         { name: "Mas (§5.1)", path: "/mas" },
         { name: "Search benchmark", path: "/search-benchmark" },
         { name: "Polynomial laws", path: "/polynomial" },
+        { name: "Forms under noise", path: "/forms" },
         { name: "Comparison (Table 1, Fig. 3)", path: "/comparison" },
         { name: "Ablation (§5.4)", path: "/ablation" },
         { name: "Sensitivity (§5.5)", path: "/sensitivity" },
