@@ -732,6 +732,10 @@ async function pruneAnswer(s: OutputSearch): Promise<void> {
   if (s.floor === undefined || !s.status.going || s.method.answer === "best" || s.runs.length === 0) return;
   const trajectories = s.runs[s.runs.length - 1]!.trajectories;
   let answer = s.hall.chooseByScore();
+  // A long answer is not pruned: its fits without each term cost as many fits of its size (a 40-term
+  // cubic at 20 dB: 19 s past the search's end, and past its time limit, which the prune does not
+  // see, so that a replay prunes alike).
+  if (answer && answer.structure.products.length > PRUNE_MOST) return;
   const seen = new Set<string>();
   // Driven on a clock without the time limit: only an abort stops these fits.
   const abortOnly = new Clock(0, s.ctx.signal);
@@ -741,6 +745,9 @@ async function pruneAnswer(s: OutputSearch): Promise<void> {
     answer = s.hall.chooseByScore();
   }
 }
+
+/** Terms at most of an answer the prune refits without each of them. */
+const PRUNE_MOST = 16;
 
 /** Fits the answer without each of its products in turn (into the hall of fame); false: a stop or failure ended it. */
 async function fitWithoutEachTerm(
