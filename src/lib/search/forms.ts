@@ -19,12 +19,22 @@ import {
 import { powerName } from "../plugins/index.js";
 import { nrmse as nrmseOf } from "../numeric/index.js";
 import { complexityOf, type Candidate } from "./evaluator.js";
-import { EXACT_SCREEN, firstScreenInput } from "./firstScreen.js";
+import { EXACT_SCREEN, firstScreenInput, productNrmse } from "./firstScreen.js";
 import type { Size } from "./growth.js";
-import { CHEAP_FACTORS, cheapProposalsSteps, ratioScreenSteps, type ScreenCache } from "./linear/proposer.js";
+import {
+  CHEAP_FACTORS,
+  cheapProposalsSteps,
+  SCREEN_TERMS,
+  ratioScreenSteps,
+  SCREEN_ROWS,
+  strided,
+  type LinearProposal,
+  type ScreenCache,
+} from "./linear/proposer.js";
+import { leastSquares, std } from "../numeric/index.js";
 import { powerOf } from "./linear/monomial.js";
 import { monomialColumns, screenMonomialSteps, type MonomialChoice } from "./monomialScreen.js";
-import type { NoiseEstimate } from "./noise.js";
+import { floorReach, type NoiseEstimate } from "./noise.js";
 import { type PhaseTimer, timedSteps } from "./phases.js";
 import type { SearchSettings } from "./settings.js";
 import type { OutputSearchResult, SearchContext } from "./strategy.js";
@@ -45,7 +55,7 @@ const OUTER_FACTORS = 3;
 
 /** A form beyond one sum of products that the first screens found for y (docs/design.md#outer, #ratio, #monomial). */
 export type Form =
-  | { kind: "outer"; name: OuterName }
+  | { kind: "outer"; name: OuterName; start?: SearchContext["start"]; clip?: number }
   | { kind: "ratio"; denominator: Term[] }
   | { kind: "monomial"; choice: MonomialChoice };
 
@@ -66,28 +76,72 @@ export async function screenForms(
   estimate: () => NoiseEstimate,
 ): Promise<Form | undefined> {
   const y = columnOf(ctx.data, ctx.target);
-  const screen = async (target: Float64Array, tag: string, factors = CHEAP_FACTORS) => {
+  const screenProposals = async (target: Float64Array, tag: string, factors = CHEAP_FACTORS) => {
     const input = firstScreenInput(ctx, settings, sizes, target, cache);
     const steps = cheapProposalsSteps({ ...input, tag, quick: true, factors });
     const { proposals } = await driveSteps(timedSteps(steps, timer, "screening"), clock);
-    return Math.min(...proposals.map((p) => p.expected));
+    return proposals;
   };
+  const screen = async (target: Float64Array, tag: string, factors = CHEAP_FACTORS) =>
+    Math.min(...(await screenProposals(target, tag, factors)).map((p) => p.expected));
   // y itself first: a short exact sum, or one to the noise, needs no other form.
-  const plain = await screen(y, "y");
+  const proposals = await screenProposals(y, "y");
+  const plain = Math.min(...proposals.map((p) => p.expected));
   if (plain <= EXACT_SCREEN) return undefined;
-  if (plain <= 10 * estimate().nrmse) return undefined;
+  // Under noise, the fewest terms of a sum that reaches y's noise floor (the stop rule's reach).
+  const floor = floorReach(ctx.data.rows) * estimate().nrmse;
+  // (A log-space product's expectation reads additive noise at small |y| as a large relative error:
+  // its least-squares fit of y is what it leaves.)
+  const onY = (p: LinearProposal) =>
+    p.source === "log-product" && p.products.length === 1
+      ? Math.min(p.expected, productNrmse(ctx, p, y, settings.constant))
+      : p.expected;
+  const plainTerms = Math.min(...proposals.filter((p) => onY(p) <= floor).map(termsOf));
   const targets: [OuterName, Float64Array][] = [];
+  /** Under noise, the level a y of g's domain is clipped to where noise took a few out of it (clipOf). */
+  const clips = new Map<OuterName, number>();
   if (settings.outer) {
     // The first outer function whose g⁻¹(y) a short sum fits exactly (tried simplest first).
     for (const name of [...OUTER_NAMES, ...ctx.symbols.outers]) {
       const g = outerOf(name);
-      if (!g.fits(y)) continue;
-      const transformed = y.map(g.transform);
-      if (transformed.every(Number.isFinite)) targets.push([name, transformed]);
+      const clip = g.fits(y) ? undefined : clipOf(g, y, estimate().nrmse);
+      if (!g.fits(y) && clip === undefined) continue;
+      const transformed = outerTarget(g, y, clip);
+      if (!transformed.every(Number.isFinite)) continue;
+      targets.push([name, transformed]);
+      if (clip !== undefined) clips.set(name, clip);
     }
     for (const [name, transformed] of targets)
-      if ((await screen(transformed, `outer:${name}`)) <= OUTER_EXACT) return { kind: "outer", name };
+      if (!clips.has(name) && (await screen(transformed, `outer:${name}`)) <= OUTER_EXACT)
+        return { kind: "outer", name };
   }
+  /**
+   * Under noise: the outer function whose g⁻¹(y) the shortest sum fits so that g of it reaches y's
+   * floor on y's own scale, shorter than any sum of y that does and than the screen's most terms (a
+   * sum at that bound may be a truncated approximation: log(b) − a/c by six powers of b);
+   * docs/design.md#outer. Asked after the other forms, which a law of theirs meets exactly or by
+   * their own noise tests.
+   */
+  const noisyOuter = async (): Promise<Form | undefined> => {
+    let best: { name: OuterName; start: LinearProposal; terms: number; nrmse: number } | undefined;
+    const most = Math.min(plainTerms, SCREEN_TERMS, Math.max(...sizes.map((s) => s.terms)));
+    // (One product of y at the floor: no outer function's sum is shorter.)
+    for (const [name, transformed] of most > 1 ? targets : [])
+      for (const p of await screenProposals(transformed, `outer:${name}`)) {
+        const terms = termsOf(p);
+        if (terms >= most || (best && terms > best.terms)) continue;
+        const fit = outerFitOnY(ctx, p, name, y, clips.get(name), settings.constant);
+        if (fit.nrmse <= floor && (!best || terms < best.terms || fit.nrmse < best.nrmse))
+          best = { name, start: p, terms, nrmse: fit.nrmse };
+      }
+    if (!best) return undefined;
+    // What it leaves on every row of g⁻¹(y) (whose noise, uneven, the strided rows may misjudge).
+    const clip = clips.get(best.name);
+    const left = outerFitOnY(ctx, best.start, best.name, y, clip, settings.constant, ctx.data.rows).transformed;
+    const noise = { nrmse: left, method: "residual of the forms screen's answer, at y's noise floor" };
+    return { kind: "outer", name: best.name, start: { proposal: best.start, noise }, ...(clip ? { clip } : {}) };
+  };
+  if (plain <= 10 * estimate().nrmse) return noisyOuter();
   // Products of three factors (y² = a·b·c + 4; y⁻² = a⁻² − a⁻²·b²·c⁻²), where the search's sizes
   // hold them: a larger library, asked only where no pair sum fitted y or any g⁻¹(y); y first, so
   // that y = 1.5·a·b·c + 2·c² stays a sum (its y² is a sum of three-factor products too).
@@ -102,7 +156,7 @@ export async function screenForms(
       for (const [name, transformed] of targets)
         if ((await screen(transformed, `outer:${name}`, OUTER_FACTORS)) <= OUTER_EXACT) return { kind: "outer", name };
   }
-  if (ctx.within !== undefined) return undefined;
+  if (ctx.within !== undefined) return noisyOuter();
   if (settings.ratio) {
     const steps = ratioScreenSteps(firstScreenInput(ctx, settings, sizes, y, cache));
     const proposal = await driveSteps(timedSteps(steps, timer, "screening"), clock);
@@ -126,7 +180,7 @@ export async function screenForms(
     if (choice && !choice.monomials.some((parts) => ctx.data.inputs.includes(monomialText(parts))))
       return { kind: "monomial", choice };
   }
-  return undefined;
+  return noisyOuter();
 }
 
 /** A denominator with its constant at 1 where it has one (else its first term's coefficient at 1). */
@@ -186,15 +240,18 @@ async function outerSearch(
   ctx: SearchContext,
   settings: SearchSettings,
   name: OuterName,
+  start: SearchContext["start"],
+  clip: number | undefined,
   inner: InnerSearch,
 ): Promise<OutputSearchResult> {
   const g = outerOf(name);
-  const data = withTarget(ctx, columnOf(ctx.data, ctx.target).map(g.transform));
-  const found = await inner({ ...ctx, data, outer: name }, settings);
+  const y = columnOf(ctx.data, ctx.target);
+  const data = withTarget(ctx, outerTarget(g, y, clip));
+  const found = await inner({ ...ctx, data, outer: name, ...(start ? { start } : {}) }, settings);
   return answerOnY(
     ctx,
     found,
-    (e) => ({ ...e, outer: name }),
+    (e) => (start ? refittedOnY(ctx, { ...e, outer: name }, y, clip) : { ...e, outer: name }),
     () => g.cost,
     "of the transformed target",
   );
@@ -321,7 +378,7 @@ export async function searchWithForm(
 ): Promise<OutputSearchResult> {
   const found =
     form.kind === "outer"
-      ? await outerSearch(ctx, settings, form.name, inner)
+      ? await outerSearch(ctx, settings, form.name, form.start, form.clip, inner)
       : form.kind === "ratio"
         ? await ratioSearch(ctx, settings, form.denominator, inner)
         : await monomialSearch(ctx, settings, form.choice, inner);
@@ -329,3 +386,161 @@ export async function searchWithForm(
   const plain = await inner({ ...ctx, within: "none" }, settings);
   return plain.best && (!found.best || plain.best.nrmse < found.best.nrmse) ? plain : found;
 }
+
+/** A proposal's terms: its products, and the constant where the search fits one. */
+const termsOf = (p: LinearProposal) => p.products.length;
+
+/** The columns of a proposal's products (and the constant where the search fits one) on strided rows. */
+function proposalColumns(
+  ctx: Pick<SearchContext, "data" | "pool" | "symbols">,
+  p: LinearProposal,
+  constant: boolean,
+  rows: number,
+): Float64Array[] {
+  const columns = p.products.map((product, k) => {
+    const column = new Float64Array(rows).fill(1);
+    product.forEach((neuron, j) => {
+      const symbol = ctx.symbols.get(ctx.pool[neuron % ctx.pool.length]!);
+      const weight = p.weights?.[k]?.[j] ?? 1;
+      const x = strided(ctx.data.x[Math.floor(neuron / ctx.pool.length)]!, rows);
+      for (let r = 0; r < rows; r++) column[r]! *= symbol.evaluate(symbol.innerWeight ? weight * x[r]! : x[r]!);
+    });
+    return column;
+  });
+  if (constant) columns.push(new Float64Array(rows).fill(1));
+  return columns;
+}
+
+/** Least-squares coefficients of t on the columns, each row weighted by w; undefined where not finite. */
+function weightedCoefficients(
+  columns: readonly Float64Array[],
+  t: Float64Array,
+  w: Float64Array | undefined,
+): Float64Array | undefined {
+  const root = w && Float64Array.from(w, Math.sqrt);
+  const scaled = root ? columns.map((c) => c.map((v, r) => v * root[r]!)) : columns;
+  const target = root ? t.map((v, r) => v * root[r]!) : t;
+  const c = leastSquares(scaled, target);
+  return c && c.every(Number.isFinite) ? c : undefined;
+}
+
+/** Σ c_k · column_k. */
+function combination(columns: readonly Float64Array[], c: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(columns[0]?.length ?? 0);
+  columns.forEach((column, k) => {
+    for (let r = 0; r < out.length; r++) out[r]! += c[k]! * column[r]!;
+  });
+  return out;
+}
+
+/** g'(v)², by a central difference (0 where not finite). */
+function slopeSquared(g: (v: number) => number, v: number): number {
+  const h = 1e-6 * Math.max(1, Math.abs(v));
+  const slope = (g(v + h) - g(v - h)) / (2 * h);
+  return Number.isFinite(slope) ? slope * slope : 0;
+}
+
+/**
+ * g applied to the sum of the columns fitted to t = g⁻¹(y) so that it fits y: least squares on t,
+ * then REWEIGHTED more passes each with the rows weighted by g'(fit)² (the Gauss–Newton steps of
+ * y = g(Σ c_k·column_k)); undefined where a fit is not finite.
+ */
+function fittedThrough(
+  g: (v: number) => number,
+  columns: readonly Float64Array[],
+  t: Float64Array,
+): { coefficients: Float64Array; predicted: Float64Array } | undefined {
+  // The first pass weighted by the data's own slope (a y that noise took near g's edge counts little).
+  let coefficients = weightedCoefficients(
+    columns,
+    t,
+    t.map((v) => slopeSquared(g, v)),
+  );
+  for (let pass = 0; pass < REWEIGHTED && coefficients; pass++) {
+    const fitted = combination(columns, coefficients);
+    coefficients = weightedCoefficients(
+      columns,
+      t,
+      fitted.map((v) => slopeSquared(g, v)),
+    );
+  }
+  return coefficients && { coefficients, predicted: combination(columns, coefficients).map(g) };
+}
+
+/** Reweighted passes of fittedThrough. */
+const REWEIGHTED = 3;
+
+/**
+ * A proposal for T(y) = g⁻¹(y) fitted so that g of it fits y (fittedThrough): its NRMSE on y, and
+ * the NRMSE of its plain least-squares fit of T(y), on `rows` strided rows.
+ */
+function outerFitOnY(
+  ctx: Pick<SearchContext, "data" | "pool" | "symbols">,
+  p: LinearProposal,
+  name: OuterName,
+  y: Float64Array,
+  clip: number | undefined,
+  constant: boolean,
+  rows = SCREEN_ROWS,
+): { nrmse: number; transformed: number } {
+  const g = outerOf(name);
+  const ys = strided(y, rows);
+  const t = outerTarget(g, ys, clip);
+  const none = { nrmse: Number.POSITIVE_INFINITY, transformed: Number.POSITIVE_INFINITY };
+  if (!t.every(Number.isFinite)) return none;
+  const columns = proposalColumns(ctx, p, constant, ys.length);
+  const plain = weightedCoefficients(columns, t, undefined);
+  const fit = fittedThrough(g.apply, columns, t);
+  if (!plain || !fit) return none;
+  const finite = (e: number) => (Number.isFinite(e) ? e : Number.POSITIVE_INFINITY);
+  return { nrmse: finite(nrmseOf(ys, fit.predicted)), transformed: finite(nrmseOf(t, combination(columns, plain))) };
+}
+
+/**
+ * An outer function's equation with its coefficients refitted so that g of the sum fits y itself
+ * (iteratively reweighted least squares on g⁻¹(y), each row weighted by g'(fit)²: Gauss–Newton's
+ * steps for y = g(Σ c_k·φ_k)); the search fitted them on g⁻¹(y), whose noise grows where g' is small
+ * (1/y of a y over two decades). Kept only where it fits y better.
+ */
+function refittedOnY(ctx: SearchContext, e: Equation, y: Float64Array, clip: number | undefined): Equation {
+  const g = outerOf(e.outer!);
+  const columns = (input: string) => ctx.data.x[ctx.data.inputs.indexOf(input)]!;
+  const evaluate = (terms: Term[], outer?: OuterName) =>
+    evaluateEquation(
+      { target: e.target, terms, ...(outer ? { outer } : {}) },
+      (s) => ctx.symbols.get(s),
+      columns,
+      ctx.data.rows,
+    );
+  const termColumns = e.terms.map((t) => evaluate([{ ...t, coefficient: 1 }]));
+  const t = outerTarget(g, y, clip);
+  if (!t.every(Number.isFinite) || termColumns.some((c) => !c.every(Number.isFinite))) return e;
+  const fit = fittedThrough(g.apply, termColumns, t);
+  if (!fit) return e;
+  const refitted = { ...e, terms: e.terms.map((term, k) => ({ ...term, coefficient: fit.coefficients[k]! })) };
+  const before = nrmseOf(y, evaluate(e.terms, e.outer));
+  const after = nrmseOf(y, evaluate(refitted.terms, e.outer));
+  return after < before ? refitted : e;
+}
+
+/** Rows of y at most that noise may take out of an outer function's domain (clipOf). */
+const OUT_OF_DOMAIN = 0.1;
+
+/**
+ * Under noise, the level y is clipped to for g⁻¹ (an outer function of positive y: sqrt, log, 1/y)
+ * where noise took at most OUT_OF_DOMAIN of the rows to 0 or below: the noise's standard deviation
+ * (a row there says only that y is small; g⁻¹ of it stays bounded, and the fit on y's scale weighs
+ * it by g'²). Undefined: no clip makes y fit g, or more rows are out.
+ */
+function clipOf(g: ReturnType<typeof outerOf>, y: Float64Array, nrmse: number): number | undefined {
+  const sigma = nrmse * std(y);
+  if (!(sigma > 0) || !Number.isFinite(sigma)) return undefined;
+  let out = 0;
+  for (const v of y) if (!(v > 0)) out++;
+  if (out === 0 || out > OUT_OF_DOMAIN * y.length) return undefined;
+  return g.fits(y.map((v) => Math.max(v, sigma))) ? sigma : undefined;
+}
+
+/** g⁻¹(y), with y clipped below at `clip` where one is given. */
+const outerTarget = (g: ReturnType<typeof outerOf>, y: Float64Array, clip: number | undefined) =>
+  y.map((v) => g.transform(clip === undefined ? v : Math.max(v, clip)));

@@ -175,8 +175,12 @@ interface OutputSearch {
   sizes: readonly Size[];
   /** The polynomial question's answer (polynomialQuestion.ts), where it gave one. */
   polynomial?: PolynomialStart;
-  /** Under noise, the polynomial question's answer reaches the noise floor: the costly screens are skipped. */
-  polynomialAtFloor?: boolean;
+  /**
+   * Under noise, a screen's answer that reaches the noise floor (the polynomial question's, or the
+   * forms screen's for a reformulated target: ctx.start): the costly screens are skipped, the
+   * answer is fitted first and its rivals after it, then the search ends where it holds the floor.
+   */
+  atFloor?: LinearProposal;
   /** The monomials of an exact polynomial of y the pool cannot write (unwritableSteps). */
   unwritable?: string[];
   /** The first screen's best proposals, fitted after the polynomial answer where it reached the floor. */
@@ -267,12 +271,14 @@ function startSearch(outer: SearchContext, settings: SearchSettings): OutputSear
   const method = structureSearchRow(settings.method);
   const timer = new PhaseTimer();
   const endLoop = timer.begin("loop");
-  const ctx: SearchContext = { ...outer, argmin: timedArgmin(outer.argmin, timer) };
+  const { start, ...rest } = outer;
+  const ctx: SearchContext = { ...rest, argmin: timedArgmin(outer.argmin, timer) };
   const evaluator = createEvaluator(ctx.data, ctx.target, ctx.symbols, ctx.reward, settings.fit, settings.constant);
   const sizes = sizesOf(settings);
   let estimated: NoiseEstimate | undefined;
   const estimate = () =>
-    (estimated ??= timer.time("preparation", () => estimateNoise(ctx.data.x, columnOf(ctx.data, ctx.target))));
+    (estimated ??=
+      start?.noise ?? timer.time("preparation", () => estimateNoise(ctx.data.x, columnOf(ctx.data, ctx.target))));
   const linear = method.cheapFirst === true && (settings.proposal === "linear" || settings.proposal === "wide");
   return {
     ctx,
@@ -300,6 +306,7 @@ function startSearch(outer: SearchContext, settings: SearchSettings): OutputSear
     runs: [],
     reached: sizes[0]!,
     mark: { reached: sizes[0]!, screened: 0 },
+    ...(start ? { atFloor: start.proposal } : {}),
   };
 }
 
@@ -344,11 +351,13 @@ async function askPolynomial(s: OutputSearch): Promise<void> {
   const terms = found.proposal.products.length;
   if (settings.terms === 0 && !s.sizes.some((size) => size.terms >= terms && size.maxFactors >= found.factors))
     s.sizes = [...s.sizes, { terms, maxFactors: widest }];
-  s.polynomialAtFloor =
+  if (
     !found.answer.exact &&
     found.stable &&
     found.holds &&
-    found.answer.nrmse <= floorReach(ctx.data.rows) * s.estimate().nrmse;
+    found.answer.nrmse <= floorReach(ctx.data.rows) * s.estimate().nrmse
+  )
+    s.atFloor = found.proposal;
   if (found.answer.exact) {
     s.first = { proposals: [found.proposal], columns: found.answer.columns };
     s.exactScreen = {
@@ -393,13 +402,14 @@ async function screenFirst(s: OutputSearch): Promise<void> {
       const y = columnOf(ctx.data, ctx.target);
       // Where the polynomial question's answer reaches the noise floor, the cheap part alone.
       const input = firstScreenInput(ctx, s.settings, s.sizes, y, s.screens);
-      const steps = cheapProposalsSteps({ ...input, quick: s.polynomialAtFloor });
+      const steps = cheapProposalsSteps({ ...input, quick: s.atFloor !== undefined });
       s.first = await driveSteps(timedSteps(steps, s.timer, "screening"), s.clock);
     } catch (cause) {
       status.stopOn(cause);
     }
   }
   if (s.polynomial) s.first.proposals.push(s.polynomial.proposal);
+  else if (s.atFloor) s.first.proposals.push(s.atFloor);
   s.exactScreen = exactFirstScreen(s.first.proposals);
 }
 
@@ -431,7 +441,7 @@ function setNoiseFloor(s: OutputSearch): void {
   const lookup = (name: string) => ctx.symbols.get(name);
   s.noise = noise;
   s.floor = floor;
-  const poly = s.polynomialAtFloor ? s.polynomial!.proposal : undefined;
+  const poly = s.atFloor;
   if (poly) s.rivals = rivalsOf(s, poly);
   s.cheap = cheapStart(
     poly ? [poly] : s.first.proposals,
@@ -548,8 +558,8 @@ const excess = (s: OutputSearch, nrmse: number) =>
 async function enterSize(s: OutputSearch, size: SizeRun): Promise<"enter" | "skip" | "stop"> {
   const { strategy } = size;
   try {
-    if (s.floorReached && s.polynomialAtFloor) {
-      // The polynomial question chose its sum over the whole library by the score already.
+    if (s.floorReached && s.atFloor) {
+      // The polynomial question (or the forms screen) chose its sum over a whole library by the score already.
       s.status.reason = "noise-floor";
       return "stop";
     } else if (s.floorReached) {
@@ -687,8 +697,7 @@ function verdictOf(
   if (stop && (last || stop.reason !== "exhausted"))
     return { search: s.floorReached && stop.reason === "exhausted" ? "noise-floor" : stop.reason };
   // The polynomial question's answer reached the floor, and its rivals are fitted: the search ends.
-  if (s.polynomialAtFloor && s.floorReached && !size.queue?.length && s.replay === undefined)
-    return { search: "noise-floor" };
+  if (s.atFloor && s.floorReached && !size.queue?.length && s.replay === undefined) return { search: "noise-floor" };
   // At the noise floor, a stall or a used-up size ends the size; the last size ends the
   // search (a wider one is visited only where it promises a better score: enterSize).
   if (s.floorReached && (stop || stalled >= STAGE_PATIENCE)) return last ? { search: "noise-floor" } : "size";

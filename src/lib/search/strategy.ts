@@ -19,7 +19,7 @@ import type { Size } from "./growth.js";
 import type { Clock, Steps } from "../core/index.js";
 import type { NoiseEstimate } from "./noise.js";
 import type { PhaseSeconds } from "./phases.js";
-import type { ScreenCache } from "./linear/proposer.js";
+import type { LinearProposal, ScreenCache } from "./linear/proposer.js";
 
 export interface SearchContext {
   data: Dataset;
@@ -45,6 +45,12 @@ export interface SearchContext {
    * whose search found no exact law (no form at all).
    */
   within?: "ratio" | "monomial" | "none";
+  /**
+   * Under noise, the forms screen's proposal for this (reformulated) target, which reaches y's noise
+   * floor on y's scale (forms.ts), and the NRMSE it leaves on this target, which stands for the noise
+   * estimate: the search fits it first and skips the costly screens (loop.ts atFloor).
+   */
+  start?: { proposal: LinearProposal; noise: NoiseEstimate };
 }
 
 export interface SearchRun {
