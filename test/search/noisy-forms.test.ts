@@ -82,3 +82,20 @@ test("a product at 1 % noise stays a product: no outer function's sum is shorter
   assert.equal(answer.outer, undefined, answer.text);
   assert.match(answer.text, /^[\d.]+\*a\*b\*c\^\(-1\)$/);
 });
+
+test("a ratio with a sum above and below at 1 % noise: y = P/Q with the law's terms, within 1 % on fresh rows", async () => {
+  const law: Law = ([a, b, c, d]) => (a! + 2 * b! * c!) / (1 + 0.5 * d!);
+  const ranges: [number, number][] = [
+    [0.5, 3],
+    [0.5, 2],
+    [0.5, 2],
+    [0, 4],
+  ];
+  const { X, y } = noisy(law, ranges, 0.01, 9);
+  const result = await fit({ X, y, names: ["a", "b", "c", "d"], seed: 0 });
+  const answer = result.equations[0]!;
+  assert.ok(answer.denominator, answer.text);
+  assert.match(answer.text, /^\([\d.]+\*a \+ [\d.]+\*b\*c\)\/\([\d.]+\*d \+ 1\)$/);
+  assert.equal(result.search.targets?.[0]?.stopReason, "noise-floor");
+  assert.ok(freshError(result, law, ranges) < 0.01, answer.text);
+});

@@ -25,6 +25,7 @@ import {
   CHEAP_FACTORS,
   cheapProposalsSteps,
   SCREEN_TERMS,
+  noisyRatioScreenSteps,
   ratioScreenSteps,
   SCREEN_ROWS,
   strided,
@@ -33,6 +34,7 @@ import {
 } from "./linear/proposer.js";
 import { leastSquares, std } from "../numeric/index.js";
 import { powerOf } from "./linear/monomial.js";
+import { selectedScore, type NoisyRatio, type RatioProposal } from "./linear/ratio.js";
 import { monomialColumns, screenMonomialSteps, type MonomialChoice } from "./monomialScreen.js";
 import { floorReach, type NoiseEstimate } from "./noise.js";
 import { type PhaseTimer, timedSteps } from "./phases.js";
@@ -55,8 +57,8 @@ const OUTER_FACTORS = 3;
 
 /** A form beyond one sum of products that the first screens found for y (docs/design.md#outer, #ratio, #monomial). */
 export type Form =
-  | { kind: "outer"; name: OuterName; start?: SearchContext["start"]; clip?: number }
-  | { kind: "ratio"; denominator: Term[] }
+  | { kind: "outer"; name: OuterName; start?: SearchContext["start"]; reach?: number; clip?: number }
+  | { kind: "ratio"; denominator: Term[]; start?: SearchContext["start"]; reach?: number }
   | { kind: "monomial"; choice: MonomialChoice };
 
 /**
@@ -74,6 +76,7 @@ export async function screenForms(
   timer: PhaseTimer,
   cache: ScreenCache,
   estimate: () => NoiseEstimate,
+  known: readonly { terms: number; nrmse: number }[] = [],
 ): Promise<Form | undefined> {
   const y = columnOf(ctx.data, ctx.target);
   const screenProposals = async (target: Float64Array, tag: string, factors = CHEAP_FACTORS) => {
@@ -86,9 +89,8 @@ export async function screenForms(
     Math.min(...(await screenProposals(target, tag, factors)).map((p) => p.expected));
   // y itself first: a short exact sum, or one to the noise, needs no other form.
   const proposals = await screenProposals(y, "y");
-  const plain = Math.min(...proposals.map((p) => p.expected));
-  if (plain <= EXACT_SCREEN) return undefined;
-  // Under noise, the fewest terms of a sum that reaches y's noise floor (the stop rule's reach).
+  if (Math.min(...proposals.map((p) => p.expected)) <= EXACT_SCREEN) return undefined;
+  // Under noise, the stop rule's reach of y's noise floor.
   const floor = floorReach(ctx.data.rows) * estimate().nrmse;
   // (A log-space product's expectation reads additive noise at small |y| as a large relative error:
   // its least-squares fit of y is what it leaves.)
@@ -96,7 +98,7 @@ export async function screenForms(
     p.source === "log-product" && p.products.length === 1
       ? Math.min(p.expected, productNrmse(ctx, p, y, settings.constant))
       : p.expected;
-  const plainTerms = Math.min(...proposals.filter((p) => onY(p) <= floor).map(termsOf));
+  const plain = Math.min(...proposals.map(onY));
   const targets: [OuterName, Float64Array][] = [];
   /** Under noise, the level a y of g's domain is clipped to where noise took a few out of it (clipOf). */
   const clips = new Map<OuterName, number>();
@@ -116,32 +118,50 @@ export async function screenForms(
         return { kind: "outer", name };
   }
   /**
-   * Under noise: the outer function whose g⁻¹(y) the shortest sum fits so that g of it reaches y's
-   * floor on y's own scale, shorter than any sum of y that does and than the screen's most terms (a
-   * sum at that bound may be a truncated approximation: log(b) − a/c by six powers of b);
-   * docs/design.md#outer. Asked after the other forms, which a law of theirs meets exactly or by
-   * their own noise tests.
+   * Under noise: the outer function g whose g⁻¹(y) a sum fits so that g of it reaches y's floor on
+   * y's own scale (loosely: FORM_REACH of the estimate, which a steep y can make a little low), or a
+   * ratio that does (noisyRatioSteps), of the best score (selectedScore on the screening rows), where
+   * it beats every sum of y the screen proposed (docs/design.md#outer, #ratio). Sums at the screen's
+   * most terms are not taken (a truncated approximation: log(b) − a/c by six powers of b). Asked
+   * after the other forms, which a law of theirs meets exactly or by their own noise tests.
    */
-  const noisyOuter = async (): Promise<Form | undefined> => {
-    let best: { name: OuterName; start: LinearProposal; terms: number; nrmse: number } | undefined;
-    const most = Math.min(plainTerms, SCREEN_TERMS, Math.max(...sizes.map((s) => s.terms)));
-    // (One product of y at the floor: no outer function's sum is shorter.)
-    for (const [name, transformed] of most > 1 ? targets : [])
+  const noisyForm = async (): Promise<Form | undefined> => {
+    const reach = Math.max(floor, FORM_REACH * estimate().nrmse);
+    const screenRows = Math.min(ctx.data.rows, SCREEN_ROWS);
+    const own = settings.constant ? 1 : 0;
+    const scoreOf = (nrmse: number, parameters: number) => selectedScore(nrmse, parameters, screenRows);
+    const plainScore = Math.min(
+      ...proposals.map((p) => scoreOf(onY(p), termsOf(p) + own)),
+      ...known.map((k) => scoreOf(k.nrmse, k.terms + own)),
+    );
+    const most = Math.min(SCREEN_TERMS, Math.max(...sizes.map((s) => s.terms)));
+    let best: { name: OuterName; start: LinearProposal; score: number } | undefined;
+    for (const [name, transformed] of targets)
       for (const p of await screenProposals(transformed, `outer:${name}`)) {
-        const terms = termsOf(p);
-        if (terms >= most || (best && terms > best.terms)) continue;
+        // One product under a power (√, 1/y, y², y^(-1/2)) is a product of y: the plain search's.
+        if (termsOf(p) >= most || (termsOf(p) === 1 && homogeneous(outerOf(name)))) continue;
         const fit = outerFitOnY(ctx, p, name, y, clips.get(name), settings.constant);
-        if (fit.nrmse <= floor && (!best || terms < best.terms || fit.nrmse < best.nrmse))
-          best = { name, start: p, terms, nrmse: fit.nrmse };
+        const score = scoreOf(fit.nrmse, termsOf(p) + own);
+        if (fit.nrmse <= reach && score < plainScore && (!best || score < best.score)) best = { name, start: p, score };
       }
+    // (Not of one input: there a ratio of powers imitates any smooth law, Padé's, and noise hides which.)
+    if (settings.ratio && ctx.within === undefined && ctx.data.inputs.length > 1) {
+      const input = firstScreenInput(ctx, settings, sizes, y, cache);
+      const steps = noisyRatioScreenSteps(input, reach, most);
+      const ratio = await driveSteps(timedSteps(steps, timer, "screening"), clock);
+      const score = ratio ? scoreOf(ratio.nrmse, ratio.parameters) : Number.POSITIVE_INFINITY;
+      if (ratio && score < plainScore && (!best || score < best.score))
+        return { ...noisyRatioForm(ctx, settings, ratio), reach };
+    }
     if (!best) return undefined;
     // What it leaves on every row of g⁻¹(y) (whose noise, uneven, the strided rows may misjudge).
     const clip = clips.get(best.name);
     const left = outerFitOnY(ctx, best.start, best.name, y, clip, settings.constant, ctx.data.rows).transformed;
     const noise = { nrmse: left, method: "residual of the forms screen's answer, at y's noise floor" };
-    return { kind: "outer", name: best.name, start: { proposal: best.start, noise }, ...(clip ? { clip } : {}) };
+    const start = { proposal: best.start, noise };
+    return { kind: "outer", name: best.name, start, reach, ...(clip ? { clip } : {}) };
   };
-  if (plain <= 10 * estimate().nrmse) return noisyOuter();
+  if (plain <= 10 * estimate().nrmse) return noisyForm();
   // Products of three factors (y² = a·b·c + 4; y⁻² = a⁻² − a⁻²·b²·c⁻²), where the search's sizes
   // hold them: a larger library, asked only where no pair sum fitted y or any g⁻¹(y); y first, so
   // that y = 1.5·a·b·c + 2·c² stays a sum (its y² is a sum of three-factor products too).
@@ -156,22 +176,12 @@ export async function screenForms(
       for (const [name, transformed] of targets)
         if ((await screen(transformed, `outer:${name}`, OUTER_FACTORS)) <= OUTER_EXACT) return { kind: "outer", name };
   }
-  if (ctx.within !== undefined) return noisyOuter();
+  if (ctx.within !== undefined) return noisyForm();
   if (settings.ratio) {
     const steps = ratioScreenSteps(firstScreenInput(ctx, settings, sizes, y, cache));
     const proposal = await driveSteps(timedSteps(steps, timer, "screening"), clock);
     if (proposal) {
-      const terms = proposal.denominator.map(
-        (p): Term => ({
-          coefficient: p.coefficient,
-          factors: p.neurons.map((n, k) => {
-            const symbol = ctx.pool[n % ctx.pool.length]!;
-            const input = ctx.data.inputs[Math.floor(n / ctx.pool.length)]!;
-            return ctx.symbols.get(symbol).innerWeight ? { symbol, input, weight: p.weights[k]! } : { symbol, input };
-          }),
-        }),
-      );
-      return { kind: "ratio", denominator: normalised(terms) };
+      return { kind: "ratio", denominator: denominatorTerms(ctx, proposal.denominator) };
     }
   }
   if (settings.monomial && narrow) {
@@ -180,7 +190,52 @@ export async function screenForms(
     if (choice && !choice.monomials.some((parts) => ctx.data.inputs.includes(monomialText(parts))))
       return { kind: "monomial", choice };
   }
-  return noisyOuter();
+  return noisyForm();
+}
+
+/** The ratio screen's denominator as terms (denominator factors with their inner weights), normalised. */
+function denominatorTerms(ctx: SearchContext, denominator: RatioProposal["denominator"]): Term[] {
+  const terms = denominator.map(
+    (p): Term => ({
+      coefficient: p.coefficient,
+      factors: p.neurons.map((n, k) => {
+        const symbol = ctx.pool[n % ctx.pool.length]!;
+        const input = ctx.data.inputs[Math.floor(n / ctx.pool.length)]!;
+        return ctx.symbols.get(symbol).innerWeight ? { symbol, input, weight: p.weights[k]! } : { symbol, input };
+      }),
+    }),
+  );
+  return normalised(terms);
+}
+
+/**
+ * The ratio form of a noisy screen's ratio: its denominator, and its numerator as the start of the
+ * search of y·Q, with the NRMSE its least-squares fit leaves on every row of y·Q as the floor there.
+ */
+function noisyRatioForm(ctx: SearchContext, settings: SearchSettings, ratio: NoisyRatio): Form & { kind: "ratio" } {
+  const denominator = denominatorTerms(ctx, ratio.denominator);
+  const columns = (input: string) => ctx.data.x[ctx.data.inputs.indexOf(input)]!;
+  const q = evaluateEquation(
+    { target: ctx.target, terms: denominator },
+    (s) => ctx.symbols.get(s),
+    columns,
+    ctx.data.rows,
+  );
+  const yq = columnOf(ctx.data, ctx.target).map((v, r) => v * q[r]!);
+  const products = ratio.numerator.filter((p) => p.neurons.length > 0);
+  const proposal: LinearProposal = {
+    products: products.map((p) => p.neurons),
+    weights: products.map((p) => p.weights),
+    score: ratio.nrmse,
+    expected: ratio.nrmse,
+    source: "sparse-sum",
+  };
+  const fitted = weightedCoefficients(proposalColumns(ctx, proposal, settings.constant, ctx.data.rows), yq, undefined);
+  const left = fitted
+    ? nrmseOf(yq, combination(proposalColumns(ctx, proposal, settings.constant, ctx.data.rows), fitted))
+    : Number.POSITIVE_INFINITY;
+  const noise = { nrmse: left, method: "residual of the forms screen's answer, at y's noise floor" };
+  return { kind: "ratio", denominator, ...(Number.isFinite(left) ? { start: { proposal, noise } } : {}) };
 }
 
 /** A denominator with its constant at 1 where it has one (else its first term's coefficient at 1). */
@@ -261,7 +316,13 @@ async function outerSearch(
  * The search on y·Q(x) for the denominator Q the ratio screen proposed, answered as P/Q on y's
  * scale; a ratio costs its denominator's terms and 1 for the division (docs/design.md#ratio).
  */
-async function ratioSearch(ctx: SearchContext, settings: SearchSettings, denominator: Term[], inner: InnerSearch) {
+async function ratioSearch(
+  ctx: SearchContext,
+  settings: SearchSettings,
+  denominator: Term[],
+  start: SearchContext["start"],
+  inner: InnerSearch,
+) {
   const columns = (input: string) => ctx.data.x[ctx.data.inputs.indexOf(input)]!;
   const q = evaluateEquation(
     { target: ctx.target, terms: denominator },
@@ -274,7 +335,7 @@ async function ratioSearch(ctx: SearchContext, settings: SearchSettings, denomin
     ctx,
     y.map((v, r) => v * q[r]!),
   );
-  const found = await inner({ ...ctx, data, within: "ratio" }, settings);
+  const found = await inner({ ...ctx, data, within: "ratio", ...(start ? { start } : {}) }, settings);
   const cost = 1 + complexityOf({ target: ctx.target, terms: denominator }, ctx.symbols);
   return answerOnY(
     ctx,
@@ -380,9 +441,13 @@ export async function searchWithForm(
     form.kind === "outer"
       ? await outerSearch(ctx, settings, form.name, form.start, form.clip, inner)
       : form.kind === "ratio"
-        ? await ratioSearch(ctx, settings, form.denominator, inner)
+        ? await ratioSearch(ctx, settings, form.denominator, form.start, inner)
         : await monomialSearch(ctx, settings, form.choice, inner);
-  if (["reward-threshold", "noise-floor", "time-limit", "aborted", "error"].includes(found.stopReason)) return found;
+  // A noisy form's answer must hold y's floor on y's own scale, as its screen found (its search fitted
+  // another target): else it gives way as one that did not end at the floor.
+  const holds = !("start" in form && form.start && form.reach) || (found.best?.nrmse ?? Infinity) <= form.reach;
+  if (holds && ["reward-threshold", "noise-floor", "time-limit", "aborted", "error"].includes(found.stopReason))
+    return found;
   const plain = await inner({ ...ctx, within: "none" }, settings);
   return plain.best && (!found.best || plain.best.nrmse < found.best.nrmse) ? plain : found;
 }
@@ -523,6 +588,14 @@ function refittedOnY(ctx: SearchContext, e: Equation, y: Float64Array, clip: num
   return after < before ? refitted : e;
 }
 
+/** Noise's standard deviations at most that it may take a y below 0 (clipOf). */
+const CLIP_SIGMAS = 4;
+/**
+ * A noisy form's NRMSE on y may be this share of the noise estimate at most (above the stop rule's
+ * reach where that is lower): a y that changes steeply makes the nearest-neighbour estimate a little
+ * low (4.2·a/(1 + 0.8·b) at 1 %: the law fits y to 1.07 of it).
+ */
+const FORM_REACH = 1.15;
 /** Rows of y at most that noise may take out of an outer function's domain (clipOf). */
 const OUT_OF_DOMAIN = 0.1;
 
@@ -530,15 +603,25 @@ const OUT_OF_DOMAIN = 0.1;
  * Under noise, the level y is clipped to for g⁻¹ (an outer function of positive y: sqrt, log, 1/y)
  * where noise took at most OUT_OF_DOMAIN of the rows to 0 or below: the noise's standard deviation
  * (a row there says only that y is small; g⁻¹ of it stays bounded, and the fit on y's scale weighs
- * it by g'²). Undefined: no clip makes y fit g, or more rows are out.
+ * it by g'²). Undefined: no clip makes y fit g, more rows are out, or one lies more than CLIP_SIGMAS below 0.
  */
 function clipOf(g: ReturnType<typeof outerOf>, y: Float64Array, nrmse: number): number | undefined {
   const sigma = nrmse * std(y);
   if (!(sigma > 0) || !Number.isFinite(sigma)) return undefined;
   let out = 0;
-  for (const v of y) if (!(v > 0)) out++;
+  for (const v of y) {
+    if (!(v > 0)) out++;
+    // A y far below 0 is no noisy positive law's.
+    if (v < -CLIP_SIGMAS * sigma) return undefined;
+  }
   if (out === 0 || out > OUT_OF_DOMAIN * y.length) return undefined;
   return g.fits(y.map((v) => Math.max(v, sigma))) ? sigma : undefined;
+}
+
+/** Whether g(c·v) = h(c)·g(v) (a power of v, up to a factor): g of one product is a product. */
+function homogeneous(g: ReturnType<typeof outerOf>): boolean {
+  const ratios = [0.7, 1.3, 2.9].map((v) => g.apply(2 * v) / g.apply(v));
+  return ratios.every((r) => Number.isFinite(r) && Math.abs(r - ratios[0]!) <= 1e-9 * Math.abs(ratios[0]!));
 }
 
 /** g⁻¹(y), with y clipped below at `clip` where one is given. */

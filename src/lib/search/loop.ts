@@ -327,7 +327,9 @@ const screenedSoFar = (s: OutputSearch) => s.runs.reduce((sum, run) => sum + run
  */
 async function askPolynomial(s: OutputSearch): Promise<void> {
   const { ctx, settings, status } = s;
+  // (Not asked where the forms screen's answer for this target starts the search at the floor.)
   if (!settings.polynomial || s.replay === 0 || s.sizes.length <= 1 || !s.linear || ctx.outer !== undefined) return;
+  if (s.atFloor) return;
   const widest = Math.max(...s.sizes.map((size) => size.maxFactors));
   const degree = polynomialDegree(ctx.data.inputs.length, ctx.data.rows);
   if (degree > 0)
@@ -381,7 +383,11 @@ async function screenFormsFirst(s: OutputSearch): Promise<Form | undefined> {
   if (s.replay === 0 || ctx.outer !== undefined || !forms || !cheapFirst || s.exactScreen) return undefined;
   ctx.onPhase?.({ target: ctx.target, phase: "screening forms: an outer function, a ratio, a monomial argument" });
   try {
-    return await screenForms(ctx, settings, s.sizes, s.clock, s.timer, s.screens, s.estimate);
+    // The polynomial question's answer is one of y's own sums that a noisy form must beat.
+    const known = s.polynomial
+      ? [{ terms: s.polynomial.proposal.products.length, nrmse: s.polynomial.answer.nrmse }]
+      : [];
+    return await screenForms(ctx, settings, s.sizes, s.clock, s.timer, s.screens, s.estimate, known);
   } catch (cause) {
     s.status.stopOn(cause);
     return undefined;

@@ -16,7 +16,7 @@ import {
 import { monomialProposalsSteps, powerOf, sharedFactors, type MonomialInput } from "./monomial.js";
 import { Selection, type Subset } from "./select.js";
 import { backwardElimination } from "./backward.js";
-import { ratioProposalSteps, type RatioProposal } from "./ratio.js";
+import { noisyRatioSteps, ratioProposalSteps, type NoisyRatio, type RatioProposal } from "./ratio.js";
 import { pursueSteps, pursueWeightedSteps, type PursuitResult } from "./pursuit.js";
 import { log2 } from "../../core/index.js";
 import { noiseShare } from "../noise.js";
@@ -617,9 +617,35 @@ function* weightedSums(
  * neurons, shared through the cache), on the screening rows.
  */
 export function* ratioScreenSteps(input: LinearInput): Steps<RatioProposal | undefined> {
+  const library = yield* ratioLibrary(input);
+  return library && (yield* ratioProposalSteps(library, strided(input.y, SCREEN_ROWS)));
+}
+
+/**
+ * Under noise, the ratio screen's fits (noisyRatioSteps) over the same library: the ratio of fewest
+ * coefficients, below `most`, whose fit of y on the screening rows reaches `reach`.
+ */
+export function* noisyRatioScreenSteps(input: LinearInput, reach: number, most: number): Steps<NoisyRatio | undefined> {
+  const library = yield* ratioLibrary(input);
+  if (!library) return undefined;
+  // Fixed terms: the constant and each input itself (c + 2·d + 0.5·e; a + b).
+  const pool = input.pool;
+  const plain = (c: ProductColumn) =>
+    c.neurons.length === 1 && c.weights[0] === 1 && powerOf(input.lookup(pool[c.neurons[0]! % pool.length]!)) === 1;
+  // Ranked over powers of one input and products of two inputs (a·b, d·e): a short library, as
+  // each denominator's ranking is a selection of its own.
+  const power = (c: ProductColumn) =>
+    c.neurons.length === 1
+      ? powerOf(input.lookup(pool[c.neurons[0]! % pool.length]!)) !== undefined
+      : c.neurons.every((n) => powerOf(input.lookup(pool[n % pool.length]!)) === 1);
+  const split = input.x.map((c) => strided(c, SCREEN_ROWS));
+  return yield* noisyRatioSteps(library, strided(input.y, SCREEN_ROWS), reach, most, plain, power, split);
+}
+
+/** The ratio screens' library on the screening rows; undefined: no single column. */
+function* ratioLibrary(input: LinearInput): Steps<ProductColumn[] | undefined> {
   const cache = input.cache ?? new ScreenCache();
   const x = input.x.map((c) => strided(c, SCREEN_ROWS));
-  const y = strided(input.y, SCREEN_ROWS);
   const { built } = yield* plainLibrary(input, cache, x, CHEAP_FACTORS);
   const singles = built.columns.filter((c) => c.neurons.length === 1);
   if (singles.length === 0) return undefined;
@@ -627,11 +653,9 @@ export function* ratioScreenSteps(input: LinearInput): Steps<RatioProposal | und
   // leave room outside it); else the singles and the products of two inputs (a·b, d·e: the
   // terms of most ratios of four to seven inputs, 4.2·a·b/(c·d + e)), which the full pair
   // library of a wide pool cannot hold (the enumeration is cut, or the span fills the rows).
-  const library =
-    !built.truncated && built.columns.length <= RATIO_COLUMNS
-      ? built.columns
-      : [...singles, ...inputPairs(singles, input)];
-  return yield* ratioProposalSteps(library, y);
+  return !built.truncated && built.columns.length <= RATIO_COLUMNS
+    ? built.columns
+    : [...singles, ...inputPairs(singles, input)];
 }
 
 /** The products of two distinct inputs, x_i·x_j, from the single columns of the symbol of power 1. */

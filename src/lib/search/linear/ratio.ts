@@ -14,6 +14,7 @@ import type { Steps } from "../../core/index.js";
 import { householderQr } from "../../numeric/index.js";
 import type { ProductColumn } from "./columns.js";
 import { Selection } from "./select.js";
+import { chiSquareQuantile, SPLIT_Z } from "../noise.js";
 
 /** A denominator: products (CMP neurons, with their inner weights) and coefficients; [] is the constant. */
 export interface RatioProposal {
@@ -220,4 +221,357 @@ function* exactRelation(
   const coefficients = solved?.kept.length === both.length ? solved.solve(scaled[f]!) : null;
   if (!coefficients || !(norm(solved!.residual(scaled[f]!)) <= LAW_EXACT * scale)) return undefined;
   return members.map((_, i) => -coefficients[sparse.members.length + i]!);
+}
+
+/** A ratio the noisy screen found: its denominator, its numerator's columns, and its fit of y. */
+export interface NoisyRatio {
+  denominator: RatioProposal["denominator"];
+  numerator: { neurons: number[]; weights: number[] }[];
+  /** Coefficients in all: the numerator's and the denominator's beside its fixed term. */
+  parameters: number;
+  /** NRMSE on y of P/Q, on the screening rows. */
+  nrmse: number;
+}
+
+/** Denominators of one partner, and of two, whose sparse numerators the noisy screen fits on y. */
+const NOISY_CANDIDATES = 6;
+const NOISY_PAIRED = 3;
+/** Rows the noisy screen ranks denominators on (strided). */
+const RANK_ROWS = 200;
+/** Numerators of each size per denominator that are scored. */
+const RANKED_NUMERATORS = 2;
+/** Sanathanan–Koerner passes: the relation y·Q = P reweighted by 1/|Q| of the pass before. */
+const SK_PASSES = 4;
+
+/** A denominator c_f + Σ γ_k·c_k to rank or fit: the fixed column and its partners. */
+interface Denominator {
+  f: number;
+  members: number[];
+  score: number;
+}
+
+/**
+ * Under noise: the ratio y = P/Q of the best score (selectedScore; fewer coefficients than `most`) whose fit on y's own scale reaches `reach` (an NRMSE), or undefined. No relation is exact here, so the exact screen's tests
+ * become fits. Denominators are c_f + γ·c_k (c_f the constant or an input itself, `fixed`; c_k any
+ * column), each ranked by its relation y·c_f = P − γ·y·c_k with a sparse numerator P (greedy
+ * selection of up to NUMERATOR_TERMS columns, the partner's column kept in) scored on y's scale:
+ * n·ln(RSS of y − P/Q) + ln n per coefficient (y·Q − P over Q is y − P/Q); the best few get a second
+ * partner the same way. Each candidate's numerators (a sparse selection of y·Q) are refined by
+ * Sanathanan–Koerner passes (weighted by 1/|Q|, which makes the residual y's own). A Q that changes
+ * sign on the rows is no law's denominator.
+ */
+export function* noisyRatioSteps(
+  library: readonly ProductColumn[],
+  y: Float64Array,
+  reach: number,
+  most: number,
+  fixedColumn: (column: ProductColumn) => boolean,
+  ranked: (column: ProductColumn) => boolean,
+  splitColumns: readonly Float64Array[],
+): Steps<NoisyRatio | undefined> {
+  if (most <= 2) return undefined;
+  const columns = distinctColumns(library, y.length);
+  // The ranking's partners and numerators: the constant and the columns `ranked` keeps.
+  const short = columns.map((_, k) => k).filter((k) => k === 0 || ranked(columns[k]!));
+  const n = y.length;
+  const scaled = columns.map((c) => Float64Array.from(c.values, (v, r) => v * y[r]!));
+  if (!scaled.every((v) => v.every(Number.isFinite))) return undefined;
+  const fixed = columns.map((_, k) => k).filter((k) => k === 0 || fixedColumn(columns[k]!));
+  // Ranking on RANK_ROWS strided rows.
+  const step = Math.max(1, Math.floor(n / RANK_ROWS));
+  const pick = (v: Float64Array) => Float64Array.from({ length: Math.ceil(n / step) }, (_, i) => v[i * step]!);
+  const rankY = pick(y);
+  const rankColumns = columns.map((c) => pick(c.values));
+  const rankScaled = scaled.map(pick);
+  const ranker = new SparseRelation(rankColumns, rankScaled, rankY, short);
+  const singles: Denominator[] = [];
+  for (const f of fixed)
+    for (const k of short) {
+      if (k === f || k === 0) continue;
+      const { score } = yield* ranker.score(f, [k]);
+      if (Number.isFinite(score)) singles.push({ f, members: [k], score });
+    }
+  singles.sort((a, b) => a.score - b.score);
+  const candidates = singles.slice(0, NOISY_CANDIDATES);
+  const paired: Denominator[] = [];
+  for (const { f, members } of singles.slice(0, NOISY_PAIRED))
+    for (const m of short) {
+      if (m === 0 || m === f || members.includes(m)) continue;
+      const { score } = yield* ranker.score(f, [...members, m]);
+      if (Number.isFinite(score)) paired.push({ f, members: [...members, m].sort((p, q) => p - q), score });
+    }
+  paired.sort((a, b) => a.score - b.score);
+  for (const d of paired) {
+    if (candidates.length >= NOISY_CANDIDATES + NOISY_PAIRED) break;
+    if (!candidates.some((c) => c.f === d.f && c.members.join() === d.members.join())) candidates.push(d);
+  }
+  const spread = stdOf(y);
+  const fitter = new SparseRelation(
+    columns.map((c) => c.values),
+    scaled,
+    y,
+    columns.map((_, k) => k),
+  );
+  let best: Chosen | undefined;
+  for (const { f, members } of candidates) {
+    yield;
+    const { gamma } = yield* fitter.score(f, members);
+    if (gamma.length !== members.length) continue;
+    const yq = Float64Array.from(
+      combine(
+        columns,
+        f,
+        members,
+        gamma.map((g) => -g),
+      ),
+      (v, r) => v * y[r]!,
+    );
+    const numerators = yield* new Selection(
+      columns.map((c) => c.values),
+      yq,
+      { rows: n },
+    ).upTo(NUMERATOR_TERMS);
+    for (const numerator of numerators) {
+      const parameters = numerator.members.length + members.length;
+      if (parameters >= most) continue;
+      const fitted = skRefined(columns, scaled, f, members, numerator.members, y);
+      if (!fitted) continue;
+      const nrmse = Math.sqrt(fitted.rss / n) / spread;
+      const score = selectedScore(nrmse, parameters, n);
+      if (!(nrmse <= reach) || (best && score >= best.score)) continue;
+      // Each partner must earn its coefficient: without it (the same numerator) the score is worse.
+      const scoreWithout = (k: number) => {
+        const fit = skRefined(
+          columns,
+          scaled,
+          f,
+          members.filter((m) => m !== k),
+          numerator.members,
+          y,
+        );
+        const e = fit ? Math.sqrt(fit.rss / n) / spread : Number.POSITIVE_INFINITY;
+        return selectedScore(e, parameters - 1, n);
+      };
+      if (members.length > 1 && members.some((k) => scoreWithout(k) <= score)) continue;
+      // The partners must be needed: where the numerator over c_f alone reaches the floor too, y is
+      // that sum of products (h²·d⁻²/E at 20 dB: a partner 0.026·E⁻² fits the noise as well).
+      if (Math.sqrt(aloneRss(columns, f, numerator.members, y) / n) / spread <= reach) continue;
+      best = {
+        denominator: [
+          { neurons: columns[f]!.neurons, weights: columns[f]!.weights, coefficient: 1 },
+          ...members.map((k, i) => ({
+            neurons: columns[k]!.neurons,
+            weights: columns[k]!.weights,
+            coefficient: fitted.gamma[i]!,
+          })),
+        ],
+        numerator: numerator.members.map((j) => ({ neurons: columns[j]!.neurons, weights: columns[j]!.weights })),
+        parameters,
+        nrmse,
+        score,
+        f,
+        members,
+        numeratorColumns: numerator.members,
+      };
+    }
+  }
+  if (!best || !holdsAcross(columns, scaled, best, y, splitColumns)) return undefined;
+  const { score: _s, f: _f, members: _m, numeratorColumns: _n, ...ratio } = best;
+  return ratio;
+}
+
+/**
+ * The relation y·c_f = P − Σ γ_k·y·c_k with a sparse numerator P (the selection over the library's
+ * columns, the partners' columns y·c_k kept in; its RANKED_NUMERATORS best of each size), scored on
+ * y's scale: the least n·ln(RSS/n) + ln n per coefficient over the numerator's sizes 1 …
+ * NUMERATOR_TERMS, RSS that of y − P/Q.
+ */
+class SparseRelation {
+  constructor(
+    readonly columns: readonly Float64Array[],
+    readonly scaled: readonly Float64Array[],
+    readonly y: Float64Array,
+    /** The numerator's columns (indices). */
+    readonly numerators: readonly number[],
+  ) {}
+
+  *score(f: number, members: readonly number[]): Steps<{ score: number; gamma: number[] }> {
+    const { columns, scaled, y } = this;
+    const n = y.length;
+    let best = { score: Number.POSITIVE_INFINITY, gamma: [] as number[] };
+    // The partners' columns y·c_k projected out of the target and the library: a selection there is
+    // one with them kept in.
+    const partners = householderQr(
+      members.map((k) => scaled[k]!),
+      { dependent: 1e-10 },
+    );
+    if (!partners || partners.kept.length !== members.length) return best;
+    const target = partners.residual(scaled[f]!);
+    const library = this.numerators.map((j) => partners.residual(columns[j]!));
+    const subsets = yield* new Selection(library, target, { rows: n }).upTo(NUMERATOR_TERMS);
+    const seen = new Map<number, number>();
+    for (const subset of subsets) {
+      const size = subset.members.length;
+      if ((seen.get(size) ?? 0) >= RANKED_NUMERATORS) continue;
+      seen.set(size, (seen.get(size) ?? 0) + 1);
+      const chosen = subset.members.map((m) => this.numerators[m]!);
+      const design = [...chosen.map((j) => columns[j]!), ...members.map((k) => scaled[k]!.map((v) => -v))];
+      const solution = householderQr(design, { dependent: 1e-12 })?.solve(scaled[f]!);
+      if (!solution) continue;
+      // Q = c_f + Σ γ_k·c_k (the design's last columns are −y·c_k).
+      const gamma = members.map((_, i) => solution[chosen.length + i]!);
+      const q = Float64Array.from(columns[f]!);
+      members.forEach((k, i) => {
+        for (let r = 0; r < n; r++) q[r]! += gamma[i]! * columns[k]![r]!;
+      });
+      if (!oneSign(q)) continue;
+      let rss = 0;
+      for (let r = 0; r < n; r++) {
+        let p = 0;
+        chosen.forEach((j, i) => {
+          p += solution[i]! * columns[j]![r]!;
+        });
+        rss += (y[r]! - p / q[r]!) ** 2;
+      }
+      const score = n * Math.log(Math.max(rss, Number.MIN_VALUE) / n) + (size + members.length) * Math.log(n);
+      if (score < best.score) best = { score, gamma };
+    }
+    return best;
+  }
+}
+
+/** The noisy screen's choice so far, with its columns. */
+type Chosen = NoisyRatio & { score: number; f: number; members: number[]; numeratorColumns: number[] };
+
+/**
+ * Whether the ratio holds with one set of coefficients across the range (Chow's test, as the
+ * polynomial question's splitStatistic): for each input, the rows below and above its median fitted
+ * apart (Sanathanan–Koerner) against all rows together; n·ln(RSS_all / (RSS_low + RSS_high)) above
+ * the χ²_k quantile at SPLIT_Z (k the ratio's coefficients) says a rational function imitates y on the
+ * range with other coefficients on each half (a Padé form of sin·cos, of a long polynomial), not a law.
+ */
+function holdsAcross(
+  columns: readonly ProductColumn[],
+  scaled: readonly Float64Array[],
+  ratio: Chosen,
+  y: Float64Array,
+  inputs: readonly Float64Array[],
+): boolean {
+  const n = y.length;
+  const k = ratio.parameters;
+  const all = skRefined(columns, scaled, ratio.f, ratio.members, ratio.numeratorColumns, y)?.rss;
+  if (all === undefined) return false;
+  const rows = Array.from({ length: n }, (_, r) => r);
+  for (const x of inputs) {
+    const median = Float64Array.from(x).sort()[n >> 1]!;
+    const low = rows.filter((r) => x[r]! < median);
+    const high = rows.filter((r) => !(x[r]! < median));
+    if (low.length <= 2 * k || high.length <= 2 * k) continue;
+    const rssOf = (index: readonly number[]) => {
+      const pick = (v: Float64Array) => Float64Array.from(index, (r) => v[r]!);
+      const part = columns.map((c) => ({ ...c, values: pick(c.values) }));
+      return skRefined(part, scaled.map(pick), ratio.f, ratio.members, ratio.numeratorColumns, pick(y))?.rss;
+    };
+    const [below, above] = [rssOf(low), rssOf(high)];
+    if (below === undefined || above === undefined) continue;
+    if (n * Math.log(all / Math.max(below + above, Number.MIN_VALUE)) > chiSquareQuantile(k, SPLIT_Z)) return false;
+  }
+  return true;
+}
+
+/**
+ * A screen's score of a fit selected from a library (lower is better): 2n·ln NRMSE, and per
+ * coefficient ln n + 2·ln SELECTED_FROM (the extended BIC's price of picking columns among many: with
+ * ln n alone, two spare columns chosen among hundreds of subsets beat a law's ratio at 1 % noise).
+ */
+export const selectedScore = (nrmse: number, parameters: number, rows: number): number =>
+  2 * rows * Math.log(Math.max(nrmse, Number.MIN_VALUE)) + parameters * (Math.log(rows) + 2 * Math.log(SELECTED_FROM));
+
+/** The library size the screens' scores are priced for (selectedScore). */
+const SELECTED_FROM = 200;
+
+/** The RSS on y of the numerator's columns over c_f alone, y ≈ Σ β_j·c_j / c_f (least squares). */
+function aloneRss(columns: readonly ProductColumn[], f: number, numerator: readonly number[], y: Float64Array): number {
+  const fixed = columns[f]!.values;
+  const fit = householderQr(
+    numerator.map((j) => Float64Array.from(columns[j]!.values, (v, r) => v / fixed[r]!)),
+    { dependent: 1e-12 },
+  );
+  const residual = fit?.residual(y);
+  return residual?.every(Number.isFinite) ? norm(residual) ** 2 : Number.POSITIVE_INFINITY;
+}
+
+/** Q on the rows: c_f − Σ g_k·c_k, for the relation's fit y·c_f ≈ Σ g_k·y·c_k (outside the numerator). */
+function combine(columns: readonly ProductColumn[], f: number, members: readonly number[], g: ArrayLike<number>) {
+  const q = Float64Array.from(columns[f]!.values);
+  members.forEach((k, i) => {
+    const values = columns[k]!.values;
+    for (let r = 0; r < q.length; r++) q[r] = q[r]! - g[i]! * values[r]!;
+  });
+  return q;
+}
+
+/** Whether every value is finite, nonzero and of one sign. */
+function oneSign(q: Float64Array): boolean {
+  let positive = 0;
+  for (const v of q) {
+    if (!Number.isFinite(v) || v === 0) return false;
+    if (v > 0) positive++;
+  }
+  return positive === 0 || positive === q.length;
+}
+
+const stdOf = (v: Float64Array) => {
+  let mean = 0;
+  for (const x of v) mean += x / v.length;
+  let s = 0;
+  for (const x of v) s += (x - mean) ** 2 / v.length;
+  return Math.sqrt(s) || 1;
+};
+
+/**
+ * The relation y·c_f = Σ β_j·c_j − Σ γ_k·y·c_k refined by Sanathanan–Koerner passes (each row
+ * weighted by 1/|Q| of the pass before, Q = c_f + Σ γ_k·c_k), and the RSS of P/Q on y; undefined
+ * where a pass is singular or Q changes sign.
+ */
+function skRefined(
+  columns: readonly ProductColumn[],
+  scaled: readonly Float64Array[],
+  f: number,
+  members: readonly number[],
+  numerator: readonly number[],
+  y: Float64Array,
+): { gamma: number[]; rss: number } | undefined {
+  const n = y.length;
+  const weight = new Float64Array(n).fill(1);
+  let gamma: number[] = [];
+  let rss = Number.POSITIVE_INFINITY;
+  for (let pass = 0; pass < SK_PASSES; pass++) {
+    const weighted = (v: Float64Array, sign = 1) => Float64Array.from(v, (x, r) => sign * x * weight[r]!);
+    const design = [
+      ...numerator.map((j) => weighted(columns[j]!.values)),
+      ...members.map((k) => weighted(scaled[k]!, -1)),
+    ];
+    const fit = householderQr(design, { dependent: 1e-12 });
+    if (!fit || fit.kept.length !== design.length) return undefined;
+    const solution = fit.solve(weighted(scaled[f]!));
+    if (!solution) return undefined;
+    const beta = Array.from(solution.slice(0, numerator.length));
+    gamma = Array.from(solution.slice(numerator.length));
+    const q = Float64Array.from(columns[f]!.values);
+    members.forEach((k, i) => {
+      for (let r = 0; r < n; r++) q[r] = q[r]! + gamma[i]! * columns[k]!.values[r]!;
+    });
+    if (!oneSign(q)) return undefined;
+    rss = 0;
+    for (let r = 0; r < n; r++) {
+      let p = 0;
+      numerator.forEach((j, i) => {
+        p += beta[i]! * columns[j]!.values[r]!;
+      });
+      rss += (y[r]! - p / q[r]!) ** 2;
+      weight[r] = 1 / Math.abs(q[r]!);
+    }
+  }
+  return Number.isFinite(rss) ? { gamma, rss } : undefined;
 }
