@@ -127,7 +127,7 @@ export async function screenForms(
    */
   const noisyForm = async (): Promise<Form | undefined> => {
     const reach = Math.max(floor, FORM_REACH * estimate().nrmse);
-    const screenRows = Math.min(ctx.data.rows, SCREEN_ROWS);
+    const screenRows = strided(y, SCREEN_ROWS).length;
     const own = settings.constant ? 1 : 0;
     const scoreOf = (nrmse: number, parameters: number) => selectedScore(nrmse, parameters, screenRows);
     const plainScore = Math.min(
@@ -138,9 +138,10 @@ export async function screenForms(
     let best: { name: OuterName; start: LinearProposal; score: number } | undefined;
     for (const [name, transformed] of targets)
       for (const p of await screenProposals(transformed, `outer:${name}`)) {
-        // One product under a power (√, 1/y, y², y^(-1/2)) is a product of y: the plain search's.
-        if (termsOf(p) >= most || (termsOf(p) === 1 && homogeneous(outerOf(name)))) continue;
+        if (termsOf(p) >= most) continue;
         const fit = outerFitOnY(ctx, p, name, y, clips.get(name), settings.constant);
+        // One product under a power (√, 1/y, y², y^(-1/2); exp of a log) is a product of y: the plain search's.
+        if (termsOf(p) === 1 && productOfY(ctx, p, outerOf(name))) continue;
         const score = scoreOf(fit.nrmse, termsOf(p) + own);
         if (fit.nrmse <= reach && score < plainScore && (!best || score < best.score)) best = { name, start: p, score };
       }
@@ -462,17 +463,19 @@ function proposalColumns(
   constant: boolean,
   rows: number,
 ): Float64Array[] {
+  // (strided keeps every row up to 2·rows − 1 rows: the columns take its count.)
+  const n = strided(ctx.data.x[0]!, rows).length;
   const columns = p.products.map((product, k) => {
-    const column = new Float64Array(rows).fill(1);
+    const column = new Float64Array(n).fill(1);
     product.forEach((neuron, j) => {
       const symbol = ctx.symbols.get(ctx.pool[neuron % ctx.pool.length]!);
       const weight = p.weights?.[k]?.[j] ?? 1;
       const x = strided(ctx.data.x[Math.floor(neuron / ctx.pool.length)]!, rows);
-      for (let r = 0; r < rows; r++) column[r]! *= symbol.evaluate(symbol.innerWeight ? weight * x[r]! : x[r]!);
+      for (let r = 0; r < n; r++) column[r]! *= symbol.evaluate(symbol.innerWeight ? weight * x[r]! : x[r]!);
     });
     return column;
   });
-  if (constant) columns.push(new Float64Array(rows).fill(1));
+  if (constant) columns.push(new Float64Array(n).fill(1));
   return columns;
 }
 
@@ -547,7 +550,7 @@ function outerFitOnY(
   clip: number | undefined,
   constant: boolean,
   rows = SCREEN_ROWS,
-): { nrmse: number; transformed: number } {
+): { nrmse: number; transformed: number; predicted?: Float64Array } {
   const g = outerOf(name);
   const ys = strided(y, rows);
   const t = outerTarget(g, ys, clip);
@@ -558,7 +561,11 @@ function outerFitOnY(
   const fit = fittedThrough(g.apply, columns, t);
   if (!plain || !fit) return none;
   const finite = (e: number) => (Number.isFinite(e) ? e : Number.POSITIVE_INFINITY);
-  return { nrmse: finite(nrmseOf(ys, fit.predicted)), transformed: finite(nrmseOf(t, combination(columns, plain))) };
+  return {
+    nrmse: finite(nrmseOf(ys, fit.predicted)),
+    transformed: finite(nrmseOf(t, combination(columns, plain))),
+    predicted: fit.predicted,
+  };
 }
 
 /**
@@ -618,10 +625,21 @@ function clipOf(g: ReturnType<typeof outerOf>, y: Float64Array, nrmse: number): 
   return g.fits(y.map((v) => Math.max(v, sigma))) ? sigma : undefined;
 }
 
-/** Whether g(c·v) = h(c)·g(v) (a power of v, up to a factor): g of one product is a product. */
-function homogeneous(g: ReturnType<typeof outerOf>): boolean {
-  const ratios = [0.7, 1.3, 2.9].map((v) => g.apply(2 * v) / g.apply(v));
-  return ratios.every((r) => Number.isFinite(r) && Math.abs(r - ratios[0]!) <= 1e-9 * Math.abs(ratios[0]!));
+/** Whether g of a one-product proposal (its coefficient 1) is a product of powers of the inputs. */
+function productOfY(ctx: SearchContext, p: LinearProposal, g: ReturnType<typeof outerOf>): boolean {
+  const [column] = proposalColumns(ctx, p, false, SCREEN_ROWS);
+  return monomialOfInputs(column!.map(g.apply), ctx.data.x);
+}
+
+/** Whether positive values on the strided rows are a product of powers of positive inputs (log-linear to 1e-9). */
+function monomialOfInputs(values: Float64Array, x: readonly Float64Array[]): boolean {
+  const rows = values.length;
+  const columns = [new Float64Array(rows).fill(1), ...x.map((c) => strided(c, rows).map(Math.log))];
+  const t = values.map(Math.log);
+  if (!t.every(Number.isFinite) || !columns.every((c) => c.every(Number.isFinite))) return false;
+  const c = leastSquares(columns, t);
+  if (!c) return false;
+  return nrmseOf(t, combination(columns, c)) <= 1e-9;
 }
 
 /** g⁻¹(y), with y clipped below at `clip` where one is given. */
