@@ -37,6 +37,7 @@ import { powerOf } from "./linear/monomial.js";
 import { selectedScore, type NoisyRatio, type RatioProposal } from "./linear/ratio.js";
 import { monomialColumns, screenMonomialSteps, type MonomialChoice } from "./monomialScreen.js";
 import { floorReach, type NoiseEstimate } from "./noise.js";
+import { frontScoreOf, parametersOf } from "./hallOfFame.js";
 import { type PhaseTimer, timedSteps } from "./phases.js";
 import type { SearchSettings } from "./settings.js";
 import type { OutputSearchResult, SearchContext } from "./strategy.js";
@@ -140,8 +141,10 @@ export async function screenForms(
       for (const p of await screenProposals(transformed, `outer:${name}`)) {
         if (termsOf(p) >= most) continue;
         const fit = outerFitOnY(ctx, p, name, y, clips.get(name), settings.constant);
-        // One product under a power (√, 1/y, y², y^(-1/2); exp of a log) is a product of y: the plain search's.
-        if (termsOf(p) === 1 && productOfY(ctx, p, outerOf(name))) continue;
+        // One product under a power (√, 1/y, y², y^(-1/2): a product of the factors' powers) or one
+        // that g makes a monomial (exp of a log) is a product of y: the plain search's.
+        const g = outerOf(name);
+        if (termsOf(p) === 1 && (homogeneous(g) || productOfY(ctx, p, g))) continue;
         const score = scoreOf(fit.nrmse, termsOf(p) + own);
         if (fit.nrmse <= reach && score < plainScore && (!best || score < best.score)) best = { name, start: p, score };
       }
@@ -446,12 +449,41 @@ export async function searchWithForm(
         : await monomialSearch(ctx, settings, form.choice, inner);
   // A noisy form's answer must hold y's floor on y's own scale, as its screen found (its search fitted
   // another target): else it gives way as one that did not end at the floor.
-  const holds = !("start" in form && form.start && form.reach) || (found.best?.nrmse ?? Infinity) <= form.reach;
-  if (holds && ["reward-threshold", "noise-floor", "time-limit", "aborted", "error"].includes(found.stopReason))
+  const noisy = "start" in form && form.start !== undefined && form.reach !== undefined;
+  const holds = !noisy || (found.best?.nrmse ?? Infinity) <= form.reach!;
+  // On one or two inputs a ratio or a power series under √ or y² imitates smooth laws
+  // (sin(1.5·a)·cos(0.5·b) ≈ (1.49·a − 0.51·a³)/(1 + 0.13·b²) at 20 dB, Padé's): a noisy form of
+  // more than a few coefficients is weighed there against the search of y itself, by the score.
+  const weighed =
+    noisy && holds && ctx.data.inputs.length <= LOW_DIMENSION && found.best !== undefined
+      ? formParameters(found.best.equation) > SHORT_FORM
+      : false;
+  if (
+    !weighed &&
+    holds &&
+    ["reward-threshold", "noise-floor", "time-limit", "aborted", "error"].includes(found.stopReason)
+  )
     return found;
   const plain = await inner({ ...ctx, within: "none" }, settings);
+  if (weighed) {
+    const score = (r: OutputSearchResult) =>
+      r.best ? frontScoreOf(r.best.nrmse, formParameters(r.best.equation), ctx.data.rows) : Number.POSITIVE_INFINITY;
+    return score(plain) <= score(found) ? plain : found;
+  }
   return plain.best && (!found.best || plain.best.nrmse < found.best.nrmse) ? plain : found;
 }
+
+/**
+ * Inputs at most where a noisy form of more than SHORT_FORM coefficients is weighed against the
+ * search of y itself (searchWithForm): the approximants measured had 4–5 (the noise suite's sin·cos
+ * laws), the forms family's laws of two inputs 2–3.
+ */
+const LOW_DIMENSION = 2;
+const SHORT_FORM = 3;
+
+/** An equation's coefficients and inner weights, a denominator's beside its first term's too. */
+const formParameters = (e: Equation): number =>
+  parametersOf(e) + (e.denominator ? parametersOf({ ...e, terms: e.denominator }) - 1 : 0);
 
 /** A proposal's terms: its products, and the constant where the search fits one. */
 const termsOf = (p: LinearProposal) => p.products.length;
@@ -623,6 +655,12 @@ function clipOf(g: ReturnType<typeof outerOf>, y: Float64Array, nrmse: number): 
   }
   if (out === 0 || out > OUT_OF_DOMAIN * y.length) return undefined;
   return g.fits(y.map((v) => Math.max(v, sigma))) ? sigma : undefined;
+}
+
+/** Whether g(c·v) = h(c)·g(v) (a power of v, up to a factor): g of one product is a product. */
+function homogeneous(g: ReturnType<typeof outerOf>): boolean {
+  const ratios = [0.7, 1.3, 2.9].map((v) => g.apply(2 * v) / g.apply(v));
+  return ratios.every((r) => Number.isFinite(r) && Math.abs(r - ratios[0]!) <= 1e-9 * Math.abs(ratios[0]!));
 }
 
 /** Whether g of a one-product proposal (its coefficient 1) is a product of powers of the inputs. */
