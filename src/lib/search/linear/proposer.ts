@@ -639,7 +639,8 @@ export function* noisyRatioScreenSteps(input: LinearInput, reach: number, most: 
       ? powerOf(input.lookup(pool[c.neurons[0]! % pool.length]!)) !== undefined
       : c.neurons.every((n) => powerOf(input.lookup(pool[n % pool.length]!)) === 1);
   const split = input.x.map((c) => strided(c, SCREEN_ROWS));
-  return yield* noisyRatioSteps(library, strided(input.y, SCREEN_ROWS), reach, most, plain, power, split);
+  const linear = (c: ProductColumn) => c.neurons.every((n) => powerOf(input.lookup(pool[n % pool.length]!)) === 1);
+  return yield* noisyRatioSteps(library, strided(input.y, SCREEN_ROWS), reach, most, plain, power, linear, split);
 }
 
 /** The ratio screens' library on the screening rows; undefined: no single column. */

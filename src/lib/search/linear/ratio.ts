@@ -267,12 +267,16 @@ export function* noisyRatioSteps(
   most: number,
   fixedColumn: (column: ProductColumn) => boolean,
   ranked: (column: ProductColumn) => boolean,
+  partner: (column: ProductColumn) => boolean,
   splitColumns: readonly Float64Array[],
 ): Steps<NoisyRatio | undefined> {
   if (most <= 2) return undefined;
   const columns = distinctColumns(library, y.length);
   // The ranking's partners and numerators: the constant and the columns `ranked` keeps.
   const short = columns.map((_, k) => k).filter((k) => k === 0 || ranked(columns[k]!));
+  // A denominator's other terms: inputs and products of two (c + 2·d + 0.5·e, b·c + d·e + f). A power
+  // there (1 + 0.13·b²) is what Padé forms of cos and sin use, which fit such laws to 20 dB noise.
+  const partners = short.filter((k) => k !== 0 && partner(columns[k]!));
   const n = y.length;
   const scaled = columns.map((c) => Float64Array.from(c.values, (v, r) => v * y[r]!));
   if (!scaled.every((v) => v.every(Number.isFinite))) return undefined;
@@ -286,7 +290,7 @@ export function* noisyRatioSteps(
   const ranker = new SparseRelation(rankColumns, rankScaled, rankY, short);
   const singles: Denominator[] = [];
   for (const f of fixed)
-    for (const k of short) {
+    for (const k of partners) {
       if (k === f || k === 0) continue;
       const { score } = yield* ranker.score(f, [k]);
       if (Number.isFinite(score)) singles.push({ f, members: [k], score });
@@ -295,7 +299,7 @@ export function* noisyRatioSteps(
   const candidates = singles.slice(0, NOISY_CANDIDATES);
   const paired: Denominator[] = [];
   for (const { f, members } of singles.slice(0, NOISY_PAIRED))
-    for (const m of short) {
+    for (const m of partners) {
       if (m === 0 || m === f || members.includes(m)) continue;
       const { score } = yield* ranker.score(f, [...members, m]);
       if (Number.isFinite(score)) paired.push({ f, members: [...members, m].sort((p, q) => p - q), score });
