@@ -218,13 +218,7 @@ function denominatorTerms(ctx: SearchContext, denominator: RatioProposal["denomi
  */
 function noisyRatioForm(ctx: SearchContext, settings: SearchSettings, ratio: NoisyRatio): Form & { kind: "ratio" } {
   const denominator = denominatorTerms(ctx, ratio.denominator);
-  const columns = (input: string) => ctx.data.x[ctx.data.inputs.indexOf(input)]!;
-  const q = evaluateEquation(
-    { target: ctx.target, terms: denominator },
-    (s) => ctx.symbols.get(s),
-    columns,
-    ctx.data.rows,
-  );
+  const q = denominatorValues(ctx, denominator);
   const yq = columnOf(ctx.data, ctx.target).map((v, r) => v * q[r]!);
   const products = ratio.numerator.filter((p) => p.neurons.length > 0);
   const proposal: LinearProposal = {
@@ -234,12 +228,22 @@ function noisyRatioForm(ctx: SearchContext, settings: SearchSettings, ratio: Noi
     expected: ratio.nrmse,
     source: "sparse-sum",
   };
-  const fitted = weightedCoefficients(proposalColumns(ctx, proposal, settings.constant, ctx.data.rows), yq, undefined);
-  const left = fitted
-    ? nrmseOf(yq, combination(proposalColumns(ctx, proposal, settings.constant, ctx.data.rows), fitted))
-    : Number.POSITIVE_INFINITY;
+  const numerator = proposalColumns(ctx, proposal, settings.constant, ctx.data.rows);
+  const fitted = weightedCoefficients(numerator, yq, undefined);
+  const left = fitted ? nrmseOf(yq, combination(numerator, fitted)) : Number.POSITIVE_INFINITY;
   const noise = { nrmse: left, method: "residual of the forms screen's answer, at y's noise floor" };
   return { kind: "ratio", denominator, ...(Number.isFinite(left) ? { start: { proposal, noise } } : {}) };
+}
+
+/** A denominator's values on every row. */
+function denominatorValues(ctx: SearchContext, denominator: Term[]): Float64Array {
+  const columns = (input: string) => ctx.data.x[ctx.data.inputs.indexOf(input)]!;
+  return evaluateEquation(
+    { target: ctx.target, terms: denominator },
+    (s) => ctx.symbols.get(s),
+    columns,
+    ctx.data.rows,
+  );
 }
 
 /** A denominator with its constant at 1 where it has one (else its first term's coefficient at 1). */
@@ -327,13 +331,7 @@ async function ratioSearch(
   start: SearchContext["start"],
   inner: InnerSearch,
 ) {
-  const columns = (input: string) => ctx.data.x[ctx.data.inputs.indexOf(input)]!;
-  const q = evaluateEquation(
-    { target: ctx.target, terms: denominator },
-    (s) => ctx.symbols.get(s),
-    columns,
-    ctx.data.rows,
-  );
+  const q = denominatorValues(ctx, denominator);
   const y = columnOf(ctx.data, ctx.target);
   const data = withTarget(
     ctx,

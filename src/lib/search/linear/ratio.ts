@@ -11,7 +11,7 @@
  * would fit noise, or imitate a smooth law of another form, with some ratio.
  */
 import type { Steps } from "../../core/index.js";
-import { householderQr } from "../../numeric/index.js";
+import { householderQr, std } from "../../numeric/index.js";
 import type { ProductColumn } from "./columns.js";
 import { Selection } from "./select.js";
 import { chiSquareQuantile, SPLIT_Z } from "../noise.js";
@@ -77,6 +77,19 @@ export function* ratioProposalSteps(
 
 /** The best denominator so far, with its columns' complexity (the tie-break). */
 type Best = RatioProposal & { complexity: number };
+
+/** The denominator c_f + Σ γ_k·c_k as a proposal's terms. */
+function denominatorOf(
+  columns: readonly ProductColumn[],
+  f: number,
+  members: readonly number[],
+  gamma: ArrayLike<number>,
+): RatioProposal["denominator"] {
+  return [
+    { neurons: columns[f]!.neurons, weights: columns[f]!.weights, coefficient: 1 },
+    ...members.map((k, i) => ({ neurons: columns[k]!.neurons, weights: columns[k]!.weights, coefficient: gamma[i]! })),
+  ];
+}
 
 /** The columns of a relation y·Q = P, and their parts outside the numerator's span. */
 interface Relation {
@@ -160,14 +173,7 @@ function* denominatorFor(
     const refined = yield* exactRelation(relation, f, members, scale);
     if (!refined) continue;
     best = {
-      denominator: [
-        { neurons: columns[f]!.neurons, weights: columns[f]!.weights, coefficient: 1 },
-        ...members.map((k, i) => ({
-          neurons: columns[k]!.neurons,
-          weights: columns[k]!.weights,
-          coefficient: refined[i]!,
-        })),
-      ],
+      denominator: denominatorOf(columns, f, members, refined),
       size,
       nrmse: subset.nrmse,
       complexity,
@@ -309,7 +315,7 @@ export function* noisyRatioSteps(
     if (candidates.length >= NOISY_CANDIDATES + NOISY_PAIRED) break;
     if (!candidates.some((c) => c.f === d.f && c.members.join() === d.members.join())) candidates.push(d);
   }
-  const spread = stdOf(y);
+  const spread = std(y) || 1;
   const fitter = new SparseRelation(
     columns.map((c) => c.values),
     scaled,
@@ -361,14 +367,7 @@ export function* noisyRatioSteps(
       // that sum of products (h²·d⁻²/E at 20 dB: a partner 0.026·E⁻² fits the noise as well).
       if (Math.sqrt(aloneRss(columns, f, numerator.members, y) / n) / spread <= reach) continue;
       best = {
-        denominator: [
-          { neurons: columns[f]!.neurons, weights: columns[f]!.weights, coefficient: 1 },
-          ...members.map((k, i) => ({
-            neurons: columns[k]!.neurons,
-            weights: columns[k]!.weights,
-            coefficient: fitted.gamma[i]!,
-          })),
-        ],
+        denominator: denominatorOf(columns, f, members, fitted.gamma),
         numerator: numerator.members.map((j) => ({ neurons: columns[j]!.neurons, weights: columns[j]!.weights })),
         parameters,
         nrmse,
@@ -524,14 +523,6 @@ function oneSign(q: Float64Array): boolean {
   }
   return positive === 0 || positive === q.length;
 }
-
-const stdOf = (v: Float64Array) => {
-  let mean = 0;
-  for (const x of v) mean += x / v.length;
-  let s = 0;
-  for (const x of v) s += (x - mean) ** 2 / v.length;
-  return Math.sqrt(s) || 1;
-};
 
 /**
  * The relation y·c_f = Σ β_j·c_j − Σ γ_k·y·c_k refined by Sanathanan–Koerner passes (each row
