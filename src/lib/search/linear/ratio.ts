@@ -260,9 +260,10 @@ interface Denominator {
  * Under noise: the ratio y = P/Q of the best score (selectedScore; fewer coefficients than `most`)
  * whose fit on y's own scale reaches `reach` (an NRMSE), or undefined. No relation is exact here, so
  * the exact screen's tests become fits. Denominators are c_f + γ·c_k (c_f the constant or an input
- * itself, `fixed`; c_k an input or a product of two, `partner`), each ranked by its relation y·c_f = P − γ·y·c_k with a sparse numerator P (greedy
- * selection of up to NUMERATOR_TERMS columns, the partner's column kept in) scored on y's scale:
- * n·ln(RSS of y − P/Q) + ln n per coefficient (y·Q − P over Q is y − P/Q); the best few get a second
+ * itself, `fixed`; c_k an input or a product of two, `partner`), each ranked by its relation
+ * y·c_f = P − γ·y·c_k with a sparse numerator P (a selection of up to NUMERATOR_TERMS columns, the
+ * partner's column kept in) scored on y's scale: n·ln(RSS of y − P/Q) + ln n per coefficient
+ * (y·Q − P over Q is y − P/Q); the best few get a second
  * partner the same way. Each candidate's numerators (a sparse selection of y·Q) are refined by
  * Sanathanan–Koerner passes (weighted by 1/|Q|, which makes the residual y's own). A Q that changes
  * sign on the rows is no law's denominator.
