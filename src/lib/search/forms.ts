@@ -4,6 +4,7 @@
  * answered on y's own scale. The search itself comes in as `inner` (loop.ts searchOutput).
  */
 import { columnOf } from "../data/index.js";
+import { exp, log } from "../core/index.js";
 import { type Clock, driveSteps } from "../core/index.js";
 import {
   compareFactors,
@@ -30,12 +31,12 @@ import {
   SCREEN_ROWS,
   strided,
   type LinearProposal,
-  type ScreenCache,
+  ScreenCache,
 } from "./linear/proposer.js";
 import { leastSquares, std } from "../numeric/index.js";
 import { powerOf } from "./linear/monomial.js";
 import { selectedScore, type NoisyRatio, type RatioProposal } from "./linear/ratio.js";
-import { monomialColumns, screenMonomialSteps, type MonomialChoice } from "./monomialScreen.js";
+import { monomialColumns, reduceMonomialSteps, screenMonomialSteps, type MonomialChoice } from "./monomialScreen.js";
 import { floorReach, type NoiseEstimate } from "./noise.js";
 import { frontScoreOf, parametersOf } from "./hallOfFame.js";
 import { type PhaseTimer, timedSteps } from "./phases.js";
@@ -60,7 +61,7 @@ const OUTER_FACTORS = 3;
 export type Form =
   | { kind: "outer"; name: OuterName; start?: SearchContext["start"]; reach?: number; clip?: number }
   | { kind: "ratio"; denominator: Term[]; start?: SearchContext["start"]; reach?: number }
-  | { kind: "monomial"; choice: MonomialChoice };
+  | { kind: "monomial"; choice: MonomialChoice; start?: SearchContext["start"]; reach?: number };
 
 /**
  * The form of y the cheap screens find, where the first screen's cheap part (log-space products,
@@ -126,6 +127,25 @@ export async function screenForms(
    * most terms are not taken (a truncated approximation: log(b) − a/c by six powers of b). Asked
    * after the other forms, which a law of theirs meets exactly or by their own noise tests.
    */
+  /**
+   * The monomial arguments y is a function of (monomialScreen.ts): the exhaustive screen up to
+   * FORM_INPUTS inputs, the reduction screen beyond; asked once.
+   */
+  let monomialAsked: Promise<MonomialChoice | undefined> | undefined;
+  const monomialChoice = () => {
+    monomialAsked ??= (async () => {
+      const noise = estimate().nrmse;
+      const steps =
+        ctx.data.inputs.length <= FORM_INPUTS
+          ? screenMonomialSteps(ctx.data.inputs, ctx.data.x, y, noise)
+          : reduceMonomialSteps(ctx.data.inputs, ctx.data.x, y, noise);
+      const choice = await driveSteps(timedSteps(steps, timer, "screening"), clock);
+      return choice && !choice.monomials.some((parts) => ctx.data.inputs.includes(monomialText(parts)))
+        ? choice
+        : undefined;
+    })();
+    return monomialAsked;
+  };
   const noisyForm = async (): Promise<Form | undefined> => {
     const reach = Math.max(floor, FORM_REACH * estimate().nrmse);
     const screenRows = strided(y, SCREEN_ROWS).length;
@@ -148,14 +168,51 @@ export async function screenForms(
         const score = scoreOf(fit.nrmse, termsOf(p) + own);
         if (fit.nrmse <= reach && score < plainScore && (!best || score < best.score)) best = { name, start: p, score };
       }
+    // A function of monomials: the cheap screen of y over the monomials and the kept inputs.
+    const monomial = settings.monomial && ctx.within === undefined ? await monomialChoice() : undefined;
+    let bestMonomial:
+      | {
+          choice: MonomialChoice;
+          start: LinearProposal;
+          score: number;
+          data: SearchContext["data"];
+          exponential: boolean;
+        }
+      | undefined;
+    if (monomial) {
+      const data = { ...ctx.data, ...monomialColumns(ctx.data.inputs, ctx.data.x, monomial) };
+      const reduced = { ...ctx, data };
+      const input = firstScreenInput(reduced, settings, sizes, y, new ScreenCache());
+      const steps = cheapProposalsSteps({ ...input, tag: "monomial", quick: true, factors: CHEAP_FACTORS });
+      const { proposals: powers } = await driveSteps(timedSteps(steps, timer, "screening"), clock);
+      const exponentials = exponentialProducts(reduced, monomial.monomials.length, y, settings.constant);
+      for (const p of [...powers, ...exponentials]) {
+        if (termsOf(p) >= most) continue;
+        const nrmse =
+          p.source === "log-product" && p.products.length === 1
+            ? Math.min(p.expected, productNrmse(reduced, p, y, settings.constant))
+            : p.expected;
+        const score = scoreOf(nrmse, termsOf(p) + own);
+        console.log("EXP", JSON.stringify(p.products), JSON.stringify(p.weights), nrmse, reach, score, plainScore);
+        if (nrmse <= reach && score < plainScore && (!bestMonomial || score < bestMonomial.score))
+          bestMonomial = { choice: monomial, start: p, score, data, exponential: exponentials.includes(p) };
+      }
+    }
     // (Not of one input: there a ratio of powers imitates any smooth law, Padé's, and noise hides which.)
     if (settings.ratio && ctx.within === undefined && ctx.data.inputs.length > 1) {
       const input = firstScreenInput(ctx, settings, sizes, y, cache);
       const steps = noisyRatioScreenSteps(input, reach, most);
       const ratio = await driveSteps(timedSteps(steps, timer, "screening"), clock);
       const score = ratio ? scoreOf(ratio.nrmse, ratio.parameters) : Number.POSITIVE_INFINITY;
-      if (ratio && score < plainScore && (!best || score < best.score))
+      if (ratio && score < plainScore && (!best || score < best.score) && (!bestMonomial || score < bestMonomial.score))
         return { ...noisyRatioForm(ctx, settings, ratio), reach };
+    }
+    if (bestMonomial && (!best || bestMonomial.score < best.score)) {
+      // An exponential of a monomial starts its search at the floor; a sum of its powers stands for a
+      // function the screen does not write (sin(w·u)), which the search of the monomials looks for.
+      const { choice, data } = bestMonomial;
+      const start = bestMonomial.exponential ? startOf({ ...ctx, data }, settings, bestMonomial.start, y) : undefined;
+      return { kind: "monomial", choice, reach, ...(start ? { start } : {}) };
     }
     if (!best) return undefined;
     // What it leaves on every row of g⁻¹(y) (whose noise, uneven, the strided rows may misjudge).
@@ -188,11 +245,9 @@ export async function screenForms(
       return { kind: "ratio", denominator: denominatorTerms(ctx, proposal.denominator) };
     }
   }
-  if (settings.monomial && narrow) {
-    const steps = screenMonomialSteps(ctx.data.inputs, ctx.data.x, y, estimate().nrmse);
-    const choice = await driveSteps(timedSteps(steps, timer, "screening"), clock);
-    if (choice && !choice.monomials.some((parts) => ctx.data.inputs.includes(monomialText(parts))))
-      return { kind: "monomial", choice };
+  if (settings.monomial) {
+    const choice = await monomialChoice();
+    if (choice) return { kind: "monomial", choice };
   }
   return noisyForm();
 }
@@ -228,11 +283,118 @@ function noisyRatioForm(ctx: SearchContext, settings: SearchSettings, ratio: Noi
     expected: ratio.nrmse,
     source: "sparse-sum",
   };
-  const numerator = proposalColumns(ctx, proposal, settings.constant, ctx.data.rows);
-  const fitted = weightedCoefficients(numerator, yq, undefined);
-  const left = fitted ? nrmseOf(yq, combination(numerator, fitted)) : Number.POSITIVE_INFINITY;
-  const noise = { nrmse: left, method: "residual of the forms screen's answer, at y's noise floor" };
-  return { kind: "ratio", denominator, ...(Number.isFinite(left) ? { start: { proposal, noise } } : {}) };
+  const start = startOf(ctx, settings, proposal, yq);
+  return { kind: "ratio", denominator, ...(start ? { start } : {}) };
+}
+
+/**
+ * A screen's proposal as the start of a reformulated target's search: with the NRMSE its
+ * least-squares fit leaves on every row of that target as the floor there; undefined: no fit.
+ */
+function startOf(
+  ctx: SearchContext,
+  settings: SearchSettings,
+  proposal: LinearProposal,
+  target: Float64Array,
+): SearchContext["start"] {
+  const columns = proposalColumns(ctx, proposal, settings.constant, ctx.data.rows);
+  const fitted = weightedCoefficients(columns, target, undefined);
+  const left = fitted ? nrmseOf(target, combination(columns, fitted)) : Number.POSITIVE_INFINITY;
+  if (!Number.isFinite(left)) return undefined;
+  return { proposal, noise: { nrmse: left, method: "residual of the forms screen's answer, at y's noise floor" } };
+}
+
+/**
+ * Products exp(w·u)·Π x_k^p_k of a monomial u (the first `monomials` inputs of `reduced`) and powers
+ * of the other inputs, one per monomial: log|y| is linear in u and in log x_k, so one least-squares
+ * solve on the screen's rows gives w and the powers, each rounded to a power the pool writes (one
+ * under 1/4 leaves its input out), w refitted with them. Nothing where y changes sign or the pool
+ * has no exponential or an input is not positive where its power is asked.
+ */
+function exponentialProducts(
+  reduced: Pick<SearchContext, "data" | "pool" | "symbols">,
+  monomials: number,
+  y: Float64Array,
+  constant: boolean,
+): LinearProposal[] {
+  const { pool, symbols, data } = reduced;
+  const e = pool.findIndex((name) => isExponential(symbols.get(name)));
+  const powers = new Map<number, number>();
+  pool.forEach((name, k) => {
+    const symbol = symbols.get(name);
+    const p = symbol.innerWeight && !symbol.fold ? undefined : powerOf(symbol);
+    if (p !== undefined && !powers.has(p)) powers.set(p, k);
+  });
+  const ys = strided(y, SCREEN_ROWS);
+  const sign = ys[0]! > 0 ? 1 : -1;
+  if (e < 0 || !ys.every((v) => sign * v > 0)) return [];
+  const target = Float64Array.from(ys, (v) => log(sign * v));
+  const xs = data.x.map((c) => strided(c, SCREEN_ROWS));
+  const logs = xs.map((c) => (c.every((v) => v > 0) ? Float64Array.from(c, log) : undefined));
+  const ones = new Float64Array(ys.length).fill(1);
+  const out: LinearProposal[] = [];
+  for (let m = 0; m < monomials; m++) {
+    const others = xs.flatMap((_, k) => (k !== m && logs[k] ? [k] : []));
+    const c = leastSquares([ones, xs[m]!, ...others.map((k) => logs[k]!)], target);
+    if (!c) continue;
+    const factors: { input: number; symbol: number; p: number }[] = [];
+    others.forEach((k, j) => {
+      const p = c[j + 2]!;
+      if (Math.abs(p) < 0.25) return;
+      const nearest = [...powers.keys()].reduce((a, b) => (Math.abs(b - p) < Math.abs(a - p) ? b : a));
+      factors.push({ input: k, symbol: powers.get(nearest)!, p: nearest });
+    });
+    const rest = Float64Array.from(target, (t, r) => factors.reduce((v, f) => v - f.p * logs[f.input]![r]!, t));
+    const w = leastSquares([ones, xs[m]!], rest)?.[1];
+    if (w === undefined || !Number.isFinite(w) || w === 0) continue;
+    const neurons = [m * pool.length + e, ...factors.map((f) => f.input * pool.length + f.symbol)];
+    const proposal = (weight: number): LinearProposal => ({
+      products: [neurons],
+      weights: [[weight, ...factors.map(() => 1)]],
+      score: Number.POSITIVE_INFINITY,
+      expected: Number.POSITIVE_INFINITY,
+      source: "log-product",
+    });
+    // w refined on y's own scale (log|y| weighs the rows unevenly under noise): golden-section
+    // search within ±30 % of the log-space estimate.
+    const fitted = (weight: number) => productNrmse(reduced, proposal(weight), y, constant);
+    out.push(proposal(goldenMinimum(fitted, 0.7 * w, 1.3 * w)));
+  }
+  return out;
+}
+
+/** The minimum of a unimodal f on [a, b] by golden-section search (GOLDEN_STEPS steps). */
+function goldenMinimum(f: (v: number) => number, a: number, b: number): number {
+  const ratio = (Math.sqrt(5) - 1) / 2;
+  let [lo, hi] = a < b ? [a, b] : [b, a];
+  let c = hi - ratio * (hi - lo);
+  let d = lo + ratio * (hi - lo);
+  let fc = f(c);
+  let fd = f(d);
+  for (let k = 0; k < GOLDEN_STEPS; k++) {
+    if (fc <= fd) {
+      hi = d;
+      d = c;
+      fd = fc;
+      c = hi - ratio * (hi - lo);
+      fc = f(c);
+    } else {
+      lo = c;
+      c = d;
+      fc = fd;
+      d = lo + ratio * (hi - lo);
+      fd = f(d);
+    }
+  }
+  return (lo + hi) / 2;
+}
+
+const GOLDEN_STEPS = 24;
+
+/** A symbol with an inner weight that is exp (e^0 = 1, e^1, e^2 to 1e-12). */
+function isExponential(symbol: { innerWeight?: boolean; evaluate: (x: number) => number }): boolean {
+  if (!symbol.innerWeight) return false;
+  return [0, 1, 2].every((x) => Math.abs(symbol.evaluate(x) - exp(x)) <= 1e-12 * exp(x));
 }
 
 /** A denominator's values on every row. */
@@ -358,12 +520,13 @@ async function monomialSearch(
   ctx: SearchContext,
   settings: SearchSettings,
   choice: MonomialChoice,
+  start: SearchContext["start"],
   inner: InnerSearch,
 ) {
   const named = choice.monomials.map((parts) => ({ name: monomialText(parts), parts }));
   const { inputs, x } = monomialColumns(ctx.data.inputs, ctx.data.x, choice);
   const data = { ...ctx.data, inputs, x };
-  const found = await inner({ ...ctx, data, within: "monomial" }, settings);
+  const found = await inner({ ...ctx, data, within: "monomial", ...(start ? { start } : {}) }, settings);
   const lookup = (name: string) => ctx.symbols.get(name);
   /** p where the symbol is x^p with no inner weight of its own (one folded to 1 counts: sqrt). */
   const plainPower = (name: string) => {
@@ -444,7 +607,7 @@ export async function searchWithForm(
       ? await outerSearch(ctx, settings, form.name, form.start, form.clip, inner)
       : form.kind === "ratio"
         ? await ratioSearch(ctx, settings, form.denominator, form.start, inner)
-        : await monomialSearch(ctx, settings, form.choice, inner);
+        : await monomialSearch(ctx, settings, form.choice, form.start, inner);
   // A noisy form's answer must hold y's floor on y's own scale, as its screen found (its search fitted
   // another target): else it gives way as one that did not end at the floor.
   const noisy = "start" in form && form.start !== undefined && form.reach !== undefined;

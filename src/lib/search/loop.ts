@@ -181,6 +181,8 @@ interface OutputSearch {
    * answer is fitted first and its rivals after it, then the search ends where it holds the floor.
    */
   atFloor?: LinearProposal;
+  /** Whether the search started from the forms screen's answer (ctx.start). */
+  readonly started: boolean;
   /** The monomials of an exact polynomial of y the pool cannot write (unwritableSteps). */
   unwritable?: string[];
   /** The first screen's best proposals, fitted after the polynomial answer where it reached the floor. */
@@ -306,6 +308,7 @@ function startSearch(outer: SearchContext, settings: SearchSettings): OutputSear
     runs: [],
     reached: sizes[0]!,
     mark: { reached: sizes[0]!, screened: 0 },
+    started: start !== undefined,
     ...(start ? { atFloor: start.proposal } : {}),
   };
 }
@@ -380,7 +383,8 @@ async function screenFormsFirst(s: OutputSearch): Promise<Form | undefined> {
     ctx.within !== "none" &&
     ((settings.outer && ctx.within !== "ratio") || (ctx.within === undefined && (settings.ratio || settings.monomial)));
   const cheapFirst = s.sizes.length > 1 && s.linear;
-  if (s.replay === 0 || ctx.outer !== undefined || !forms || !cheapFirst || s.exactScreen) return undefined;
+  // (A start from the forms screen is its chosen sum for this target: no other form is asked.)
+  if (s.replay === 0 || ctx.outer !== undefined || s.started || !forms || !cheapFirst || s.exactScreen) return undefined;
   ctx.onPhase?.({ target: ctx.target, phase: "screening forms: an outer function, a ratio, a monomial argument" });
   try {
     // The polynomial question's answer is one of y's own sums that a noisy form must beat.

@@ -205,6 +205,139 @@ export function* screenMonomialSteps(
 }
 
 /**
+ * Inputs at most for the reduction screen (its merges grow as the square of the features, each
+ * scored over them all: a nine-input law, about 1 s).
+ */
+export const REDUCTION_INPUTS = 9;
+/** A merge must take δ below this share of the features' δ before it (docs/design.md#monomial). */
+export const MERGE_RATIO = 0.8;
+/** The exponents two features are merged with: u·v, u/v, u·v², u/v², u²·v, u²/v. */
+const MERGES: readonly (readonly [number, number])[] = [
+  [1, 1],
+  [1, -1],
+  [1, 2],
+  [1, -2],
+  [2, 1],
+  [2, -1],
+];
+/** Feature sets kept at each number of merges. */
+const BEAM = 5;
+/** Feature sets the Gamma test is asked about at most. */
+const CONFIRMED = 8;
+/** The largest |power| of one input in a merged monomial. */
+const MAX_POWER = 2;
+
+function merge(p: readonly MonomialPart[], q: readonly MonomialPart[], a: number, b: number): MonomialPart[] | null {
+  const powers = new Map<string, number>();
+  for (const x of p) powers.set(x.input, a * x.power);
+  for (const x of q) powers.set(x.input, (powers.get(x.input) ?? 0) + b * x.power);
+  const parts = [...powers].map(([input, power]) => ({ input, power }));
+  return parts.every((x) => x.power !== 0 && Math.abs(x.power) <= MAX_POWER) ? parts : null;
+}
+
+/**
+ * The reduction screen, for data wider than the exhaustive screen's (screenMonomialSteps): features
+ * start as the inputs, and the merge of two features into their monomial (u·v^±1, u·v^±2, u²·v^±1)
+ * that lowers δ the most is taken while it takes δ below MERGE_RATIO of the δ before it, so
+ * exp(−a·b/(c·d))·e becomes a function of a·b/(c·d) and e in three merges, and
+ * a·b·f·exp(−c/(d·e)) one of a·b·f and c/(d·e). The monomials of two inputs and more are the
+ * choice, the other inputs kept beside them; as the exhaustive screen, it must end below
+ * MONOMIAL_RATIO of the inputs' δ and pass the Gamma test. One step per feature set scored.
+ */
+export function* reduceMonomialSteps(
+  inputs: readonly string[],
+  x: readonly Float64Array[],
+  y: Float64Array,
+  /** The noise estimate of y over the inputs, where the caller has it (estimateNoise's NRMSE). */
+  noise?: number,
+): Steps<MonomialChoice | undefined> {
+  const n = inputs.length;
+  if (n < 2 || n > REDUCTION_INPUTS) return undefined;
+  const xs = x.map((c) => strided(c, SCREEN_ROWS));
+  const ys = strided(y, SCREEN_ROWS);
+  const nonzero = new Map(inputs.map((name, i) => [name, xs[i]!.every((v) => v !== 0)]));
+  const columnOf = (parts: readonly MonomialPart[]) => {
+    const u = new Float64Array(ys.length).fill(1);
+    for (const q of parts) {
+      const c = xs[inputs.indexOf(q.input)]!;
+      for (let r = 0; r < u.length; r++) u[r] = u[r]! * powerValue(c[r]!, q.power);
+    }
+    return u.every(Number.isFinite) ? standardised(u) : null;
+  };
+  const singles = inputs.map((input) => {
+    const parts: MonomialPart[] = [{ input, power: 1 }];
+    return { parts, column: columnOf(parts) };
+  });
+  if (singles.some((f) => f.column === null)) return undefined;
+  type Feature = { parts: MonomialPart[]; column: Float64Array };
+  const before = noise ?? estimateNoise(x, y).nrmse;
+  // Noise adds about its own share, σ²/var y, to every δ: reductions are compared above it.
+  const floor = Number.isFinite(before) ? before * before : 0;
+  const above = (delta: number) => Math.max(delta - floor, 1e-12);
+  const baseline = neighbourDelta(
+    singles.map((f) => f.column!),
+    ys,
+  );
+  if (!(above(baseline) > 1e-12)) return undefined;
+  type State = { features: Feature[]; delta: number };
+  const keyOf = (features: readonly Feature[]) =>
+    features
+      .map((f) => monomialText(ordered(f.parts, inputs)))
+      .sort()
+      .join(";");
+  // A beam of the best feature sets at each number of merges, the deepest last.
+  const levels: State[][] = [[{ features: singles as Feature[], delta: baseline }]];
+  for (;;) {
+    const next = new Map<string, State>();
+    for (const { features, delta } of levels.at(-1)!) {
+      for (let i = 0; i < features.length; i++)
+        for (let j = i + 1; j < features.length; j++)
+          for (const [a, b] of MERGES) {
+            const parts = merge(features[i]!.parts, features[j]!.parts, a, b);
+            if (!parts || parts.some((q) => q.power < 0 && !nonzero.get(q.input))) continue;
+            yield;
+            const column = columnOf(parts);
+            if (!column) continue;
+            const rest = features.filter((_, k) => k !== i && k !== j);
+            const d = neighbourDelta([column, ...rest.map((f) => f.column)], ys);
+            if (!(above(d) < MERGE_RATIO * above(delta))) continue;
+            const merged = [...rest, { parts, column }];
+            const key = keyOf(merged);
+            if (!next.has(key) || next.get(key)!.delta > d) next.set(key, { features: merged, delta: d });
+          }
+    }
+    if (next.size === 0) break;
+    levels.push([...next.values()].sort((p, q) => p.delta - q.delta).slice(0, BEAM));
+  }
+  // The most reduced set the Gamma test confirms (a merge may join a factor that only looked alike:
+  // b²·e for (1 − cos(a·b))·c·d·e), below MONOMIAL_RATIO of the inputs' δ.
+  let tested = 0;
+  for (const level of levels.slice(1).reverse())
+    for (const state of level) {
+      if (!(above(state.delta) < MONOMIAL_RATIO * above(baseline)) || tested++ >= CONFIRMED) continue;
+      const monomials = state.features.filter((f) => f.parts.length > 1).map((f) => ordered(f.parts, inputs));
+      const keep = inputs.filter((name) =>
+        state.features.some((f) => f.parts.length === 1 && f.parts[0]!.input === name),
+      );
+      yield;
+      const derived = monomialColumns(inputs, x, { monomials, keep }).x;
+      if (estimateNoise(derived, y).nrmse <= MONOMIAL_NOISE * before + 1e-12)
+        return { monomials, keep, delta: state.delta, baseline };
+    }
+  return undefined;
+}
+
+/**
+ * A monomial's parts in the data's order of inputs, the first power positive (a·b/c, not c/(a·b):
+ * the search writes f(w·u) of the u it is given, and u and 1/u score alike in the screens).
+ */
+function ordered(parts: readonly MonomialPart[], inputs: readonly string[]): MonomialPart[] {
+  const sorted = [...parts].sort((p, q) => inputs.indexOf(p.input) - inputs.indexOf(q.input));
+  const sign = sorted[0]!.power < 0 ? -1 : 1;
+  return sorted.map((p) => ({ input: p.input, power: sign * p.power }));
+}
+
+/**
  * The inputs of a search with monomial arguments: each monomial's column (named by its text), then
  * the kept inputs' in the data's order.
  */
