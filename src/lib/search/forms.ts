@@ -193,7 +193,6 @@ export async function screenForms(
             ? Math.min(p.expected, productNrmse(reduced, p, y, settings.constant))
             : p.expected;
         const score = scoreOf(nrmse, termsOf(p) + own);
-        console.log("EXP", JSON.stringify(p.products), JSON.stringify(p.weights), nrmse, reach, score, plainScore);
         if (nrmse <= reach && score < plainScore && (!bestMonomial || score < bestMonomial.score))
           bestMonomial = { choice: monomial, start: p, score, data, exponential: exponentials.includes(p) };
       }
