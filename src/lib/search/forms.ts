@@ -128,24 +128,37 @@ export async function screenForms(
    * after the other forms, which a law of theirs meets exactly or by their own noise tests.
    */
   /**
-   * The monomial arguments y is a function of (monomialScreen.ts): the exhaustive screen up to
-   * FORM_INPUTS inputs, the reduction screen beyond; asked once.
+   * The monomial arguments y is a function of (monomialScreen.ts), by the exhaustive screen (up to
+   * FORM_INPUTS inputs) or the reduction screen (up to REDUCTION_INPUTS); each asked once.
    */
-  let monomialAsked: Promise<MonomialChoice | undefined> | undefined;
-  const monomialChoice = () => {
-    monomialAsked ??= (async () => {
-      const noise = estimate().nrmse;
-      const steps =
-        ctx.data.inputs.length <= FORM_INPUTS
-          ? screenMonomialSteps(ctx.data.inputs, ctx.data.x, y, noise)
-          : reduceMonomialSteps(ctx.data.inputs, ctx.data.x, y, noise);
-      const choice = await driveSteps(timedSteps(steps, timer, "screening"), clock);
-      return choice && !choice.monomials.some((parts) => ctx.data.inputs.includes(monomialText(parts)))
-        ? choice
-        : undefined;
-    })();
-    return monomialAsked;
+  const asked = new Map<"exhaustive" | "reduction", Promise<MonomialChoice | undefined>>();
+  const monomialBy = (screen: "exhaustive" | "reduction") => {
+    if (!asked.has(screen))
+      asked.set(
+        screen,
+        (async () => {
+          const noise = estimate().nrmse;
+          const steps =
+            screen === "exhaustive"
+              ? screenMonomialSteps(ctx.data.inputs, ctx.data.x, y, noise)
+              : reduceMonomialSteps(ctx.data.inputs, ctx.data.x, y, noise);
+          const choice = await driveSteps(timedSteps(steps, timer, "screening"), clock);
+          return choice && !choice.monomials.some((parts) => ctx.data.inputs.includes(monomialText(parts)))
+            ? choice
+            : undefined;
+        })(),
+      );
+    return asked.get(screen)!;
   };
+  const narrow = ctx.data.inputs.length <= FORM_INPUTS;
+  /**
+   * Under noise the reduction screen first on any data: its monomials take their inputs out of the
+   * search (the exhaustive screen's second monomial keeps them all: a/b and c·d beside a, b, c, d).
+   */
+  const monomialChoice = async (noisy: boolean) =>
+    noisy
+      ? ((await monomialBy("reduction")) ?? (narrow ? await monomialBy("exhaustive") : undefined))
+      : monomialBy(narrow ? "exhaustive" : "reduction");
   const noisyForm = async (): Promise<Form | undefined> => {
     const reach = Math.max(floor, FORM_REACH * estimate().nrmse);
     const screenRows = strided(y, SCREEN_ROWS).length;
@@ -169,21 +182,22 @@ export async function screenForms(
         if (fit.nrmse <= reach && score < plainScore && (!best || score < best.score)) best = { name, start: p, score };
       }
     // A function of monomials: the cheap screen of y over the monomials and the kept inputs.
-    const monomial = settings.monomial && ctx.within === undefined ? await monomialChoice() : undefined;
+    const monomial = settings.monomial && ctx.within === undefined ? await monomialChoice(true) : undefined;
     let bestMonomial:
       | {
           choice: MonomialChoice;
           start: LinearProposal;
           score: number;
           data: SearchContext["data"];
-          exponential: boolean;
+          written: boolean;
         }
       | undefined;
     if (monomial) {
       const data = { ...ctx.data, ...monomialColumns(ctx.data.inputs, ctx.data.x, monomial) };
       const reduced = { ...ctx, data };
       const input = firstScreenInput(reduced, settings, sizes, y, new ScreenCache());
-      const steps = cheapProposalsSteps({ ...input, tag: "monomial", quick: true, factors: CHEAP_FACTORS });
+      // The whole cheap screen (its pursuit writes sin(w·u)·d + e on the few inputs left).
+      const steps = cheapProposalsSteps({ ...input, tag: "monomial", factors: CHEAP_FACTORS });
       const { proposals: powers } = await driveSteps(timedSteps(steps, timer, "screening"), clock);
       const exponentials = exponentialProducts(reduced, monomial.monomials.length, y, settings.constant);
       for (const p of [...powers, ...exponentials]) {
@@ -194,7 +208,13 @@ export async function screenForms(
             : p.expected;
         const score = scoreOf(nrmse, termsOf(p) + own);
         if (nrmse <= reach && score < plainScore && (!bestMonomial || score < bestMonomial.score))
-          bestMonomial = { choice: monomial, start: p, score, data, exponential: exponentials.includes(p) };
+          bestMonomial = {
+            choice: monomial,
+            start: p,
+            score,
+            data,
+            written: writesFunction(reduced, p),
+          };
       }
     }
     // (Not of one input: there a ratio of powers imitates any smooth law, Padé's, and noise hides which.)
@@ -207,10 +227,11 @@ export async function screenForms(
         return { ...noisyRatioForm(ctx, settings, ratio), reach };
     }
     if (bestMonomial && (!best || bestMonomial.score < best.score)) {
-      // An exponential of a monomial starts its search at the floor; a sum of its powers stands for a
-      // function the screen does not write (sin(w·u)), which the search of the monomials looks for.
+      // A function of a monomial (exp(w·u), sin(u)·c) starts its search at the floor; a sum of powers of
+      // u stands for a function the screens did not write (sin(0.5·u) + d), which the search of the
+      // monomials looks for.
       const { choice, data } = bestMonomial;
-      const start = bestMonomial.exponential ? startOf({ ...ctx, data }, settings, bestMonomial.start, y) : undefined;
+      const start = bestMonomial.written ? startOf({ ...ctx, data }, settings, bestMonomial.start, y) : undefined;
       return { kind: "monomial", choice, reach, ...(start ? { start } : {}) };
     }
     if (!best) return undefined;
@@ -229,7 +250,6 @@ export async function screenForms(
   // Both the three-factor library and the monomial candidates grow as the cube of the inputs (a
   // flow's nine inputs: 40 s of screens before a search of 0.1 s; five inputs, feynman-I.12.11:
   // 5 s of search CPU more, measured): up to FORM_INPUTS.
-  const narrow = ctx.data.inputs.length <= FORM_INPUTS;
   if (widest >= OUTER_FACTORS && narrow) {
     if ((await screen(y, "y", OUTER_FACTORS)) <= EXACT_SCREEN) return undefined;
     if (settings.outer)
@@ -244,8 +264,9 @@ export async function screenForms(
       return { kind: "ratio", denominator: denominatorTerms(ctx, proposal.denominator) };
     }
   }
-  if (settings.monomial) {
-    const choice = await monomialChoice();
+  // (On noisy data the monomials are weighed as a noisy form, which starts their search where it can.)
+  if (settings.monomial && !(estimate().nrmse > settings.stopNrmse)) {
+    const choice = await monomialChoice(false);
     if (choice) return { kind: "monomial", choice };
   }
   return noisyForm();
@@ -389,6 +410,13 @@ function goldenMinimum(f: (v: number) => number, a: number, b: number): number {
 }
 
 const GOLDEN_STEPS = 24;
+
+/** Whether a proposal holds a factor that is no power of its input (sin(w·u), exp(w·u), log). */
+function writesFunction(ctx: Pick<SearchContext, "pool" | "symbols">, p: LinearProposal): boolean {
+  return p.products.some((product) =>
+    product.some((n) => powerOf(ctx.symbols.get(ctx.pool[n % ctx.pool.length]!)) === undefined),
+  );
+}
 
 /** A symbol with an inner weight that is exp (e^0 = 1, e^1, e^2 to 1e-12). */
 function isExponential(symbol: { innerWeight?: boolean; evaluate: (x: number) => number }): boolean {
