@@ -168,6 +168,8 @@ export async function screenForms(
       ...proposals.map((p) => scoreOf(onY(p), termsOf(p) + own)),
       ...known.map((k) => scoreOf(k.nrmse, k.terms + own)),
     );
+    // One product of y at its floor: no form is shorter (a·b·c/d at 1 %: 3 s of screens saved).
+    if (proposals.some((p) => termsOf(p) === 1 && onY(p) <= reach)) return undefined;
     const most = Math.min(SCREEN_TERMS, Math.max(...sizes.map((s) => s.terms)));
     let best: { name: OuterName; start: LinearProposal; score: number } | undefined;
     for (const [name, transformed] of targets)
@@ -184,13 +186,7 @@ export async function screenForms(
     // A function of monomials: the cheap screen of y over the monomials and the kept inputs.
     const monomial = settings.monomial && ctx.within === undefined ? await monomialChoice(true) : undefined;
     let bestMonomial:
-      | {
-          choice: MonomialChoice;
-          start: LinearProposal;
-          score: number;
-          data: SearchContext["data"];
-          written: boolean;
-        }
+      | { choice: MonomialChoice; start: LinearProposal; score: number; data: SearchContext["data"] }
       | undefined;
     if (monomial) {
       const data = { ...ctx.data, ...monomialColumns(ctx.data.inputs, ctx.data.x, monomial) };
@@ -207,14 +203,10 @@ export async function screenForms(
             ? Math.min(p.expected, productNrmse(reduced, p, y, settings.constant))
             : p.expected;
         const score = scoreOf(nrmse, termsOf(p) + own);
-        if (nrmse <= reach && score < plainScore && (!bestMonomial || score < bestMonomial.score))
-          bestMonomial = {
-            choice: monomial,
-            start: p,
-            score,
-            data,
-            written: writesFunction(reduced, p),
-          };
+        // Only a proposal that writes a function of a monomial: a sum of its powers is a sum of y's.
+        const written = writesFunction(reduced, p);
+        if (written && nrmse <= reach && score < plainScore && (!bestMonomial || score < bestMonomial.score))
+          bestMonomial = { choice: monomial, start: p, score, data };
       }
     }
     // (Not of one input: there a ratio of powers imitates any smooth law, Padé's, and noise hides which.)
@@ -227,11 +219,9 @@ export async function screenForms(
         return { ...noisyRatioForm(ctx, settings, ratio), reach };
     }
     if (bestMonomial && (!best || bestMonomial.score < best.score)) {
-      // A function of a monomial (exp(w·u), sin(u)·c) starts its search at the floor; a sum of powers of
-      // u stands for a function the screens did not write (sin(0.5·u) + d), which the search of the
-      // monomials looks for.
+      // The function of the monomials starts their search at the floor (exp(w·u)·a, sin(w·u)·d + e).
       const { choice, data } = bestMonomial;
-      const start = bestMonomial.written ? startOf({ ...ctx, data }, settings, bestMonomial.start, y) : undefined;
+      const start = startOf({ ...ctx, data }, settings, bestMonomial.start, y);
       return { kind: "monomial", choice, reach, ...(start ? { start } : {}) };
     }
     if (!best) return undefined;
