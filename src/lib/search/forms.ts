@@ -189,6 +189,7 @@ export async function screenForms(
       | { choice: MonomialChoice; start: LinearProposal; score: number; data: SearchContext["data"] }
       | undefined;
     if (monomial) {
+      const margin = scoreOf(1, 1) - scoreOf(1, 0);
       const data = { ...ctx.data, ...monomialColumns(ctx.data.inputs, ctx.data.x, monomial) };
       const reduced = { ...ctx, data };
       const input = firstScreenInput(reduced, settings, sizes, y, new ScreenCache());
@@ -203,9 +204,9 @@ export async function screenForms(
             ? Math.min(p.expected, productNrmse(reduced, p, y, settings.constant))
             : p.expected;
         const score = scoreOf(nrmse, termsOf(p) + own);
-        // Only a proposal that writes a function of a monomial: a sum of its powers is a sum of y's.
-        const written = writesFunction(reduced, p);
-        if (written && nrmse <= reach && score < plainScore && (!bestMonomial || score < bestMonomial.score))
+        // Beating the sums of y by more than one parameter's price: on a sum of products (2·a·b + c²) the
+        // monomials' screen only ties them, on rows the noise makes a little kinder.
+        if (nrmse <= reach && score < plainScore - margin && (!bestMonomial || score < bestMonomial.score))
           bestMonomial = { choice: monomial, start: p, score, data };
       }
     }
@@ -215,13 +216,20 @@ export async function screenForms(
       const steps = noisyRatioScreenSteps(input, reach, most);
       const ratio = await driveSteps(timedSteps(steps, timer, "screening"), clock);
       const score = ratio ? scoreOf(ratio.nrmse, ratio.parameters) : Number.POSITIVE_INFINITY;
-      if (ratio && score < plainScore && (!best || score < best.score) && (!bestMonomial || score < bestMonomial.score))
-        return { ...noisyRatioForm(ctx, settings, ratio), reach };
+      const form =
+        ratio && score < plainScore && (!best || score < best.score) && (!bestMonomial || score < bestMonomial.score)
+          ? noisyRatioForm(ctx, settings, ratio)
+          : undefined;
+      // A denominator that hardly changes over the rows is a constant the noise bent (8.3·a·b/c at
+      // 20 dB as 1200·a/(c·(1 − 0.0017·b))): refused.
+      if (form && spanOf(denominatorValues(ctx, form.denominator)) >= DENOMINATOR_SPAN) return { ...form, reach };
     }
     if (bestMonomial && (!best || bestMonomial.score < best.score)) {
-      // The function of the monomials starts their search at the floor (exp(w·u)·a, sin(w·u)·d + e).
-      const { choice, data } = bestMonomial;
-      const start = startOf({ ...ctx, data }, settings, bestMonomial.start, y);
+      // A function of the monomials starts their search at the floor (exp(w·u)·a, sin(w·u)·d + e); a
+      // sum of powers of u stands for a function the screen did not write (at 20 dB, cos(a/b)·c·d),
+      // which the search of the monomials looks for.
+      const { choice, data, start: proposal } = bestMonomial;
+      const start = writesFunction(ctx, proposal) ? startOf({ ...ctx, data }, settings, proposal, y) : undefined;
       return { kind: "monomial", choice, reach, ...(start ? { start } : {}) };
     }
     if (!best) return undefined;
@@ -414,6 +422,19 @@ function isExponential(symbol: { innerWeight?: boolean; evaluate: (x: number) =>
   return [0, 1, 2].every((x) => Math.abs(symbol.evaluate(x) - exp(x)) <= 1e-12 * exp(x));
 }
 
+/** A noisy ratio's denominator must change by at least this factor over the rows (max |Q| / min |Q|). */
+const DENOMINATOR_SPAN = 1.1;
+
+/** max |v| / min |v| (infinite where v reaches 0). */
+function spanOf(values: Float64Array): number {
+  let [low, high] = [Number.POSITIVE_INFINITY, 0];
+  for (const v of values) {
+    low = Math.min(low, Math.abs(v));
+    high = Math.max(high, Math.abs(v));
+  }
+  return low > 0 ? high / low : Number.POSITIVE_INFINITY;
+}
+
 /** A denominator's values on every row. */
 function denominatorValues(ctx: SearchContext, denominator: Term[]): Float64Array {
   const columns = (input: string) => ctx.data.x[ctx.data.inputs.indexOf(input)]!;
@@ -448,17 +469,23 @@ function answerOnY(
 ): OutputSearchResult {
   const y = columnOf(ctx.data, ctx.target);
   const columns = (input: string) => ctx.data.x[ctx.data.inputs.indexOf(input)]!;
+  // One mapped candidate per candidate: the answer stays the front's own entry (its `chosen` mark).
+  const mapped = new Map<Candidate, Candidate>();
   const onY = (c: Candidate): Candidate => {
+    const known = mapped.get(c);
+    if (known) return known;
     const equation = map(c.equation);
     const predicted = evaluateEquation(equation, (s) => ctx.symbols.get(s), columns, ctx.data.rows);
     const nrmse = nrmseOf(y, predicted);
-    return {
+    const out = {
       ...c,
       equation,
       nrmse: Number.isFinite(nrmse) ? nrmse : Number.POSITIVE_INFINITY,
       complexity: c.complexity + cost(c.equation),
       ...(c.plain ? { plain: onY(c.plain) } : {}),
     };
+    mapped.set(c, out);
+    return out;
   };
   return {
     ...inner,

@@ -258,7 +258,10 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
   const form = await screenFormsFirst(s);
   if (form !== undefined) {
     s.endLoop();
-    return searchWithForm(s.ctx, settings, form, searchOutput);
+    const found = await searchWithForm(s.ctx, settings, form, searchOutput);
+    // The form's search's phases, and this search's before it (the polynomial question, the forms screen).
+    const before = s.timer.seconds();
+    return { ...found, phases: mergedPhases(before, found.phases) };
   }
   await screenFirst(s);
   await screenOnlySize(s);
@@ -370,6 +373,13 @@ async function askPolynomial(s: OutputSearch): Promise<void> {
       method: `residual of an exact polynomial fit (${terms} terms, the polynomial question)`,
     };
   }
+}
+
+/** Two searches' phase seconds added. */
+function mergedPhases(a: OutputSearchResult["phases"], b: OutputSearchResult["phases"]): OutputSearchResult["phases"] {
+  return Object.fromEntries(
+    Object.entries(a).map(([phase, seconds]) => [phase, seconds + (b[phase as keyof typeof b] ?? 0)]),
+  ) as OutputSearchResult["phases"];
 }
 
 /**
