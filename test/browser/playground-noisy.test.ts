@@ -44,7 +44,9 @@ test("the playground: a noisy ratio CSV is answered as a ratio, with its noise e
   const path = join(artifacts, "noisy-ratio.csv");
   writeFileSync(path, csv);
   await page.getByLabel("CSV file").setInputFiles(path);
-  await page.locator(".pg-data-note", { hasText: "noisy-ratio.csv: columns a, b, c, d, y" }).waitFor({ timeout: WAIT_MS });
+  await page
+    .locator(".pg-data-note", { hasText: "noisy-ratio.csv: columns a, b, c, d, y" })
+    .waitFor({ timeout: WAIT_MS });
   await page.locator(".pg-run").click();
   const run = await waitForRun(page, "the noisy ratio run to finish", (row) => row.status === "done", 600_000);
   const equation = page.locator('.pg-equation[data-target="y"]');
@@ -69,5 +71,6 @@ test("the playground: a noisy ratio CSV is answered as a ratio, with its noise e
   assert.deepEqual(result.requires, ["denominator"]);
   assert.equal(result.search.stopReason, "noise-floor");
   assert.deepEqual(errors, [], "the page threw");
-  t.diagnostic(`noisy ratio in the browser: ${text}, noise estimate ${shown.toExponential(2)} (drawn ${noise.toExponential(2)}), ${run.seconds} s`);
+  const estimate = `noise estimate ${shown.toExponential(2)} (drawn ${noise.toExponential(2)})`;
+  t.diagnostic(`noisy ratio in the browser: ${text}, ${estimate}, ${run.seconds} s`);
 });

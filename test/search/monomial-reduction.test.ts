@@ -6,12 +6,16 @@
  * own making (not the forms benchmark's).
  */
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
 import { runSteps } from "../../src/lib/core/index.js";
 import { sameLaw } from "../../src/lib/data/beyond.js";
 import { monomialText } from "../../src/lib/equation/index.js";
 import { createRng, fit, resultToJson, type ResultJson } from "../../src/lib/index.js";
 import { reduceMonomialSteps } from "../../src/lib/search/monomialScreen.js";
+import { cli } from "../helpers/cli.js";
+import { testDir } from "../helpers/data.js";
 
 type Law = (x: readonly number[]) => number;
 
@@ -97,4 +101,18 @@ test("the same law at 1 % noise: exp of b·c/d times a and e, at the floor, with
     power += attenuated(x) ** 2;
   });
   assert.ok(Math.sqrt(squares / power) < 0.01, answer.text);
+});
+
+test("through the CLI: the noisy law's result (a monomial form started at the floor) is reproduced exactly", async () => {
+  const { X, y } = draw(attenuated, attenuatedRanges, 17, 0.01);
+  const dir = testDir("monomial-reduction");
+  const csv = join(dir, "attenuated.csv");
+  writeFileSync(csv, `a,b,c,d,e,y\n${X.map((row, r) => [...row, y[r]].join(",")).join("\n")}\n`);
+  const out = join(dir, "attenuated.json");
+  const run = await cli(["fit", csv, "--target", "y", "--quiet", "--out", out]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /exp\(-[\d.]+\*\(b\*c\/d\)\)\*a\*e/);
+  const again = await cli(["reproduce", out, "--quiet"]);
+  assert.equal(again.code, 0, again.stderr + again.stdout);
+  assert.match(again.stdout + again.stderr, /reproduced exactly/);
 });
