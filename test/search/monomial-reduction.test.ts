@@ -103,7 +103,7 @@ test("the same law at 1 % noise: exp of b·c/d times a and e, at the floor, with
   assert.ok(Math.sqrt(squares / power) < 0.01, answer.text);
 });
 
-test("through the CLI: the noisy law's result (a monomial form started at the floor) is reproduced exactly", async () => {
+test("through the CLI: the noisy law's result (a monomial form at the floor) is reproduced exactly", async () => {
   const { X, y } = draw(attenuated, attenuatedRanges, 17, 0.01);
   const dir = testDir("monomial-reduction");
   const csv = join(dir, "attenuated.csv");
