@@ -52,7 +52,7 @@ export type InnerSearch = (ctx: SearchContext, settings: SearchSettings) => Prom
  * of a narrow range without being its law (x1 + 2·log x1 + 2.2: a six-term y² under 1e-6, not 1e-10).
  */
 const OUTER_EXACT = 1e-10;
-/** Inputs at most for the three-factor screens and the monomial screen (docs/design.md#monomial). */
+/** Inputs at most for the three-factor screens and the exhaustive monomial screen (docs/design.md#monomial). */
 const FORM_INPUTS = 4;
 /** Factors per product of an outer function's second screen. */
 const OUTER_FACTORS = 3;

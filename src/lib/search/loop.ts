@@ -423,14 +423,16 @@ async function screenFirst(s: OutputSearch): Promise<void> {
       const y = columnOf(ctx.data, ctx.target);
       // Where the polynomial question's answer reaches the noise floor, the cheap part alone.
       const input = firstScreenInput(ctx, s.settings, s.sizes, y, s.screens);
+      let product: LinearProposal | undefined;
       if (s.atFloor === undefined && noisy(s)) {
         // Under noise, one product that reaches the floor is the answer the search starts from, as the
         // polynomial question's: nothing is shorter (a·b·c/d at 1 %: the pursuit's 4 s saved).
         const steps = cheapProposalsSteps({ ...input, quick: true });
         s.first = await driveSteps(timedSteps(steps, s.timer, "screening"), s.clock);
-        s.atFloor = productAtFloor(s, s.first.proposals, y);
+        product = productAtFloor(s, s.first.proposals, y);
+        s.atFloor = product;
       }
-      if (!s.atFloor) {
+      if (product === undefined) {
         const steps = cheapProposalsSteps({ ...input, quick: s.atFloor !== undefined });
         s.first = await driveSteps(timedSteps(steps, s.timer, "screening"), s.clock);
       }
