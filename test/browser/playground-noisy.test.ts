@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseResult } from "../../src/lib/result/reproduce.js";
 import { createRng } from "../../src/lib/core/rng.js";
-import { artifacts, download, waitForRun } from "../helpers/playground.js";
+import { artifacts, download, waitForRun, watchErrors } from "../helpers/playground.js";
 import { openBuiltSite, WAIT_MS } from "../helpers/site.js";
 
 /** The law on 800 seeded rows with noise of 1 % of its RMS; also the noise's share of y's std. */
@@ -37,7 +37,7 @@ test("the playground: a noisy ratio CSV is answered as a ratio, with its noise e
   mkdirSync(artifacts, { recursive: true });
   const errors: string[] = [];
   const page = await browser.context.newPage();
-  page.on("pageerror", (error) => errors.push(error.message));
+  watchErrors(page, "playground", errors);
   // An address with a dataset restores the controls and runs nothing until Run.
   await page.goto(`${server.origin}/playground?dataset=csv`);
   const { csv, noise } = noisyRatioCsv();
@@ -70,7 +70,7 @@ test("the playground: a noisy ratio CSV is answered as a ratio, with its noise e
   const result = parseResult(readFileSync(await download(page, "playground-noisy-ratio.json"), "utf8"), "noisy.json");
   assert.deepEqual(result.requires, ["denominator"]);
   assert.equal(result.search.stopReason, "noise-floor");
-  assert.deepEqual(errors, [], "the page threw");
+  assert.deepEqual(errors, [], "the page threw or logged an error");
   const estimate = `noise estimate ${shown.toExponential(2)} (drawn ${noise.toExponential(2)})`;
   t.diagnostic(`noisy ratio in the browser: ${text}, ${estimate}, ${run.seconds} s`);
 });

@@ -15,7 +15,6 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
 import { parseResult } from "../../src/lib/result/reproduce.js";
 import {
   artifacts,
@@ -28,16 +27,9 @@ import {
   runLog,
   stopDelay,
   waitForRun,
+  watchErrors,
 } from "../helpers/playground.js";
 import { openBuiltSite, WAIT_MS } from "../helpers/site.js";
-
-/** Collects a tab's thrown errors and console errors. */
-function watchErrors(page: Page, label: string, errors: string[]): void {
-  page.on("pageerror", (error) => errors.push(`${label}: ${error.message}`));
-  page.on("console", (message) => {
-    if (message.type() === "error") errors.push(`${label}: console: ${message.text()}`);
-  });
-}
 
 test("every method runs in a worker: clicks are handled meanwhile, Stop keeps the best so far", {
   timeout: 900_000,

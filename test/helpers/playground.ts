@@ -67,6 +67,14 @@ export async function waitForRun(
   }
 }
 
+/** Collects a tab's thrown errors and console errors into `errors`, each with the tab's label. */
+export function watchErrors(page: Page, label: string, errors: string[]): void {
+  page.on("pageerror", (error) => errors.push(`${label}: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(`${label}: console: ${message.text()}`);
+  });
+}
+
 /** A checkbox group of the page (Inputs.checkbox) by its label. */
 export const checkboxes = (page: Page, label: string) =>
   page.locator("form", { has: page.locator(":scope > label", { hasText: new RegExp(`^${label}$`) }) });

@@ -96,6 +96,21 @@ export function exactFirstScreen(proposals: readonly LinearProposal[]): NoiseEst
 }
 
 /**
+ * A proposal's NRMSE on y: a log-space product's least-squares fit of y (productNrmse: additive noise
+ * at small |y| reads as a large relative error in log space) where that is lower, else its expectation.
+ */
+export function nrmseOnY(
+  ctx: Pick<SearchContext, "data" | "pool" | "symbols">,
+  p: LinearProposal,
+  y: Float64Array,
+  constant: boolean,
+): number {
+  return p.source === "log-product" && p.products.length === 1
+    ? Math.min(p.expected, productNrmse(ctx, p, y, constant))
+    : p.expected;
+}
+
+/**
  * A one-product proposal's NRMSE fitted in y's own space (its coefficient, and the constant where
  * the search fits one), on at most SCREEN_ROWS strided rows. A log-space residual reads additive
  * noise at small |y| as a large relative error: ε·c·E² at 10 % noise fits log|y| to 0.37 and y to

@@ -17,10 +17,10 @@ import {
   type OuterName,
   type Term,
 } from "../equation/index.js";
-import { powerName } from "../plugins/index.js";
+import { powerName, type SymbolPlugin } from "../plugins/index.js";
 import { nrmse as nrmseOf } from "../numeric/index.js";
 import { complexityOf, type Candidate } from "./evaluator.js";
-import { EXACT_SCREEN, firstScreenInput, productNrmse } from "./firstScreen.js";
+import { EXACT_SCREEN, firstScreenInput, nrmseOnY, productNrmse } from "./firstScreen.js";
 import type { Size } from "./growth.js";
 import {
   CHEAP_FACTORS,
@@ -96,10 +96,7 @@ export async function screenForms(
   const floor = floorReach(ctx.data.rows) * estimate().nrmse;
   // (A log-space product's expectation reads additive noise at small |y| as a large relative error:
   // its least-squares fit of y is what it leaves.)
-  const onY = (p: LinearProposal) =>
-    p.source === "log-product" && p.products.length === 1
-      ? Math.min(p.expected, productNrmse(ctx, p, y, settings.constant))
-      : p.expected;
+  const onY = (p: LinearProposal) => nrmseOnY(ctx, p, y, settings.constant);
   const plain = Math.min(...proposals.map(onY));
   const targets: [OuterName, Float64Array][] = [];
   /** Under noise, the level a y of g's domain is clipped to where noise took a few out of it (clipOf). */
@@ -199,10 +196,7 @@ export async function screenForms(
       const exponentials = exponentialProducts(reduced, monomial.monomials.length, y, settings.constant);
       for (const p of [...powers, ...exponentials]) {
         if (termsOf(p) >= most) continue;
-        const nrmse =
-          p.source === "log-product" && p.products.length === 1
-            ? Math.min(p.expected, productNrmse(reduced, p, y, settings.constant))
-            : p.expected;
+        const nrmse = nrmseOnY(reduced, p, y, settings.constant);
         const score = scoreOf(nrmse, termsOf(p) + own);
         // Beating the sums of y by more than one parameter's price: on a sum of products (2·a·b + c²) the
         // monomials' screen only ties them, on rows the noise makes a little kinder.
@@ -337,12 +331,7 @@ function exponentialProducts(
 ): LinearProposal[] {
   const { pool, symbols, data } = reduced;
   const e = pool.findIndex((name) => isExponential(symbols.get(name)));
-  const powers = new Map<number, number>();
-  pool.forEach((name, k) => {
-    const symbol = symbols.get(name);
-    const p = symbol.innerWeight && !symbol.fold ? undefined : powerOf(symbol);
-    if (p !== undefined && !powers.has(p)) powers.set(p, k);
-  });
+  const powers = powerSymbolsOf(reduced);
   const ys = strided(y, SCREEN_ROWS);
   const sign = ys[0]! > 0 ? 1 : -1;
   if (e < 0 || !ys.every((v) => sign * v > 0)) return [];
@@ -360,7 +349,7 @@ function exponentialProducts(
       const p = c[j + 2]!;
       if (Math.abs(p) < 0.25) return;
       const nearest = [...powers.keys()].reduce((a, b) => (Math.abs(b - p) < Math.abs(a - p) ? b : a));
-      factors.push({ input: k, symbol: powers.get(nearest)!, p: nearest });
+      factors.push({ input: k, symbol: pool.indexOf(powers.get(nearest)!), p: nearest });
     });
     const rest = Float64Array.from(target, (t, r) => factors.reduce((v, f) => v - f.p * logs[f.input]![r]!, t));
     const w = leastSquares([ones, xs[m]!], rest)?.[1];
@@ -414,6 +403,21 @@ function writesFunction(ctx: Pick<SearchContext, "pool" | "symbols">, p: LinearP
   return p.products.some((product) =>
     product.some((n) => powerOf(ctx.symbols.get(ctx.pool[n % ctx.pool.length]!)) === undefined),
   );
+}
+
+/** p where the symbol is x^p with no inner weight of its own (one folded to 1 counts: sqrt). */
+function plainPowerOf(symbol: SymbolPlugin): number | undefined {
+  return symbol.innerWeight && !symbol.fold ? undefined : powerOf(symbol);
+}
+
+/** The pool's first symbol of each plain power (plainPowerOf): power → symbol name. */
+function powerSymbolsOf(ctx: Pick<SearchContext, "pool" | "symbols">): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const name of ctx.pool) {
+    const p = plainPowerOf(ctx.symbols.get(name));
+    if (p !== undefined && !out.has(p)) out.set(p, name);
+  }
+  return out;
 }
 
 /** A symbol with an inner weight that is exp (e^0 = 1, e^1, e^2 to 1e-12). */
@@ -571,17 +575,8 @@ async function monomialSearch(
   const { inputs, x } = monomialColumns(ctx.data.inputs, ctx.data.x, choice);
   const data = { ...ctx.data, inputs, x };
   const found = await inner({ ...ctx, data, within: "monomial", ...(start ? { start } : {}) }, settings);
-  const lookup = (name: string) => ctx.symbols.get(name);
-  /** p where the symbol is x^p with no inner weight of its own (one folded to 1 counts: sqrt). */
-  const plainPower = (name: string) => {
-    const symbol = lookup(name);
-    return symbol.innerWeight && !symbol.fold ? undefined : powerOf(symbol);
-  };
-  const powerSymbols = new Map<number, string>();
-  for (const name of ctx.pool) {
-    const p = plainPower(name);
-    if (p !== undefined && !powerSymbols.has(p)) powerSymbols.set(p, name);
-  }
+  const plainPower = (name: string) => plainPowerOf(ctx.symbols.get(name));
+  const powerSymbols = powerSymbolsOf(ctx);
   /** The factors a factor of a monomial is (one with `monomial`, or its power written out). */
   const written = (f: Factor): Factor[] => {
     const m = named.find((x) => x.name === f.input);

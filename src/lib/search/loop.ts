@@ -21,7 +21,7 @@ import {
   EXACT_SCREEN,
   exactFirstScreen,
   firstScreenInput,
-  productNrmse,
+  nrmseOnY,
 } from "./firstScreen.js";
 import { type Form, screenForms, searchWithForm } from "./forms.js";
 import { sizesOf, STAGE_PATIENCE, type Size } from "./growth.js";
@@ -463,8 +463,7 @@ function productAtFloor(
   let best: { p: LinearProposal; score: number } | undefined;
   for (const p of proposals) {
     if (p.products.length !== 1) continue;
-    const nrmse =
-      p.source === "log-product" ? Math.min(p.expected, productNrmse(ctx, p, y, settings.constant)) : p.expected;
+    const nrmse = nrmseOnY(ctx, p, y, settings.constant);
     const score = frontScoreOf(nrmse, parametersOfProducts(p.products, ctx.pool, lookup), ctx.data.rows);
     // (Its expectation on y's scale: the start is chosen by it, cheapStart.)
     if (nrmse <= reach && (!best || score < best.score)) best = { p: { ...p, expected: nrmse }, score };
@@ -518,8 +517,7 @@ const RIVALS = 4;
 function rivalsOf(s: OutputSearch, poly: LinearProposal): LinearProposal[] {
   const lookup = (name: string) => s.ctx.symbols.get(name);
   const y = columnOf(s.ctx.data, s.ctx.target);
-  const expected = (p: LinearProposal) =>
-    p.source === "log-product" ? Math.min(p.expected, productNrmse(s.ctx, p, y, s.settings.constant)) : p.expected;
+  const expected = (p: LinearProposal) => nrmseOnY(s.ctx, p, y, s.settings.constant);
   const score = (p: LinearProposal) =>
     frontScoreOf(expected(p), parametersOfProducts(p.products, s.ctx.pool, lookup), s.ctx.data.rows);
   return s.first.proposals

@@ -197,10 +197,9 @@ export function* screenMonomialSteps(
   // The Gamma test confirms it on every row: y over the monomials and the kept inputs leaves no
   // more noise than over the inputs.
   yield;
-  const derived = monomialColumns(inputs, x, { monomials, keep }).x;
   const before = noise ?? estimateNoise(x, y).nrmse;
   yield;
-  if (!(estimateNoise(derived, y).nrmse <= MONOMIAL_NOISE * before + 1e-12)) return undefined;
+  if (!gammaConfirms(inputs, x, y, { monomials, keep }, before)) return undefined;
   return { monomials, keep, delta: chosen.delta, baseline };
 }
 
@@ -320,11 +319,25 @@ export function* reduceMonomialSteps(
         state.features.some((f) => f.parts.length === 1 && f.parts[0]!.input === name),
       );
       yield;
-      const derived = monomialColumns(inputs, x, { monomials, keep }).x;
-      if (estimateNoise(derived, y).nrmse <= MONOMIAL_NOISE * before + 1e-12)
+      if (gammaConfirms(inputs, x, y, { monomials, keep }, before))
         return { monomials, keep, delta: state.delta, baseline };
     }
   return undefined;
+}
+
+/**
+ * The Gamma test's confirmation of a choice, on every row: y over the monomials and the kept inputs
+ * leaves at most MONOMIAL_NOISE times the noise `before` it leaves over the inputs.
+ */
+function gammaConfirms(
+  inputs: readonly string[],
+  x: readonly Float64Array[],
+  y: Float64Array,
+  choice: Pick<MonomialChoice, "monomials" | "keep">,
+  before: number,
+): boolean {
+  const derived = monomialColumns(inputs, x, choice).x;
+  return estimateNoise(derived, y).nrmse <= MONOMIAL_NOISE * before + 1e-12;
 }
 
 /**
