@@ -25,6 +25,12 @@
  * function) and is within 1 % of the truth's RMS on 800 fresh noiseless rows of the training
  * ranges (`right`, with `pieces` and `error`), and whether it ended by itself (noise floor or
  * reward threshold, not the time limit).
+ * `--family lab` runs the laboratory sums (src/lib/data/labSums.ts: sums of products of 3–6 inputs on
+ * realistic ranges, 1,000 rows) with the forms verdicts, written into site/data/lab-benchmark.json: the
+ * time-to-answer check. Every run of any family records whether the best structure of the search's
+ * first episode is already the final answer's (`firstHolds`); with noise levels, the lab summary pairs
+ * each noisy run with the same law and seed clean and reports the median of noisy / clean search
+ * CPU, and the runs over 15 s of search CPU whose first episode already held the final law.
  * `--method stlsq` (polynomial family only) runs a sparse-regression peer instead of the search:
  * sequentially thresholded least squares (src/lib/baselines/stlsq.ts) over the same library the
  * search's polynomial question builds (every monomial of degree 1 … polynomialDegree(inputs), and
@@ -59,6 +65,8 @@ import { frontScoreOf } from "../src/lib/search/index.js";
 import { monomialColumn, monomials, polynomialDegree, type Powers } from "../src/lib/search/linear/polynomial.js";
 import { median } from "./searchSuite.js";
 import { FORMS_ROWS, formsEntries, type FormsEntry, type FormsKind } from "../src/lib/data/forms.js";
+import { LAB_ROWS, labSumEntries } from "../src/lib/data/labSums.js";
+import type { Term } from "../src/lib/equation/index.js";
 
 /** What answers a run: the search through `fit`, or the sparse-regression peer. */
 const METHODS = ["consolesr", "stlsq"] as const;
@@ -82,9 +90,32 @@ const FAMILIES = {
   polynomial: polynomialEntries,
   long: longPolynomialEntries,
   forms: formsEntries,
+  lab: labSumEntries,
 } as const;
 const entryOf = (id: string) =>
-  [...beyondEntries, ...polynomialEntries, ...longPolynomialEntries, ...formsEntries].find((e) => e.id === id)!;
+  [...beyondEntries, ...polynomialEntries, ...longPolynomialEntries, ...formsEntries, ...labSumEntries].find(
+    (e) => e.id === id,
+  )!;
+/** The families judged by the forms verdicts (right, pieces, ended by itself). */
+const FORMS_VERDICTS = new Set(["forms", "lab"]);
+
+/** A law's structure, coefficients and inner weights aside: its products, constant, outer and denominator. */
+function structureKey(terms: readonly Term[], constant?: number, outer?: string, denominator?: readonly Term[]) {
+  const sum = (list: readonly Term[], c?: number) =>
+    [
+      ...list
+        .filter((t) => t.factors.length > 0)
+        .map((t) =>
+          t.factors
+            .map((f) => `${f.symbol}(${f.input})`)
+            .sort()
+            .join("·"),
+        )
+        .sort(),
+      ...(list.some((t) => t.factors.length === 0 && t.coefficient !== 0) || (c ?? 0) !== 0 ? ["1"] : []),
+    ].join(" + ");
+  return `${outer ?? ""}[${sum(terms, constant)}]${denominator ? `/[${sum(denominator)}]` : ""}`;
+}
 
 /** A level's name: "clean", "20 dB", "1 % RMS". */
 const levelName = (job: Pick<Job, "snrDb" | "noiseRms">) =>
@@ -153,6 +184,8 @@ interface Run extends Job {
   error?: number;
   /** Whether the run ended by itself (noise floor or reward threshold). */
   ended?: boolean;
+  /** The best structure of the search's first episode is the final answer's (structureKey); absent: no episode. */
+  firstHolds?: boolean;
   /** `--method stlsq`: the threshold its score chose. */
   lambda?: number;
   /** The largest held-out error in units of the same-law bound (≤ 1: the same law). */
@@ -278,12 +311,17 @@ async function runJob(job: Job): Promise<Run> {
         seconds: (performance.now() - started) / 1000,
       };
     }
+    let first: string | undefined;
     const result = await fit({
       X: rows(train),
       y: train.y[0]!,
       names: train.inputs,
       seed: job.seed,
       ...(job.timeLimit > 0 ? { timeLimit: job.timeLimit } : {}),
+      onProgress: (event) => {
+        const best = event.best.equation;
+        first ??= structureKey(best.terms, undefined, best.outer, best.denominator);
+      },
     });
     const used = process.cpuUsage(cpu);
     const seconds = (performance.now() - started) / 1000;
@@ -296,6 +334,12 @@ async function runJob(job: Job): Promise<Run> {
       ...(entry.kind === "polynomial" ? { structure: sameMonomials(equation, entry) } : {}),
       ...("pieces" in entry ? formsVerdict(entry, job, equation) : {}),
       ended: endedByItself(result.search.stopReason),
+      ...(first === undefined
+        ? {}
+        : {
+            firstHolds:
+              first === structureKey(equation.terms, equation.constant, equation.outer, equation.denominator?.terms),
+          }),
       worst: verdict.worst,
       learned: equation.text,
       stopReason: result.search.stopReason,
@@ -335,7 +379,7 @@ function options(argv: string[]) {
       throw new Error(`unknown flag --${key} (known: ${known.map((k) => `--${k}`).join(", ")})`);
   const [lo, hi] = (out.seeds ?? "0..4").split("..").map(Number);
   const family = (out.family ?? "beyond") as keyof typeof FAMILIES;
-  if (!(family in FAMILIES)) throw new Error(`unknown --family ${family} (known: beyond, polynomial, long, forms)`);
+  if (!(family in FAMILIES)) throw new Error(`unknown --family ${family} (known: ${Object.keys(FAMILIES).join(", ")})`);
   // The long sums are polynomial laws too: the same verdicts and the same peer.
   const polynomial = family === "polynomial" || family === "long";
   const method = (out.method ?? "consolesr") as Method;
@@ -347,7 +391,13 @@ function options(argv: string[]) {
     seeds: Array.from({ length: hi! - lo! + 1 }, (_, i) => lo! + i),
     kinds: (
       out.kinds ??
-      (polynomial ? "polynomial" : family === "forms" ? "ratio,monomial,transform,sum" : "ratio,transform,monomial")
+      (polynomial
+        ? "polynomial"
+        : family === "forms"
+          ? "ratio,monomial,transform,sum"
+          : family === "lab"
+            ? "sum"
+            : "ratio,transform,monomial")
     ).split(",") as Kind[],
     noise: (out.noise ? out.noise.split(",") : []).map((level): Pick<Job, "snrDb" | "noiseRms"> => {
       const value = Number(level.replace(/%$/, ""));
@@ -355,7 +405,7 @@ function options(argv: string[]) {
       return level.endsWith("%") ? { noiseRms: value / 100 } : { snrDb: value };
     }),
     equations: out.equations?.split(","),
-    rows: Number(out.rows ?? (family === "forms" ? FORMS_ROWS : 500)),
+    rows: Number(out.rows ?? (family === "forms" ? FORMS_ROWS : family === "lab" ? LAB_ROWS : 500)),
     timeLimit: Number(out["time-limit"] ?? 30),
     jobs: Number(out.jobs ?? availableParallelism()),
     out: out.out ?? `site/data/${family}-benchmark${method === "consolesr" ? "" : `-${method}`}.json`,
@@ -419,7 +469,7 @@ async function main(): Promise<void> {
           structureOfIdentifiable: subset.filter((r) => r.identifiable && r.structure).length,
         }
       : {}),
-    ...(o.family === "forms"
+    ...(FORMS_VERDICTS.has(o.family)
       ? {
           right: subset.filter((r) => r.right).length,
           ended: subset.filter((r) => r.ended).length,
@@ -456,7 +506,7 @@ async function main(): Promise<void> {
       machine: { cpus: cpus().length, model: cpus()[0]?.model ?? "unknown", node: process.version },
       loadAverage: { max: Number(Math.max(0, ...loads).toFixed(2)) },
       ...(o.noise.length > 0 ? { noise: o.noise.map(levelName) } : {}),
-      ...(o.family === "forms"
+      ...(FORMS_VERDICTS.has(o.family)
         ? {
             right:
               "right: the answer holds no more additive pieces than the law (terms and constants, above and below a " +
@@ -485,6 +535,7 @@ async function main(): Promise<void> {
       ...("pieces" in e ? { pieces: e.pieces } : {}),
     })),
     summary: { all: summary(clean), ...byKind, ...byNoise },
+    ...(o.family === "lab" && o.noise.length > 0 ? { timeToAnswer: timeToAnswer(runs) } : {}),
     runs,
   };
   writeFileSync(o.out, `${JSON.stringify(report, null, 1)}\n`);
@@ -499,7 +550,15 @@ async function main(): Promise<void> {
         `${"identifiable" in s ? share(s.structureOfIdentifiable!, s.identifiable!) : "—"} | ` +
         `${s.medianCpuSeconds} |`,
     );
-  if (o.family === "forms") {
+  if (report.timeToAnswer)
+    for (const t of report.timeToAnswer)
+      console.log(
+        `\n${t.level}: median noisy / clean search CPU ${t.medianRatio} over ${t.pairs} pairs ` +
+          `(medians ${t.medianNoisy} s / ${t.medianClean} s = ${t.ratioOfMedians}); ` +
+          `${t.slowWhileHeld.length} runs over 15 s whose first episode held the final law` +
+          `${t.slowWhileHeld.length ? `: ${t.slowWhileHeld.join(", ")}` : ""}`,
+      );
+  if (FORMS_VERDICTS.has(o.family)) {
     console.log("\n| level / kind | right / runs | ended by itself | median CPU s | max CPU s |");
     console.log("|---|---|---|---|---|");
     for (const [name, s] of Object.entries(report.summary) as [string, ReturnType<typeof summary>][])
@@ -509,6 +568,35 @@ async function main(): Promise<void> {
       );
   }
   process.stderr.write(`wrote ${o.out}\n`);
+}
+
+/** Search CPU above which a run whose first episode already held its final law counts as slow (issue 56). */
+const SLOW_SECONDS = 15;
+
+/**
+ * Each noise level's time to answer: every noisy run paired with the same law and seed clean, the
+ * median of noisy / clean search CPU, the two medians, and the slow runs that were right at once.
+ */
+function timeToAnswer(runs: Run[]) {
+  const cleanOf = new Map(runs.filter((r) => levelName(r) === "clean").map((r) => [`${r.id} ${r.seed}`, r]));
+  const levels = [...new Set(runs.map(levelName))].filter((name) => name !== "clean");
+  return levels.map((level) => {
+    const noisy = runs.filter((r) => levelName(r) === level && cleanOf.has(`${r.id} ${r.seed}`));
+    const ratios = noisy.map((r) => r.cpuSeconds / Math.max(1e-3, cleanOf.get(`${r.id} ${r.seed}`)!.cpuSeconds));
+    const medianNoisy = median(noisy.map((r) => r.cpuSeconds)) ?? Number.NaN;
+    const medianClean = median(noisy.map((r) => cleanOf.get(`${r.id} ${r.seed}`)!.cpuSeconds)) ?? Number.NaN;
+    return {
+      level,
+      pairs: noisy.length,
+      medianRatio: Number((median(ratios) ?? Number.NaN).toFixed(2)),
+      medianNoisy: Number(medianNoisy.toFixed(2)),
+      medianClean: Number(medianClean.toFixed(2)),
+      ratioOfMedians: Number((medianNoisy / medianClean).toFixed(2)),
+      slowWhileHeld: noisy
+        .filter((r) => r.firstHolds && r.cpuSeconds > SLOW_SECONDS)
+        .map((r) => `${r.id} seed ${r.seed} (${r.cpuSeconds.toFixed(1)} s)`),
+    };
+  });
 }
 
 if (process.argv.includes("--worker")) {

@@ -10,6 +10,11 @@
  * sub-structures (a term dropped) and super-structures (an input added as a term) by the answer
  * rule's score (src/lib/search/hallOfFame.ts). The truth is used for these judgements only.
  *
+ * With `--noise clean,40,20` the noiseless runs come too, and each noisy level's time to answer
+ * is reported against them (`timeToAnswer`): every noisy run paired with the same equation and seed
+ * clean, the median of noisy / clean search CPU, and the noisy runs over 15 s of search CPU whose
+ * first episode already held the final answer (RunRecord.firstHolds).
+ *
  *   --seeds 0..4  --noise 40,20  --equations <ids or families>  --methods consolesr
  *   --time-limit 0  --rows 500  --jobs N  --out site/data/search-benchmark-noise.json
  *   --merge a.json,b.json   (report runs made separately as one)
@@ -74,7 +79,13 @@ function flags(argv: string[]) {
     : benchmarkEntries;
   return {
     seeds,
-    noise: list(out.noise, "40,20").map(Number),
+    // "clean": no noise (snrDb null), the time-to-answer reference.
+    noise: list(out.noise, "40,20").map((level) => {
+      if (level === "clean") return null;
+      const db = Number(level);
+      if (!Number.isFinite(db)) throw new Error(`--noise: "${level}" is no level (an SNR in dB, or clean)`);
+      return db;
+    }),
     equations,
     methods: list(out.methods, "consolesr") as Job["method"][],
     timeLimit: Number(out["time-limit"] ?? 0),
@@ -85,6 +96,35 @@ function flags(argv: string[]) {
     lines: out.lines,
     wall: Number(out.wall ?? 0),
   };
+}
+
+/** Search CPU above which a noisy run whose first episode already held its answer counts as slow (issue 56). */
+const SLOW_SECONDS = 15;
+
+/** Each noisy level against the clean runs of the same equation and seed (module comment). */
+function timeToAnswer(records: RunRecord[]) {
+  const cpu = (r: RunRecord) => r.cpuSeconds ?? r.seconds;
+  const key = (r: RunRecord) => `${r.method} ${r.equation} ${r.seed}`;
+  const clean = new Map(records.filter((r) => r.snrDb === null).map((r) => [key(r), r]));
+  if (clean.size === 0) return [];
+  return [...new Set(records.map((r) => r.snrDb))]
+    .filter((snrDb) => snrDb !== null)
+    .map((snrDb) => {
+      const noisy = records.filter((r) => r.snrDb === snrDb && clean.has(key(r)));
+      const medianNoisy = median(noisy.map(cpu));
+      const medianClean = median(noisy.map((r) => cpu(clean.get(key(r))!)));
+      return {
+        snrDb,
+        pairs: noisy.length,
+        medianRatio: Number(median(noisy.map((r) => cpu(r) / Math.max(1e-3, cpu(clean.get(key(r))!)))).toFixed(2)),
+        medianNoisy: Number(medianNoisy.toFixed(2)),
+        medianClean: Number(medianClean.toFixed(2)),
+        ratioOfMedians: Number((medianNoisy / medianClean).toFixed(2)),
+        slowWhileHeld: noisy
+          .filter((r) => r.firstHolds && cpu(r) > SLOW_SECONDS)
+          .map((r) => `${r.equation} seed ${r.seed} (${cpu(r).toFixed(1)} s)`),
+      };
+    });
 }
 
 const median = (v: number[]) => {
@@ -199,13 +239,22 @@ async function main(): Promise<void> {
   for (const s of summary) {
     const pct = (a: number, b: number) => `${a}/${b} (${b ? ((100 * a) / b).toFixed(0) : "—"} %)`;
     console.log(
-      `${s.method.padEnd(12)}${`${s.snrDb} dB`.padEnd(7)}${pct(s.endedByItself, s.runs).padEnd(17)}` +
+      `${s.method.padEnd(12)}${(s.snrDb === null ? "clean" : `${s.snrDb} dB`).padEnd(7)}` +
+        `${pct(s.endedByItself, s.runs).padEnd(17)}` +
         `${pct(s.recovered, s.runs).padEnd(11)}${String(s.oracleIdentifiable).padEnd(21)}` +
         `${pct(s.recoveredOfIdentifiable, s.oracleIdentifiable).padEnd(20)}` +
         `${String(s.medianSeconds).padEnd(10)}${s.maxSeconds}`,
     );
     console.log(`            stop reasons: ${JSON.stringify(s.stopReasons)}`);
   }
+  const times = timeToAnswer(records);
+  for (const t of times)
+    console.log(
+      `${t.snrDb} dB against clean: median noisy / clean search CPU ${t.medianRatio} over ${t.pairs} pairs ` +
+        `(medians ${t.medianNoisy} / ${t.medianClean} s = ${t.ratioOfMedians}); ${t.slowWhileHeld.length} runs ` +
+        `over ${SLOW_SECONDS} s whose first episode held the answer` +
+        `${t.slowWhileHeld.length ? `: ${t.slowWhileHeld.join(", ")}` : ""}`,
+    );
   const json = {
     manifest: {
       version: VERSION,
@@ -231,6 +280,7 @@ async function main(): Promise<void> {
         "(an input added as a term) by the score",
     },
     summary,
+    ...(times.length > 0 ? { timeToAnswer: times } : {}),
     runs: records,
   };
   writeFileSync(o.out, `${JSON.stringify(json, null, 1)}\n`);

@@ -116,6 +116,8 @@ export interface RunRecord extends Job {
    * (a term dropped) and super-structures (an input added as a term) by the answer rule's score?
    */
   oracle?: boolean;
+  /** The best structure of the first episode is the final answer's (absent: no episode ran). */
+  firstHolds?: boolean;
   error?: string;
 }
 
@@ -158,7 +160,11 @@ export async function createJobRunner(): Promise<
     const started = performance.now();
     const cpuStart = process.cpuUsage();
     const unsized = job.mode === "unsized";
+    let first: string | undefined;
     const result = await search(data.train, {
+      onEpisode: (event) => {
+        first ??= event.best.key;
+      },
       symbols,
       // Unsized: a new user's default (every symbol), or the pool the entry's user passes by --symbols.
       pool: unsized ? (entry.unsizedPool ?? symbols.names()) : entry.pool,
@@ -224,6 +230,7 @@ export async function createJobRunner(): Promise<
       structureMatch,
       noiseEstimate: output.noise.nrmse,
       floor: output.floor ?? null,
+      ...(first === undefined ? {} : { firstHolds: first === output.best?.key }),
       ...(oracle === undefined ? {} : { oracle }),
     };
   };
