@@ -311,7 +311,8 @@ async function runJob(job: Job): Promise<Run> {
         seconds: (performance.now() - started) / 1000,
       };
     }
-    let first: string | undefined;
+    // The first episode's best and its rival without the constant (the answer rule weighs both).
+    let first: string[] | undefined;
     const result = await fit({
       X: rows(train),
       y: train.y[0]!,
@@ -319,8 +320,9 @@ async function runJob(job: Job): Promise<Run> {
       seed: job.seed,
       ...(job.timeLimit > 0 ? { timeLimit: job.timeLimit } : {}),
       onProgress: (event) => {
-        const best = event.best.equation;
-        first ??= structureKey(best.terms, undefined, best.outer, best.denominator);
+        first ??= [event.best, ...(event.best.plain ? [event.best.plain] : [])].map(({ equation: e }) =>
+          structureKey(e.terms, undefined, e.outer, e.denominator),
+        );
       },
     });
     const used = process.cpuUsage(cpu);
@@ -337,8 +339,9 @@ async function runJob(job: Job): Promise<Run> {
       ...(first === undefined
         ? {}
         : {
-            firstHolds:
-              first === structureKey(equation.terms, equation.constant, equation.outer, equation.denominator?.terms),
+            firstHolds: first.includes(
+              structureKey(equation.terms, equation.constant, equation.outer, equation.denominator?.terms),
+            ),
           }),
       worst: verdict.worst,
       learned: equation.text,

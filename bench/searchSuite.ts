@@ -160,10 +160,11 @@ export async function createJobRunner(): Promise<
     const started = performance.now();
     const cpuStart = process.cpuUsage();
     const unsized = job.mode === "unsized";
-    let first: string | undefined;
+    // The first episode's best and its rival without the constant (the answer rule weighs both).
+    let first: string[] | undefined;
     const result = await search(data.train, {
       onEpisode: (event) => {
-        first ??= event.best.key;
+        first ??= [event.best.key, ...(event.best.plain ? [event.best.plain.key] : [])];
       },
       symbols,
       // Unsized: a new user's default (every symbol), or the pool the entry's user passes by --symbols.
@@ -230,7 +231,7 @@ export async function createJobRunner(): Promise<
       structureMatch,
       noiseEstimate: output.noise.nrmse,
       floor: output.floor ?? null,
-      ...(first === undefined ? {} : { firstHolds: first === output.best?.key }),
+      ...(first === undefined ? {} : { firstHolds: output.best !== undefined && first.includes(output.best.key) }),
       ...(oracle === undefined ? {} : { oracle }),
     };
   };
