@@ -20,6 +20,20 @@ function noisy(law: Law, ranges: [number, number][], share: number, seed: number
   return { X, y: clean.map((v) => v + share * rms * rng.normal()) };
 }
 
+/**
+ * The result's noise estimate over the drawn noise's NRMSE (σ / std(y)): a noisy form states y's own
+ * noise, not the noise of the target its search fitted (y·Q, g⁻¹(y)).
+ */
+function noiseRatio(result: FitArraysResult, X: number[][], y: number[], law: Law, share: number): number {
+  const rows = y.length;
+  const rms = Math.sqrt(X.reduce((s, x) => s + law(x) ** 2, 0) / rows);
+  const mean = y.reduce((s, v) => s + v, 0) / rows;
+  const sd = Math.sqrt(y.reduce((s, v) => s + (v - mean) ** 2, 0) / rows);
+  const noise = result.search.noise;
+  const estimate = Array.isArray(noise) ? noise[0]!.nrmse : noise!.nrmse;
+  return estimate / ((share * rms) / sd);
+}
+
 /** The answer's relative RMS error against the noiseless law on fresh rows. */
 function freshError(result: FitArraysResult, law: Law, ranges: [number, number][]): number {
   const rng = createRng(99);
@@ -48,6 +62,8 @@ test("a root of a sum at 1 % noise: y = sqrt(L), L's two terms, at the floor, wi
   assert.match(answer.text, /^sqrt\([\d.]+\*a\^2 \+ [\d.]+\*b\*c\)$/);
   assert.equal(result.search.targets?.[0]?.stopReason, "noise-floor");
   assert.ok(freshError(result, law, ranges) < 0.01, answer.text);
+  const ratio = noiseRatio(result, X, y, law, 0.01);
+  assert.ok(Math.abs(ratio - 1) < 0.2, `noise estimate ${ratio.toFixed(2)} × the drawn noise`);
 });
 
 test("a root at 20 dB whose noise takes y below 0: those rows are clipped, y = sqrt(L) is found", async () => {
@@ -98,4 +114,6 @@ test("a ratio with sums above and below at 1 % noise: the law's terms, within 1 
   assert.match(answer.text, /^\([\d.]+\*a \+ [\d.]+\*b\*c\)\/\([\d.]+\*d \+ 1\)$/);
   assert.equal(result.search.targets?.[0]?.stopReason, "noise-floor");
   assert.ok(freshError(result, law, ranges) < 0.01, answer.text);
+  const ratio = noiseRatio(result, X, y, law, 0.01);
+  assert.ok(Math.abs(ratio - 1) < 0.2, `noise estimate ${ratio.toFixed(2)} × the drawn noise`);
 });

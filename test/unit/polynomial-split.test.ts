@@ -9,6 +9,7 @@ import { createSymbolRegistry } from "../../src/lib/plugins/builtin.js";
 import { productNrmse } from "../../src/lib/search/firstScreen.js";
 import { monomialColumn, monomials, polynomialQuestionSteps } from "../../src/lib/search/linear/polynomial.js";
 import { chiSquareQuantile, SPLIT_Z, splitStatistic } from "../../src/lib/search/polynomialQuestion.js";
+import { SPLIT_P, upperNormalQuantile } from "../../src/lib/search/noise.js";
 import { std } from "../../src/lib/numeric/index.js";
 
 const ROWS = 500;
@@ -30,8 +31,10 @@ function answerOf(x: Float64Array[], y: Float64Array) {
 }
 
 const holds = (x: Float64Array[], y: Float64Array, terms: readonly (readonly number[])[], constant: boolean) => {
-  const { statistic, parameters } = splitStatistic(x, y, terms, constant);
-  return statistic <= chiSquareQuantile(parameters, SPLIT_Z);
+  // The search's level: the largest of one test per input, each at SPLIT_P / inputs (Bonferroni's).
+  const { statistic, parameters, tests } = splitStatistic(x, y, terms, constant);
+  assert.equal(tests, x.length, "each input splits the rows");
+  return statistic <= chiSquareQuantile(parameters, upperNormalQuantile(SPLIT_P / tests));
 };
 
 test("the split test: a Taylor sum of 2·sin(x)·cos(y) at 1 % noise does not hold across the range", () => {
@@ -57,6 +60,18 @@ test("the split test: a sparse polynomial at 1 % and 10 % noise holds with one s
       ];
       assert.ok(holds(x, y, terms, false), `level ${level}, seed ${seed}`);
     }
+});
+
+test("the upper-tail normal quantile is within 5e-4 of the tables", () => {
+  const table: [number, number][] = [
+    [0.05, 1.6449],
+    [0.01, 2.3263],
+    [0.005, 2.5758],
+    [0.001, 3.0902],
+    [0.0001, 3.719],
+  ];
+  for (const [p, z] of table) assert.ok(Math.abs(upperNormalQuantile(p) - z) < 5e-4, `p = ${p}`);
+  assert.ok(Math.abs(upperNormalQuantile(SPLIT_P) - SPLIT_Z) < 1e-3, "SPLIT_Z is SPLIT_P's quantile");
 });
 
 test("the χ² quantile (Wilson–Hilferty) is within 1 % of the tables at p = 0.01", () => {

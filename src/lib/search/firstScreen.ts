@@ -25,6 +25,8 @@ export const EXACT_SCREEN = 1e-6;
 
 /** Where the search starts: the first screen's proposal fitted first, and the first size that holds it. */
 export interface CheapStart {
+  /** The proposal chosen. */
+  proposal: LinearProposal;
   products: number[][];
   warm?: Map<number, number>;
   stage: number;
@@ -48,7 +50,7 @@ export function cheapStart(
   const chosen = hits.reduce((best, p) => (rank(p) < rank(best) ? p : best));
   const factors = Math.max(...chosen.products.map((p) => p.length));
   const stage = sizes.findIndex((s) => s.terms >= chosen.products.length && s.maxFactors >= factors);
-  return stage < 0 ? undefined : { products: chosen.products, warm: warmStart(chosen), stage };
+  return stage < 0 ? undefined : { proposal: chosen, products: chosen.products, warm: warmStart(chosen), stage };
 }
 
 /** The first screen's input for a target vector: the data's inputs, the pool, the widest size. */

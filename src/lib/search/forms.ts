@@ -81,11 +81,17 @@ export async function screenForms(
   known: readonly { terms: number; nrmse: number }[] = [],
 ): Promise<Form | undefined> {
   const y = columnOf(ctx.data, ctx.target);
+  // Each target's screen once (the exact outer check and the noisy forms ask the same; the check is
+  // made on noisy data too, since the noise estimate of a clean 1/(e + a·b + c·d) is no zero).
+  const screened = new Map<string, LinearProposal[]>();
   const screenProposals = async (target: Float64Array, tag: string, factors = CHEAP_FACTORS) => {
-    const input = firstScreenInput(ctx, settings, sizes, target, cache);
-    const steps = cheapProposalsSteps({ ...input, tag, quick: true, factors });
-    const { proposals } = await driveSteps(timedSteps(steps, timer, "screening"), clock);
-    return proposals;
+    const key = `${tag} ${factors}`;
+    if (!screened.has(key)) {
+      const input = firstScreenInput(ctx, settings, sizes, target, cache);
+      const steps = cheapProposalsSteps({ ...input, tag, quick: true, factors });
+      screened.set(key, (await driveSteps(timedSteps(steps, timer, "screening"), clock)).proposals);
+    }
+    return screened.get(key)!;
   };
   const screen = async (target: Float64Array, tag: string, factors = CHEAP_FACTORS) =>
     Math.min(...(await screenProposals(target, tag, factors)).map((p) => p.expected));
@@ -165,21 +171,11 @@ export async function screenForms(
       ...proposals.map((p) => scoreOf(onY(p), termsOf(p) + own)),
       ...known.map((k) => scoreOf(k.nrmse, k.terms + own)),
     );
-    // One product of y at its floor: no form is shorter (a·b·c/d at 1 %: 3 s of screens saved).
+    // One product of y at its floor: no form is shorter (a·b·c/d at 1 %: 3 s of screens saved). (Not
+    // two, as the polynomial question's stable sum: the screen's pairs of neurons imitate a root at
+    // 20 dB, √a·√b·e^(−0.5·c) + √c·sin(0.64·c) for √(a·b + c²).)
     if (proposals.some((p) => termsOf(p) === 1 && onY(p) <= reach)) return undefined;
     const most = Math.min(SCREEN_TERMS, Math.max(...sizes.map((s) => s.terms)));
-    let best: { name: OuterName; start: LinearProposal; score: number } | undefined;
-    for (const [name, transformed] of targets)
-      for (const p of await screenProposals(transformed, `outer:${name}`)) {
-        if (termsOf(p) >= most) continue;
-        const fit = outerFitOnY(ctx, p, name, y, clips.get(name), settings.constant);
-        // One product under a power (√, 1/y, y², y^(-1/2): a product of the factors' powers) or one
-        // that g makes a monomial (exp of a log) is a product of y: the plain search's.
-        const g = outerOf(name);
-        if (termsOf(p) === 1 && (homogeneous(g) || productOfY(ctx, p, g))) continue;
-        const score = scoreOf(fit.nrmse, termsOf(p) + own);
-        if (fit.nrmse <= reach && score < plainScore && (!best || score < best.score)) best = { name, start: p, score };
-      }
     // A function of monomials: the cheap screen of y over the monomials and the kept inputs.
     const monomial = settings.monomial && ctx.within === undefined ? await monomialChoice(true) : undefined;
     let bestMonomial:
@@ -204,14 +200,39 @@ export async function screenForms(
           bestMonomial = { choice: monomial, start: p, score, data };
       }
     }
+    // A short sum of the monomials at the floor is asked no further: no outer function or ratio is
+    // shorter (SHORT_AT_FLOOR; a·b·c·d + e·f at 1 %: 6 s of screens saved).
+    const shortMonomial = bestMonomial && termsOf(bestMonomial.start) <= SHORT_AT_FLOOR;
+    let best: { name: OuterName; start: LinearProposal; score: number } | undefined;
+    if (!shortMonomial)
+      for (const [name, transformed] of targets)
+        for (const p of await screenProposals(transformed, `outer:${name}`)) {
+          if (termsOf(p) >= most) continue;
+          const fit = outerFitOnY(ctx, p, name, y, clips.get(name), settings.constant);
+          // One product under a power (√, 1/y, y², y^(-1/2): a product of the factors' powers) or one
+          // that g makes a monomial (exp of a log) is a product of y: the plain search's.
+          const g = outerOf(name);
+          if (termsOf(p) === 1 && (homogeneous(g) || productOfY(ctx, p, g))) continue;
+          const score = scoreOf(fit.nrmse, termsOf(p) + own);
+          if (fit.nrmse <= reach && score < plainScore && (!best || score < best.score))
+            best = { name, start: p, score };
+        }
     // (Not of one input: there a ratio of powers imitates any smooth law, Padé's, and noise hides which.)
-    if (settings.ratio && ctx.within === undefined && ctx.data.inputs.length > 1) {
+    if (settings.ratio && ctx.within === undefined && ctx.data.inputs.length > 1 && !shortMonomial) {
       const input = firstScreenInput(ctx, settings, sizes, y, cache);
       const steps = noisyRatioScreenSteps(input, reach, most);
       const ratio = await driveSteps(timedSteps(steps, timer, "screening"), clock);
       const score = ratio ? scoreOf(ratio.nrmse, ratio.parameters) : Number.POSITIVE_INFINITY;
+      // A constant over a sum is the reciprocal of a sum, the outer functions' own writing with as many
+      // coefficients (1/(e + a·b + c·d) at 1 % as 0.9964/(e + 0.9942·a·b + 0.9967·c·d), whose search
+      // then bought a 3e-4·b⁻¹·e⁻¹ above): left to them.
+      const reciprocal = ratio !== undefined && ratio.numerator.every((p) => p.neurons.length === 0);
       const form =
-        ratio && score < plainScore && (!best || score < best.score) && (!bestMonomial || score < bestMonomial.score)
+        ratio &&
+        !reciprocal &&
+        score < plainScore &&
+        (!best || score < best.score) &&
+        (!bestMonomial || score < bestMonomial.score)
           ? noisyRatioForm(ctx, settings, ratio)
           : undefined;
       // A denominator that hardly changes over the rows is a constant the noise bent (8.3·a·b/c at
@@ -687,6 +708,13 @@ const formParameters = (e: Equation): number =>
 
 /** A proposal's terms: its products, and the constant where the search fits one. */
 const termsOf = (p: LinearProposal) => p.products.length;
+
+/**
+ * Products of a noisy sum at its floor that no noisy form can shorten: a form must hold fewer
+ * parameters than the sum it replaces, and every form but a bare exp of one product holds two
+ * (a coefficient and an inner weight, or one above and one below a ratio).
+ */
+export const SHORT_AT_FLOOR = 2;
 
 /** The columns of a proposal's products (and the constant where the search fits one) on strided rows. */
 function proposalColumns(

@@ -562,6 +562,18 @@ export const chiSquareQuantile = (k: number, z: number): number =>
   k * (1 - 2 / (9 * k) + z * Math.sqrt(2 / (9 * k))) ** 3;
 
 /**
+ * The upper-tail normal quantile z of a probability p (0 < p ≤ 0.5): Abramowitz and Stegun's
+ * rational approximation 26.2.23, within 4.5e-4.
+ */
+export function upperNormalQuantile(p: number): number {
+  const t = Math.sqrt(-2 * Math.log(p));
+  return t - (2.515517 + 0.802853 * t + 0.010328 * t * t) / (1 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t ** 3);
+}
+
+/** The split test's p (SPLIT_Z's): shared by the inputs where the test is the largest of several. */
+export const SPLIT_P = 0.01;
+
+/**
  * The split test's level: a law is taken for a local imitation at p < 1 % (z = 2.326). A law so
  * taken only loses the polynomial answer's short cut (the search goes on, the answer stays in the
  * hall), so the level is set for power: the Taylor sums of sin·cos at 1 % and 10 % noise reach

@@ -14,7 +14,7 @@ import type { Steps } from "../../core/index.js";
 import { householderQr, std } from "../../numeric/index.js";
 import type { ProductColumn } from "./columns.js";
 import { Selection } from "./select.js";
-import { chiSquareQuantile, SPLIT_Z } from "../noise.js";
+import { chiSquareQuantile, SPLIT_P, upperNormalQuantile } from "../noise.js";
 
 /** A denominator: products (CMP neurons, with their inner weights) and coefficients; [] is the constant. */
 export interface RatioProposal {
@@ -305,8 +305,15 @@ export function* noisyRatioSteps(
     }
   singles.sort((a, b) => a.score - b.score);
   const candidates = singles.slice(0, NOISY_CANDIDATES);
+  // Paired: the best singles, and each fixed term's best (the constant's singles can crowd out the
+  // inputs': 3·a·b/(c + 2·d + 0.5·e) at 1 % ranked c + d seventh, behind 1 + d and its kin).
+  const pairedFrom = singles.slice(0, NOISY_PAIRED);
+  for (const f of fixed) {
+    const own = singles.find((d) => d.f === f);
+    if (own && !pairedFrom.includes(own)) pairedFrom.push(own);
+  }
   const paired: Denominator[] = [];
-  for (const { f, members } of singles.slice(0, NOISY_PAIRED))
+  for (const { f, members } of pairedFrom)
     for (const m of partners) {
       if (m === 0 || m === f || members.includes(m)) continue;
       const { score } = yield* ranker.score(f, [...members, m]);
@@ -452,8 +459,10 @@ type Chosen = NoisyRatio & { score: number; f: number; members: number[]; numera
  * Whether the ratio holds with one set of coefficients across the range (Chow's test, as the
  * polynomial question's splitStatistic): for each input, the rows below and above its median fitted
  * apart (Sanathanan–Koerner) against all rows together; n·ln(RSS_all / (RSS_low + RSS_high)) above
- * the χ²_k quantile at SPLIT_Z (k the ratio's coefficients) says a rational function imitates y on the
- * range with other coefficients on each half (a Padé form of sin·cos, of a long polynomial), not a law.
+ * the χ²_k quantile (k the ratio's coefficients) says a rational function imitates y on the range
+ * with other coefficients on each half (a Padé form of sin·cos, of a long polynomial), not a law.
+ * The level is SPLIT_P shared by the inputs (Bonferroni's: at 1 % each, (0.7·a + b + 0.2·c·d)/(e + f·g)
+ * at 1 % noise was refused on one of its seven inputs).
  */
 function holdsAcross(
   columns: readonly ProductColumn[],
@@ -467,6 +476,7 @@ function holdsAcross(
   const all = skRefined(columns, scaled, ratio.f, ratio.members, ratio.numeratorColumns, y)?.rss;
   if (all === undefined) return false;
   const rows = Array.from({ length: n }, (_, r) => r);
+  const level = chiSquareQuantile(k, upperNormalQuantile(SPLIT_P / Math.max(1, inputs.length)));
   for (const x of inputs) {
     const median = Float64Array.from(x).sort()[n >> 1]!;
     const low = rows.filter((r) => x[r]! < median);
@@ -479,7 +489,7 @@ function holdsAcross(
     };
     const [below, above] = [rssOf(low), rssOf(high)];
     if (below === undefined || above === undefined) continue;
-    if (n * Math.log(all / Math.max(below + above, Number.MIN_VALUE)) > chiSquareQuantile(k, SPLIT_Z)) return false;
+    if (n * Math.log(all / Math.max(below + above, Number.MIN_VALUE)) > level) return false;
   }
   return true;
 }
