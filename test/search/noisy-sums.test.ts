@@ -53,7 +53,7 @@ test("lab-8 seed 2 at 1 %: the polynomial answer at the floor, no forms screened
   assert.ok(!run.phases.some((p) => p.startsWith("screening forms")), run.phases.join("; "));
 });
 
-test("a first screen's start of two products at the floor ends the search after its rivals: I.12.11 at 40 dB", async () => {
+test("a first screen start of two products at the floor ends the search after its rivals: I.12.11, 40 dB", async () => {
   // q·Ef + q·B·v·sin θ: the pursuit's start is the law, fitted at episode 1; 11 episodes and a wider
   // size's screens followed before (19 s of search CPU), which found nothing better.
   const entry = benchmarkEntry("feynman-I.12.11");
