@@ -176,84 +176,21 @@ export async function screenForms(
     // 20 dB, √a·√b·e^(−0.5·c) + √c·sin(0.64·c) for √(a·b + c²).)
     if (proposals.some((p) => termsOf(p) === 1 && onY(p) <= reach)) return undefined;
     const most = Math.min(SCREEN_TERMS, Math.max(...sizes.map((s) => s.terms)));
+    const w: Weighing = { ctx, settings, sizes, clock, timer, cache, y, reach, most, own, scoreOf, plainScore };
     // A function of monomials: the cheap screen of y over the monomials and the kept inputs.
     const monomial = settings.monomial && ctx.within === undefined ? await monomialChoice(true) : undefined;
-    let bestMonomial:
-      | { choice: MonomialChoice; start: LinearProposal; score: number; data: SearchContext["data"] }
-      | undefined;
-    if (monomial) {
-      const margin = scoreOf(1, 1) - scoreOf(1, 0);
-      const data = { ...ctx.data, ...monomialColumns(ctx.data.inputs, ctx.data.x, monomial) };
-      const reduced = { ...ctx, data };
-      const input = firstScreenInput(reduced, settings, sizes, y, new ScreenCache());
-      // The whole cheap screen (its pursuit writes sin(w·u)·d + e on the few inputs left).
-      const steps = cheapProposalsSteps({ ...input, tag: "monomial", factors: CHEAP_FACTORS });
-      const { proposals: powers } = await driveSteps(timedSteps(steps, timer, "screening"), clock);
-      const exponentials = exponentialProducts(reduced, monomial.monomials.length, y, settings.constant);
-      for (const p of [...powers, ...exponentials]) {
-        if (termsOf(p) >= most) continue;
-        const nrmse = nrmseOnY(reduced, p, y, settings.constant);
-        const score = scoreOf(nrmse, termsOf(p) + own);
-        // Beating the sums of y by more than one parameter's price: on a sum of products (2·a·b + c²) the
-        // monomials' screen only ties them, on rows the noise makes a little kinder.
-        if (nrmse <= reach && score < plainScore - margin && (!bestMonomial || score < bestMonomial.score))
-          bestMonomial = { choice: monomial, start: p, score, data };
-      }
-    }
+    const bestMonomial = monomial ? await weighMonomials(w, monomial) : undefined;
     // A short sum of the monomials at the floor is asked no further: no outer function or ratio is
     // shorter (SHORT_AT_FLOOR; a·b·c·d + e·f at 1 %: 6 s of screens saved).
-    const shortMonomial = bestMonomial && termsOf(bestMonomial.start) <= SHORT_AT_FLOOR;
-    let best: { name: OuterName; start: LinearProposal; score: number } | undefined;
-    if (!shortMonomial)
-      for (const [name, transformed] of targets)
-        for (const p of await screenProposals(transformed, `outer:${name}`)) {
-          if (termsOf(p) >= most) continue;
-          const fit = outerFitOnY(ctx, p, name, y, clips.get(name), settings.constant);
-          // One product under a power (√, 1/y, y², y^(-1/2): a product of the factors' powers) or one
-          // that g makes a monomial (exp of a log) is a product of y: the plain search's.
-          const g = outerOf(name);
-          if (termsOf(p) === 1 && (homogeneous(g) || productOfY(ctx, p, g))) continue;
-          const score = scoreOf(fit.nrmse, termsOf(p) + own);
-          if (fit.nrmse <= reach && score < plainScore && (!best || score < best.score))
-            best = { name, start: p, score };
-        }
+    const shortMonomial = bestMonomial !== undefined && termsOf(bestMonomial.start) <= SHORT_AT_FLOOR;
+    const best = shortMonomial ? undefined : await weighOuters(w, targets, clips, screenProposals);
     // (Not of one input: there a ratio of powers imitates any smooth law, Padé's, and noise hides which.)
     if (settings.ratio && ctx.within === undefined && ctx.data.inputs.length > 1 && !shortMonomial) {
-      const input = firstScreenInput(ctx, settings, sizes, y, cache);
-      const steps = noisyRatioScreenSteps(input, reach, most);
-      const ratio = await driveSteps(timedSteps(steps, timer, "screening"), clock);
-      const score = ratio ? scoreOf(ratio.nrmse, ratio.parameters) : Number.POSITIVE_INFINITY;
-      // A constant over a sum is the reciprocal of a sum, the outer functions' own writing with as many
-      // coefficients (1/(e + a·b + c·d) at 1 % as 0.9964/(e + 0.9942·a·b + 0.9967·c·d), whose search
-      // then bought a 3e-4·b⁻¹·e⁻¹ above): left to them.
-      const reciprocal = ratio !== undefined && ratio.numerator.every((p) => p.neurons.length === 0);
-      const form =
-        ratio &&
-        !reciprocal &&
-        score < plainScore &&
-        (!best || score < best.score) &&
-        (!bestMonomial || score < bestMonomial.score)
-          ? noisyRatioForm(ctx, settings, ratio)
-          : undefined;
-      // A denominator that hardly changes over the rows is a constant the noise bent (8.3·a·b/c at
-      // 20 dB as 1200·a/(c·(1 − 0.0017·b))): refused.
-      if (form && spanOf(denominatorValues(ctx, form.denominator)) >= DENOMINATOR_SPAN) return { ...form, reach };
+      const ratio = await weighRatio(w, Math.min(best?.score ?? Infinity, bestMonomial?.score ?? Infinity));
+      if (ratio) return ratio;
     }
-    if (bestMonomial && (!best || bestMonomial.score < best.score)) {
-      // A function of the monomials starts their search at the floor (exp(w·u)·a, sin(w·u)·d + e); a
-      // sum of powers of u stands for a function the screen did not write (at 20 dB, cos(a/b)·c·d),
-      // which the search of the monomials looks for.
-      const { choice, data, start: proposal } = bestMonomial;
-      const start = writesFunction(ctx, proposal) ? startOf({ ...ctx, data }, settings, proposal, y) : undefined;
-      return { kind: "monomial", choice, reach, ...(start ? { start } : {}) };
-    }
-    if (!best) return undefined;
-    // What it leaves on every row of g⁻¹(y) (whose noise, uneven, the strided rows may misjudge).
-    const clip = clips.get(best.name);
-    const left = outerFitOnY(ctx, best.start, best.name, y, clip, settings.constant, ctx.data.rows).transformed;
-    const noise = { nrmse: left, method: "residual of the forms screen's answer, at y's noise floor" };
-    const start = { proposal: best.start, noise };
-    return { kind: "outer", name: best.name, start, reach, ...(clip ? { clip } : {}) };
+    if (bestMonomial && (!best || bestMonomial.score < best.score)) return monomialForm(w, bestMonomial);
+    return best && outerForm(w, best, clips.get(best.name));
   };
   if (plain <= 10 * estimate().nrmse) return noisyForm();
   // Products of three factors (y² = a·b·c + 4; y⁻² = a⁻² − a⁻²·b²·c⁻²), where the search's sizes
@@ -283,6 +220,122 @@ export async function screenForms(
     if (choice) return { kind: "monomial", choice };
   }
   return noisyForm();
+}
+
+/** What the noisy weighing of the forms shares (screenForms' noisy part). */
+interface Weighing {
+  ctx: SearchContext;
+  settings: SearchSettings;
+  sizes: readonly Size[];
+  clock: Clock;
+  timer: PhaseTimer;
+  cache: ScreenCache;
+  y: Float64Array;
+  /** The NRMSE on y a form's fit must reach, and the most terms a form's sum may have. */
+  reach: number;
+  most: number;
+  /** The parameter a fitted constant adds (1 where the search fits one). */
+  own: number;
+  /** The selection score on the screening rows (selectedScore), and the best sum of y's. */
+  scoreOf: (nrmse: number, parameters: number) => number;
+  plainScore: number;
+}
+
+interface BestMonomial {
+  choice: MonomialChoice;
+  start: LinearProposal;
+  score: number;
+  data: SearchContext["data"];
+}
+
+/**
+ * The monomials weighed: the whole cheap screen of y over the monomials and the kept inputs (its
+ * pursuit writes sin(w·u)·d + e on the few inputs left), and exp(w·u)·Π x^p; the best that reaches
+ * y's floor and beats the sums of y by more than one parameter's price (on a sum of products,
+ * 2·a·b + c², the monomials' screen only ties them, on rows the noise makes a little kinder).
+ */
+async function weighMonomials(w: Weighing, monomial: MonomialChoice): Promise<BestMonomial | undefined> {
+  const { ctx, settings, y } = w;
+  const margin = w.scoreOf(1, 1) - w.scoreOf(1, 0);
+  const data = { ...ctx.data, ...monomialColumns(ctx.data.inputs, ctx.data.x, monomial) };
+  const reduced = { ...ctx, data };
+  const input = firstScreenInput(reduced, settings, w.sizes, y, new ScreenCache());
+  const steps = cheapProposalsSteps({ ...input, tag: "monomial", factors: CHEAP_FACTORS });
+  const { proposals: powers } = await driveSteps(timedSteps(steps, w.timer, "screening"), w.clock);
+  const exponentials = exponentialProducts(reduced, monomial.monomials.length, y, settings.constant);
+  let best: BestMonomial | undefined;
+  for (const p of [...powers, ...exponentials]) {
+    if (termsOf(p) >= w.most) continue;
+    const nrmse = nrmseOnY(reduced, p, y, settings.constant);
+    const score = w.scoreOf(nrmse, termsOf(p) + w.own);
+    if (nrmse <= w.reach && score < w.plainScore - margin && (!best || score < best.score))
+      best = { choice: monomial, start: p, score, data };
+  }
+  return best;
+}
+
+/** The outer functions weighed: each g⁻¹(y)'s sums fitted so that g of them fits y, the best by score. */
+async function weighOuters(
+  w: Weighing,
+  targets: readonly [OuterName, Float64Array][],
+  clips: ReadonlyMap<OuterName, number>,
+  screenProposals: (target: Float64Array, tag: string) => Promise<LinearProposal[]>,
+): Promise<{ name: OuterName; start: LinearProposal; score: number } | undefined> {
+  const { ctx, settings, y } = w;
+  let best: { name: OuterName; start: LinearProposal; score: number } | undefined;
+  for (const [name, transformed] of targets)
+    for (const p of await screenProposals(transformed, `outer:${name}`)) {
+      if (termsOf(p) >= w.most) continue;
+      const fit = outerFitOnY(ctx, p, name, y, clips.get(name), settings.constant);
+      // One product under a power (√, 1/y, y², y^(-1/2): a product of the factors' powers) or one
+      // that g makes a monomial (exp of a log) is a product of y: the plain search's.
+      const g = outerOf(name);
+      if (termsOf(p) === 1 && (homogeneous(g) || productOfY(ctx, p, g))) continue;
+      const score = w.scoreOf(fit.nrmse, termsOf(p) + w.own);
+      if (fit.nrmse <= w.reach && score < w.plainScore && (!best || score < best.score))
+        best = { name, start: p, score };
+    }
+  return best;
+}
+
+/** The noisy ratio screen's form, where it beats the sums of y and `rival` (the other forms' best score). */
+async function weighRatio(w: Weighing, rival: number): Promise<Form | undefined> {
+  const { ctx, settings } = w;
+  const input = firstScreenInput(ctx, settings, w.sizes, w.y, w.cache);
+  const steps = noisyRatioScreenSteps(input, w.reach, w.most);
+  const ratio = await driveSteps(timedSteps(steps, w.timer, "screening"), w.clock);
+  if (!ratio) return undefined;
+  const score = w.scoreOf(ratio.nrmse, ratio.parameters);
+  // A constant over a sum is the reciprocal of a sum, the outer functions' own writing with as many
+  // coefficients (1/(e + a·b + c·d) at 1 % as 0.9964/(e + 0.9942·a·b + 0.9967·c·d), whose search
+  // then bought a 3e-4·b⁻¹·e⁻¹ above): left to them.
+  const reciprocal = ratio.numerator.every((p) => p.neurons.length === 0);
+  if (reciprocal || !(score < w.plainScore) || !(score < rival)) return undefined;
+  const form = noisyRatioForm(ctx, settings, ratio);
+  // A denominator that hardly changes over the rows is a constant the noise bent (8.3·a·b/c at
+  // 20 dB as 1200·a/(c·(1 − 0.0017·b))): refused.
+  return spanOf(denominatorValues(ctx, form.denominator)) >= DENOMINATOR_SPAN ? { ...form, reach: w.reach } : undefined;
+}
+
+/**
+ * A function of the monomials starts their search at the floor (exp(w·u)·a, sin(w·u)·d + e); a sum
+ * of powers of u stands for a function the screen did not write (at 20 dB, cos(a/b)·c·d), which the
+ * search of the monomials looks for.
+ */
+function monomialForm(w: Weighing, { choice, data, start: proposal }: BestMonomial): Form {
+  const { ctx, settings, y } = w;
+  const start = writesFunction(ctx, proposal) ? startOf({ ...ctx, data }, settings, proposal, y) : undefined;
+  return { kind: "monomial", choice, reach: w.reach, ...(start ? { start } : {}) };
+}
+
+/** The outer form of the weighing's best, its start's noise what it leaves on every row of g⁻¹(y). */
+function outerForm(w: Weighing, best: { name: OuterName; start: LinearProposal }, clip: number | undefined): Form {
+  const { ctx, settings, y } = w;
+  // (Every row: the noise of g⁻¹(y), uneven, the strided rows may misjudge.)
+  const left = outerFitOnY(ctx, best.start, best.name, y, clip, settings.constant, ctx.data.rows).transformed;
+  const noise = { nrmse: left, method: "residual of the forms screen's answer, at y's noise floor" };
+  const start = { proposal: best.start, noise };
+  return { kind: "outer", name: best.name, start, reach: w.reach, ...(clip ? { clip } : {}) };
 }
 
 /** The ratio screen's denominator as terms (denominator factors with their inner weights), normalised. */
