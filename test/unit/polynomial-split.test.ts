@@ -9,7 +9,7 @@ import { createSymbolRegistry } from "../../src/lib/plugins/builtin.js";
 import { productNrmse } from "../../src/lib/search/firstScreen.js";
 import { monomialColumn, monomials, polynomialQuestionSteps } from "../../src/lib/search/linear/polynomial.js";
 import { chiSquareQuantile, SPLIT_Z, splitStatistic } from "../../src/lib/search/polynomialQuestion.js";
-import { SPLIT_P, upperNormalQuantile } from "../../src/lib/search/noise.js";
+import { SPLIT_P, splitLevel, upperNormalQuantile } from "../../src/lib/search/noise.js";
 import { std } from "../../src/lib/numeric/index.js";
 
 const ROWS = 500;
@@ -34,7 +34,7 @@ const holds = (x: Float64Array[], y: Float64Array, terms: readonly (readonly num
   // The search's level: the largest of one test per input, each at SPLIT_P / inputs (Bonferroni's).
   const { statistic, parameters, tests } = splitStatistic(x, y, terms, constant);
   assert.equal(tests, x.length, "each input splits the rows");
-  return statistic <= chiSquareQuantile(parameters, upperNormalQuantile(SPLIT_P / tests));
+  return statistic <= splitLevel(parameters, tests);
 };
 
 test("the split test: a Taylor sum of 2·sin(x)·cos(y) at 1 % noise does not hold across the range", () => {

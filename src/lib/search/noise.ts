@@ -574,6 +574,14 @@ export function upperNormalQuantile(p: number): number {
 export const SPLIT_P = 0.01;
 
 /**
+ * The χ²_k level a split statistic must stay at or below where it is the largest of `tests` tests,
+ * one per input: each at SPLIT_P / tests (Bonferroni's), so that a law is refused at 1 % however
+ * many inputs it has.
+ */
+export const splitLevel = (k: number, tests: number): number =>
+  chiSquareQuantile(k, upperNormalQuantile(SPLIT_P / Math.max(1, tests)));
+
+/**
  * The split test's level: a law is taken for a local imitation at p < 1 % (z = 2.326). A law so
  * taken only loses the polynomial answer's short cut (the search goes on, the answer stays in the
  * hall), so the level is set for power: the Taylor sums of sin·cos at 1 % and 10 % noise reach

@@ -8,7 +8,7 @@ import type { Registry, SymbolPlugin } from "../plugins/index.js";
 import { runSteps, type Steps } from "../core/index.js";
 import { formatNumber } from "../equation/index.js";
 import { allowedNeurons } from "./constraints.js";
-import { chiSquareQuantile, estimateNoise, SPLIT_P, SPLIT_Z, upperNormalQuantile } from "./noise.js";
+import { chiSquareQuantile, estimateNoise, SPLIT_Z, splitLevel } from "./noise.js";
 import type { LinearProposal } from "./linear/proposer.js";
 import { powerOf } from "./linear/monomial.js";
 import { strided } from "./linear/proposer.js";
@@ -103,7 +103,8 @@ export function* polynomialStartSteps(
   );
   if (library.length === 0) return undefined;
   const y = columnOf(ctx.data, ctx.target);
-  const ask = (monomials: readonly Powers[], half?: number) => {
+  /** The question over all rows, or over the even (0) or the odd (1) rows alone. */
+  const ask = (half?: number) => {
     const rows = (v: Float64Array) =>
       half === undefined
         ? v
@@ -111,34 +112,27 @@ export function* polynomialStartSteps(
     return polynomialQuestionSteps({
       x: ctx.data.x.map(rows),
       y: rows(y),
-      monomials,
+      monomials: library,
       intercept: settings.constant,
       noisy,
     });
   };
-  /** Under noise, the answers of the even and the odd rows alone (each asked over the same library). */
-  const halves = function* (monomials: readonly Powers[]) {
-    const parts: (PolynomialAnswer | undefined)[] = [];
-    for (let half = 0; half < 2; half++) parts.push(yield* ask(monomials, half));
-    return parts;
-  };
+  const answer = yield* ask();
+  if (!answer || answer.members.length === 0) return undefined;
   // Stable where each half chooses every term of the answer and the same constant: a half of the
   // rows, whose price of a term is lower, may add a term the noise bought there (a·b + c at 1 % with
   // b⁻²·c beside it on the odd rows), which is no evidence against the answer; a constant it adds
   // or drops is (a Taylor sum of 2·sin(1.3·x1)·cos(x2) at 20 dB took one on the even rows).
-  const keeps = (part: PolynomialAnswer | undefined, whole: PolynomialAnswer) =>
-    part !== undefined && part.constant === whole.constant && whole.members.every((j) => part.members.includes(j));
-  const answer = yield* ask(library);
-  if (!answer || answer.members.length === 0) return undefined;
   let stable = true;
-  if (noisy) stable = (yield* halves(library)).every((part) => keeps(part, answer));
+  for (let half = 0; noisy && stable && half < 2; half++) {
+    const part = yield* ask(half);
+    stable =
+      part !== undefined && part.constant === answer.constant && answer.members.every((j) => part.members.includes(j));
+  }
   const terms = answer.members.map((j) => library[j]!);
   const split = noisy && stable && splitStatistic(ctx.data.x, y, terms, answer.constant);
-  // (The statistic is the largest of one test per input: each at SPLIT_P / inputs, Bonferroni's, so
-  // that a law is taken for an imitation at 1 % however many inputs it has; 3 % of the laboratory
-  // sums at 1 % noise were, at 1 % per input.)
-  const level = upperNormalQuantile(SPLIT_P / Math.max(1, split ? split.tests : 1));
-  const holds = !split || split.statistic <= chiSquareQuantile(split.parameters, level);
+  // (The largest of one test per input: 3 % of the laboratory sums at 1 % noise were refused at 1 % each.)
+  const holds = !split || split.statistic <= splitLevel(split.parameters, split.tests);
   const products = answer.members.map((j) =>
     library[j]!.flatMap((p, i) => (p > 0 ? writings[i]!.get(p)!.map((k) => i * ctx.pool.length + k) : [])).sort(
       (a, b) => a - b,

@@ -14,7 +14,7 @@ import type { Steps } from "../../core/index.js";
 import { householderQr, std } from "../../numeric/index.js";
 import type { ProductColumn } from "./columns.js";
 import { Selection } from "./select.js";
-import { chiSquareQuantile, SPLIT_P, upperNormalQuantile } from "../noise.js";
+import { splitLevel } from "../noise.js";
 
 /** A denominator: products (CMP neurons, with their inner weights) and coefficients; [] is the constant. */
 export interface RatioProposal {
@@ -476,7 +476,7 @@ function holdsAcross(
   const all = skRefined(columns, scaled, ratio.f, ratio.members, ratio.numeratorColumns, y)?.rss;
   if (all === undefined) return false;
   const rows = Array.from({ length: n }, (_, r) => r);
-  const level = chiSquareQuantile(k, upperNormalQuantile(SPLIT_P / Math.max(1, inputs.length)));
+  const level = splitLevel(k, inputs.length);
   for (const x of inputs) {
     const median = Float64Array.from(x).sort()[n >> 1]!;
     const low = rows.filter((r) => x[r]! < median);
