@@ -31,14 +31,18 @@
  * first episode is already the final answer's (`firstHolds`); with noise levels, the lab summary pairs
  * each noisy run with the same law and seed clean and reports the median of noisy / clean search
  * CPU, and the runs over 15 s of search CPU whose first episode already held the final law.
+ * `--family composite` runs the composite laws (src/lib/data/composite.ts: differences of inputs and sums
+ * inside functions, functions inside ratios, nested transforms, products of two forms; 1,000 rows, a
+ * 60 s time limit) with the forms verdicts, written into site/data/composite-benchmark.json.
  * `--method stlsq` (polynomial family only) runs a sparse-regression peer instead of the search:
  * sequentially thresholded least squares (src/lib/baselines/stlsq.ts) over the same library the
  * search's polynomial question builds (every monomial of degree 1 … polynomialDegree(inputs), and
  * the constant), fitted on the training rows and judged by the same verdicts; written into
  * site/data/polynomial-benchmark-stlsq.json unless --out says otherwise.
  *
- *   --family beyond|polynomial|long  --method consolesr|stlsq  --seeds 0..4  --kinds ratio,transform,monomial
- *   --equations <ids>  --rows 500  --noise <dB,…>  --time-limit 30 (seconds per search; 0: none)  --jobs N
+ *   --family beyond|polynomial|long|forms|lab|composite  --method consolesr|stlsq  --seeds 0..4  --kinds ratio,transform,monomial
+ *   --equations <ids>  --rows 500  --noise <dB,…>  --time-limit 30 (composite 60; seconds per search, 0: none)
+ *   --jobs N
  *   --out <file>
  *
  * Jobs run on child processes (this file with --worker), one search at a time each.
@@ -66,6 +70,12 @@ import { monomialColumn, monomials, polynomialDegree, type Powers } from "../src
 import { median } from "./searchSuite.js";
 import { FORMS_ROWS, formsEntries, type FormsEntry, type FormsKind } from "../src/lib/data/forms.js";
 import { LAB_ROWS, labSumEntries } from "../src/lib/data/labSums.js";
+import {
+  COMPOSITE_ROWS,
+  compositeEntries,
+  type CompositeEntry,
+  type CompositeKind,
+} from "../src/lib/data/composite.js";
 import type { Term } from "../src/lib/equation/index.js";
 
 /** What answers a run: the search through `fit`, or the sparse-regression peer. */
@@ -84,20 +94,26 @@ interface Job {
   noiseRms?: number;
 }
 
-type Kind = BeyondKind | "polynomial" | FormsKind;
+type Kind = BeyondKind | "polynomial" | FormsKind | CompositeKind;
 const FAMILIES = {
   beyond: beyondEntries,
   polynomial: polynomialEntries,
   long: longPolynomialEntries,
   forms: formsEntries,
   lab: labSumEntries,
+  composite: compositeEntries,
 } as const;
 const entryOf = (id: string) =>
-  [...beyondEntries, ...polynomialEntries, ...longPolynomialEntries, ...formsEntries, ...labSumEntries].find(
-    (e) => e.id === id,
-  )!;
+  [
+    ...beyondEntries,
+    ...polynomialEntries,
+    ...longPolynomialEntries,
+    ...formsEntries,
+    ...labSumEntries,
+    ...compositeEntries,
+  ].find((e) => e.id === id)!;
 /** The families judged by the forms verdicts (right, pieces, ended by itself). */
-const FORMS_VERDICTS = new Set(["forms", "lab"]);
+const FORMS_VERDICTS = new Set(["forms", "lab", "composite"]);
 
 /** A law's structure, coefficients and inner weights aside: its products, constant, outer and denominator. */
 function structureKey(terms: readonly Term[], constant?: number, outer?: string, denominator?: readonly Term[]) {
@@ -269,7 +285,7 @@ function runStlsq(entry: PolynomialEntry, train: Dataset, test: Dataset): Omit<R
 }
 
 /** A forms run's verdict (module comment): pieces, the error on fresh noiseless rows, right. */
-function formsVerdict(entry: FormsEntry, job: Job, equation: FittedEquation) {
+function formsVerdict(entry: Pick<FormsEntry, "inputs" | "evaluate" | "pieces">, job: Job, equation: FittedEquation) {
   const { train: fresh } = beyondData(entry, { seed: FRESH_SEED + job.seed, rows: job.rows });
   const rows = Array.from({ length: fresh.rows }, (_, r) => fresh.x.map((column) => column[r]!));
   const predicted = equation.predict(rows);
@@ -400,7 +416,9 @@ function options(argv: string[]) {
           ? "ratio,monomial,transform,sum"
           : family === "lab"
             ? "sum"
-            : "ratio,transform,monomial")
+            : family === "composite"
+              ? "difference,inner-sum,nested-ratio,nested-transform,product"
+              : "ratio,transform,monomial")
     ).split(",") as Kind[],
     noise: (out.noise ? out.noise.split(",") : []).map((level): Pick<Job, "snrDb" | "noiseRms"> => {
       const value = Number(level.replace(/%$/, ""));
@@ -408,8 +426,11 @@ function options(argv: string[]) {
       return level.endsWith("%") ? { noiseRms: value / 100 } : { snrDb: value };
     }),
     equations: out.equations?.split(","),
-    rows: Number(out.rows ?? (family === "forms" ? FORMS_ROWS : family === "lab" ? LAB_ROWS : 500)),
-    timeLimit: Number(out["time-limit"] ?? 30),
+    rows: Number(
+      out.rows ??
+        (family === "forms" ? FORMS_ROWS : family === "lab" ? LAB_ROWS : family === "composite" ? COMPOSITE_ROWS : 500),
+    ),
+    timeLimit: Number(out["time-limit"] ?? (family === "composite" ? 60 : 30)),
     jobs: Number(out.jobs ?? availableParallelism()),
     out: out.out ?? `site/data/${family}-benchmark${method === "consolesr" ? "" : `-${method}`}.json`,
   };
@@ -417,7 +438,7 @@ function options(argv: string[]) {
 
 async function main(): Promise<void> {
   const o = options(process.argv.slice(2));
-  const family: readonly (BeyondEntry | PolynomialEntry | FormsEntry)[] = FAMILIES[o.family];
+  const family: readonly (BeyondEntry | PolynomialEntry | FormsEntry | CompositeEntry)[] = FAMILIES[o.family];
   const entries = family.filter((e) => o.kinds.includes(e.kind) && (!o.equations || o.equations.includes(e.id)));
   // The polynomial families' verdicts (the truth's monomials, identifiable) are theirs alone.
   const polynomialFamily = o.family === "polynomial" || o.family === "long";
