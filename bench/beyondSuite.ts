@@ -40,10 +40,9 @@
  * the constant), fitted on the training rows and judged by the same verdicts; written into
  * site/data/polynomial-benchmark-stlsq.json unless --out says otherwise.
  *
- *   --family beyond|polynomial|long|forms|lab|composite  --method consolesr|stlsq  --seeds 0..4  --kinds ratio,transform,monomial
- *   --equations <ids>  --rows 500  --noise <dB,…>  --time-limit 30 (composite 60; seconds per search, 0: none)
- *   --jobs N
- *   --out <file>
+ *   --family beyond|polynomial|long|forms|lab|composite  --method consolesr|stlsq  --seeds 0..4
+ *   --kinds ratio,transform,monomial  --equations <ids>  --rows 500  --noise <dB,…>
+ *   --time-limit 30 (composite 60; seconds per search, 0: none)  --jobs N  --out <file>
  *
  * Jobs run on child processes (this file with --worker), one search at a time each.
  */
