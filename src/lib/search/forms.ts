@@ -141,10 +141,11 @@ export async function screenForms(
         screen,
         (async () => {
           const noise = estimate().nrmse;
+          const noisy = noise > settings.stopNrmse;
           const steps =
             screen === "exhaustive"
-              ? screenMonomialSteps(ctx.data.inputs, ctx.data.x, y, noise)
-              : reduceMonomialSteps(ctx.data.inputs, ctx.data.x, y, noise);
+              ? screenMonomialSteps(ctx.data.inputs, ctx.data.x, y, noise, noisy)
+              : reduceMonomialSteps(ctx.data.inputs, ctx.data.x, y, noise, noisy);
           const choice = await driveSteps(timedSteps(steps, timer, "screening"), clock);
           return choice && !choice.monomials.some((parts) => ctx.data.inputs.includes(monomialText(parts)))
             ? choice

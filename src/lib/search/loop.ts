@@ -527,20 +527,30 @@ function setNoiseFloor(s: OutputSearch): void {
   if (!poly && floor !== undefined && s.cheap && s.cheap.proposal.products.length <= SHORT_AT_FLOOR) {
     s.atFloor = s.cheap.proposal;
     s.rivals = rivalsOf(s, s.cheap.proposal);
+  } else if (!poly && floor !== undefined && s.cheap) {
+    // A longer start at the floor: its shorter rivals are fitted after it all the same, and the
+    // search goes on (4·sin(0.5·u)·d + e at 20 dB: a six-term power sum fits the screening rows a
+    // little closer than sin(0.49·u)·d + e, which the episodes did not propose in 30 s).
+    const terms = s.cheap.proposal.products.length;
+    s.rivals = rivalsOf(s, s.cheap.proposal, (p) => p.products.length < terms);
   }
 }
 
 /** Rivals fitted beside the polynomial answer: the first screen's RIVALS best others by the score. */
 const RIVALS = 4;
 
-function rivalsOf(s: OutputSearch, poly: LinearProposal): LinearProposal[] {
+function rivalsOf(
+  s: OutputSearch,
+  poly: LinearProposal,
+  among: (p: LinearProposal) => boolean = () => true,
+): LinearProposal[] {
   const lookup = (name: string) => s.ctx.symbols.get(name);
   const y = columnOf(s.ctx.data, s.ctx.target);
   const expected = (p: LinearProposal) => nrmseOnY(s.ctx, p, y, s.settings.constant);
   const score = (p: LinearProposal) =>
     frontScoreOf(expected(p), parametersOfProducts(p.products, s.ctx.pool, lookup), s.ctx.data.rows);
   return s.first.proposals
-    .filter((p) => p !== poly)
+    .filter((p) => p !== poly && among(p))
     .sort((p, q) => score(p) - score(q))
     .slice(0, RIVALS);
 }

@@ -202,9 +202,9 @@ export function* pursueWeightedSteps(
   const dictionary = weightedDictionary(plain, weighted, options);
   if (!dictionary) return [];
   const { neurons } = dictionary;
-  const refine = function* (model: number[][]): Steps<number[][] | undefined> {
+  const refine = function* (model: number[][], rows?: number): Steps<number[][] | undefined> {
     yield;
-    return refineWeights(neurons, plain.length, model, y, options.intercept);
+    return refineWeights(neurons, plain.length, model, y, options.intercept, rows);
   };
   // An answer holds each neuron at one weight (a LoCaL neuron has one); the pursuit on its way
   // may hold it at several (exp(−1.25·x1)·x3 beside exp(−3·x1)·x2), which refining and pruning resolve.

@@ -14,8 +14,11 @@ const SCAN_ROWS = 128;
 /** How a pursuit's sum ended: exact, or with a residual of noise. */
 export type Settled = "exact" | "noise";
 
-/** A sum refined (its exponents, its inner weights), or undefined where refining gives nothing. */
-export type Refine = (model: number[][]) => Steps<number[][] | undefined>;
+/**
+ * A sum refined (its exponents, its inner weights), or undefined where refining gives nothing;
+ * `rows`: the rows its fit may use at most (strided; a default of its own where not given).
+ */
+export type Refine = (model: number[][], rows?: number) => Steps<number[][] | undefined>;
 
 /** grow's signature (complete.ts grows a plain completion through it). */
 export type Grow = (

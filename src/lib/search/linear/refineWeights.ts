@@ -7,7 +7,7 @@ import { dot } from "../../numeric/index.js";
 import { dampedStep } from "./levenberg.js";
 import { basisOf, everyStep } from "./sums.js";
 
-/** Rows refineWeights fits on (strided). */
+/** Rows refineWeights fits on (strided), unless told more (a short noise sum's last fit). */
 const REFINE_ROWS = 128;
 /** Levenberg–Marquardt iterations of refineWeights. */
 const WEIGHT_ITERATIONS = 40;
@@ -39,10 +39,12 @@ export function refineWeights(
   model: readonly (readonly number[])[],
   y: Float64Array,
   intercept: boolean,
+  /** Rows fitted on at most (strided). */
+  rows = REFINE_ROWS,
 ): number[][] | undefined {
   const slots = weightSlots(neurons, firstWeighted, model);
   if (slots.length === 0) return undefined;
-  const fit = weightFit(neurons, firstWeighted, model, slots, y, intercept);
+  const fit = weightFit(neurons, firstWeighted, model, slots, y, intercept, rows);
   const weights = fitWeights(
     fit,
     slots.map((s) => s.neuron.weight),
@@ -86,8 +88,9 @@ function weightFit(
   slots: readonly Slot[],
   y: Float64Array,
   intercept: boolean,
+  most: number,
 ): WeightFit {
-  const step = Math.max(1, Math.floor(y.length / REFINE_ROWS));
+  const step = Math.max(1, Math.floor(y.length / most));
   const target = everyStep(y, step);
   const rows = target.length;
   const ones = new Float64Array(rows).fill(1);
