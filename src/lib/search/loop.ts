@@ -264,7 +264,9 @@ export async function searchOutput(outer: SearchContext, settings: SearchSetting
     // A noisy form's search estimated the noise of the target it searched (y·Q, g⁻¹(y)): the result
     // states y's own, the floor its answer was held to (a ratio at 1 %: 3.6 % of y·Q, 2.2 % of y).
     const own =
-      form.reach === undefined ? {} : { noise: s.estimate(), ...floorOf(s.estimate().nrmse, s.ctx.data.rows) };
+      !("reach" in form) || form.reach === undefined
+        ? {}
+        : { noise: s.estimate(), ...floorOf(s.estimate().nrmse, s.ctx.data.rows) };
     return { ...found, phases: mergedPhases(before, found.phases), ...own };
   }
   await screenFirst(s);
@@ -528,11 +530,12 @@ function setNoiseFloor(s: OutputSearch): void {
     s.atFloor = s.cheap.proposal;
     s.rivals = rivalsOf(s, s.cheap.proposal);
   } else if (!poly && floor !== undefined && s.cheap) {
-    // A longer start at the floor: its shorter rivals are fitted after it all the same, and the
-    // search goes on (4·sin(0.5·u)·d + e at 20 dB: a six-term power sum fits the screening rows a
-    // little closer than sin(0.49·u)·d + e, which the episodes did not propose in 30 s).
-    const terms = s.cheap.proposal.products.length;
-    s.rivals = rivalsOf(s, s.cheap.proposal, (p) => p.products.length < terms);
+    // A longer start at the floor: its rivals of at most two products are fitted after it all the
+    // same, and the search goes on (4·sin(0.5·u)·d + e at 20 dB: a six-term power sum fits the
+    // screening rows a little closer than sin(0.49·u)·d + e, which the episodes did not propose in
+    // 30 s). Not longer ones: a²·b + c³ at 1 % took a three-term rival, a²·b + 0.06·b⁻¹·c³ + 0.99·c³,
+    // 15 nats closer to the noise of its rows than the law, one sum picked among thousands.
+    s.rivals = rivalsOf(s, s.cheap.proposal, (p) => p.products.length <= SHORT_AT_FLOOR);
   }
 }
 
