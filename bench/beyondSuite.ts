@@ -75,7 +75,7 @@ import {
   type CompositeEntry,
   type CompositeKind,
 } from "../src/lib/data/composite.js";
-import type { Term } from "../src/lib/equation/index.js";
+import type { Expression, Term } from "../src/lib/equation/index.js";
 
 /** What answers a run: the search through `fit`, or the sparse-regression peer. */
 const METHODS = ["consolesr", "stlsq"] as const;
@@ -136,13 +136,32 @@ function structureKey(terms: readonly Term[], constant?: number, outer?: string,
 const levelName = (job: Pick<Job, "snrDb" | "noiseRms">) =>
   job.snrDb !== undefined ? `${job.snrDb} dB` : job.noiseRms !== undefined ? `${100 * job.noiseRms} % RMS` : "clean";
 
+/**
+ * The additive pieces of an expression (an answer that is no LoCaL): the top level's terms (one where
+ * it is no sum) and every inner sum's, as the composite family counts its laws' (a·(b − c)²: 3).
+ */
+function expressionPieces(node: Expression, top = true): number {
+  if (!Array.isArray(node)) return top ? 1 : 0;
+  const summands = (n: Expression): Expression[] =>
+    Array.isArray(n) && (n[0] === "+" || n[0] === "-") ? (n.slice(1) as Expression[]).flatMap(summands) : [n];
+  if (node[0] === "+" || node[0] === "-") {
+    const parts = summands(node);
+    return parts.length + parts.reduce<number>((sum, p) => sum + expressionPieces(p, false), 0);
+  }
+  return (
+    (top ? 1 : 0) + (node.slice(1) as Expression[]).reduce<number>((sum, a) => sum + expressionPieces(a, false), 0)
+  );
+}
+
 /** The additive pieces of an answer: each term and each constant, above and below a ratio. */
 const piecesOf = (e: EquationResult) =>
-  e.terms.length +
-  (e.constant !== undefined && e.constant !== 0 ? 1 : 0) +
-  (e.denominator
-    ? e.denominator.terms.length + (e.denominator.constant !== undefined && e.denominator.constant !== 0 ? 1 : 0)
-    : 0);
+  e.expression !== undefined
+    ? expressionPieces(e.expression)
+    : e.terms.length +
+      (e.constant !== undefined && e.constant !== 0 ? 1 : 0) +
+      (e.denominator
+        ? e.denominator.terms.length + (e.denominator.constant !== undefined && e.denominator.constant !== 0 ? 1 : 0)
+        : 0);
 
 /** Rows of the fresh noiseless set a forms run is judged on, and their seed's offset. */
 const FRESH_SEED = 1_000_000;

@@ -116,7 +116,10 @@ export async function runWithProgress(
     log,
     quiet,
     episodes: prepared.plugins.settings!.episodes,
-    equation: ({ best }) => (best.equation.terms.length ? equationText(best.equation, (n) => symbols.get(n)) : "—"),
+    equation: ({ best }) =>
+      best.equation.terms.length || best.equation.expression !== undefined
+        ? equationText(best.equation, (n) => symbols.get(n))
+        : "—",
   });
   const controller = new AbortController();
   const stop = () => {

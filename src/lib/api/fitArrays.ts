@@ -13,7 +13,7 @@
 import { useBackend } from "../engine/index.js";
 import type { BackendName } from "../core/index.js";
 import { GrowingColumn, MIN_ROWS, type Table } from "../data/index.js";
-import { evaluateEquation, factorInputs } from "../equation/index.js";
+import { checkExpression, evaluateEquation, expressionInputs, factorInputs } from "../equation/index.js";
 import { InputError } from "../core/index.js";
 import { prepareRun, runPrepared, type PipelineOptions } from "../run/index.js";
 import type { Registries } from "../plugins/index.js";
@@ -525,12 +525,26 @@ export function loadResult(json: string | object, options: LoadResultOptions = {
   const registries = options.registries ?? createRegistries(options.plugins ?? []);
   const config = result.manifest.config as { inputs?: unknown };
   const factorsOf = (e: EquationResult) => [...e.terms, ...(e.denominator?.terms ?? [])].flatMap((t) => t.factors);
-  const used = [...new Set(result.equations.flatMap((e) => factorsOf(e).flatMap(factorInputs)))];
+  const used = [
+    ...new Set(
+      result.equations.flatMap((e) => [
+        ...factorsOf(e).flatMap(factorInputs),
+        ...(e.expression === undefined ? [] : expressionInputs(e.expression)),
+      ]),
+    ),
+  ];
   const names =
     Array.isArray(config.inputs) && config.inputs.every((n) => typeof n === "string")
       ? (config.inputs as string[])
       : used.sort();
   for (const equation of result.equations) {
+    if (equation.expression !== undefined)
+      checkExpression(
+        equation.expression,
+        `${file}: the expression of ${quote(equation.target)}`,
+        (name) => registries.symbols.has(name),
+        names,
+      );
     for (const factor of factorsOf(equation)) {
       if (!registries.symbols.has(factor.symbol))
         throw new InputError(

@@ -201,7 +201,10 @@ async function runSearch(
           episode: e.episode,
           structures: e.structures,
           bestNrmse: e.best.nrmse,
-          best: e.best.equation.terms.length ? equationText(e.best.equation, symbol) : "",
+          best:
+            e.best.equation.terms.length || e.best.equation.expression !== undefined
+              ? equationText(e.best.equation, symbol)
+              : "",
           fraction: (targetIndex + share) / Math.max(1, targets.length),
         });
         env.hooks?.onEpisode?.(e, config);

@@ -254,6 +254,16 @@ export const SETTINGS = {
     readBy: ["consolesr"],
     manifest: { absent: false },
   }),
+  derived: boolean(
+    "search",
+    "try derived inputs: sums and differences of inputs or of their squares (a·(b − c)², √(a² + b²))",
+    {
+      default: true,
+      paper: false,
+      readBy: ["consolesr"],
+      manifest: { absent: false },
+    },
+  ),
   polynomial: boolean("search", "ask first whether y is a sparse sum of monomials of degree ≤ 3 (or 2)", {
     default: true,
     paper: false,
@@ -470,6 +480,7 @@ const RECORD_ORDER = [
   "outer",
   "ratio",
   "monomial",
+  "derived",
   "constant",
   "targetEvery",
   "icnnLearningRate",

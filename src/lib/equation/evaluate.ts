@@ -1,4 +1,5 @@
 import type { SymbolPlugin } from "../plugins/index.js";
+import { evaluateExpression } from "./expression.js";
 import { factorColumn } from "./monomial.js";
 import { applyOuter } from "./outer.js";
 import type { Equation, Factor, Term } from "./types.js";
@@ -35,6 +36,7 @@ export function evaluateEquation(
   columns: ColumnLookup,
   rows: number,
 ): Float64Array {
+  if (equation.expression !== undefined) return evaluateExpression(equation.expression, symbols, columns, rows);
   const sum = (terms: readonly Term[]) => {
     const out = new Float64Array(rows);
     for (const term of terms) {

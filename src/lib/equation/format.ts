@@ -3,6 +3,7 @@
  * sqrt abs tanh) and LaTeX of an equation. Symbols render themselves through their plugin.
  */
 import type { SymbolLookup } from "./evaluate.js";
+import { expressionLatex, expressionText } from "./expression.js";
 import { monomialText } from "./monomial.js";
 import { outerOf } from "./outer.js";
 import type { Equation, Factor, MonomialPart, Term } from "./types.js";
@@ -104,6 +105,7 @@ function renderSum(terms: readonly Term[], r: Renderer, digits: number): string 
 
 /** Right-hand side in the text grammar (docs/design.md#text-grammar). */
 export function equationText(equation: Equation, symbols: SymbolLookup, digits = 4): string {
+  if (equation.expression !== undefined) return expressionText(equation.expression, symbols, digits);
   const inner = render(
     equation,
     {
@@ -123,6 +125,7 @@ export function equationText(equation: Equation, symbols: SymbolLookup, digits =
 
 /** Right-hand side in LaTeX, as KaTeX renders it. */
 export function equationLatex(equation: Equation, symbols: SymbolLookup, digits = 4): string {
+  if (equation.expression !== undefined) return expressionLatex(equation.expression, symbols, digits);
   const inner = render(
     equation,
     {

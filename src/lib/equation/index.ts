@@ -1,5 +1,18 @@
 /** Equations as data: sums of monomials of symbols and outer functions, evaluated, simplified, printed, parsed. */
 export type { Equation, Factor, MonomialPart, Term } from "./types.js";
+export {
+  checkExpression,
+  equationExpression,
+  evaluateExpression,
+  type Expression,
+  type ExpressionCall,
+  expressionComplexity,
+  expressionInputs,
+  expressionLatex,
+  expressionText,
+  isOperator,
+  substituteInputs,
+} from "./expression.js";
 export { factorColumn, factorInputs, monomialCost, monomialText, powerValue } from "./monomial.js";
 export {
   applyOuter,

@@ -1,3 +1,4 @@
+import type { Expression } from "./expression.js";
 import type { OuterName } from "./outer.js";
 
 /** An equation is a sum of terms; a term is a coefficient times a product of unary factors. */
@@ -39,4 +40,9 @@ export interface Equation {
    * factors is its constant. Absent: no denominator.
    */
   denominator?: Term[];
+  /**
+   * The whole law as an expression tree (expression.ts; docs/design.md#expression), for a law that is
+   * no LoCaL, its outer function or ratio: y = expression, and `terms` (then empty) are not read.
+   */
+  expression?: Expression;
 }

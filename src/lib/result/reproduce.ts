@@ -3,7 +3,14 @@
  * equations of two results, term by term, with a relative tolerance on every coefficient and
  * inner weight. Wall-clock seconds and the git sha are never compared.
  */
-import { isOuterName, OUTER_NAMES, type Factor, type Term } from "../equation/index.js";
+import {
+  checkExpression,
+  isOuterName,
+  OUTER_NAMES,
+  type Expression,
+  type Factor,
+  type Term,
+} from "../equation/index.js";
 import { InputError, VERSION } from "../core/index.js";
 import { KNOWN_REQUIREMENTS, resultEquation, type EquationResult, type ResultJson } from "./result.js";
 import { escapedLine, quote, shown } from "../core/index.js";
@@ -125,6 +132,11 @@ function checkEquation(e: unknown, where: string, listed: readonly unknown[] | u
       throw new InputError(`${where}.denominator must be { terms, constant? }`);
     requires("denominator", "a denominator");
     checkTerms(d.terms, `${where}.denominator.terms`, requires);
+  }
+  if (e.expression !== undefined) {
+    requires("expression", "an expression");
+    // Its shape here; its symbols and inputs where the registries and inputs are known (loadResult).
+    checkExpression(e.expression, `${where}.expression`, () => true);
   }
 }
 
@@ -340,6 +352,37 @@ function compareTerms(
   for (const term of remaining) out.structure.push(`term ${factorKey(term.factors)} only in the re-run`);
 }
 
+/**
+ * Two expressions (equations[].expression) compared: the same tree of operators and inputs, each
+ * constant within `tolerance` (a number difference named by its place), else one structure difference.
+ */
+function compareExpressions(
+  target: string,
+  before: Expression | undefined,
+  after: Expression | undefined,
+  tolerance: number,
+  out: TargetComparison,
+): void {
+  if (before === undefined && after === undefined) return;
+  const shape = (e: Expression | undefined): string => JSON.stringify(e, (_, v) => (typeof v === "number" ? 0 : v));
+  if (shape(before) !== shape(after)) {
+    out.structure.push(
+      `expression ${before === undefined ? "none" : "written"} → ${after === undefined ? "none" : "another"}`,
+    );
+    return;
+  }
+  const walk = (a: Expression, b: Expression, path: string) => {
+    if (typeof a === "number" && typeof b === "number") {
+      const relative = relativeDifference(a, b);
+      out.maxRelative = Math.max(out.maxRelative, relative);
+      if (relative > tolerance)
+        out.numbers.push({ target, term: "expression", number: path, old: a, new: b, relative });
+    } else if (Array.isArray(a) && Array.isArray(b))
+      for (let i = 1; i < a.length; i++) walk(a[i] as Expression, b[i] as Expression, `${path}[${i}]`);
+  };
+  walk(before!, after!, "expression");
+}
+
 /** Two numbers agree within `tolerance`: relatively, or absolutely for values near zero (an NRMSE of 1e-16). */
 const close = (a: number, b: number, tolerance: number) =>
   relativeDifference(a, b) <= tolerance || Math.abs(a - b) <= tolerance;
@@ -376,6 +419,7 @@ export function compareEquations(
       // The constant as a term without factors: an older result kept it among its terms.
       compareTerms(target, resultEquation(a).terms, resultEquation(b).terms, tolerance, out);
       if (a.outer !== b.outer) out.structure.push(`outer ${a.outer ?? "none"} → ${b.outer ?? "none"}`);
+      compareExpressions(target, a.expression, b.expression, tolerance, out);
       if (Boolean(a.denominator) !== Boolean(b.denominator))
         out.structure.push(`denominator ${a.denominator ? "present" : "none"} → ${b.denominator ? "present" : "none"}`);
       else if (a.denominator)

@@ -3,7 +3,7 @@
  * `reproduce`. Wall-clock times are kept out of it unless asked for, so that one seed gives
  * byte-identical JSON (they go to stderr instead).
  */
-import type { Equation, OuterName, SymbolLookup, Term } from "../equation/index.js";
+import type { Equation, Expression, OuterName, SymbolLookup, Term } from "../equation/index.js";
 import { equationLatex, equationText } from "../equation/index.js";
 import type { RuntimeFacts } from "../core/index.js";
 
@@ -30,10 +30,16 @@ export interface EquationResult {
    * "denominator" in `requires`.
    */
   denominator?: { terms: Term[]; constant?: number };
+  /**
+   * A law that is no LoCaL, its outer function or ratio, as an expression tree (equation/expression.ts;
+   * docs/design.md#expression): y = expression, `terms` then empty. A result with one lists
+   * "expression" in `requires`.
+   */
+  expression?: Expression;
   trainNrmse: number;
 }
 
-type EquationParts = Pick<EquationResult, "terms" | "constant" | "outer" | "denominator">;
+type EquationParts = Pick<EquationResult, "terms" | "constant" | "outer" | "denominator" | "expression">;
 
 /** A sum's products and its constant apart (the constant absent where it has none). */
 function split(all: readonly Term[]): { terms: Term[]; constant?: number } {
@@ -62,6 +68,7 @@ export function resultTerms(equation: Equation): EquationParts {
     ...split(equation.terms),
     ...(equation.outer ? { outer: equation.outer } : {}),
     ...(equation.denominator ? { denominator: split(equation.denominator) } : {}),
+    ...(equation.expression !== undefined ? { expression: equation.expression } : {}),
   };
 }
 
@@ -86,6 +93,7 @@ export function resultEquation(e: Pick<EquationResult, "target"> & EquationParts
     terms: joined(e),
     ...(e.outer ? { outer: e.outer } : {}),
     ...(e.denominator ? { denominator: joined(e.denominator) } : {}),
+    ...(e.expression !== undefined ? { expression: e.expression } : {}),
   };
 }
 
@@ -262,15 +270,17 @@ export interface ResultJson {
  * The requirements this version reads (ResultJson.requires): "outer", an equation's outer function
  * (`equations[].outer`); "denominator", a ratio's denominator (`equations[].denominator`);
  * "monomial", a factor whose argument is a product of powers of inputs
- * (`terms[].factors[].monomial`). A reader meets a result's requirement only if it knows it.
+ * (`terms[].factors[].monomial`); "expression", a law written as an expression tree
+ * (`equations[].expression`). A reader meets a result's requirement only if it knows it.
  */
-export const KNOWN_REQUIREMENTS: readonly string[] = ["denominator", "monomial", "outer"];
+export const KNOWN_REQUIREMENTS: readonly string[] = ["denominator", "expression", "monomial", "outer"];
 
 /** What a result's equations require of a reader beyond the first version-1 format, sorted. */
 export function requirementsOf(equations: readonly EquationParts[]): string[] {
   const factors = (e: EquationParts) => [...e.terms, ...(e.denominator?.terms ?? [])].flatMap((t) => t.factors);
   const out: string[] = [];
   if (equations.some((e) => e.denominator !== undefined)) out.push("denominator");
+  if (equations.some((e) => e.expression !== undefined)) out.push("expression");
   if (equations.some((e) => factors(e).some((f) => f.monomial !== undefined))) out.push("monomial");
   if (equations.some((e) => e.outer !== undefined)) out.push("outer");
   return out;

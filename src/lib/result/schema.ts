@@ -34,6 +34,13 @@ const factor = z
   })
   .strict();
 
+/** An expression node (equation/expression.ts): a constant, an input's name, or [operator, ...arguments]. */
+const expressionNode: z.ZodType<unknown> = z.union([
+  z.number(),
+  z.string(),
+  z.tuple([z.string()]).rest(z.lazy(() => expressionNode)),
+]);
+
 const term = z
   .object({
     coefficient: finite().describe("the product's coefficient"),
@@ -65,6 +72,14 @@ const equation = z
       .strict()
       .optional()
       .describe("the law's denominator: y = g((Σ terms + constant) / (Σ denominator)) (requires denominator)"),
+    expression: z
+      .lazy(() => expressionNode)
+      .optional()
+      .describe(
+        "the whole law as an expression tree, for a law that is no LoCaL (docs/design.md#expression): a number, " +
+          "an input's name, or [operator, ...arguments] with + - * / ^ neg or a symbol's name; terms are then " +
+          "empty (requires expression)",
+      ),
     trainNrmse: z.number().nullable().describe("NRMSE on the training rows (null: nothing was fitted)"),
   })
   .strict();

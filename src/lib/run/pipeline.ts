@@ -216,7 +216,9 @@ function onAllRows(
 ): { equations: ResultJson["equations"]; simplified: Equation[] } {
   const lookup = (name: string) => plugins.symbols.get(name);
   const refits = found.simplified.map((e) =>
-    e.terms.length ? refitOnAllRows(e, train, lookup) : { equation: e, nrmse: Number.NaN },
+    e.terms.length || e.expression !== undefined
+      ? refitOnAllRows(e, train, lookup)
+      : { equation: e, nrmse: Number.NaN },
   );
   return {
     simplified: refits.map((r) => r.equation),

@@ -84,7 +84,8 @@ export function refitOnAllRows(
   const columns = (name: string) => data.x[data.inputs.indexOf(name)]!;
   const score = (e: Equation) => nrmse(y, evaluateEquation(e, symbols, columns, data.rows));
   const before = score(equation);
-  if (equation.outer || equation.denominator || equation.terms.length === 0) return { equation, nrmse: before };
+  if (equation.outer || equation.denominator || equation.expression !== undefined || equation.terms.length === 0)
+    return { equation, nrmse: before };
   const basis = equation.terms.map((term) => evaluateTerm({ ...term, coefficient: 1 }, symbols, columns, data.rows));
   const solved = leastSquares(basis, y);
   if (!solved) return { equation, nrmse: before };

@@ -8,10 +8,14 @@ import { exp, log } from "../core/index.js";
 import { type Clock, driveSteps } from "../core/index.js";
 import {
   compareFactors,
+  equationExpression,
   evaluateEquation,
+  expressionComplexity,
+  expressionInputs,
   monomialText,
   OUTER_NAMES,
   outerOf,
+  substituteInputs,
   type Equation,
   type Factor,
   type OuterName,
@@ -37,6 +41,7 @@ import { leastSquares, std } from "../numeric/index.js";
 import { powerOf } from "./linear/monomial.js";
 import { selectedScore, type NoisyRatio, type RatioProposal } from "./linear/ratio.js";
 import { monomialColumns, reduceMonomialSteps, screenMonomialSteps, type MonomialChoice } from "./monomialScreen.js";
+import { derivedColumns, derivedScreenSteps, type DerivedChoice } from "./derivedScreen.js";
 import { floorReach, type NoiseEstimate } from "./noise.js";
 import { frontScoreOf, parametersOf } from "./hallOfFame.js";
 import { type PhaseTimer, timedSteps } from "./phases.js";
@@ -61,7 +66,8 @@ const OUTER_FACTORS = 3;
 export type Form =
   | { kind: "outer"; name: OuterName; start?: SearchContext["start"]; reach?: number; clip?: number }
   | { kind: "ratio"; denominator: Term[]; start?: SearchContext["start"]; reach?: number }
-  | { kind: "monomial"; choice: MonomialChoice; start?: SearchContext["start"]; reach?: number };
+  | { kind: "monomial"; choice: MonomialChoice; start?: SearchContext["start"]; reach?: number }
+  | { kind: "derived"; choice: DerivedChoice };
 
 /**
  * The form of y the cheap screens find, where the first screen's cheap part (log-space products,
@@ -163,6 +169,19 @@ export async function screenForms(
     noisy
       ? ((await monomialBy("reduction")) ?? (narrow ? await monomialBy("exhaustive") : undefined))
       : monomialBy(narrow ? "exhaustive" : "reduction");
+  /**
+   * Derived inputs (derivedScreen.ts): asked last, where no other form fits (a search on derived
+   * inputs does not ask it again, nor one inside another form).
+   */
+  const derivedForm = async (): Promise<Form | undefined> => {
+    if (!settings.derived || ctx.derived || ctx.within !== undefined) return undefined;
+    const noise = estimate().nrmse;
+    const steps = derivedScreenSteps(ctx.data.inputs, ctx.data.x, y, noise, noise > settings.stopNrmse);
+    const choice = await driveSteps(timedSteps(steps, timer, "screening"), clock);
+    return choice && { kind: "derived", choice };
+  };
+  /** The noisy forms, else derived inputs. */
+  const noisyOrDerived = async () => (await noisyForm()) ?? (await derivedForm());
   const noisyForm = async (): Promise<Form | undefined> => {
     const reach = Math.max(floor, FORM_REACH * estimate().nrmse);
     const screenRows = strided(y, SCREEN_ROWS).length;
@@ -193,7 +212,7 @@ export async function screenForms(
     if (bestMonomial && (!best || bestMonomial.score < best.score)) return monomialForm(w, bestMonomial);
     return best && outerForm(w, best, clips.get(best.name));
   };
-  if (plain <= 10 * estimate().nrmse) return noisyForm();
+  if (plain <= 10 * estimate().nrmse) return noisyOrDerived();
   // Products of three factors (y² = a·b·c + 4; y⁻² = a⁻² − a⁻²·b²·c⁻²), where the search's sizes
   // hold them: a larger library, asked only where no pair sum fitted y or any g⁻¹(y); y first, so
   // that y = 1.5·a·b·c + 2·c² stays a sum (its y² is a sum of three-factor products too).
@@ -220,7 +239,7 @@ export async function screenForms(
     const choice = await monomialChoice(false);
     if (choice) return { kind: "monomial", choice };
   }
-  return noisyForm();
+  return noisyOrDerived();
 }
 
 /** What the noisy weighing of the forms shares (screenForms' noisy part). */
@@ -705,6 +724,37 @@ async function monomialSearch(
 }
 
 /**
+ * The search with derived inputs (derivedScreen.ts), answered on y's scale: a candidate that reads a
+ * derived input becomes an expression of the inputs (the derived inputs' own written in), costing
+ * each derived input's nodes beyond the one input it stood for.
+ */
+async function derivedSearch(ctx: SearchContext, settings: SearchSettings, choice: DerivedChoice, inner: InnerSearch) {
+  const { inputs, x } = derivedColumns(ctx.data.inputs, ctx.data.x, choice);
+  const found = await inner({ ...ctx, data: { ...ctx.data, inputs, x }, derived: true }, settings);
+  const lookup = (name: string) => ctx.symbols.get(name);
+  const byName = new Map(choice.features.map((f) => [f.name, f.expression]));
+  const extra = new Map(choice.features.map((f) => [f.name, expressionComplexity(f.expression).nodes - 1]));
+  const written = (e: Equation) => {
+    try {
+      return equationExpression(e, lookup);
+    } catch {
+      // (An outer-function plugin has no expression: such a candidate cannot be answered on y's scale.)
+      return Number.NaN;
+    }
+  };
+  const reads = (e: Equation) => expressionInputs(written(e)).filter((name) => byName.has(name));
+  const map = (e: Equation): Equation => {
+    const w = written(e);
+    if (typeof w === "number" && Number.isNaN(w)) return { target: e.target, terms: [], expression: w };
+    return reads(e).length === 0
+      ? e
+      : { target: e.target, terms: [], expression: substituteInputs(w, (name) => byName.get(name)) };
+  };
+  const cost = (e: Equation) => reads(e).reduce((sum, name) => sum + extra.get(name)!, 0);
+  return answerOnY(ctx, found, map, cost, undefined);
+}
+
+/**
  * The search of y in the form its screens found. A form whose search did not end on an exact fit,
  * at the noise floor (nor on the clock, a stop from outside or an error) gives way to the search of
  * y itself (no form inside), and the better of the two answers. At the floor the form's answer is as
@@ -721,7 +771,9 @@ export async function searchWithForm(
       ? await outerSearch(ctx, settings, form.name, form.start, form.clip, inner)
       : form.kind === "ratio"
         ? await ratioSearch(ctx, settings, form.denominator, form.start, inner)
-        : await monomialSearch(ctx, settings, form.choice, form.start, inner);
+        : form.kind === "monomial"
+          ? await monomialSearch(ctx, settings, form.choice, form.start, inner)
+          : await derivedSearch(ctx, settings, form.choice, inner);
   // A noisy form's answer must hold y's floor on y's own scale, as its screen found (its search fitted
   // another target): else it gives way as one that did not end at the floor.
   const noisy = "start" in form && form.start !== undefined && form.reach !== undefined;

@@ -19,7 +19,7 @@
  * a term picked from tens of thousands screened can match the noise of several rows.
  * Scores are reported relative to the front's lowest (0 is the lowest; lower is better).
  */
-import type { Equation } from "../equation/index.js";
+import { expressionComplexity, type Equation } from "../equation/index.js";
 import { log } from "../core/index.js";
 import type { Candidate } from "./evaluator.js";
 
@@ -88,7 +88,9 @@ export class HallOfFame {
 
 /** Fitted parameters of an equation: a coefficient per term and an inner weight per weighted factor. */
 export const parametersOf = (equation: Equation): number =>
-  equation.terms.reduce((sum, t) => sum + 1 + t.factors.filter((f) => f.weight !== undefined).length, 0);
+  equation.expression !== undefined
+    ? expressionComplexity(equation.expression).parameters
+    : equation.terms.reduce((sum, t) => sum + 1 + t.factors.filter((f) => f.weight !== undefined).length, 0);
 
 /** Scores within this many nats of the lowest count as equally supported (the simplest of them is chosen). */
 export const SCORE_SLACK = 2;

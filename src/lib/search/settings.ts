@@ -61,6 +61,12 @@ export interface SearchSettings extends TableSettings {
    */
   monomial: boolean;
   /**
+   * Try derived inputs (docs/design.md#derived): where y is a function of a sum or difference of
+   * inputs or of their squares (and the other inputs) and no form of the inputs fits it, search with
+   * them as inputs and answer an expression of the inputs (a·(b − c)²). Paper: false.
+   */
+  derived: boolean;
+  /**
    * Fit every structure with an additive constant per output (search/evaluator.ts): y = 2·x1 + 5
    * is one product and a constant. The paper's Algorithm 2 (its LoCaL has no bias): false.
    */

@@ -45,6 +45,8 @@ export interface SearchContext {
    * whose search found no exact law (no form at all).
    */
   within?: "ratio" | "monomial" | "none";
+  /** Set on the search with derived inputs (forms.ts derivedSearch): no derived inputs of them. */
+  derived?: boolean;
   /**
    * Under noise, the forms screen's proposal for this (reformulated) target, which reaches y's noise
    * floor on y's scale (forms.ts), and the NRMSE it leaves on this target, which stands for the noise
