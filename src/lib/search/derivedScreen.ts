@@ -18,7 +18,7 @@
 import type { Steps } from "../core/index.js";
 import { evaluateExpression, expressionInputs, type Expression } from "../equation/index.js";
 import { strided } from "./linear/proposer.js";
-import { MERGE_RATIO, MONOMIAL_NOISE, neighbourDelta, NOISY_MONOMIAL_NOISE } from "./monomialScreen.js";
+import { MERGE_RATIO, MONOMIAL_NOISE, neighbourDelta, NOISY_MONOMIAL_NOISE, standardised } from "./monomialScreen.js";
 import { estimateNoise } from "./noise.js";
 
 /** Features derived from the inputs: each an expression and its name, beside the inputs kept as they are. */
@@ -60,16 +60,6 @@ interface Feature {
   column: Float64Array;
   /** Whether it is an input as given. */
   input: boolean;
-}
-
-function standardised(v: Float64Array): Float64Array | null {
-  let mean = 0;
-  for (const x of v) mean += x / v.length;
-  let variance = 0;
-  for (const x of v) variance += (x - mean) ** 2 / v.length;
-  const sd = Math.sqrt(variance);
-  if (!(sd > 0) || !Number.isFinite(sd)) return null;
-  return Float64Array.from(v, (x) => (x - mean) / sd);
 }
 
 /** A merge's expression: u ± v or u² ± v². */
@@ -149,13 +139,6 @@ export function* derivedScreenSteps(
     if (next.size === 0) break;
     levels.push([...next.values()].sort((p, q) => p.delta - q.delta).slice(0, BEAM));
   }
-  if (process.env.DBG)
-    for (const level of levels.slice(1))
-      console.error(
-        "   level",
-        JSON.stringify(level[0]!.features.filter((f) => !f.input).map((f) => f.expression)),
-        (above(level[0]!.delta) / above(baseline)).toFixed(3),
-      );
   // The most reduced set the Gamma test confirms, below DERIVED_RATIO of the inputs' δ.
   let tested = 0;
   for (const level of levels.slice(1).reverse())

@@ -49,7 +49,8 @@ export const MONOMIAL_RATIO = 0.4;
 /** Candidates at most (inputs beyond this many pairs and triples are not screened). */
 const MAX_CANDIDATES = 1500;
 
-function standardised(v: Float64Array): Float64Array | null {
+/** A column at mean 0 and standard deviation 1; null where it does not vary (or is not finite). */
+export function standardised(v: Float64Array): Float64Array | null {
   let mean = 0;
   for (const x of v) mean += x / v.length;
   let variance = 0;
