@@ -57,6 +57,7 @@ export default {
         { name: "Search benchmark", path: "/search-benchmark" },
         { name: "Polynomial laws", path: "/polynomial" },
         { name: "Forms under noise", path: "/forms" },
+        { name: "Composite laws", path: "/composite" },
         { name: "Comparison (Table 1, Fig. 3)", path: "/comparison" },
         { name: "Ablation (§5.4)", path: "/ablation" },
         { name: "Sensitivity (§5.5)", path: "/sensitivity" },
