@@ -175,6 +175,7 @@ export async function screenForms(
    */
   const derivedForm = async (): Promise<Form | undefined> => {
     if (!settings.derived || ctx.derived || ctx.within !== undefined) return undefined;
+    ctx.onPhase?.({ target: ctx.target, phase: "testing symmetries: sums and differences of inputs (b − c, a² + b²)" });
     const noise = estimate().nrmse;
     const steps = derivedScreenSteps(ctx.data.inputs, ctx.data.x, y, noise, noise > settings.stopNrmse);
     const choice = await driveSteps(timedSteps(steps, timer, "screening"), clock);
