@@ -18,7 +18,7 @@
 import type { Steps } from "../core/index.js";
 import { evaluateExpression, expressionInputs, type Expression } from "../equation/index.js";
 import { strided } from "./linear/proposer.js";
-import { MERGE_RATIO, MONOMIAL_NOISE, neighbourDelta, NOISY_MONOMIAL_NOISE, standardised } from "./monomialScreen.js";
+import { leavesNoNoise, MERGE_RATIO, neighbourDelta, standardised } from "./monomialScreen.js";
 import { estimateNoise } from "./noise.js";
 
 /** Features derived from the inputs: each an expression and its name, beside the inputs kept as they are. */
@@ -146,7 +146,7 @@ export function* derivedScreenSteps(
       if (!(above(state.delta) < DERIVED_RATIO * above(baseline)) || tested++ >= CONFIRMED) continue;
       const choice = choiceOf(state.features, inputs, state.delta, baseline);
       yield;
-      if (confirms(inputs, x, y, choice, before, noisy)) return choice;
+      if (leavesNoNoise(derivedColumns(inputs, x, choice).x, y, before, noisy)) return choice;
     }
   return undefined;
 }
@@ -176,22 +176,6 @@ export function derivedColumns(
   const derived = choice.features.map((f) => evaluateExpression(f.expression, () => undefined as never, column, rows));
   const keep = inputs.filter((i) => choice.keep.includes(i));
   return { inputs: [...choice.features.map((f) => f.name), ...keep], x: [...derived, ...keep.map(column)] };
-}
-
-/**
- * The Gamma test's confirmation (monomialScreen.ts gammaConfirms): no more noise over the features
- * than over the inputs.
- */
-function confirms(
-  inputs: readonly string[],
-  x: readonly Float64Array[],
-  y: Float64Array,
-  choice: Pick<DerivedChoice, "features" | "keep">,
-  before: number,
-  noisy: boolean,
-): boolean {
-  const derived = derivedColumns(inputs, x, choice).x;
-  return estimateNoise(derived, y).nrmse <= (noisy ? NOISY_MONOMIAL_NOISE : MONOMIAL_NOISE) * before + 1e-12;
 }
 
 /** The inputs a choice's features read (each feature's, in order). */

@@ -352,7 +352,14 @@ function gammaConfirms(
   before: number,
   noisy: boolean,
 ): boolean {
-  const derived = monomialColumns(inputs, x, choice).x;
+  return leavesNoNoise(monomialColumns(inputs, x, choice).x, y, before, noisy);
+}
+
+/**
+ * Whether y over derived columns leaves at most MONOMIAL_NOISE (noisy: NOISY_MONOMIAL_NOISE) times
+ * the noise `before` it leaves over the inputs: the confirmation of the monomial and derived screens.
+ */
+export function leavesNoNoise(derived: readonly Float64Array[], y: Float64Array, before: number, noisy: boolean) {
   return estimateNoise(derived, y).nrmse <= (noisy ? NOISY_MONOMIAL_NOISE : MONOMIAL_NOISE) * before + 1e-12;
 }
 
