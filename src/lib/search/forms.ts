@@ -24,7 +24,7 @@ import {
 import { powerName, type SymbolPlugin } from "../plugins/index.js";
 import { nrmse as nrmseOf } from "../numeric/index.js";
 import { complexityOf, type Candidate } from "./evaluator.js";
-import { EXACT_SCREEN, firstScreenInput, nrmseOnY, productNrmse } from "./firstScreen.js";
+import { EXACT_SCREEN, firstScreenInput, nrmseOnY, productNrmse, refinedProduct } from "./firstScreen.js";
 import type { Size } from "./growth.js";
 import {
   CHEAP_FACTORS,
@@ -42,7 +42,7 @@ import { powerOf } from "./linear/monomial.js";
 import { selectedScore, type NoisyRatio, type RatioProposal } from "./linear/ratio.js";
 import { monomialColumns, reduceMonomialSteps, screenMonomialSteps, type MonomialChoice } from "./monomialScreen.js";
 import { derivedColumns, derivedScreenSteps, type DerivedChoice } from "./derivedScreen.js";
-import { floorReach, type NoiseEstimate } from "./noise.js";
+import { estimateNoise, floorReach, type NoiseEstimate } from "./noise.js";
 import { frontScoreOf, parametersOf } from "./hallOfFame.js";
 import { type PhaseTimer, timedSteps } from "./phases.js";
 import type { SearchSettings } from "./settings.js";
@@ -197,7 +197,21 @@ export async function screenForms(
     // 20 dB, √a·√b·e^(−0.5·c) + √c·sin(0.64·c) for √(a·b + c²).)
     if (proposals.some((p) => termsOf(p) === 1 && onY(p) <= reach)) return undefined;
     const most = Math.min(SCREEN_TERMS, Math.max(...sizes.map((s) => s.terms)));
-    const w: Weighing = { ctx, settings, sizes, clock, timer, cache, y, reach, most, own, scoreOf, plainScore };
+    const w: Weighing = {
+      ctx,
+      settings,
+      sizes,
+      clock,
+      timer,
+      cache,
+      y,
+      reach,
+      most,
+      own,
+      scoreOf,
+      plainScore,
+      estimate: estimate().nrmse,
+    };
     // A function of monomials: the cheap screen of y over the monomials and the kept inputs.
     const monomial = settings.monomial && ctx.within === undefined ? await monomialChoice(true) : undefined;
     const bestMonomial = monomial ? await weighMonomials(w, monomial) : undefined;
@@ -257,10 +271,17 @@ interface Weighing {
   most: number;
   /** The parameter a fitted constant adds (1 where the search fits one). */
   own: number;
+  /** y's noise estimate over the inputs (NRMSE). */
+  estimate: number;
   /** The selection score on the screening rows (selectedScore), and the best sum of y's. */
   scoreOf: (nrmse: number, parameters: number) => number;
   plainScore: number;
 }
+
+/** A noise estimate over the monomials below this share of the inputs' one takes the latter for approximation error. */
+const OVERESTIMATED = 0.5;
+/** One-product proposals of the monomials' screen whose inner weights are fitted on y (weighMonomials). */
+const REFINED = 4;
 
 interface BestMonomial {
   choice: MonomialChoice;
@@ -285,9 +306,16 @@ async function weighMonomials(w: Weighing, monomial: MonomialChoice): Promise<Be
   const { proposals: powers } = await driveSteps(timedSteps(steps, w.timer, "screening"), w.clock);
   const exponentials = exponentialProducts(reduced, monomial.monomials.length, y, settings.constant);
   let best: BestMonomial | undefined;
-  for (const p of [...powers, ...exponentials]) {
+  // The best few one-product proposals with their inner weights fitted on y (refinedProduct).
+  const onY = (p: LinearProposal) => nrmseOnY(reduced, p, y, settings.constant);
+  const refined = [...powers, ...exponentials]
+    .filter((p) => p.products.length === 1 && p.weights?.[0]?.some((v) => v !== 1))
+    .sort((p, q) => onY(p) - onY(q))
+    .slice(0, REFINED)
+    .map((p) => refinedProduct(reduced, p, y, settings.constant).proposal);
+  for (const p of [...powers, ...exponentials, ...refined]) {
     if (termsOf(p) >= w.most) continue;
-    const nrmse = nrmseOnY(reduced, p, y, settings.constant);
+    const nrmse = onY(p);
     const score = w.scoreOf(nrmse, termsOf(p) + w.own);
     if (nrmse <= w.reach && score < w.plainScore - margin && (!best || score < best.score))
       best = { choice: monomial, start: p, score, data };
@@ -341,10 +369,17 @@ async function weighRatio(w: Weighing, rival: number): Promise<Form | undefined>
 /**
  * A function of the monomials starts their search at the floor (exp(w·u)·a, sin(w·u)·d + e); a sum
  * of powers of u stands for a function the screen did not write (at 20 dB, cos(a/b)·c·d), which the
- * search of the monomials looks for.
+ * search of the monomials looks for. Where y's noise estimate over the monomials is below half its
+ * estimate over the inputs, the latter was approximation error, not noise (the estimate's models
+ * do not hold y over the inputs; over fewer features they do): the search of the monomials starts
+ * from nothing and is held to its own estimate, not to the screen's floor. Measured on noiseless
+ * a·exp(−b/c)·sin(d·e): 1.4e-2 over the five inputs, 1.1e-5 over b/c, d·e and a; the start at the
+ * first floor ended that search at once on v·cos(0.53·v)·exp(−u)·a. (Any feature set's estimate
+ * bounds the noise from above, as the inputs' does.)
  */
 function monomialForm(w: Weighing, { choice, data, start: proposal }: BestMonomial): Form {
   const { ctx, settings, y } = w;
+  if (estimateNoise(data.x, y).nrmse < OVERESTIMATED * w.estimate) return { kind: "monomial", choice };
   const start = writesFunction(ctx, proposal) ? startOf({ ...ctx, data }, settings, proposal, y) : undefined;
   return { kind: "monomial", choice, reach: w.reach, ...(start ? { start } : {}) };
 }

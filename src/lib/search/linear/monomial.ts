@@ -183,8 +183,12 @@ function extraColumns({ x, pool, allowed, lookup }: MonomialInput, keep: readonl
 }
 
 /**
- * Up to `rounds` extras added greedily, each the one whose fit beside the chosen ones leaves the
- * least residual; every fit on the way is considered (a yield before each).
+ * Extras added greedily, up to `rounds`: each round adds to each kept set the one extra whose fit
+ * beside it leaves the least residual, and keeps the sets within TIE of the round's best (at most
+ * TIED): two factors of one input can tie alone and part only beside a third (sin(v) and
+ * v·cos(0.5·v) beside exp(−u), measured on a·exp(−b/c)·sin(d·e) over b/c and d·e: 0.201 and 0.201
+ * alone, then 7e-3 for the cosine's product and 7e-16 for the sine's, which a greedy choice never
+ * fitted). Every fit on the way is considered (a yield before each).
  */
 function* chooseExtras(
   basis: LogBasis,
@@ -192,20 +196,38 @@ function* chooseExtras(
   extras: readonly Extra[],
   rounds: number,
 ): Steps<void> {
-  let chosen: Extra[] = [];
-  for (let round = 0; round < rounds; round++) {
-    let best: { extra: Extra; residual: number } | undefined;
-    for (const e of extras) {
-      yield;
-      if (chosen.some((c) => c.neuron === e.neuron)) continue;
-      const fit = logFit([...basis.base.map((b) => b.values), ...chosen.map((c) => c.values), e.values], basis.t);
-      if (fit && (!best || fit.residual < best.residual)) best = { extra: e, residual: fit.residual };
-      consider(basis, out, [...chosen, e]);
+  let kept: Extra[][] = [[]];
+  for (let round = 0; round < rounds && kept.length > 0; round++) {
+    const grown: { chosen: Extra[]; residual: number }[] = [];
+    const seen = new Set<string>();
+    for (const chosen of kept) {
+      for (const e of extras) {
+        yield;
+        if (chosen.some((c) => c.neuron === e.neuron)) continue;
+        const next = [...chosen, e];
+        const key = next
+          .map((c) => `${c.neuron}:${c.weight}`)
+          .sort()
+          .join(" ");
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const fit = logFit([...basis.base.map((b) => b.values), ...next.map((c) => c.values)], basis.t);
+        if (fit) grown.push({ chosen: next, residual: fit.residual });
+        consider(basis, out, next);
+      }
     }
-    if (!best) break;
-    chosen = [...chosen, best.extra];
+    grown.sort((p, q) => p.residual - q.residual);
+    const best = grown[0]?.residual ?? Number.POSITIVE_INFINITY;
+    kept = grown
+      .filter((g) => g.residual <= TIE * best)
+      .slice(0, TIED)
+      .map((g) => g.chosen);
   }
 }
+
+/** Sets of extras kept after a round: those within this factor of the round's least residual, and at most TIED. */
+const TIE = 1.05;
+const TIED = 3;
 
 /**
  * The powers with the `chosen` extras fitted in log space: its products (at two tolerances) kept in
