@@ -146,8 +146,8 @@ export function productNrmse(
  * A one-product log-space proposal with its inner weights fitted on y's own scale (Levenberg–Marquardt
  * on SCREEN_ROWS strided rows, the coefficient and the constant by least squares at each step), and
  * its NRMSE there; the proposal as it is where it has no inner weight or none moved. Under noise the
- * log-space slope of a small |y| is noise's: exp(w·u)·sin(v)·a at 1 % of y's RMS took w = −0.62 for
- * −1 from log|y| (NRMSE on y 0.038, the floor 0.026), −1.00 refitted here.
+ * log-space slope of a small |y| is noise's: exp(w·u)·sin(v)·a at 1 % of y's RMS took w = −1.078 for
+ * −1 from log|y| (NRMSE on y 0.038, the floor's reach 0.026), −1.000 refitted here (0.018).
  */
 export function refinedProduct(
   ctx: Pick<SearchContext, "data" | "pool" | "symbols">,
