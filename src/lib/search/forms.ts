@@ -214,6 +214,9 @@ export async function screenForms(
     };
     // A function of monomials: the cheap screen of y over the monomials and the kept inputs.
     const monomial = settings.monomial && ctx.within === undefined ? await monomialChoice(true) : undefined;
+    // y's noise over the monomials well below its noise over the inputs: the latter was approximation
+    // error, and the monomials' search runs whole on its own estimate (monomialOverestimated).
+    if (monomial && monomialOverestimated(ctx, monomial, y, w.estimate)) return { kind: "monomial", choice: monomial };
     const bestMonomial = monomial ? await weighMonomials(w, monomial) : undefined;
     // A short sum of the monomials at the floor is asked no further: no outer function or ratio is
     // shorter (SHORT_AT_FLOOR; a·b·c·d + e·f at 1 %: 6 s of screens saved).
@@ -369,19 +372,26 @@ async function weighRatio(w: Weighing, rival: number): Promise<Form | undefined>
 /**
  * A function of the monomials starts their search at the floor (exp(w·u)·a, sin(w·u)·d + e); a sum
  * of powers of u stands for a function the screen did not write (at 20 dB, cos(a/b)·c·d), which the
- * search of the monomials looks for. Where y's noise estimate over the monomials is below half its
- * estimate over the inputs, the latter was approximation error, not noise (the estimate's models
- * do not hold y over the inputs; over fewer features they do): the search of the monomials starts
- * from nothing and is held to its own estimate, not to the screen's floor. Measured on noiseless
- * a·exp(−b/c)·sin(d·e): 1.4e-2 over the five inputs, 1.1e-5 over b/c, d·e and a; the start at the
- * first floor ended that search at once on v·cos(0.53·v)·exp(−u)·a. (Any feature set's estimate
- * bounds the noise from above, as the inputs' does.)
+ * search of the monomials looks for.
  */
 function monomialForm(w: Weighing, { choice, data, start: proposal }: BestMonomial): Form {
   const { ctx, settings, y } = w;
-  if (estimateNoise(data.x, y).nrmse < OVERESTIMATED * w.estimate) return { kind: "monomial", choice };
   const start = writesFunction(ctx, proposal) ? startOf({ ...ctx, data }, settings, proposal, y) : undefined;
   return { kind: "monomial", choice, reach: w.reach, ...(start ? { start } : {}) };
+}
+
+/**
+ * Whether y's noise estimate over the monomials and the kept inputs is below OVERESTIMATED of its
+ * estimate over the inputs: the latter was then the estimator's approximation error, not noise (its
+ * models do not hold y over the inputs; over fewer features they do; any feature set's estimate
+ * bounds the noise from above, and one that lost what y depends on reads higher, not lower). The
+ * monomials' search then runs whole, held to its own estimate, without the weighing's start at the
+ * inputs' floor. Measured on noiseless a·exp(−b/c)·sin(d·e): 1.4e-2 over the five inputs, 1.1e-5
+ * over b/c, d·e and a; that start had ended the search at once on v·cos(0.53·v)·exp(−u)·a.
+ */
+function monomialOverestimated(ctx: SearchContext, choice: MonomialChoice, y: Float64Array, estimate: number) {
+  const { x } = monomialColumns(ctx.data.inputs, ctx.data.x, choice);
+  return estimateNoise(x, y).nrmse < OVERESTIMATED * estimate;
 }
 
 /** The outer form of the weighing's best, its start's noise what it leaves on every row of g⁻¹(y). */
