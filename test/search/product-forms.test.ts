@@ -1,5 +1,5 @@
 /**
- * Products of two functions of monomials (issue 57's "products of two forms"): y = F(u)·G(v)·x with
+ * Functions of monomials (issue 57's "products of two forms"): y = F(u)·G(v)·x with
  * u and v monomials of the inputs. The log-space screen must not lose the product where two factor
  * sets tie alone (src/lib/search/linear/monomial.ts, chooseExtras), the monomials' weighing fits a
  * product's inner weights on y (firstScreen.ts, refinedProduct), and a noise estimate inflated by
@@ -83,4 +83,25 @@ test("fit() answers the same product at 1 % noise it is not told, within 1 % on 
   assert.ok(worst < 0.01, `worst error on fresh rows ${worst} (${equation.text})`);
   // One product: the law's, no term the noise paid for.
   assert.equal((equation.text.match(/[+-] /g) ?? []).length, 0, equation.text);
+});
+
+test("fit() answers a function of one monomial where the inputs' noise estimate is approximation error", async () => {
+  // 2·e/√(1 + (a·b·c)²): y's noise estimate over the four inputs is the estimator's approximation
+  // error, far above the one over a·b·c and e; held to it, the weighing found no proposal at that
+  // floor and the search ran to the clock on −0.48·√a·√b·e + 0.81·e/(a·b) − … (36 % off on fresh rows).
+  const law4 = ([a, b, c, e]: readonly number[]) => (2 * e!) / Math.sqrt(1 + (a! * b! * c!) ** 2);
+  const ranges4: [number, number][] = [
+    [0.5, 2],
+    [0.5, 2],
+    [0.5, 1.5],
+    [1, 3],
+  ];
+  const rng = createRng(0);
+  const X = Array.from({ length: 800 }, () => ranges4.map(([lo, hi]) => rng.uniform(lo, hi)));
+  const result = await fit({ X, y: X.map(law4), names: ["a", "b", "c", "e"], seed: 0, timeLimit: 120 });
+  const fresh = Array.from({ length: 500 }, () => ranges4.map(([lo, hi]) => rng.uniform(lo, hi)));
+  const predicted = result.equations[0]!.predict(fresh);
+  const worst = Math.max(...fresh.map((row, i) => Math.abs(law4(row) - predicted[i]!)));
+  assert.equal(result.search.stopReason, "reward-threshold");
+  assert.ok(worst < 1e-9, `worst error on fresh rows ${worst} (${result.equations[0]!.text})`);
 });
