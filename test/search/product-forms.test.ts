@@ -11,6 +11,10 @@ import { test } from "node:test";
 import { createRng, fit } from "../../src/lib/index.js";
 import { monomialProposals } from "../../src/lib/search/linear/monomial.js";
 import { createSymbolRegistry } from "../../src/lib/plugins/builtin.js";
+import { runSteps } from "../../src/lib/core/index.js";
+import { monomialText } from "../../src/lib/equation/index.js";
+import { monomialChoiceSteps, reduceMonomialSteps } from "../../src/lib/search/monomialScreen.js";
+import { estimateNoise } from "../../src/lib/search/noise.js";
 
 const symbols = createSymbolRegistry();
 
@@ -102,6 +106,47 @@ test("fit() answers a function of one monomial where the inputs' noise estimate 
   const fresh = Array.from({ length: 500 }, () => ranges4.map(([lo, hi]) => rng.uniform(lo, hi)));
   const predicted = result.equations[0]!.predict(fresh);
   const worst = Math.max(...fresh.map((row, i) => Math.abs(law4(row) - predicted[i]!)));
+  assert.equal(result.search.stopReason, "reward-threshold");
+  assert.ok(worst < 1e-9, `worst error on fresh rows ${worst} (${result.equations[0]!.text})`);
+});
+
+/** A diode-like law over decades: 0.05·c·(e^(2·a/b) − 1), y from about 4e-3 to 40. */
+const diode = ([a, b, c]: readonly number[]) => 0.05 * c! * (Math.exp((2 * a!) / b!) - 1);
+const diodeRanges: [number, number][] = [
+  [0.2, 1.5],
+  [0.5, 1],
+  [0.1, 2],
+];
+
+test("the monomial screen asks log|y| where y spans decades: a/b for 0.05·c·(e^(2·a/b) − 1)", () => {
+  const rng = createRng(0);
+  const X = Array.from({ length: 800 }, () => diodeRanges.map(([lo, hi]) => rng.uniform(lo, hi)));
+  const x = [0, 1, 2].map((j) => Float64Array.from(X, (row) => row[j]!));
+  const y = Float64Array.from(X, diode);
+  const noise = estimateNoise(x, y).nrmse;
+  const noisy = noise > 1e-6;
+  // On y alone the largest values decide δ: the reduction screen (the one asked first where the
+  // estimate reads noise, as here, where it is approximation error) merges nothing that passes.
+  assert.equal(runSteps(reduceMonomialSteps(["a", "b", "c"], x, y, noise, noisy)), undefined);
+  const choice = runSteps(monomialChoiceSteps("reduction", ["a", "b", "c"], x, y, noise, noisy));
+  assert.ok(choice, "a choice on log|y|");
+  assert.ok(
+    choice.monomials.some((m) => monomialText(m) === "a/b"),
+    `a/b among ${choice.monomials.map(monomialText).join(", ")}`,
+  );
+  assert.ok(choice.keep.includes("c"));
+});
+
+test("fit() answers 0.05·c·(e^(2·a/b) − 1) exactly, an exponential minus one over decades", async () => {
+  // Before: a sum of exponentials and sines of a²/b² at the clock, 2 % off on fresh rows.
+  const rng = createRng(0);
+  const X = Array.from({ length: 800 }, () => diodeRanges.map(([lo, hi]) => rng.uniform(lo, hi)));
+  const result = await fit({ X, y: X.map(diode), names: ["a", "b", "c"], seed: 0, timeLimit: 120 });
+  const fresh = Array.from({ length: 500 }, () => diodeRanges.map(([lo, hi]) => rng.uniform(lo, hi)));
+  const predicted = result.equations[0]!.predict(fresh);
+  const truth = fresh.map(diode);
+  const rms = Math.sqrt(truth.reduce((s, v) => s + v * v, 0) / truth.length);
+  const worst = Math.max(...truth.map((v, i) => Math.abs(v - predicted[i]!))) / rms;
   assert.equal(result.search.stopReason, "reward-threshold");
   assert.ok(worst < 1e-9, `worst error on fresh rows ${worst} (${result.equations[0]!.text})`);
 });

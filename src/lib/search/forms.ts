@@ -40,7 +40,7 @@ import {
 import { leastSquares, std } from "../numeric/index.js";
 import { powerOf } from "./linear/monomial.js";
 import { selectedScore, type NoisyRatio, type RatioProposal } from "./linear/ratio.js";
-import { monomialColumns, reduceMonomialSteps, screenMonomialSteps, type MonomialChoice } from "./monomialScreen.js";
+import { monomialChoiceSteps, monomialColumns, type MonomialChoice } from "./monomialScreen.js";
 import { derivedColumns, derivedScreenSteps, type DerivedChoice } from "./derivedScreen.js";
 import { estimateNoise, floorReach, type NoiseEstimate } from "./noise.js";
 import { frontScoreOf, parametersOf } from "./hallOfFame.js";
@@ -148,10 +148,7 @@ export async function screenForms(
         (async () => {
           const noise = estimate().nrmse;
           const noisy = noise > settings.stopNrmse;
-          const steps =
-            screen === "exhaustive"
-              ? screenMonomialSteps(ctx.data.inputs, ctx.data.x, y, noise, noisy)
-              : reduceMonomialSteps(ctx.data.inputs, ctx.data.x, y, noise, noisy);
+          const steps = monomialChoiceSteps(screen, ctx.data.inputs, ctx.data.x, y, noise, noisy);
           const choice = await driveSteps(timedSteps(steps, timer, "screening"), clock);
           return choice && !choice.monomials.some((parts) => ctx.data.inputs.includes(monomialText(parts)))
             ? choice

@@ -14,7 +14,7 @@
  * both δ, so noise alone does not make the screen fire.
  * Float64 throughout, on at most SCREEN_ROWS strided rows; the same answer in every engine.
  */
-import { runSteps, type Steps } from "../core/index.js";
+import { log, runSteps, type Steps } from "../core/index.js";
 import { factorColumn, monomialText, powerValue, type MonomialPart } from "../equation/index.js";
 import { estimateNoise } from "./noise.js";
 import { strided } from "./linear/proposer.js";
@@ -398,4 +398,55 @@ function equivalent(p: readonly MonomialPart[], q: readonly MonomialPart[]): boo
   if (!ratio) return false;
   const r = ratio.power / p[0]!.power;
   return p.every((x) => q.some((y) => y.input === x.input && y.power === r * x.power));
+}
+
+/**
+ * y's range, largest over smallest |y|, from which the monomial screens also ask log|y| where y
+ * itself gives no choice (monomialChoiceSteps).
+ */
+export const LOG_SPAN = 10;
+
+/**
+ * A monomial screen (the exhaustive one or the reduction screen) of y, and where it finds nothing
+ * and y keeps one sign over a range of LOG_SPAN and more, of log|y|: y is a function of the same
+ * features as log|y|, and the nearest-neighbour δ of a y over decades is its largest values' (a
+ * diode's a·(e^(b/c) − 1) over a ∈ [0.01, 1], b/c ∈ [0.2, 5]: 0.69 of the inputs' δ on y, 0.25 on
+ * log|y|). A choice on log|y| is confirmed on y itself as every choice is (leavesNoNoise, against
+ * `noise`, y's estimate over the inputs).
+ */
+export function* monomialChoiceSteps(
+  screen: "exhaustive" | "reduction",
+  inputs: readonly string[],
+  x: readonly Float64Array[],
+  y: Float64Array,
+  noise: number,
+  noisy: boolean,
+): Steps<MonomialChoice | undefined> {
+  const ask = (target: Float64Array, estimate: number) =>
+    screen === "exhaustive"
+      ? screenMonomialSteps(inputs, x, target, estimate, noisy)
+      : reduceMonomialSteps(inputs, x, target, estimate, noisy);
+  const choice = yield* ask(y, noise);
+  if (choice) return choice;
+  const logY = logTarget(y);
+  if (!logY) return undefined;
+  yield;
+  const found = yield* ask(logY, estimateNoise(x, logY).nrmse);
+  yield;
+  return found && leavesNoNoise(monomialColumns(inputs, x, found).x, y, noise, noisy) ? found : undefined;
+}
+
+/** log|y| where y keeps one sign and spans LOG_SPAN or more; else undefined. */
+function logTarget(y: Float64Array): Float64Array | undefined {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = 0;
+  let positive = 0;
+  for (const v of y) {
+    const a = Math.abs(v);
+    if (a < lo) lo = a;
+    if (a > hi) hi = a;
+    if (v > 0) positive++;
+  }
+  if (!(lo > 0) || (positive !== 0 && positive !== y.length) || !(hi >= LOG_SPAN * lo)) return undefined;
+  return Float64Array.from(y, (v) => log(Math.abs(v)));
 }
