@@ -128,7 +128,14 @@ export function* monomialProposalsSteps(input: MonomialInput): Steps<ProductProp
  * A non-power factor's log column; `exponential`: log|f(w·x)|
  * is linear in x (exp), its weight is then the fitted slope.
  */
-type Extra = { neuron: number; weight: number; values: Float64Array; exponential: boolean };
+type Extra = { neuron: number; weight: number; values: Float64Array; exponential: boolean; span: number };
+
+/**
+ * The least change of log|y| over the rows, max − min, an exponential factor of a product must make: one
+ * that changes y by under 5 % is its coefficient's, not a factor (exp(−0.0005·a·e) over a·e ∈ [0.2, 10]
+ * beside exp(−1.5·b·c/d)·a·e at 1 % noise, which the near-tied sets of chooseExtras kept and the noise paid for).
+ */
+const EXP_CHANGE = 0.05;
 
 /** What the log-space fits share: the target, the power columns and how each exponent is written. */
 interface LogBasis {
@@ -175,11 +182,22 @@ function extraColumns({ x, pool, allowed, lookup }: MonomialInput, keep: readonl
           values[r] = log(Math.abs(value));
           ok = Number.isFinite(values[r]!);
         }
-        if (ok) extras.push({ neuron, weight: w, values, exponential });
+        if (ok) extras.push({ neuron, weight: w, values, exponential, span: spanOf(values) });
       }
     });
   });
   return extras;
+}
+
+/** max − min of a column. */
+function spanOf(values: Float64Array): number {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const v of values) {
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return hi - lo;
 }
 
 /**
@@ -267,7 +285,8 @@ function productOf(basis: LogBasis, beta: number[], chosen: Extra[], tolerance: 
   for (const [k, e] of chosen.entries()) {
     // A factor enters a product once: its log column's coefficient is 1 (an exp's is its weight).
     const b = beta[1 + base.length + k]!;
-    if (e.exponential ? !(Math.abs(b) > 1e-3) : Math.abs(b - 1) > tolerance) return null;
+    if (e.exponential ? !(Math.abs(b) > 1e-3 && Math.abs(b) * e.span > EXP_CHANGE) : Math.abs(b - 1) > tolerance)
+      return null;
     if (neurons.includes(e.neuron)) return null;
     neurons.push(e.neuron);
     weights.push(e.exponential ? b * e.weight : e.weight);
