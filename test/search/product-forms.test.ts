@@ -56,25 +56,32 @@ const ranges: [number, number][] = [
   [1, 4],
 ];
 
-async function fitted(share: number) {
+type Law = (x: readonly number[]) => number;
+
+/**
+ * fit() on 800 rows of the law over its ranges (seed 0), with Gaussian noise of `share` of y's RMS,
+ * and the answer's worst error on 500 fresh noiseless rows, relative to the truth's RMS there.
+ */
+async function fitted(truth: Law, over: readonly [number, number][], share: number) {
   const rng = createRng(0);
-  const X = Array.from({ length: 800 }, () => ranges.map(([lo, hi]) => rng.uniform(lo, hi)));
-  const clean = X.map(law);
+  const X = Array.from({ length: 800 }, () => over.map(([lo, hi]) => rng.uniform(lo, hi)));
+  const clean = X.map(truth);
   const rms = Math.sqrt(clean.reduce((s, v) => s + v * v, 0) / clean.length);
   const y = clean.map((v) => v + share * rms * rng.normal());
-  const result = await fit({ X, y, names: ["a", "b", "c", "d", "e"], seed: 0, timeLimit: 120 });
-  const fresh = Array.from({ length: 500 }, () => ranges.map(([lo, hi]) => rng.uniform(lo, hi)));
-  const truth = fresh.map(law);
+  const names = ["a", "b", "c", "d", "e"].slice(0, over.length);
+  const result = await fit({ X, y, names, seed: 0, timeLimit: 120 });
+  const fresh = Array.from({ length: 500 }, () => over.map(([lo, hi]) => rng.uniform(lo, hi)));
+  const expected = fresh.map(truth);
   const predicted = result.equations[0]!.predict(fresh);
-  const freshRms = Math.sqrt(truth.reduce((s, v) => s + v * v, 0) / truth.length);
-  const worst = Math.max(...truth.map((v, i) => Math.abs(v - predicted[i]!))) / freshRms;
+  const freshRms = Math.sqrt(expected.reduce((s, v) => s + v * v, 0) / expected.length);
+  const worst = Math.max(...expected.map((v, i) => Math.abs(v - predicted[i]!))) / freshRms;
   return { result, equation: result.equations[0]!, worst };
 }
 
 test("fit() answers a product of functions of two monomials exactly on clean data", async () => {
   // Before: 2.866·exp(−1.021·a·b)·cos(0.5322·c/d)·(c/d)·e + 0.084 at a false noise floor (the
   // inputs' noise estimate, 1e-2, was the estimator's approximation error), 20 % off on fresh rows.
-  const { result, equation, worst } = await fitted(0);
+  const { result, equation, worst } = await fitted(law, ranges, 0);
   assert.equal(result.search.stopReason, "reward-threshold");
   assert.ok(worst < 1e-9, `worst error on fresh rows ${worst} (${equation.text})`);
   assert.match(equation.text, /exp\(.*sin\(/);
@@ -82,7 +89,7 @@ test("fit() answers a product of functions of two monomials exactly on clean dat
 
 test("fit() answers the same product at 1 % noise it is not told, within 1 % on fresh rows", async () => {
   // Before: 1.947·exp(−1.074·a)·b^(−1/2)·√c·e on the clock (130 % off on fresh rows).
-  const { result, equation, worst } = await fitted(0.01);
+  const { result, equation, worst } = await fitted(law, ranges, 0.01);
   assert.equal(result.search.stopReason, "noise-floor");
   assert.ok(worst < 0.01, `worst error on fresh rows ${worst} (${equation.text})`);
   // One product: the law's, no term the noise paid for.
@@ -90,24 +97,19 @@ test("fit() answers the same product at 1 % noise it is not told, within 1 % on 
 });
 
 test("fit() answers a function of one monomial where the inputs' noise estimate is approximation error", async () => {
-  // 2·e/√(1 + (a·b·c)²): y's noise estimate over the four inputs is the estimator's approximation
-  // error, far above the one over a·b·c and e; held to it, the weighing found no proposal at that
-  // floor and the search ran to the clock on −0.48·√a·√b·e + 0.81·e/(a·b) − … (36 % off on fresh rows).
-  const law4 = ([a, b, c, e]: readonly number[]) => (2 * e!) / Math.sqrt(1 + (a! * b! * c!) ** 2);
+  // 2·d/√(1 + (a·b·c)²): y's noise estimate over the four inputs is the estimator's approximation
+  // error, far above the one over a·b·c and d; held to it, the weighing found no proposal at that
+  // floor and the search ran to the clock on −0.48·√a·√b·d + 0.81·d/(a·b) − … (36 % off on fresh rows).
+  const law4 = ([a, b, c, d]: readonly number[]) => (2 * d!) / Math.sqrt(1 + (a! * b! * c!) ** 2);
   const ranges4: [number, number][] = [
     [0.5, 2],
     [0.5, 2],
     [0.5, 1.5],
     [1, 3],
   ];
-  const rng = createRng(0);
-  const X = Array.from({ length: 800 }, () => ranges4.map(([lo, hi]) => rng.uniform(lo, hi)));
-  const result = await fit({ X, y: X.map(law4), names: ["a", "b", "c", "e"], seed: 0, timeLimit: 120 });
-  const fresh = Array.from({ length: 500 }, () => ranges4.map(([lo, hi]) => rng.uniform(lo, hi)));
-  const predicted = result.equations[0]!.predict(fresh);
-  const worst = Math.max(...fresh.map((row, i) => Math.abs(law4(row) - predicted[i]!)));
+  const { result, equation, worst } = await fitted(law4, ranges4, 0);
   assert.equal(result.search.stopReason, "reward-threshold");
-  assert.ok(worst < 1e-9, `worst error on fresh rows ${worst} (${result.equations[0]!.text})`);
+  assert.ok(worst < 1e-9, `worst error on fresh rows ${worst} (${equation.text})`);
 });
 
 /** A diode-like law over decades: 0.05·c·(e^(2·a/b) − 1), y from about 4e-3 to 40. */
@@ -139,14 +141,7 @@ test("the monomial screen asks log|y| where y spans decades: a/b for 0.05·c·(e
 
 test("fit() answers 0.05·c·(e^(2·a/b) − 1) exactly, an exponential minus one over decades", async () => {
   // Before: a sum of exponentials and sines of a²/b² at the clock, 2 % off on fresh rows.
-  const rng = createRng(0);
-  const X = Array.from({ length: 800 }, () => diodeRanges.map(([lo, hi]) => rng.uniform(lo, hi)));
-  const result = await fit({ X, y: X.map(diode), names: ["a", "b", "c"], seed: 0, timeLimit: 120 });
-  const fresh = Array.from({ length: 500 }, () => diodeRanges.map(([lo, hi]) => rng.uniform(lo, hi)));
-  const predicted = result.equations[0]!.predict(fresh);
-  const truth = fresh.map(diode);
-  const rms = Math.sqrt(truth.reduce((s, v) => s + v * v, 0) / truth.length);
-  const worst = Math.max(...truth.map((v, i) => Math.abs(v - predicted[i]!))) / rms;
+  const { result, equation, worst } = await fitted(diode, diodeRanges, 0);
   assert.equal(result.search.stopReason, "reward-threshold");
-  assert.ok(worst < 1e-9, `worst error on fresh rows ${worst} (${result.equations[0]!.text})`);
+  assert.ok(worst < 1e-9, `worst error on fresh rows ${worst} (${equation.text})`);
 });
