@@ -65,3 +65,18 @@ test("a first screen start of two products at the floor ends the search after it
   assert.equal(output.stopReason, "noise-floor");
   assert.ok(output.episodes <= 1 + 4, `${output.episodes} episodes: the start and at most its four rivals`);
 });
+
+test("a first screen start of three products at the floor that holds across the range ends the search: I.37.4, 40 dB", async () => {
+  // I1 + I2 + 2·√(I1·I2)·cos δ: the start is the law at episode 1, then 15-17 s of episodes and wider
+  // sizes' screens followed before, which found nothing better. Chow's split test tells it from a
+  // Taylor sum (test search "taylor-at-floor": nine terms, whose coefficients differ on each half).
+  const entry = benchmarkEntry("feynman-I.37.4");
+  const data = benchmarkData(entry, { symbols: registries.symbols, rows: 500, seed: 0, snrDb: 40 });
+  const result = await search(data.train, { ...options(0), pool: entry.unsizedPool ?? registries.symbols.names() });
+  const output = result.outputs[0]!;
+  const text = equationText(result.simplified[0]!, (name) => registries.symbols.get(name));
+  assert.match(text, /cos\([\d.]*\*?delta\)/, text);
+  assert.equal((text.match(/ [+-] /g) ?? []).length, 2, `three terms: ${text}`);
+  assert.equal(output.stopReason, "noise-floor");
+  assert.ok(output.episodes <= 1 + 4, `${output.episodes} episodes: the start and at most its four rivals`);
+});

@@ -866,7 +866,7 @@ const termsOf = (p: LinearProposal) => p.products.length;
 export const SHORT_AT_FLOOR = 2;
 
 /** The columns of a proposal's products (and the constant where the search fits one) on strided rows. */
-function proposalColumns(
+export function proposalColumns(
   ctx: Pick<SearchContext, "data" | "pool" | "symbols">,
   p: LinearProposal,
   constant: boolean,

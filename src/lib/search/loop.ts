@@ -23,7 +23,7 @@ import {
   firstScreenInput,
   nrmseOnY,
 } from "./firstScreen.js";
-import { type Form, screenForms, searchWithForm, SHORT_AT_FLOOR } from "./forms.js";
+import { type Form, proposalColumns, screenForms, searchWithForm, SHORT_AT_FLOOR } from "./forms.js";
 import { sizesOf, STAGE_PATIENCE, type Size } from "./growth.js";
 import { frontScoreOf, frontScores, HallOfFame, parametersOf } from "./hallOfFame.js";
 import { shapeReward } from "./learner.js";
@@ -32,17 +32,19 @@ import {
   parametersOfProducts,
   type LinearProposal,
   ScreenCache,
+  strided,
   warmStart,
 } from "./linear/proposer.js";
 import { structureSearchRow, type StructureSearchRow } from "./methods.js";
-import { estimateNoise, floorReach, type NoiseEstimate } from "./noise.js";
+import { estimateNoise, floorReach, type NoiseEstimate, splitLevel } from "./noise.js";
 import { PhaseTimer, timedArgmin, timedSteps } from "./phases.js";
-import { polynomialDegree } from "./linear/polynomial.js";
+import { POLY_ROWS, polynomialDegree } from "./linear/polynomial.js";
 import {
   basicRelations,
   identityText,
   polynomialStartSteps,
   type PolynomialStart,
+  splitStatisticOf,
   unwritableSteps,
 } from "./polynomialQuestion.js";
 import type { SearchSettings, StopReason } from "./settings.js";
@@ -526,7 +528,14 @@ function setNoiseFloor(s: OutputSearch): void {
   // floor (feynman-I.12.11 at 40 dB held the law at episode 1, then spent 11 s of episodes and sizes
   // that found nothing better). Not a longer one: a Taylor sum of 2·sin(x)·cos(y) at 1 % noise is
   // nine terms at the floor, and the search finds the law after it.
-  if (!poly && floor !== undefined && s.cheap && s.cheap.proposal.products.length <= SHORT_AT_FLOOR) {
+  // Three products at the floor end it too where one law holds across the range (Chow's split test, as
+  // for the polynomial question's answer): I1 + I2 + 2·√(I1·I2)·cos δ at 40 dB held the law at episode
+  // 1 and spent 12 s of sizes' screens after it. A Taylor sum takes other coefficients on each half.
+  const start = s.cheap?.proposal;
+  const short =
+    start !== undefined &&
+    (start.products.length <= SHORT_AT_FLOOR || (start.products.length <= HELD_AT_FLOOR && holdsAcross(s, start)));
+  if (!poly && floor !== undefined && s.cheap && short) {
     s.atFloor = s.cheap.proposal;
     s.rivals = rivalsOf(s, s.cheap.proposal);
   } else if (!poly && floor !== undefined && s.cheap) {
@@ -537,6 +546,18 @@ function setNoiseFloor(s: OutputSearch): void {
     // 15 nats closer to the noise of its rows than the law, one sum picked among thousands.
     s.rivals = rivalsOf(s, s.cheap.proposal, (p) => p.products.length <= SHORT_AT_FLOOR);
   }
+}
+
+/** Products at most of a first-screen start at the floor that ends the search where it holds across the range. */
+const HELD_AT_FLOOR = 3;
+
+/** Whether a proposal's products, their inner weights held, fit y with one set of coefficients across the range. */
+function holdsAcross(s: OutputSearch, p: LinearProposal): boolean {
+  const { ctx, settings } = s;
+  const xs = ctx.data.x.map((v) => strided(v, POLY_ROWS));
+  const ys = strided(columnOf(ctx.data, ctx.target), POLY_ROWS);
+  const split = splitStatisticOf(xs, ys, proposalColumns(ctx, p, settings.constant, POLY_ROWS));
+  return split.statistic <= splitLevel(split.parameters, split.tests);
 }
 
 /** Rivals fitted beside the polynomial answer: the first screen's RIVALS best others by the score. */

@@ -166,9 +166,21 @@ export function splitStatistic(
 ): { statistic: number; parameters: number; tests: number } {
   const xs = x.map((v) => strided(v, POLY_ROWS));
   const ys = strided(y, POLY_ROWS);
-  const n = ys.length;
   const columns = terms.map((powers) => monomialColumn(xs, powers));
-  if (constant) columns.push(new Float64Array(n).fill(1));
+  if (constant) columns.push(new Float64Array(ys.length).fill(1));
+  return splitStatisticOf(xs, ys, columns);
+}
+
+/**
+ * Chow's statistic of splitStatistic for any fixed columns (a sum's products with their inner weights
+ * held): `xs`, `ys` and the columns on the same rows.
+ */
+export function splitStatisticOf(
+  xs: readonly Float64Array[],
+  ys: Float64Array,
+  columns: readonly Float64Array[],
+): { statistic: number; parameters: number; tests: number } {
+  const n = ys.length;
   const parameters = columns.length;
   const rssOf = (index: readonly number[]) => {
     const pick = (v: Float64Array) => Float64Array.from(index, (r) => v[r]!);
