@@ -215,11 +215,19 @@ function* chooseExtras(
   rounds: number,
 ): Steps<void> {
   let kept: Extra[][] = [[]];
+  let shortlist: Extra[] = [];
+  // The residual before the round: the powers' alone, then the round before's best.
+  let before =
+    logFit(
+      basis.base.map((b) => b.values),
+      basis.t,
+    )?.residual ?? Number.POSITIVE_INFINITY;
   for (let round = 0; round < rounds && kept.length > 0; round++) {
     const grown: { chosen: Extra[]; residual: number }[] = [];
     const seen = new Set<string>();
-    for (const chosen of kept) {
-      for (const e of extras) {
+    for (const [k, chosen] of kept.entries()) {
+      // The best set grows by every extra; a tied one by the first round's best few alone.
+      for (const e of k === 0 ? extras : shortlist) {
         yield;
         if (chosen.some((c) => c.neuron === e.neuron)) continue;
         const next = [...chosen, e];
@@ -236,16 +244,46 @@ function* chooseExtras(
     }
     grown.sort((p, q) => p.residual - q.residual);
     const best = grown[0]?.residual ?? Number.POSITIVE_INFINITY;
+    // Ties are kept where the round's best factor gained (a product's factor); where none did (y is no
+    // product: a sum's log|y|), every extra ties with every other, and the best alone goes on.
+    const tied = best <= GAINED * before ? TIED : 1;
+    if (round === 0)
+      shortlist = perInput(
+        grown.map((g) => g.chosen[0]!),
+        basis.input.pool.length,
+      );
     kept = grown
       .filter((g) => g.residual <= TIE * best)
-      .slice(0, TIED)
+      .slice(0, tied)
       .map((g) => g.chosen);
+    before = best;
   }
 }
 
 /** Sets of extras kept after a round: those within this factor of the round's least residual, and at most TIED. */
 const TIE = 1.05;
 const TIED = 3;
+/**
+ * A round's best residual must be below this share of the residual before it for its ties to be kept
+ * (sin(v) beside the powers of a·exp(−u)·sin(v): 0.201 against 0.294 before it).
+ */
+const GAINED = 0.8;
+/**
+ * Extras a tied set is grown by: the first round's best PER_INPUT of each input (the factor that parts
+ * a tie is one of them; the best eight overall missed exp(u) on 2 of 12 draws of a·exp(−u)·sin(v)).
+ */
+const PER_INPUT = 2;
+
+/** The first PER_INPUT extras of each input, in the given order (neuron = input·pool + symbol). */
+function perInput(ranked: readonly Extra[], pool: number): Extra[] {
+  const counts = new Map<number, number>();
+  return ranked.filter((e) => {
+    const input = Math.floor(e.neuron / pool);
+    const count = counts.get(input) ?? 0;
+    counts.set(input, count + 1);
+    return count < PER_INPUT;
+  });
+}
 
 /**
  * The powers with the `chosen` extras fitted in log space: its products (at two tolerances) kept in
