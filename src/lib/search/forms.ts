@@ -313,12 +313,20 @@ async function weighMonomials(w: Weighing, monomial: MonomialChoice): Promise<Be
     .sort((p, q) => onY(p) - onY(q))
     .slice(0, REFINED)
     .map((p) => refinedProduct(reduced, p, y, settings.constant).proposal);
+  // Among those that beat the sums, the choice also prices each inner weight: a factor whose weight
+  // the noise set (exp(−0.007·a·b·f) beside exp(−0.98·c/(d·e))·a·b·f at 20 dB) is no part of the law.
+  const weights = (p: LinearProposal) =>
+    p.products.flat().filter((neuron) => ctx.symbols.get(ctx.pool[neuron % ctx.pool.length]!).innerWeight).length;
+  let chosen = Number.POSITIVE_INFINITY;
   for (const p of [...powers, ...exponentials, ...refined]) {
     if (termsOf(p) >= w.most) continue;
     const nrmse = onY(p);
     const score = w.scoreOf(nrmse, termsOf(p) + w.own);
-    if (nrmse <= w.reach && score < w.plainScore - margin && (!best || score < best.score))
+    const priced = w.scoreOf(nrmse, termsOf(p) + w.own + weights(p));
+    if (nrmse <= w.reach && score < w.plainScore - margin && priced < chosen) {
       best = { choice: monomial, start: p, score, data };
+      chosen = priced;
+    }
   }
   return best;
 }
