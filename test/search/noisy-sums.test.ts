@@ -45,6 +45,17 @@ async function searchLab(id: string, seed: number) {
   };
 }
 
+/** A benchmark entry at 40 dB (500 rows, seed 0) searched as a new user would, with its answer's text. */
+async function searchBenchmark(id: string) {
+  const entry = benchmarkEntry(id);
+  const data = benchmarkData(entry, { symbols: registries.symbols, rows: 500, seed: 0, snrDb: 40 });
+  const result = await search(data.train, { ...options(0), pool: entry.unsizedPool ?? registries.symbols.names() });
+  return {
+    output: result.outputs[0]!,
+    text: equationText(result.simplified[0]!, (name) => registries.symbols.get(name)),
+  };
+}
+
 test("lab-8 seed 2 at 1 %: the polynomial answer at the floor, no forms screened", async () => {
   const run = await searchLab("lab-8", 2);
   assert.match(run.text, /^[\d.]+\*a\*b \+ [\d.]+\*c$/, run.text);
@@ -56,11 +67,7 @@ test("lab-8 seed 2 at 1 %: the polynomial answer at the floor, no forms screened
 test("a first screen start of two products at the floor ends the search after its rivals: I.12.11, 40 dB", async () => {
   // q·Ef + q·B·v·sin θ: the pursuit's start is the law, fitted at episode 1; 11 episodes and a wider
   // size's screens followed before (19 s of search CPU), which found nothing better.
-  const entry = benchmarkEntry("feynman-I.12.11");
-  const data = benchmarkData(entry, { symbols: registries.symbols, rows: 500, seed: 0, snrDb: 40 });
-  const result = await search(data.train, { ...options(0), pool: entry.unsizedPool ?? registries.symbols.names() });
-  const output = result.outputs[0]!;
-  const text = equationText(result.simplified[0]!, (name) => registries.symbols.get(name));
+  const { output, text } = await searchBenchmark("feynman-I.12.11");
   assert.match(text, /^[\d.]+\*q\*Ef \+ [\d.]*\*?q\*B\*v\*sin\([\d.]+\*theta\)$/, text);
   assert.equal(output.stopReason, "noise-floor");
   assert.ok(output.episodes <= 1 + 4, `${output.episodes} episodes: the start and at most its four rivals`);
@@ -70,11 +77,7 @@ test("a first screen start of three products at the floor holding across the ran
   // I1 + I2 + 2·√(I1·I2)·cos δ: the start is the law at episode 1, then 15-17 s of episodes and wider
   // sizes' screens followed before, which found nothing better. Chow's split test tells it from a
   // Taylor sum (test search "taylor-at-floor": nine terms, whose coefficients differ on each half).
-  const entry = benchmarkEntry("feynman-I.37.4");
-  const data = benchmarkData(entry, { symbols: registries.symbols, rows: 500, seed: 0, snrDb: 40 });
-  const result = await search(data.train, { ...options(0), pool: entry.unsizedPool ?? registries.symbols.names() });
-  const output = result.outputs[0]!;
-  const text = equationText(result.simplified[0]!, (name) => registries.symbols.get(name));
+  const { output, text } = await searchBenchmark("feynman-I.37.4");
   assert.match(text, /cos\([\d.]*\*?delta\)/, text);
   assert.equal((text.match(/ [+-] /g) ?? []).length, 2, `three terms: ${text}`);
   assert.equal(output.stopReason, "noise-floor");

@@ -1,5 +1,5 @@
 /** The numeric kernels, one definition of each: dot, least squares, QR, Givens, Gram–Schmidt, solves, NRMSE. */
-export { nrmse, std } from "./nrmse.js";
+export { extent, nrmse, std } from "./nrmse.js";
 export {
   dot,
   householderQr,

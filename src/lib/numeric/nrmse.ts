@@ -1,3 +1,15 @@
+/** The least and the largest value (±∞ for no values; a NaN never counts). */
+export function extent(values: ArrayLike<number>): [number, number] {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return [lo, hi];
+}
+
 /** Population standard deviation. */
 export function std(values: ArrayLike<number>): number {
   const n = values.length;

@@ -56,7 +56,7 @@
  * Float64 arithmetic with math.js's exp and log: the same bits on every engine.
  */
 import { exp, log } from "../core/index.js";
-import { dot, householderQr } from "../numeric/index.js";
+import { dot, extent, householderQr } from "../numeric/index.js";
 
 export interface NoiseEstimate {
   /** Estimated noise σ over the population std of y: the NRMSE an exact law would score. */
@@ -195,25 +195,15 @@ function strided(n: number, limit: number): Int32Array {
   return Int32Array.from({ length: limit }, (_, i) => Math.floor((i * n) / limit));
 }
 
-function range(column: Float64Array): [number, number] {
-  let lo = Number.POSITIVE_INFINITY;
-  let hi = Number.NEGATIVE_INFINITY;
-  for (const v of column) {
-    if (v < lo) lo = v;
-    if (v > hi) hi = v;
-  }
-  return [lo, hi];
-}
-
 /** Whether the column takes more than one value, over a finite range. */
 function varies(column: Float64Array): boolean {
-  const [lo, hi] = range(column);
+  const [lo, hi] = extent(column);
   return hi > lo && Number.isFinite(hi - lo);
 }
 
 /** The column mapped linearly onto [a, b] (its minimum to a, its maximum to b). */
 function rescale(column: Float64Array, a: number, b: number): Float64Array {
-  const [lo, hi] = range(column);
+  const [lo, hi] = extent(column);
   return map(column, (v) => a + ((b - a) * (v - lo)) / (hi - lo));
 }
 
@@ -405,7 +395,7 @@ function logModel(inputs: readonly Float64Array[], y: Float64Array, cap: number)
   }
   const sign = above >= below ? 1 : -1;
   if (Math.min(above, below) > WRONG_SIGN * (above + below)) return undefined;
-  const transformed = inputs.map((column) => (range(column)[0] > 0 ? map(column, log) : column));
+  const transformed = inputs.map((column) => (extent(column)[0] > 0 ? map(column, log) : column));
   const { columns, ends, degrees } = totalDegreeColumns(transformed, n, cap, LOG_DEGREE);
   const z = map(y, (v) => (sign * v > 0 ? log(sign * v) : 0));
   const w = map(y, (v) => (sign * v > 0 ? v * v : 0));

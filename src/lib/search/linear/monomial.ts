@@ -7,7 +7,7 @@
  * fewest power neurons of its input that sum to it (x⁵ = x³·x²).
  */
 import { runSteps, type Steps } from "../../core/index.js";
-import { dot, householderQr } from "../../numeric/index.js";
+import { dot, extent, householderQr } from "../../numeric/index.js";
 import type { SymbolPlugin } from "../../plugins/index.js";
 import { WEIGHT_GRID } from "./columns.js";
 import { log, log2, pow } from "../../core/index.js";
@@ -189,17 +189,6 @@ function extraColumns({ x, pool, allowed, lookup }: MonomialInput, keep: readonl
   return extras;
 }
 
-/** max − min of a column. */
-function spanOf(values: Float64Array): number {
-  let lo = Number.POSITIVE_INFINITY;
-  let hi = Number.NEGATIVE_INFINITY;
-  for (const v of values) {
-    if (v < lo) lo = v;
-    if (v > hi) hi = v;
-  }
-  return hi - lo;
-}
-
 /**
  * Extras added greedily, up to `rounds`: each round adds to each kept set the one extra whose fit
  * beside it leaves the least residual, and keeps the sets within TIE of the round's best (at most
@@ -377,4 +366,10 @@ export function sharedFactors(input: MonomialInput): number[][] {
     });
   }
   return [...sets.values()];
+}
+
+/** max − min of a column. */
+function spanOf(values: Float64Array): number {
+  const [lo, hi] = extent(values);
+  return hi - lo;
 }

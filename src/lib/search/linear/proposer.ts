@@ -4,7 +4,7 @@
  * selection over the product-column library. Computed once per search size, on at most 400
  * strided rows; counts of what was screened are kept for the JSON.
  */
-import { std } from "../../numeric/index.js";
+import { extent, std } from "../../numeric/index.js";
 import type { SymbolPlugin } from "../../plugins/index.js";
 import {
   fineWeightColumns,
@@ -176,12 +176,7 @@ function withOnes(columns: readonly ProductColumn[], input: LinearInput): Produc
 
 /** Whether a column holds one value on every row (up to rounding). */
 function constant(values: Float64Array): boolean {
-  let lo = Number.POSITIVE_INFINITY;
-  let hi = Number.NEGATIVE_INFINITY;
-  for (const v of values) {
-    if (v < lo) lo = v;
-    if (v > hi) hi = v;
-  }
+  const [lo, hi] = extent(values);
   return hi - lo <= 1e-12 * Math.max(Math.abs(lo), Math.abs(hi));
 }
 
