@@ -6,6 +6,7 @@ import {
   constants,
   createReadStream,
   existsSync,
+  fstatSync,
   fsyncSync,
   lstatSync,
   openSync,
@@ -190,14 +191,51 @@ function isSpecial(path: string): boolean {
   }
 }
 
+/** The (device, inode) of a path or an open descriptor, or undefined where it cannot be read. */
+function identity(of: () => { dev: number; ino: number }): string | undefined {
+  try {
+    const stat = of();
+    return `${stat.dev}:${stat.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The standard stream `path` writes to, 1 (stdout) or 2 (stderr), or undefined: /dev/stdout,
+ * /dev/stderr, /dev/fd/N, /proc/self/fd/N, a link to one of them, or the very file or pipe the
+ * stream is (`--out f > f`). Such a path is written through the stream, in order with what the run
+ * prints there: never renamed over (a redirected file would lose what it held), never opened by a
+ * name that a pipe does not have (/proc/self/fd/1 names `pipe:[…]`).
+ */
+export function standardStream(path: string): 1 | 2 | undefined {
+  const named = /^\/(?:dev\/(?:fd\/([12])|(stdout|stderr))|proc\/(?:self|\d+)\/fd\/([12]))$/.exec(resolve(path));
+  if (named) {
+    const fd = named[1] ?? named[3];
+    if (fd !== undefined) return fd === "1" ? 1 : 2;
+    return named[2] === "stdout" ? 1 : 2;
+  }
+  const self = identity(() => statSync(path));
+  if (self === undefined) return undefined;
+  if (self === identity(() => fstatSync(1))) return 1;
+  if (self === identity(() => fstatSync(2))) return 2;
+  return undefined;
+}
+
 /**
  * Writes `text` to `path` atomically: into a temporary file in the same folder, flushed, then
  * renamed over `path`. Readers (and a second run writing the same file) see either the old file
  * or the whole new one, never a mix; a failed write (a full disk) leaves the old file as it was.
  * A symbolic link is written through (the file it names is replaced, the link kept); a device, a
- * FIFO or a socket (`--out /dev/stdout`) is written to in place, never replaced by a file.
+ * FIFO or a socket is written to in place, never replaced by a file; stdout or stderr
+ * (`--out /dev/stdout`, see standardStream) through the process's own stream.
  */
 export function writeText(path: string, text: string): void {
+  const stream = standardStream(path);
+  if (stream !== undefined) {
+    (stream === 1 ? process.stdout : process.stderr).write(text);
+    return;
+  }
   const target = linkTarget(path);
   if (isSpecial(target)) {
     try {
@@ -234,6 +272,7 @@ const sameFile = (a: string, b: string): boolean => {
  * plugin file), not a folder, and in a folder that exists and that this user may write to.
  */
 export function checkOutPath(out: string, inputs: readonly string[]): void {
+  if (standardStream(out) !== undefined) return;
   const target = linkTarget(out);
   if (isSpecial(target)) {
     // Written in place (writeText): it must be writable itself; its folder need not be.

@@ -22,7 +22,7 @@ import { join } from "node:path";
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { searchProgress } from "../../src/cli/commands/progress.js";
-import { assertInputError, cli, cliSignalled, setprivWorks } from "../helpers/cli.js";
+import { assertInputError, bin, cli, cliSignalled, setprivWorks } from "../helpers/cli.js";
 import { fileIn, productCsv, testDir } from "../helpers/data.js";
 
 const dir = testDir("trust");
@@ -84,6 +84,47 @@ describe("--out is written through links and special files, never replacing them
     assert.equal(run.code, 0, run.stderr);
     assert.ok(lstatSync(fifo).isFIFO(), "the FIFO was replaced by a file");
     assert.equal(JSON.parse(read).version, 1);
+  });
+});
+
+describe("--out /dev/stdout and a failed write (Trust II, rows 1 and 2)", () => {
+  const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} ${FIT.map((a) => JSON.stringify(a)).join(" ")}`;
+
+  test("into a pipe: stdout is the JSON alone (a pipe reads it), the equation goes to stderr", async () => {
+    const run = await cli([], { wrap: ["sh", "-c", `${command} --out /dev/stdout | cat`], bare: true });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(JSON.parse(run.stdout).version, 1);
+    assert.match(run.stderr, /^y = 2\*x1\*x2$/m);
+  });
+
+  test("into a redirected file (> and >>): written in place, what the file held is kept", async () => {
+    const log = file("log.txt", "earlier line\n");
+    const appended = await cli([], {
+      wrap: ["sh", "-c", `${command} --out /dev/stdout >> ${JSON.stringify(log)}`],
+      bare: true,
+    });
+    assert.equal(appended.code, 0, appended.stderr);
+    const held = readFileSync(log, "utf8");
+    assert.ok(held.startsWith("earlier line\n"), "the file's earlier content was lost");
+    assert.equal(JSON.parse(held.slice("earlier line\n".length)).version, 1);
+    assert.match(appended.stderr, /^y = 2\*x1\*x2$/m);
+    // The same file named twice (--out f > f): one JSON document, written through the stream.
+    const same = join(dir, "same.json");
+    const twice = await cli([], {
+      wrap: ["sh", "-c", `${command} --out ${JSON.stringify(same)} > ${JSON.stringify(same)}`],
+      bare: true,
+    });
+    assert.equal(twice.code, 0, twice.stderr);
+    assert.equal(JSON.parse(readFileSync(same, "utf8")).version, 1);
+  });
+
+  test("a full disk: the equation is printed all the same, then one error line, exit 2", {
+    skip: process.platform !== "linux",
+  }, async () => {
+    const run = await cli([...FIT, "--out", "/dev/full"]);
+    assert.equal(run.code, 2, run.stderr);
+    assert.equal(run.stdout, "y = 2*x1*x2\n");
+    assert.equal(run.stderr, "error: /dev/full: cannot write (ENOSPC); the result above was not saved\n");
   });
 });
 

@@ -262,6 +262,12 @@ describe("fit({X, y})", () => {
         /^fit: X\[0\]\[0\] \(row 1, column "x1"\) is "1", not a number$/,
       ],
       [
+        // Trust II, row 4: a BigInt is named as one, with the way to convert it.
+        "a BigInt target",
+        { y: y.map((v, i) => (i === 0 ? 1n : v)) as unknown as number[] },
+        /^fit: y\[0\] \(row 1, column "y"\) is the BigInt 1n, not a number: convert it with Number\(…\)$/,
+      ],
+      [
         "a name that is not an identifier",
         { names: ["x1", "x 2", "x3"] },
         /^fit: names\[1\] "x 2" is not a name an equation can use/,
@@ -404,7 +410,7 @@ describe("fit({X, y})", () => {
     );
   });
 
-  test("the README's quick start runs as written and prints the equation", () => {
+  test("the README's quick start runs as written and prints what its comments quote (the guide's too)", () => {
     const readme = readFileSync(join(root, "README.md"), "utf8");
     const section = readme.slice(readme.indexOf("## Quick start (library)"));
     const code = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
@@ -413,6 +419,15 @@ describe("fit({X, y})", () => {
       readme.indexOf("## Quick start (library)") < readme.indexOf("## Two commands"),
       "the quick start comes first",
     );
+    const guide = readFileSync(join(root, "site", "guide", "library.md"), "utf8");
+    assert.equal(
+      /```ts run=false\n([\s\S]*?)```/.exec(guide)?.[1],
+      code,
+      "the library guide's first example is the README's",
+    );
+    // Each console.log's comment quotes the line it prints.
+    const quoted = [...code!.matchAll(/^console\.log\(.*\);\s*\/\/ (.*)$/gm)].map((m) => m[1]);
+    assert.ok(quoted.length >= 2, "the quick start quotes its output");
     // Run against the sources: the package's own name points at the compiled build.
     const source = code!.replace(/from "consolesr"/g, 'from "./src/lib/index.js"');
     assert.notEqual(source, code, 'the example imports from "consolesr", as a user writes it');
@@ -422,7 +437,7 @@ describe("fit({X, y})", () => {
       timeout: 60_000,
     });
     assert.equal(run.status, 0, run.stderr);
-    assert.equal(run.stdout.split("\n")[0], "y = 2*x1*x2 + x3^2");
+    assert.deepEqual(run.stdout.split("\n").slice(0, -1), quoted);
   });
 });
 
@@ -477,5 +492,29 @@ describe("loadResult(json)", () => {
         e instanceof InputError && /uses the symbol "tanh", which is not registered \(pass its plugin/.test(e.message),
     );
     assert.throws(() => loadResult(json).equations[0]!.predict([[1, 2]]), /X has 2 columns; the equations read 3/);
+  });
+
+  test("a result whose text disagrees with its terms is refused, naming the equation (Trust II, row 5)", async () => {
+    const { result } = await firstFit();
+    const json = JSON.parse(resultToJson(result)) as ResultJson;
+    const forged = structuredClone(json);
+    forged.equations[0]!.text = forged.equations[0]!.text.replace("2*", "3*");
+    assert.notEqual(forged.equations[0]!.text, json.equations[0]!.text);
+    assert.throws(
+      () => loadResult(forged, { name: "r.json" }),
+      (e) =>
+        e instanceof InputError &&
+        /^r\.json: the equation of "y" reads "[^"]*3\*[^"]*" but its terms say "[^"]*2\*[^"]*": the file was edited/.test(
+          e.message,
+        ),
+    );
+    // The terms edited instead of the text: refused the same way.
+    const retermed = structuredClone(json);
+    retermed.equations[0]!.terms[0]!.coefficient += 1;
+    assert.throws(() => loadResult(retermed), /the equation of "y" reads .* but its terms say/);
+    // A result written before the constant moved to the end of its sum still loads.
+    const older = readFileSync(join(root, "test", "fixtures", "affine-before-constant.json"), "utf8");
+    assert.match(JSON.parse(older).equations[0].text, /^5 \+ /);
+    assert.doesNotThrow(() => loadResult(older));
   });
 });

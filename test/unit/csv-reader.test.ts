@@ -132,3 +132,20 @@ test("readCsv: an aborted signal ends the read with its reason", async () => {
   await assert.rejects(readCsv(pieces(), { signal: controller.signal }), /stop here/);
   assert.ok(served <= 7, `the read went on after the abort (${served} pieces)`);
 });
+
+test("CsvReader: a UTF-16 file (either byte order, with or without its mark) is named as UTF-16, with a way to convert (Trust II, row 3)", async () => {
+  const text = `a,b\n${Array.from({ length: MIN_ROWS }, (_, i) => `${i},${2 * i}`).join("\n")}\n`;
+  const le = Buffer.from(`\uFEFF${text}`, "utf16le");
+  const be = Buffer.from(le).swap16();
+  for (const bytes of [le, be, le.subarray(2), be.subarray(2)]) {
+    await assert.rejects(
+      readCsv([bytes], { file: "w.csv" }),
+      (e: Error) =>
+        /^w\.csv: is UTF-16 text .*read as UTF-8: save it as UTF-8 \(e\.g\. iconv -f UTF-16 -t UTF-8 w\.csv > w-utf8\.csv\)$/.test(
+          e.message,
+        ) && !e.message.includes("\u0000"),
+    );
+  }
+  // UTF-8 with its byte-order mark still reads.
+  assert.equal((await readCsv([Buffer.from(`\uFEFF${text}`, "utf8")], { file: "w.csv" })).columns[0], "a");
+});

@@ -8,7 +8,8 @@ import type { PipelineInput } from "../../lib/run/index.js";
 import { resultToJson, type ModelResult, type ResultJson } from "../../lib/result/index.js";
 import { runtimeFacts } from "../../lib/core/index.js";
 import type { OutputSearchResult, SearchSettings } from "../../lib/search/index.js";
-import { writeText, type Reporter } from "../io.js";
+import { InputError } from "../../lib/core/index.js";
+import { standardStream, writeText, type Reporter } from "../io.js";
 
 import type { CommonFlags } from "./running.js";
 
@@ -37,15 +38,29 @@ export function emit(result: ResultJson, flags: CommonFlags, seconds: number, lo
     result.search.seconds = Number(seconds.toFixed(3));
     result.manifest.runtime = runtimeFacts(availableParallelism());
   }
-  // The file first: after SIGHUP (the terminal closed) printing may fail, the result must not be lost.
-  if (flags.out) writeText(flags.out, resultToJson(result));
-  for (const e of result.equations) process.stdout.write(`${e.target} = ${e.text}\n`);
-  if (flags.front) process.stdout.write(frontTable(result));
+  // The file first: after SIGHUP (the terminal closed) printing may fail, the result must not be
+  // lost. A write that fails (a full disk) must not lose the answer either: the equations are
+  // printed all the same, then the error ends the run (exit 2).
+  let unwritten: InputError | undefined;
+  if (flags.out) {
+    try {
+      writeText(flags.out, resultToJson(result));
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      unwritten = error;
+    }
+  }
+  // With the JSON on stdout (`--out /dev/stdout`), what a person reads goes to stderr: stdout stays
+  // one JSON document for a pipe (`| jq`).
+  const print = flags.out && standardStream(flags.out) === 1 ? process.stderr : process.stdout;
+  for (const e of result.equations) print.write(`${e.target} = ${e.text}\n`);
+  if (flags.front) print.write(frontTable(result));
   for (const m of result.models ?? []) {
     // EQL's expression where it did not expand into an equation (its equations are printed above).
-    if (m.expression && !m.expression.expanded) process.stdout.write(`${m.target} = ${m.expression.text}\n`);
-    process.stdout.write(`${modelLine(m)}\n`);
+    if (m.expression && !m.expression.expanded) print.write(`${m.target} = ${m.expression.text}\n`);
+    print.write(`${modelLine(m)}\n`);
   }
+  if (unwritten) throw new InputError(`${unwritten.message}; the result above was not saved`);
   log.info(`done in ${seconds.toFixed(2)} s`);
   if (flags.out) log.info(`wrote ${flags.out}`);
 }

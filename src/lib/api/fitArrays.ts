@@ -13,7 +13,7 @@
 import { useBackend } from "../engine/index.js";
 import type { BackendName } from "../core/index.js";
 import { GrowingColumn, MIN_ROWS, type Table } from "../data/index.js";
-import { checkExpression, evaluateEquation, expressionInputs, factorInputs } from "../equation/index.js";
+import { checkExpression, equationText, evaluateEquation, expressionInputs, factorInputs } from "../equation/index.js";
 import { InputError } from "../core/index.js";
 import { prepareRun, runPrepared, type PipelineOptions } from "../run/index.js";
 import type { Registries } from "../plugins/index.js";
@@ -249,6 +249,8 @@ function columnsOf(grid: Grid, names: readonly string[], prefix: string, before 
     for (let j = 0; j < grid.cols; j++) {
       const v = grid.cell(i, j);
       const where = `${prefix}${grid.at(i, j)} (row ${before + i + 1}, column ${quote(names[j]!)})`;
+      if (typeof v === "bigint")
+        throw new InputError(`${where} is the BigInt ${shown(v)}n, not a number: convert it with Number(…)`);
       if (typeof v !== "number") throw new InputError(`${where} is ${shown(v)}, not a number`);
       if (!Number.isFinite(v)) throw new InputError(`${where} is ${v}; every value must be a finite number`);
       columns[j]![i] = v;
@@ -559,5 +561,64 @@ export function loadResult(json: string | object, options: LoadResultOptions = {
           );
     }
   }
+  checkTexts(result.equations, registries, file);
   return { ...result, equations: withPredictors(result.equations, names, registries) };
+}
+
+/**
+ * An equation text with the terms of every sum in one order (the sums of parentheses' contents
+ * too), so that results written before the constant moved to the end of its sum compare equal.
+ */
+function sortedSums(text: string): string {
+  const terms: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "(") depth++;
+    else if (c === ")") depth--;
+    else if (depth === 0 && (c === "+" || c === "-") && text[i - 1] === " " && text[i + 1] === " ") {
+      terms.push(text.slice(start, i - 1));
+      start = i;
+    }
+  }
+  terms.push(text.slice(start));
+  const signed = terms.map((t, k) => {
+    const body = k === 0 ? t : t.slice(2);
+    const sign = k === 0 ? (body.startsWith("-") ? "-" : "+") : t[0]!;
+    const unsigned = k === 0 && body.startsWith("-") ? body.slice(1) : body;
+    return sign + sortedGroups(unsigned);
+  });
+  return signed.sort().join(" ");
+}
+
+/** A term with the sum inside each of its outermost parentheses in sortedSums' order. */
+function sortedGroups(term: string): string {
+  let out = "";
+  let depth = 0;
+  let open = 0;
+  for (let i = 0; i < term.length; i++) {
+    const c = term[i];
+    if (c === "(" && depth++ === 0) open = i;
+    else if (c === ")" && --depth === 0) out += `(${sortedSums(term.slice(open + 1, i))})`;
+    else if (depth === 0) out += c;
+  }
+  return depth === 0 ? out : term;
+}
+
+/**
+ * Refuses a result whose equation text says something else than the parts `predict` evaluates
+ * (terms, constant, denominator, outer or expression): an edited or damaged file. The text is
+ * rendered again from the parts, as the fit wrote it, and compared with each sum's terms in one order.
+ */
+function checkTexts(equations: readonly EquationResult[], registries: Registries, file: string): void {
+  const lookup = (name: string) => registries.symbols.get(name)!;
+  for (const e of equations) {
+    const parts = equationText(resultEquation(e), lookup);
+    if (sortedSums(parts) !== sortedSums(e.text))
+      throw new InputError(
+        `${file}: the equation of ${quote(e.target)} reads ${quote(e.text, 60)} but its terms say ` +
+          `${quote(parts, 60)}: the file was edited or damaged (predict follows the terms)`,
+      );
+  }
 }

@@ -89,6 +89,22 @@ export function* parseCsvSteps(text: string, file = "data"): Steps<Table> {
  * A row ends at a line break outside quotes (a quoted cell may hold one); a problem is an
  * InputError naming the file, row and column as soon as the row that has it arrives.
  */
+/**
+ * Refuses text that is UTF-16 read as UTF-8: its ASCII characters come with a NUL byte each (after
+ * them, little-endian; before them, big-endian), and its byte-order mark is two bytes UTF-8 cannot
+ * read. Checked on the first characters of the file, with a one-line way to convert.
+ */
+function refuseUtf16(text: string, file: string): void {
+  const start = text.slice(0, 256);
+  let nul = 0;
+  for (let i = 0; i < start.length; i++) if (start.charCodeAt(i) === 0) nul++;
+  if (nul === 0 || nul < start.length / 4) return;
+  throw new InputError(
+    `${file}: is UTF-16 text (a NUL byte beside each character), and CSVs are read as UTF-8: ` +
+      `save it as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8 ${file} > ${file.replace(/\.csv$/i, "")}-utf8.csv)`,
+  );
+}
+
 export class CsvReader {
   private pending = "";
   /** Whether `pending` ends inside a quoted cell (it always starts at the start of a row). */
@@ -111,6 +127,7 @@ export class CsvReader {
       text = text.replace(/^\uFEFF/, "");
       if (text === "") return;
       this.started = true;
+      refuseUtf16(text, this.file);
     }
     const buffer = this.pending + text;
     let cut: number;
