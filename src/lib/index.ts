@@ -211,7 +211,15 @@ export {
 } from "./conformance/index.js";
 
 // ── Engines: tfjs, its backends, the float64 engine, calibration ─────────────────────────────
-export { publicTf as tf, useBackend, type Operand, type Tensor, type Tf, type TfMemory } from "./engine/index.js";
+export {
+  loadTf,
+  publicTf as tf,
+  useBackend,
+  type Operand,
+  type Tensor,
+  type Tf,
+  type TfMemory,
+} from "./engine/index.js";
 export { BACKENDS, runtimeFacts, type BackendName, type RuntimeFacts } from "./core/index.js";
 export {
   calibrate,

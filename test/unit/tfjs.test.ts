@@ -4,6 +4,8 @@
  * @tensorflow/tfjs umbrella. Gradients of the ops the fits, baselines and plugins use agree with
  * central differences; chained ops work on the library's tensors; nothing leaks.
  */
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { tf } from "../../src/lib/engine/tf.js";
@@ -74,4 +76,27 @@ test("an optimizer trains a variable through the registered gradients (least squ
   optimizer.dispose();
   tf.dispose([w, X, y]);
   assert.equal(tf.memory().numTensors, before);
+});
+
+test("importing the library loads no tfjs; the first fit does (Trust II, row 6)", () => {
+  // A fresh process: what `import("consolesr")` loads, then what a fit adds.
+  const script = [
+    'import { createRequire } from "node:module";',
+    'const cache = () => Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes("@tensorflow")).length;',
+    'const lib = await import("./src/lib/index.js");',
+    "const before = cache();",
+    "const X = Array.from({ length: 20 }, (_, i) => [1 + i / 10]);",
+    "await lib.fit({ X, y: X.map(([x]) => 2 * x), symbols: ['x'], seed: 0 });",
+    "console.log(JSON.stringify([before, cache(), lib.tf.getBackend()]));",
+  ].join("\n");
+  const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "--eval", script], {
+    cwd: fileURLToPath(new URL("../..", import.meta.url)),
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  assert.equal(run.status, 0, run.stderr);
+  const [before, after, backend] = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as [number, number, string];
+  assert.equal(before, 0, "tfjs was loaded by the import");
+  assert.ok(after >= 2, `the fit did not load tfjs-core and its cpu backend (${after} modules)`);
+  assert.equal(backend, "cpu");
 });

@@ -22,7 +22,7 @@ import { resultEquation, type EquationResult, type ResultJson } from "../result/
 import type { ArgminSolver } from "../search/index.js";
 import { resolveSettings, type EpisodeEvent, type SearchMethod } from "../search/index.js";
 import { COLUMN_NAME, escapedLine, quote } from "../core/index.js";
-import { tf } from "../engine/tf.js";
+import { loadTf, tf } from "../engine/tf.js";
 import { createRegistries } from "../plugins/index.js";
 // Registers fitLocal's tfjs engine (local/fitTfjs.ts).
 import "../local/fitTfjs.js";
@@ -486,7 +486,7 @@ export async function fit(options: FitArraysOptions): Promise<FitArraysResult> {
     { registries },
   );
   if (options.backend !== undefined) await useBackend(options.backend);
-  else await tf.ready();
+  else await (await loadTf()).ready();
   const { result, search } = await runPrepared(prepared, {
     backend: tf.getBackend(),
     signal: options.signal,

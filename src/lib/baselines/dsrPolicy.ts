@@ -11,6 +11,7 @@
  * were drawn from. Weights start Glorot-uniform from the
  * Rng. Every tensor is made in tf.tidy or disposed (disposePolicy frees the variables).
  */
+import type { Rank } from "@tensorflow/tfjs-core";
 import { tf } from "../engine/tf.js";
 import type { Rng } from "../core/index.js";
 import type { TokenLibrary } from "./dsrLibrary.js";
@@ -21,10 +22,10 @@ export interface Policy {
   units: number;
   /** Tokens n; the input is 2·(n + 1) wide (parent and sibling, each with "none"). */
   tokens: number;
-  kernel: tf.Variable<tf.Rank.R2>;
-  bias: tf.Variable<tf.Rank.R1>;
-  outWeights: tf.Variable<tf.Rank.R2>;
-  outBias: tf.Variable<tf.Rank.R1>;
+  kernel: tf.Variable<Rank.R2>;
+  bias: tf.Variable<Rank.R1>;
+  outWeights: tf.Variable<Rank.R2>;
+  outBias: tf.Variable<Rank.R1>;
 }
 
 export const observationWidth = (tokens: number): number => 2 * (tokens + 1);
@@ -47,9 +48,9 @@ export function createPolicy(tokens: number, units: number, rng: Rng): Policy {
     units,
     tokens,
     kernel: tf.variable(tf.tensor2d(kernel, [input + units, 4 * units])),
-    bias: tf.variable(tf.zeros<tf.Rank.R1>([4 * units])),
+    bias: tf.variable(tf.zeros<Rank.R1>([4 * units])),
     outWeights: tf.variable(tf.tensor2d(out, [units, tokens])),
-    outBias: tf.variable(tf.zeros<tf.Rank.R1>([tokens])),
+    outBias: tf.variable(tf.zeros<Rank.R1>([tokens])),
   }));
 }
 
@@ -273,8 +274,8 @@ export function policyGradientStep(
     const advantage = tf.tensor1d(Float32Array.from(advantages));
     const cost = optimizer.minimize(
       () => {
-        let c = tf.zeros<tf.Rank.R2>([rows, policy.units]);
-        let h = tf.zeros<tf.Rank.R2>([rows, policy.units]);
+        let c = tf.zeros<Rank.R2>([rows, policy.units]);
+        let h = tf.zeros<Rank.R2>([rows, policy.units]);
         let logProbability: tf.Tensor1D = tf.zeros([rows]);
         let entropy: tf.Tensor1D = tf.zeros([rows]);
         for (let t = 0; t < steps; t++) {

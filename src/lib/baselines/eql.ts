@@ -14,6 +14,7 @@
  * result reports is computed from the read-back weights in float64. Every tensor is disposed.
  */
 import type { Dataset } from "../data/index.js";
+import type { Rank } from "@tensorflow/tfjs-core";
 import { tf } from "../engine/tf.js";
 import { runSteps, type Rng, type Steps } from "../core/index.js";
 import { cos, sin } from "../core/index.js";
@@ -210,9 +211,9 @@ class EqlNet {
   ) {
     const { pre, hidden } = eqlWidths(kinds.length, units);
     const w1 = tf.tidy(() => tf.variable(tf.tensor2d(init1, [n, pre])));
-    const b1 = tf.tidy(() => tf.variable(tf.zeros<tf.Rank.R2>([1, pre])));
+    const b1 = tf.tidy(() => tf.variable(tf.zeros<Rank.R2>([1, pre])));
     const w2 = tf.tidy(() => tf.variable(tf.tensor2d(init2, [hidden, 1])));
-    const b2 = tf.tidy(() => tf.variable(tf.zeros<tf.Rank.R2>([1, 1])));
+    const b2 = tf.tidy(() => tf.variable(tf.zeros<Rank.R2>([1, 1])));
     this.variables = [w1, b1, w2, b2];
     this.optimizer = tf.train.adam(settings.learningRate);
   }

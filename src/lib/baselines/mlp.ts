@@ -12,6 +12,7 @@
 import type { Dataset } from "../data/index.js";
 import { nrmse } from "../numeric/index.js";
 import { runSteps, type Rng, type Steps } from "../core/index.js";
+import type { Rank } from "@tensorflow/tfjs-core";
 import { tf } from "../engine/tf.js";
 import { UNPACED, type TrainingPace } from "./pace.js";
 
@@ -227,7 +228,7 @@ function createMlpNet(layers: readonly number[], learningRate: number, rng: Rng)
   });
   // tidy: a variable keeps its own copy, the initial tensor goes.
   const weights = initial.map(({ w, fanIn, fanOut }) => tf.tidy(() => tf.variable(tf.tensor2d(w, [fanIn, fanOut]))));
-  const biases = initial.map(({ fanOut }) => tf.tidy(() => tf.variable(tf.zeros<tf.Rank.R2>([1, fanOut]))));
+  const biases = initial.map(({ fanOut }) => tf.tidy(() => tf.variable(tf.zeros<Rank.R2>([1, fanOut]))));
   const variables = [...weights, ...biases];
   const optimizer = tf.train.adam(learningRate);
   const forward = (x: tf.Tensor2D): tf.Tensor2D => {
