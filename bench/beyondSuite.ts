@@ -220,6 +220,8 @@ interface Run extends Job {
   ended?: boolean;
   /** The best structure of the search's first episode is the final answer's (structureKey); absent: no episode. */
   firstHolds?: boolean;
+  /** Under noise, the answer's closest rival and its score gap where the search called the answer ambiguous. */
+  ambiguous?: { rival: string; gap: number };
   /** `--method stlsq`: the threshold its score chose. */
   lambda?: number;
   /** The largest held-out error in units of the same-law bound (≤ 1: the same law). */
@@ -377,6 +379,7 @@ async function runJob(job: Job): Promise<Run> {
               structureKey(equation.terms, equation.constant, equation.outer, equation.denominator?.terms),
             ),
           }),
+      ...(result.search.targets?.[0]?.ambiguous ? { ambiguous: result.search.targets[0].ambiguous } : {}),
       worst: verdict.worst,
       learned: equation.text,
       stopReason: result.search.stopReason,

@@ -118,6 +118,8 @@ export interface RunRecord extends Job {
   oracle?: boolean;
   /** The best structure of the first episode is the final answer's (absent: no episode ran). */
   firstHolds?: boolean;
+  /** Under noise, the answer's closest rival and its score gap where the search called the answer ambiguous. */
+  ambiguous?: { rival: string; gap: number };
   error?: string;
 }
 
@@ -233,6 +235,7 @@ export async function createJobRunner(): Promise<
       floor: output.floor ?? null,
       ...(first === undefined ? {} : { firstHolds: output.best !== undefined && first.includes(output.best.key) }),
       ...(oracle === undefined ? {} : { oracle }),
+      ...(result.ambiguous[0] ? { ambiguous: { rival: result.ambiguous[0].rival, gap: result.ambiguous[0].gap } } : {}),
     };
   };
 

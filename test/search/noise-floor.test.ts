@@ -174,3 +174,38 @@ test("the score front: at equal complexity, one more parameter and a hair's bett
   hall.add(spike);
   assert.equal(hall.chooseByScore(), truth);
 });
+
+test("an answer's closest rival (Trust II, row 8): its refinements are not rivals; another structure within 6 is", () => {
+  const term = (...factors: [string, string][]) => ({
+    coefficient: 1,
+    factors: factors.map(([symbol, input]) => ({ symbol, input, ...(symbol === "exp" ? { weight: 0.001 } : {}) })),
+  });
+  const of = (key: string, terms: ReturnType<typeof term>[], loo: number): Candidate => ({
+    key,
+    structure: undefined!,
+    equation: { target: "y", terms },
+    nrmse: loo,
+    loo,
+    complexity: terms.length * 2,
+    reward: 0,
+    evidence: [],
+  });
+  const answer = of("answer", [term(["x", "a"], ["x", "b"])], 0.01);
+  const hall = new HallOfFame(500);
+  hall.add(answer);
+  // The answer with a term more, with a factor near 1 more, with a term less: refinements, never rivals.
+  hall.add(of("more", [term(["x", "a"], ["x", "b"]), term(["x^2", "c"])], 0.00999));
+  hall.add(of("factor", [term(["x", "a"], ["x", "b"], ["exp", "a"])], 0.00998));
+  hall.add(of("less", [term(["x", "a"])], 0.0101));
+  assert.equal(hall.rivalOf(answer), undefined);
+  // Another structure 1 % worse: 500·ln(1.01²) ≈ 10 above, not a close rival.
+  hall.add(of("far", [term(["x", "a"], ["x", "c"])], 0.0101));
+  const far = hall.rivalOf(answer)!;
+  assert.equal(far.rival.key, "far");
+  assert.ok(far.gap > 6, `gap ${far.gap}`);
+  // One 0.2 % worse (about 2 above) is: the answer is not clearly better.
+  hall.add(of("close", [term(["x", "b"], ["x", "c"])], 0.01002));
+  const close = hall.rivalOf(answer)!;
+  assert.equal(close.rival.key, "close");
+  assert.ok(close.gap > 0 && close.gap < 6, `gap ${close.gap}`);
+});

@@ -7,8 +7,8 @@ import { formatNumber } from "../../lib/equation/index.js";
 import type { PipelineInput } from "../../lib/run/index.js";
 import { resultToJson, type ModelResult, type ResultJson } from "../../lib/result/index.js";
 import { runtimeFacts } from "../../lib/core/index.js";
-import type { OutputSearchResult, SearchSettings } from "../../lib/search/index.js";
-import { InputError } from "../../lib/core/index.js";
+import type { OutputSearchResult, SearchResult, SearchSettings } from "../../lib/search/index.js";
+import { escapedLine, InputError } from "../../lib/core/index.js";
 import { standardStream, writeText, type Reporter } from "../io.js";
 
 import type { CommonFlags } from "./running.js";
@@ -87,6 +87,19 @@ export function frontTable(result: ResultJson): string {
     }
   }
   return out;
+}
+
+/**
+ * The line for an answer under noise that a rival nearly matches (SearchResult.ambiguous; stderr,
+ * even with --quiet): which rival, how close, and where to look.
+ */
+export function ambiguityWarning(a: SearchResult["ambiguous"][number]): string {
+  const gap = formatNumber(a.gap, 3);
+  const how = a.gap < 0 ? `scores ${formatNumber(-a.gap, 3)} lower but is more complex` : `scores only ${gap} higher`;
+  return (
+    `warning: ${a.target}: the noise leaves the answer not clearly better than ${escapedLine(a.rival, 80)}, ` +
+    `which ${how} (a gap under 6 is less than strong evidence); look at the front (--front) before trusting either`
+  );
 }
 
 /** The one line a time-limited search prints (stderr, even with --quiet). */

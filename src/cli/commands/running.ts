@@ -24,7 +24,7 @@ import { fitSettings, searchOverrides, type FitFlags, type SearchFlags } from ".
 import { stderrStream, type Reporter } from "../io.js";
 import { searchProgress } from "./progress.js";
 
-import { fitProgress, timeLimitWarning, stopAdvice } from "./output.js";
+import { ambiguityWarning, fitProgress, timeLimitWarning, stopAdvice } from "./output.js";
 
 export interface CommonFlags extends FitFlags, SearchFlags {
   seed: number;
@@ -175,6 +175,8 @@ export async function runWithProgress(
             `cannot write (a product uses each input once): add x^${power} to --symbols`,
         );
       }
+    // Answers under noise that a rival nearly matches: one line each, pointing at the front.
+    for (const a of output.search!.ambiguous) log.warn(ambiguityWarning(a));
     if (output.search!.stopReason === "time-limit") log.warn(timeLimitWarning(output.search!.outputs, settings));
     return output;
   } finally {

@@ -451,7 +451,7 @@ const UNCOMPARED = new Set(["search.seconds"]);
  * Keys added to the search block after version 1 was first written: an original without them is
  * not compared on them.
  */
-const ADDED_LATER = new Set(["noise", "score", "chosen", "unwritable"]);
+const ADDED_LATER = new Set(["noise", "score", "chosen", "unwritable", "ambiguous"]);
 
 function compareValues(a: unknown, b: unknown, path: string, tolerance: number, out: FieldDifference[]): void {
   if (UNCOMPARED.has(path)) return;

@@ -235,6 +235,13 @@ export interface ResultJson {
       identities?: string[];
       /** Monomials of an exact polynomial of y the pool cannot write (u3^2 without x^2). */
       unwritable?: string[];
+      /**
+       * Under noise, where the answer is not clearly better than a rival that is not its sub- or
+       * super-structure: the rival (as text) and how far its score lies above the answer's (the
+       * front's score units; below 6; negative: the rival scores lower but is more complex).
+       * Absent: noiseless, or the answer is clearly the best.
+       */
+      ambiguous?: { rival: string; gap: number };
     }[];
     /**
      * The noise estimate: the NRMSE noise alone leaves, and how it was made. One object for one

@@ -115,6 +115,17 @@ const targetSummary = z
         "monomials of an exact sparse polynomial of y that the pool cannot write (u3^2 without x^2: a " +
           "product uses a neuron once); the answer is then an approximation",
       ),
+    ambiguous: z
+      .object({
+        rival: z.string().describe("the rival structure, as equation text"),
+        gap: z.number().describe("its score minus the answer's (the front's score units); below 6"),
+      })
+      .strict()
+      .optional()
+      .describe(
+        "under noise, where the answer is not clearly better than a rival that is not its sub- or " +
+          "super-structure (a warning says so): look at the front",
+      ),
   })
   .strict();
 

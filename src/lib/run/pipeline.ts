@@ -183,6 +183,12 @@ const noiseRecord = (o: SearchResult["outputs"][number]) => ({
   method: o.noise.method,
 });
 
+/** A target's `ambiguous` record (the rival's text, the gap to 3 digits), where its answer has one. */
+function ambiguityOf(found: SearchResult, target: string) {
+  const a = found.ambiguous.find((x) => x.target === target);
+  return a ? { ambiguous: { rival: a.rival, gap: Number(a.gap.toPrecision(3)) } } : {};
+}
+
 function searchBlock(found: SearchResult, method: string): ResultJson["search"] {
   return {
     method,
@@ -199,6 +205,7 @@ function searchBlock(found: SearchResult, method: string): ResultJson["search"] 
       stopReason: o.stopReason,
       ...(o.identities ? { identities: o.identities } : {}),
       ...(o.unwritable ? { unwritable: o.unwritable } : {}),
+      ...ambiguityOf(found, o.target),
     })),
     noise:
       found.outputs.length === 1

@@ -19,7 +19,7 @@
  * a term picked from tens of thousands screened can match the noise of several rows.
  * Scores are reported relative to the front's lowest (0 is the lowest; lower is better).
  */
-import { expressionComplexity, type Equation } from "../equation/index.js";
+import { expressionComplexity, type Equation, type Factor, type Term } from "../equation/index.js";
 import { log } from "../core/index.js";
 import type { Candidate } from "./evaluator.js";
 
@@ -33,6 +33,8 @@ import type { Candidate } from "./evaluator.js";
 export class HallOfFame {
   readonly #best = new Map<number, Candidate>();
   readonly #scored = new Map<number, { candidate: Candidate; score: number }>();
+  /** Every candidate scored, by key (under noise): the rivals an answer is weighed against (rivalOf). */
+  readonly #all = new Map<string, { candidate: Candidate; score: number }>();
   /** @param rows the data's rows, for the score (frontScoreOf); without them there is no score front. */
   constructor(readonly rows?: number) {}
   /** Adds a candidate, and its rival without the additive constant where it has one (Candidate.plain). */
@@ -42,6 +44,7 @@ export class HallOfFame {
     if (!current || candidate.nrmse < current.nrmse) this.#best.set(candidate.complexity, candidate);
     if (this.rows === undefined) return;
     const score = frontScoreOf(candidate.loo, parametersOf(candidate.equation), this.rows);
+    if (Number.isFinite(score) && !this.#all.has(candidate.key)) this.#all.set(candidate.key, { candidate, score });
     const scored = this.#scored.get(candidate.complexity);
     if (!scored || score < scored.score) this.#scored.set(candidate.complexity, { candidate, score });
   }
@@ -77,6 +80,26 @@ export class HallOfFame {
     const best = Math.min(...front.map((c) => c.nrmse));
     return front.find((c) => c.nrmse <= best * slack + floor);
   }
+  /**
+   * The closest rival of an answer under noise (`chosen`, chooseByScore's): among every candidate
+   * scored, the one whose score is nearest above (or below) the answer's, not counting the answer's
+   * own sub- and super-structures (the answer less a term or a factor, or with one more: the answer
+   * rule weighs those, and a parameter fitted to noise costs ln n). Its score minus the answer's, in the score's
+   * units (a BIC: under 6 is less than strong evidence, Kass and Raftery); undefined without rows
+   * or rivals.
+   */
+  rivalOf(chosen: Candidate): { rival: Candidate; gap: number } | undefined {
+    if (this.rows === undefined) return undefined;
+    const own = frontScoreOf(chosen.loo, parametersOf(chosen.equation), this.rows);
+    const mine = shapeOf(chosen.equation);
+    let out: { rival: Candidate; gap: number } | undefined;
+    for (const { candidate, score } of this.#all.values()) {
+      if (candidate.key === chosen.key || nested(mine, shapeOf(candidate.equation))) continue;
+      const gap = score - own;
+      if (out === undefined || gap < out.gap) out = { rival: candidate, gap };
+    }
+    return out;
+  }
   /** The answer under noise: the simplest member of the score front within SCORE_SLACK of the lowest score. */
   chooseByScore(): Candidate | undefined {
     if (this.rows === undefined) throw new Error("HallOfFame: the score needs the rows (new HallOfFame(rows))");
@@ -91,6 +114,13 @@ export const parametersOf = (equation: Equation): number =>
   equation.expression !== undefined
     ? expressionComplexity(equation.expression).parameters
     : equation.terms.reduce((sum, t) => sum + 1 + t.factors.filter((f) => f.weight !== undefined).length, 0);
+
+/**
+ * An answer whose closest rival (rivalOf) scores less than this above it is not clearly better
+ * than that rival: the search says so (a warning, `ambiguous` in the result). 6 is where a BIC
+ * difference becomes strong evidence (Kass and Raftery: 2–6 positive, 6–10 strong).
+ */
+export const AMBIGUOUS_GAP = 6;
 
 /** Scores within this many nats of the lowest count as equally supported (the simplest of them is chosen). */
 export const SCORE_SLACK = 2;
@@ -111,4 +141,48 @@ export function frontScores(front: readonly Candidate[], rows: number, leftOut =
   const raw = front.map((c) => frontScoreOf(leftOut ? c.loo : c.nrmse, parametersOf(c.equation), rows));
   const low = Math.min(...raw);
   return raw.map((s) => s - low);
+}
+
+/** An equation's structure for nesting: what wraps its sum, and its terms as sets of factor keys (coefficients and inner weights left out). */
+interface Shape {
+  wrap: string;
+  terms: Set<string>[];
+}
+
+const factorKey = (f: Factor) =>
+  `${f.symbol}(${f.monomial ? f.monomial.map((m) => `${m.input}^${m.power}`).join("*") : f.input})`;
+const termKey = (t: Term) => t.factors.map(factorKey).sort().join("*");
+
+function shapeOf(equation: Equation): Shape {
+  if (equation.expression !== undefined)
+    // An expression tree is one whole: its text without numbers.
+    return {
+      wrap: `expression ${JSON.stringify(equation.expression).replace(/-?\d+(\.\d+)?(e-?\d+)?/g, "#")}`,
+      terms: [],
+    };
+  const denominator = equation.denominator ? equation.denominator.map(termKey).sort().join("+") : "";
+  return {
+    wrap: `${equation.outer ?? ""}/${denominator}`,
+    terms: equation.terms.map((t) => new Set(t.factors.map(factorKey))),
+  };
+}
+
+/** Whether every term of `a` is, factor for factor, inside a term of `b` of its own (greedily matched). */
+function within(a: Shape, b: Shape): boolean {
+  const free = [...b.terms];
+  for (const term of [...a.terms].sort((x, y) => y.size - x.size)) {
+    const at = free.findIndex((other) => [...term].every((f) => other.has(f)));
+    if (at < 0) return false;
+    free.splice(at, 1);
+  }
+  return true;
+}
+
+/**
+ * Whether one shape is the other with terms or factors added (or the same): one wrap, and each term
+ * of the smaller inside a term of the larger (the answer with a term more, or with a factor near 1
+ * more, exp(−0.007·q)·…, is its own refinement, not a rival).
+ */
+function nested(a: Shape, b: Shape): boolean {
+  return a.wrap === b.wrap && (within(a, b) || within(b, a));
 }

@@ -101,6 +101,8 @@ export interface SearchResult {
   equations: EquationResult[];
   simplified: Equation[];
   front: FrontEntry[];
+  /** Per output whose answer is not clearly better than a rival (OutputSearchResult.ambiguous): the rival's text and the gap. */
+  ambiguous: { target: string; rival: string; gap: number }[];
   episodes: number;
   structures: number;
   /**
@@ -155,6 +157,11 @@ export async function search(data: Dataset, options: SearchOptions): Promise<Sea
       chosen: c === o.best,
     })),
   );
+  const ambiguous = outputs.flatMap((o) =>
+    o.ambiguous
+      ? [{ target: o.target, rival: equationText(o.ambiguous.rival.equation, lookup), gap: o.ambiguous.gap }]
+      : [],
+  );
   const error = outputs.find((o) => o.error)?.error;
   const stopReason = error
     ? "error"
@@ -172,6 +179,7 @@ export async function search(data: Dataset, options: SearchOptions): Promise<Sea
     equations,
     simplified,
     front,
+    ambiguous,
     episodes: outputs.reduce((s, o) => s + o.episodes, 0),
     structures: outputs.reduce((s, o) => s + o.structures, 0),
     stopReason,

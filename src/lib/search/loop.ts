@@ -25,7 +25,7 @@ import {
 } from "./firstScreen.js";
 import { type Form, proposalColumns, screenForms, searchWithForm, SHORT_AT_FLOOR } from "./forms.js";
 import { sizesOf, STAGE_PATIENCE, type Size } from "./growth.js";
-import { frontScoreOf, frontScores, HallOfFame, parametersOf } from "./hallOfFame.js";
+import { AMBIGUOUS_GAP, frontScoreOf, frontScores, HallOfFame, parametersOf } from "./hallOfFame.js";
 import { shapeReward } from "./learner.js";
 import {
   cheapProposalsSteps,
@@ -910,6 +910,7 @@ function answerOf(s: OutputSearch): OutputSearchResult {
     ? basicRelations(poly.answer.relations, poly.monomials).map((r) => identityText(r, poly.monomials, ctx.data.inputs))
     : [];
   const answer = chosen ?? s.timer.time("preparation", () => baselineCandidate(ctx, s.settings));
+  const rival = floor !== undefined && chosen ? hall.rivalOf(chosen) : undefined;
   s.endLoop();
   const strategy = s.strategy;
   return {
@@ -918,6 +919,7 @@ function answerOf(s: OutputSearch): OutputSearchResult {
     front,
     scores: frontScores(front, ctx.data.rows, floor !== undefined),
     noise: s.noise!,
+    ...(rival && rival.gap < AMBIGUOUS_GAP ? { ambiguous: rival } : {}),
     floor,
     reach: floor === undefined ? undefined : floorReach(ctx.data.rows) * floor,
     episodes: s.rewards.length,

@@ -142,6 +142,12 @@ export interface OutputSearchResult {
   scores: number[];
   /** The noise estimate of the target (noise.ts). */
   noise: NoiseEstimate;
+  /**
+   * Under noise, where the answer is not clearly better than a rival that is not its sub- or
+   * super-structure: that rival and its score's gap above the answer's (below AMBIGUOUS_GAP;
+   * hallOfFame.ts rivalOf). Absent: noiseless, or no such rival.
+   */
+  ambiguous?: { rival: Candidate; gap: number };
   /** The noise floor the search used (undefined: noiseless, or the noise floor turned off). */
   floor?: number;
   /** The train NRMSE at or below which a fit counted as reaching the floor (floorReach(rows) × floor). */
