@@ -13,7 +13,7 @@ import {
   createRegistries,
   formatFailure,
   InputError,
-  tf,
+  loadTf,
   type Plugin,
   type Registries,
 } from "../lib/index.js";
@@ -49,7 +49,8 @@ const names = (registries: Registries) => ({
 export async function loadPluginSource(source: string, name: string, loaded: readonly Plugin[]): Promise<PluginLoad> {
   const candidates = await importPluginSource(source, name);
   const reports = checkPlugins(candidates, {
-    tf,
+    // tfjs loads on first use (the library's loadTf): the checks run the symbols' apply on it.
+    tf: await loadTf(),
     seed: 0,
     origin: name,
     renderLatex,

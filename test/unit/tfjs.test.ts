@@ -82,7 +82,8 @@ test("importing the library loads no tfjs; the first fit does (Trust II, row 6)"
   // A fresh process: what `import("consolesr")` loads, then what a fit adds.
   const script = [
     'import { createRequire } from "node:module";',
-    'const cache = () => Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes("@tensorflow")).length;',
+    "const loaded = (part) => Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes(part)).length;",
+    'const cache = () => loaded("/@tensorflow/");',
     'const lib = await import("./src/lib/index.js");',
     "const before = cache();",
     "const X = Array.from({ length: 20 }, (_, i) => [1 + i / 10]);",

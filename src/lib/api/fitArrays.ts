@@ -20,7 +20,7 @@ import type { Registries } from "../plugins/index.js";
 import { parseResult } from "../result/index.js";
 import { resultEquation, type EquationResult, type ResultJson } from "../result/index.js";
 import type { ArgminSolver } from "../search/index.js";
-import { resolveSettings, type EpisodeEvent, type SearchMethod } from "../search/index.js";
+import { settingKeys, type EpisodeEvent, type SearchMethod } from "../search/index.js";
 import { COLUMN_NAME, escapedLine, quote } from "../core/index.js";
 import { loadTf, tf } from "../engine/tf.js";
 import { createRegistries } from "../plugins/index.js";
@@ -153,7 +153,7 @@ const OPTION_KEYS = new Set([
   "signal",
   "onProgress",
 ]);
-const SEARCH_KEYS = new Set(Object.keys(resolveSettings()).filter((key) => key !== "method" && key !== "fit"));
+const SEARCH_KEYS = new Set(settingKeys().filter((key) => key !== "method" && key !== "fit"));
 
 /** A value as a message shows it: strings quoted, the rest by type or as printed. */
 function shown(value: unknown): string {

@@ -36,3 +36,5 @@ export {
   TIME_LIMIT_CAP,
   type ValueOf,
 } from "./settings.js";
+export { lazyObject, nodeRequire, once } from "./lazy.js";
+export { zod } from "./zod.js";

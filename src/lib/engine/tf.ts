@@ -11,6 +11,7 @@
  * before, `tf` loads tfjs at once where that can be done synchronously (Node, through its CommonJS
  * builds); in a browser it says to await loadTf() first.
  */
+import { nodeRequire } from "../core/index.js";
 import type * as TfCore from "@tensorflow/tfjs-core";
 
 type Core = typeof TfCore;
@@ -26,17 +27,9 @@ function loaded(module: Core): Core {
   return module;
 }
 
-/** Node's `require`, where there is one to get without importing a node: module (Node ≥ 20.16). */
-function nodeRequire(): ((id: string) => unknown) | undefined {
-  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  if (typeof process?.getBuiltinModule !== "function") return undefined;
-  const module = process.getBuiltinModule("node:module") as { createRequire(from: string): (id: string) => unknown };
-  return module.createRequire(import.meta.url);
-}
-
 /** tfjs loaded synchronously (Node), or undefined where it cannot be. */
 function loadNow(): Core | undefined {
-  const require = nodeRequire();
+  const require = nodeRequire(import.meta.url);
   if (require === undefined) return undefined;
   const module = require("@tensorflow/tfjs-core") as Core;
   require("@tensorflow/tfjs-backend-cpu");

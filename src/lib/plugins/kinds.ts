@@ -5,9 +5,8 @@
  * tfjs arrives as an argument of `apply`. Plugins are validated once, when registered, with
  * messages that name the plugin and the field; inside the library they are trusted.
  */
-import { z } from "zod";
 import { powerOfName, powerSymbol } from "./powers.js";
-import { InputError } from "../core/index.js";
+import { InputError, once, zod } from "../core/index.js";
 import { addOuterPlugin, BUILTIN_OUTER_NAMES } from "./outers.js";
 import type { Tensor, Tf } from "../engine/index.js";
 
@@ -139,59 +138,63 @@ export const isAsyncFunction = (v: unknown): boolean =>
   typeof v === "function" &&
   /^Async(Generator)?Function$/.test((v as { [Symbol.toStringTag]?: string })[Symbol.toStringTag] ?? "");
 
-const fn = z
-  .custom<(...args: never[]) => unknown>((v) => typeof v === "function", "must be a function")
-  .refine(
-    (v) => !isAsyncFunction(v),
-    "must be a synchronous function, not async: " +
-      "consolesr uses the value it returns, and an async function returns a Promise",
-  );
-const name = z
-  .string()
-  .min(1)
-  .regex(/^[A-Za-z0-9_^./-]+$/, "must be letters, digits or _ ^ . / -");
+/** The plugin kinds' schemas, built on first use (zod loads then: core/zod.ts). */
+const pluginSchemas = once(() => {
+  const z = zod();
+  const fn = z
+    .custom<(...args: never[]) => unknown>((v) => typeof v === "function", "must be a function")
+    .refine(
+      (v) => !isAsyncFunction(v),
+      "must be a synchronous function, not async: " +
+        "consolesr uses the value it returns, and an async function returns a Promise",
+    );
+  const name = z
+    .string()
+    .min(1)
+    .regex(/^[A-Za-z0-9_^./-]+$/, "must be letters, digits or _ ^ . / -");
 
-const schemas = {
-  symbol: z.object({
-    kind: z.literal("symbol"),
-    name,
-    complexity: z.number().positive().finite(),
-    innerWeight: z.boolean(),
-    text: fn,
-    latex: fn,
-    evaluate: fn,
-    apply: fn,
-    derivative: fn.optional(),
-    domain: fn.optional(),
-    fold: fn.optional(),
-    shift: fn.optional(),
-    period: z.number().positive().finite().optional(),
-    power: z
-      .number()
-      .finite()
-      .refine((p) => p !== 0, "must not be 0")
-      .optional(),
-    description: z.string().optional(),
-  }),
-  constraint: z.object({ kind: z.literal("constraint"), name, describe: fn, check: fn, keep: fn.optional() }),
-  reward: z.object({
-    kind: z.literal("reward"),
-    name,
-    range: z.tuple([z.number(), z.number()]).refine(([lo, hi]) => lo < hi, "must be [lo, hi] with lo < hi"),
-    score: fn,
-  }),
-  outer: z.object({
-    kind: z.literal("outer"),
-    name,
-    apply: fn,
-    inverse: fn,
-    domain: fn,
-    text: fn,
-    latex: fn,
-    cost: z.number().positive().finite(),
-    description: z.string().optional(),
-  }),
-} as const;
+  return {
+    symbol: z.object({
+      kind: z.literal("symbol"),
+      name,
+      complexity: z.number().positive().finite(),
+      innerWeight: z.boolean(),
+      text: fn,
+      latex: fn,
+      evaluate: fn,
+      apply: fn,
+      derivative: fn.optional(),
+      domain: fn.optional(),
+      fold: fn.optional(),
+      shift: fn.optional(),
+      period: z.number().positive().finite().optional(),
+      power: z
+        .number()
+        .finite()
+        .refine((p) => p !== 0, "must not be 0")
+        .optional(),
+      description: z.string().optional(),
+    }),
+    constraint: z.object({ kind: z.literal("constraint"), name, describe: fn, check: fn, keep: fn.optional() }),
+    reward: z.object({
+      kind: z.literal("reward"),
+      name,
+      range: z.tuple([z.number(), z.number()]).refine(([lo, hi]) => lo < hi, "must be [lo, hi] with lo < hi"),
+      score: fn,
+    }),
+    outer: z.object({
+      kind: z.literal("outer"),
+      name,
+      apply: fn,
+      inverse: fn,
+      domain: fn,
+      text: fn,
+      latex: fn,
+      cost: z.number().positive().finite(),
+      description: z.string().optional(),
+    }),
+  } as const;
+});
 
 /** Validates an unknown object as a plugin, throwing an InputError that names plugin and field. */
 export function validatePlugin(candidate: unknown, origin = "plugin"): Plugin {
@@ -215,7 +218,7 @@ function validateFields(candidate: unknown, origin: string): Plugin {
       `${who}: field "kind" must be "symbol", "constraint", "reward" or "outer" (got ${JSON.stringify(kind)})`,
     );
   }
-  const parsed = schemas[kind].safeParse(candidate);
+  const parsed = pluginSchemas()[kind].safeParse(candidate);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.join(".") || "(object)";

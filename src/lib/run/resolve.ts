@@ -11,7 +11,7 @@ import { createSymbolRegistry } from "../plugins/index.js";
 import { InputError } from "../core/index.js";
 import { checkColumnDomain } from "./fitForm.js";
 import type { Registries } from "../plugins/index.js";
-import { isModelMethod, resolveSettings, type SearchSettings } from "../search/index.js";
+import { isModelMethod, resolveSettings, settingKeys, type SearchSettings } from "../search/index.js";
 import {
   type FitConfig,
   type ExperimentSource,
@@ -30,10 +30,10 @@ import {
 import { pipelinePlugins, parseFormEquations, type PipelinePlugins } from "./pipeline.js";
 
 /** Every search setting a config may carry (`replay` only where `reproduce` replays a time-limited run). */
-export const SEARCH_KEYS = [...Object.keys(resolveSettings()), "replay"] as (keyof SearchSettings)[];
+export const SEARCH_KEYS = [...settingKeys(), "replay"] as (keyof SearchSettings)[];
 
 export function checkFit(fit: Record<string, unknown>, where: string): FitConfig {
-  const { steps, learningRate, polish, engine } = checkWith(fitSchema, fit, where);
+  const { steps, learningRate, polish, engine } = checkWith(fitSchema(), fit, where);
   return { steps, learningRate, polish, engine };
 }
 

@@ -8,7 +8,8 @@
  * The caps keep a run's memory bounded: sizes (terms, factors, hidden units, candidates, rows)
  * are what allocations scale with; counts (episodes, steps) bound its time, and Ctrl-C stops it.
  */
-import { z } from "zod";
+import { once, zod } from "../core/index.js";
+import type { z } from "zod";
 import {
   type ChoiceSettingName,
   DECIMAL,
@@ -25,10 +26,10 @@ import {
 } from "../core/index.js";
 import type { FitOptions } from "../local/index.js";
 
-/** A bounded number: its rule in words ("an integer from 1 to 12") and its schema. */
+/** A bounded number: its rule in words ("an integer from 1 to 12") and its schema (built on first use). */
 export interface Bound {
   rule: string;
-  schema: z.ZodType<number>;
+  readonly schema: z.ZodType<number>;
   integer: boolean;
 }
 
@@ -41,15 +42,29 @@ function bound(integer: boolean, min: number, max: number, options: { openMin?: 
         ? `a number above ${min} and at most ${max}`
         : `a number from ${min} to ${max}`);
   const ok = (v: number) => (!integer || Number.isInteger(v)) && (options.openMin ? v > min : v >= min) && v <= max;
-  return { rule, integer, schema: z.number({ error: rule }).refine(ok, { error: rule }) };
+  const schema = once(() => zod().number({ error: rule }).refine(ok, { error: rule }));
+  return {
+    rule,
+    integer,
+    get schema() {
+      return schema();
+    },
+  };
 }
 
 /** A bound that also accepts one sentinel value. */
 function sentinel(b: Bound, value: number, rule: string): Bound {
+  const schema = once(() =>
+    zod()
+      .number({ error: rule })
+      .refine((v) => v === value || b.schema.safeParse(v).success, { error: rule }),
+  );
   return {
     rule,
     integer: b.integer,
-    schema: z.number({ error: rule }).refine((v) => v === value || b.schema.safeParse(v).success, { error: rule }),
+    get schema() {
+      return schema();
+    },
   };
 }
 
@@ -102,6 +117,7 @@ export const CHOICES = Object.fromEntries(
 
 /** A row's schema: its bound, its choices, true or false, or its list of bounded items. */
 export function rowSchema(name: SettingName, row: SettingRow = SETTINGS[name]): z.ZodType {
+  const z = zod();
   switch (row.kind) {
     case "choice":
       return z.enum(row.choices as [string, ...string[]], { error: row.choices.join(" or ") });
@@ -121,33 +137,42 @@ export function rowSchema(name: SettingName, row: SettingRow = SETTINGS[name]): 
 
 const fitRows = rows.filter(([, row]) => row.group === "fit");
 
-/** The fit settings (the table's fit rows: steps, learning rate, polish, engine). */
-export const fitSchema = z.object(
-  Object.fromEntries(fitRows.map(([name, row]) => [name, rowSchema(name, row)])),
-) as unknown as z.ZodType<Required<Pick<FitOptions, "steps" | "learningRate" | "polish" | "engine">>>;
+/** The fit settings' schema (the table's fit rows: steps, learning rate, polish, engine), built on first use. */
+export const fitSchema = once(
+  () =>
+    zod().object(
+      Object.fromEntries(fitRows.map(([name, row]) => [name, rowSchema(name, row)])),
+    ) as unknown as z.ZodType<Required<Pick<FitOptions, "steps" | "learningRate" | "polish" | "engine">>>,
+);
 
 /**
  * The search settings every method reads a part of (SearchSettings: the table's rows with a
- * default, its fit rows in `fit`), in the record's order; unknown keys pass through.
+ * default, its fit rows in `fit`), in the record's order; unknown keys pass through. Built on first use.
  */
-export const searchSettingsSchema = z.looseObject(
-  Object.fromEntries(
-    recordOrder().flatMap((name): [string, z.ZodType][] => {
-      if (name === "method") return [[name, z.string({ error: "a string" })]];
-      if (name === "fit")
-        return [
-          [name, z.looseObject(Object.fromEntries(fitRows.map(([key, row]) => [key, rowSchema(key, row).optional()])))],
-        ];
-      const entry: [string, z.ZodType] = [name, rowSchema(name)];
-      // Internal, never recorded: a time-limited run's episodes per target, for `reproduce`.
-      if (name !== "timeLimit") return [entry];
-      const replay = z
-        .record(z.string(), z.number().int().min(0), { error: "episodes per target (non-negative integers)" })
-        .optional();
-      return [entry, ["replay", replay]];
-    }),
-  ),
-);
+export const searchSettingsSchema = once(() => {
+  const z = zod();
+  return z.looseObject(
+    Object.fromEntries(
+      recordOrder().flatMap((name): [string, z.ZodType][] => {
+        if (name === "method") return [[name, z.string({ error: "a string" })]];
+        if (name === "fit")
+          return [
+            [
+              name,
+              z.looseObject(Object.fromEntries(fitRows.map(([key, row]) => [key, rowSchema(key, row).optional()]))),
+            ],
+          ];
+        const entry: [string, z.ZodType] = [name, rowSchema(name)];
+        // Internal, never recorded: a time-limited run's episodes per target, for `reproduce`.
+        if (name !== "timeLimit") return [entry];
+        const replay = z
+          .record(z.string(), z.number().int().min(0), { error: "episodes per target (non-negative integers)" })
+          .optional();
+        return [entry, ["replay", replay]];
+      }),
+    ),
+  );
+});
 
 /**
  * Validates `value` against `schema`; the first problem becomes one InputError,

@@ -26,6 +26,7 @@ export {
   SEARCH_METHOD_NAMES,
   structureSearchRow,
   resolveSettings,
+  settingKeys,
   settingsAbsentFrom,
   settingsRecord,
   settingRows,

@@ -251,6 +251,15 @@ export function methodRow(name: string, what = "search method"): MethodRow {
 }
 
 /** A method's complete, validated settings: its defaults under the overrides. */
+/**
+ * The keys of resolveSettings()'s record, in its order, without resolving (and so without checking)
+ * a record: what module-level tables of setting names read, so that an import builds no schema.
+ */
+export function settingKeys(): string[] {
+  const base = methodRow("consolesr").defaults;
+  return Object.keys({ ...base, method: "consolesr", fit: base.fit });
+}
+
 export function resolveSettings(method: string = "consolesr", overrides: Partial<SearchSettings> = {}): SearchSettings {
   const base = methodRow(method).defaults;
   const settings: SearchSettings = { ...base, ...overrides, method, fit: { ...base.fit, ...overrides.fit } };

@@ -165,5 +165,5 @@ export const consolesrSettings: SearchSettings = tableDefaults("consolesr");
  * (src/lib/search/bounds.ts, shared with the CLI's flags and result files).
  */
 export function checkSettings(settings: SearchSettings): void {
-  checkWith(searchSettingsSchema, settings, "search option ");
+  checkWith(searchSettingsSchema(), settings, "search option ");
 }

@@ -3,67 +3,76 @@
  * with their names (`expandSweepSpec`). The CLI runs the jobs; the site's Ablation, Sensitivity and
  * Comparison pages find each job's result by the same names, so a rename here renames both.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { BOUNDS, checkBound, rowSchema } from "../search/index.js";
 import { benchmarkEntries, benchmarkFamily } from "../data/index.js";
 import { experiments } from "../data/index.js";
-import { InputError, SETTINGS, type SettingName } from "../core/index.js";
-import { isMethod, METHOD_NAMES, resolveSettings } from "../search/index.js";
+import { lazyObject, once, zod, InputError, SETTINGS, type SettingName } from "../core/index.js";
+import { isMethod, METHOD_NAMES, settingKeys } from "../search/index.js";
 
 /** The search settings a variant may override (every key of the settings but the method and the fit). */
-const SEARCH_KEYS = Object.keys(resolveSettings()).filter((key) => key !== "method" && key !== "fit");
+const SEARCH_KEYS = settingKeys().filter((key) => key !== "method" && key !== "fit");
 
 const NAME = /^[A-Za-z0-9_.+-]+$/;
 
-/** A setting's check from the settings table (core/settings.ts): its bound, choices, boolean or list. */
-const tableSchema = (key: string): z.ZodType =>
-  Object.hasOwn(SETTINGS, key) ? rowSchema(key as SettingName).optional() : z.unknown().optional();
+/** The spec's schemas, built on first use (zod loads then: core/zod.ts). */
+const schemas = once(() => {
+  const z = zod();
+  /** A setting's check from the settings table (core/settings.ts): its bound, choices, boolean or list. */
+  const tableSchema = (key: string): z.ZodType =>
+    Object.hasOwn(SETTINGS, key) ? rowSchema(key as SettingName).optional() : z.unknown().optional();
 
-const variantSettings = z.strictObject({
-  givenForm: z.boolean().optional(),
-  form: z.string().optional(),
-  symbols: z.array(z.string()).optional(),
-  constraints: z.array(z.string()).optional(),
-  reward: z.string().optional(),
-  fit: z
-    .strictObject(
-      Object.fromEntries(["steps", "learningRate", "polish", "engine"].map((key) => [key, tableSchema(key)])),
-    )
-    .optional(),
-  ...Object.fromEntries(SEARCH_KEYS.map((key) => [key, tableSchema(key)])),
+  const variantSettings = z.strictObject({
+    givenForm: z.boolean().optional(),
+    form: z.string().optional(),
+    symbols: z.array(z.string()).optional(),
+    constraints: z.array(z.string()).optional(),
+    reward: z.string().optional(),
+    fit: z
+      .strictObject(
+        Object.fromEntries(["steps", "learningRate", "polish", "engine"].map((key) => [key, tableSchema(key)])),
+      )
+      .optional(),
+    ...Object.fromEntries(SEARCH_KEYS.map((key) => [key, tableSchema(key)])),
+  });
+
+  /** A seed list, or a range "a..b" (both ends included). */
+  const seedsSchema = z.union([
+    z.array(z.number()).min(1),
+    z.string().regex(/^\d+\.\.\d+$/, { error: 'a range "a..b"' }),
+  ]);
+
+  const spec = z.strictObject({
+    experiments: z.array(z.string()).min(1).optional(),
+    benchmark: z.union([z.literal("all"), z.array(z.string()).min(1)]).optional(),
+    csv: z.string().optional(),
+    targets: z.array(z.string()).min(1).optional(),
+    inputs: z.array(z.string()).min(1).optional(),
+    methods: z.array(z.string()).min(1).default(["consolesr"]),
+    seeds: seedsSchema.default([0]),
+    snr: z.array(z.number().nullable()).min(1).default([null]),
+    rows: z.array(z.number().nullable()).min(1).default([null]),
+    /** Seconds of wall clock per job's search (0: none); a variant's own timeLimit wins. */
+    timeLimit: z.number().optional(),
+    variants: z
+      .array(
+        z.strictObject({
+          name: z.string().regex(NAME, { error: "a name of letters, digits, _ . + -" }),
+          settings: variantSettings.default({}),
+        }),
+      )
+      .min(1)
+      .default([{ name: "default", settings: {} }]),
+  });
+
+  return { spec, variantSettings };
 });
 
-/** A seed list, or a range "a..b" (both ends included). */
-const seedsSchema = z.union([
-  z.array(z.number()).min(1),
-  z.string().regex(/^\d+\.\.\d+$/, { error: 'a range "a..b"' }),
-]);
-
-export const sweepSpecSchema = z.strictObject({
-  experiments: z.array(z.string()).min(1).optional(),
-  benchmark: z.union([z.literal("all"), z.array(z.string()).min(1)]).optional(),
-  csv: z.string().optional(),
-  targets: z.array(z.string()).min(1).optional(),
-  inputs: z.array(z.string()).min(1).optional(),
-  methods: z.array(z.string()).min(1).default(["consolesr"]),
-  seeds: seedsSchema.default([0]),
-  snr: z.array(z.number().nullable()).min(1).default([null]),
-  rows: z.array(z.number().nullable()).min(1).default([null]),
-  /** Seconds of wall clock per job's search (0: none); a variant's own timeLimit wins. */
-  timeLimit: z.number().optional(),
-  variants: z
-    .array(
-      z.strictObject({
-        name: z.string().regex(NAME, { error: "a name of letters, digits, _ . + -" }),
-        settings: variantSettings.default({}),
-      }),
-    )
-    .min(1)
-    .default([{ name: "default", settings: {} }]),
-});
+/** A sweep spec's schema (built on first use). */
+export const sweepSpecSchema: ReturnType<typeof schemas>["spec"] = lazyObject(() => schemas().spec);
 
 export type SweepSpec = z.infer<typeof sweepSpecSchema>;
-export type VariantSettings = z.infer<typeof variantSettings>;
+export type VariantSettings = z.infer<ReturnType<typeof schemas>["variantSettings"]>;
 
 /** One job of a sweep: JSON, so that it travels to a worker process as it is. */
 export interface SweepJob {

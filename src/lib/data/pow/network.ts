@@ -6,60 +6,67 @@
  * into the MATPOWER-style case the power flow reads (case5.ts), so a user's grid and Pow's case5
  * take the same path from there on.
  */
-import { z } from "zod";
-import { InputError } from "../../core/index.js";
+import type { z } from "zod";
+import { lazyObject, once, zod, InputError } from "../../core/index.js";
 import { PQ, PV, SLACK, type BusType, type PowerCase } from "./case5.js";
 
 const NAME = /^[A-Za-z0-9_.+-]+$/;
-const finite = z.number().refine(Number.isFinite, { error: "a finite number" });
-const range = z.tuple([finite, finite]);
+/** The grid file's schema, built on first use (zod loads then: core/zod.ts). */
+const gridSchemaOnce = once(() => {
+  const z = zod();
+  const finite = z.number().refine(Number.isFinite, { error: "a finite number" });
+  const range = z.tuple([finite, finite]);
 
-const busSchema = z.strictObject({
-  id: z.number().int().positive(),
-  type: z.enum(["PQ", "PV", "slack"]),
-  /** Load, MW and MVAr at a load multiplier of 1. */
-  pd: finite.default(0),
-  qd: finite.default(0),
-  /** Shunt conductance and susceptance, MW and MVAr at V = 1 pu. */
-  gs: finite.default(0),
-  bs: finite.default(0),
-  /** Voltage magnitude, pu: the setpoint at PV and slack buses, the flow's start at PQ buses. */
-  vm: finite.default(1),
-  /** Real generation (MW) at a PV bus at a multiplier of 1. */
-  pg: finite.default(0),
-  /** This bus's own load multiplier range (replaces loads.scale and loads.spread at this bus). */
-  range: range.optional(),
+  const busSchema = z.strictObject({
+    id: z.number().int().positive(),
+    type: z.enum(["PQ", "PV", "slack"]),
+    /** Load, MW and MVAr at a load multiplier of 1. */
+    pd: finite.default(0),
+    qd: finite.default(0),
+    /** Shunt conductance and susceptance, MW and MVAr at V = 1 pu. */
+    gs: finite.default(0),
+    bs: finite.default(0),
+    /** Voltage magnitude, pu: the setpoint at PV and slack buses, the flow's start at PQ buses. */
+    vm: finite.default(1),
+    /** Real generation (MW) at a PV bus at a multiplier of 1. */
+    pg: finite.default(0),
+    /** This bus's own load multiplier range (replaces loads.scale and loads.spread at this bus). */
+    range: range.optional(),
+  });
+
+  const lineSchema = z.strictObject({
+    from: z.number().int(),
+    to: z.number().int(),
+    /** Series resistance and reactance, total line-charging susceptance (pu on baseMVA). */
+    r: finite,
+    x: finite,
+    b: finite.default(0),
+    /** Off-nominal tap ratio at the from end (1: none) and phase shift (degrees). */
+    ratio: finite.default(1),
+    shift: finite.default(0),
+  });
+
+  const loadsSchema = z.strictObject({
+    /** The system's load multiplier of each training row, ~ U(scale). */
+    scale: range.default([0.6, 1]),
+    /** The same for the test rows (default: scale). */
+    testScale: range.optional(),
+    /** Each bus's own factor around the system's, ~ U(1 − spread, 1 + spread). */
+    spread: finite.default(0.05),
+  });
+
+  return z.strictObject({
+    name: z.string().regex(NAME, { error: "letters, digits, _ . + -" }).optional(),
+    description: z.string().optional(),
+    baseMVA: finite.default(100),
+    buses: z.array(busSchema).min(2),
+    lines: z.array(lineSchema).min(1),
+    loads: loadsSchema.default({ scale: [0.6, 1], spread: 0.05 }),
+  });
 });
 
-const lineSchema = z.strictObject({
-  from: z.number().int(),
-  to: z.number().int(),
-  /** Series resistance and reactance, total line-charging susceptance (pu on baseMVA). */
-  r: finite,
-  x: finite,
-  b: finite.default(0),
-  /** Off-nominal tap ratio at the from end (1: none) and phase shift (degrees). */
-  ratio: finite.default(1),
-  shift: finite.default(0),
-});
-
-const loadsSchema = z.strictObject({
-  /** The system's load multiplier of each training row, ~ U(scale). */
-  scale: range.default([0.6, 1]),
-  /** The same for the test rows (default: scale). */
-  testScale: range.optional(),
-  /** Each bus's own factor around the system's, ~ U(1 − spread, 1 + spread). */
-  spread: finite.default(0.05),
-});
-
-export const gridSchema = z.strictObject({
-  name: z.string().regex(NAME, { error: "letters, digits, _ . + -" }).optional(),
-  description: z.string().optional(),
-  baseMVA: finite.default(100),
-  buses: z.array(busSchema).min(2),
-  lines: z.array(lineSchema).min(1),
-  loads: loadsSchema.default({ scale: [0.6, 1], spread: 0.05 }),
-});
+/** A grid file's schema (built on first use). */
+export const gridSchema: ReturnType<typeof gridSchemaOnce> = lazyObject(gridSchemaOnce);
 
 type GridFile = z.infer<typeof gridSchema>;
 
@@ -96,7 +103,7 @@ export function parseGrid(value: unknown, file: string): GridSpec {
       fail("", `not JSON (${error instanceof Error ? error.message : String(error)})`);
     }
   }
-  const parsed = gridSchema.safeParse(json);
+  const parsed = gridSchemaOnce().safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const at = issuePath(issue.path);
