@@ -23,6 +23,24 @@ const worker =
   !isMainThread && (workerData as WorkerData | null)?.tag === WORKER_TAG ? (workerData as WorkerData) : undefined;
 const args = worker ? worker.args : process.argv.slice(2);
 
+/**
+ * stdout failing ends the run with one line, never a stack trace: a reader that went away (`| head
+ * -1`: EPIPE) has what it wanted, exit 0; any other failure (a full disk: `> /dev/full`) is one
+ * `error:` line, exit 2. The result file (--out) is written before anything is printed.
+ */
+function guardStdout(): void {
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(0);
+    try {
+      process.stderr.write(`error: stdout: cannot write (${error.code ?? error.message})\n`);
+    } finally {
+      process.exit(2);
+    }
+  });
+}
+
+if (!worker) guardStdout();
+
 if (!worker && runsPluginCode(args)) {
   process.exit(await supervise(args));
 } else if (!worker) {

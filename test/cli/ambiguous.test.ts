@@ -28,7 +28,7 @@ function csv(name: string, x: ArrayLike<number>[], y: ArrayLike<number>): string
 
 const warnings = (stderr: string) => stderr.split("\n").filter((l) => l.includes("not clearly better"));
 
-test("a noisy answer a rival nearly matches: one warning line naming the rival, and `ambiguous` in the JSON", async () => {
+test("a noisy answer a rival nearly matches: one warning line naming the rival, `ambiguous` in the JSON", async () => {
   const data = benchmarkData(benchmarkEntry("koza-3"), {
     symbols: createRegistries().symbols,
     rows: 500,

@@ -88,7 +88,7 @@ describe("--out is written through links and special files, never replacing them
 });
 
 describe("--out /dev/stdout and a failed write (Trust II, rows 1 and 2)", () => {
-  const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} ${FIT.map((a) => JSON.stringify(a)).join(" ")}`;
+  const command = [process.execPath, bin, ...FIT].map((a) => JSON.stringify(a)).join(" ");
 
   test("into a pipe: stdout is the JSON alone (a pipe reads it), the equation goes to stderr", async () => {
     const run = await cli([], { wrap: ["sh", "-c", `${command} --out /dev/stdout | cat`], bare: true });
@@ -125,6 +125,26 @@ describe("--out /dev/stdout and a failed write (Trust II, rows 1 and 2)", () => 
     assert.equal(run.code, 2, run.stderr);
     assert.equal(run.stdout, "y = 2*x1*x2\n");
     assert.equal(run.stderr, "error: /dev/full: cannot write (ENOSPC); the result above was not saved\n");
+  });
+});
+
+describe("stdout that fails (the Trust II probe)", () => {
+  const search = [base, "--target", "y", "--symbols", "x", "--front"].map((a) => JSON.stringify(a)).join(" ");
+  const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} fit ${search}`;
+
+  test("a reader that went away (| true): exit 0, no stack trace", async () => {
+    const run = await cli([], { wrap: ["bash", "-c", `${command} | true; exit \${PIPESTATUS[0]}`], bare: true });
+    assert.equal(run.code, 0, run.stderr);
+    assert.doesNotMatch(run.stderr, /^\s+at /m, "a stack trace");
+  });
+
+  test("a full disk on stdout (> /dev/full): one error line, exit 2", {
+    skip: process.platform !== "linux",
+  }, async () => {
+    const run = await cli([], { wrap: ["bash", "-c", `${command} > /dev/full`], bare: true });
+    assert.equal(run.code, 2, run.stderr);
+    assert.ok(run.stderr.endsWith("error: stdout: cannot write (ENOSPC)\n"), run.stderr);
+    assert.doesNotMatch(run.stderr, /^\s+at /m, "a stack trace");
   });
 });
 

@@ -504,7 +504,7 @@ describe("loadResult(json)", () => {
       () => loadResult(forged, { name: "r.json" }),
       (e) =>
         e instanceof InputError &&
-        /^r\.json: the equation of "y" reads "[^"]*3\*[^"]*" but its terms say "[^"]*2\*[^"]*": the file was edited/.test(
+        /^r\.json: the equation of "y" reads "[^"]*3\*[^"]*" but its terms say "[^"]*2\*[^"]*": the file was/.test(
           e.message,
         ),
     );

@@ -175,7 +175,7 @@ test("the score front: at equal complexity, one more parameter and a hair's bett
   assert.equal(hall.chooseByScore(), truth);
 });
 
-test("an answer's closest rival (Trust II, row 8): its refinements are not rivals; another structure within 6 is", () => {
+test("an answer's closest rival (Trust II, row 8): not its refinements; another structure within 6", () => {
   const term = (...factors: [string, string][]) => ({
     coefficient: 1,
     factors: factors.map(([symbol, input]) => ({ symbol, input, ...(symbol === "exp" ? { weight: 0.001 } : {}) })),

@@ -5,6 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { csvParseRows } from "d3-dsv";
 import { CsvReader, MIN_ROWS, parseCsv, readCsv, type Table } from "../../src/lib/index.js";
+import { GrowingColumn } from "../../src/lib/data/index.js";
 import { createRng } from "../../src/lib/core/rng.js";
 
 /** The table of a valid CSV computed another way: d3's rows of the whole text, numbers by Number. */
@@ -133,7 +134,7 @@ test("readCsv: an aborted signal ends the read with its reason", async () => {
   assert.ok(served <= 7, `the read went on after the abort (${served} pieces)`);
 });
 
-test("CsvReader: a UTF-16 file (either byte order, with or without its mark) is named as UTF-16, with a way to convert (Trust II, row 3)", async () => {
+test("CsvReader: a UTF-16 file (either byte order, with or without its mark) is named, with a fix", async () => {
   const text = `a,b\n${Array.from({ length: MIN_ROWS }, (_, i) => `${i},${2 * i}`).join("\n")}\n`;
   const le = Buffer.from(`\uFEFF${text}`, "utf16le");
   const be = Buffer.from(le).swap16();
@@ -141,11 +142,28 @@ test("CsvReader: a UTF-16 file (either byte order, with or without its mark) is 
     await assert.rejects(
       readCsv([bytes], { file: "w.csv" }),
       (e: Error) =>
-        /^w\.csv: is UTF-16 text .*read as UTF-8: save it as UTF-8 \(e\.g\. iconv -f UTF-16 -t UTF-8 w\.csv > w-utf8\.csv\)$/.test(
-          e.message,
-        ) && !e.message.includes("\u0000"),
+        /^w\.csv: is UTF-16 text .*as UTF-8: save it as UTF-8 /.test(e.message) &&
+        e.message.endsWith("(e.g. iconv -f UTF-16 -t UTF-8 w.csv > w-utf8.csv)") &&
+        !e.message.includes("\u0000"),
     );
   }
   // UTF-8 with its byte-order mark still reads.
   assert.equal((await readCsv([Buffer.from(`\uFEFF${text}`, "utf8")], { file: "w.csv" })).columns[0], "a");
+});
+
+test("GrowingColumn: a new column reserves little (a header of 50,000 columns), and grows to any length intact", () => {
+  // Each column reserved 512 KiB before its first value: 25 GB for 50,000 columns (the Trust II probe's hang).
+  const before = process.memoryUsage().arrayBuffers;
+  const many = Array.from({ length: 2000 }, () => new GrowingColumn());
+  const reserved = process.memoryUsage().arrayBuffers - before;
+  assert.ok(reserved < 16 * 2 ** 20, `2,000 empty columns reserve ${(reserved / 2 ** 20).toFixed(0)} MiB`);
+  assert.equal(many.length, 2000);
+  // Pushed and appended across every block size, the values come back in order.
+  const column = new GrowingColumn();
+  const n = 300_000;
+  for (let i = 0; i < 1000; i++) column.push(i);
+  column.append(Float64Array.from({ length: n - 1000 }, (_, i) => 1000 + i));
+  const values = column.done();
+  assert.equal(values.length, n);
+  assert.ok(values.every((v, i) => v === i));
 });

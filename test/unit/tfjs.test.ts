@@ -82,7 +82,8 @@ test("importing the library loads no tfjs; the first fit does (Trust II, row 6)"
   // A fresh process: what `import("consolesr")` loads, then what a fit adds.
   const script = [
     'import { createRequire } from "node:module";',
-    "const loaded = (part) => Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes(part)).length;",
+    "const keys = () => Object.keys(createRequire(import.meta.url).cache);",
+    "const loaded = (part) => keys().filter((k) => k.includes(part)).length;",
     'const cache = () => loaded("/@tensorflow/");',
     'const lib = await import("./src/lib/index.js");',
     "const before = cache();",

@@ -1,8 +1,8 @@
 /**
- * Choosing the tfjs backend (tfjs itself is loaded first, tf.ts). cpu comes with tf.ts; wasm (a dependency) and webgl (an optional peer
- * dependency, for the browser: `npm install @tensorflow/tfjs-backend-webgl`) are loaded on first
- * use. In the browser, pages may pass their own loader for wasm (it needs its .wasm files served),
- * see docs/design.md#stack.
+ * Choosing the tfjs backend (tfjs itself is loaded first, tf.ts). cpu comes with tf.ts; wasm (a
+ * dependency) and webgl (an optional peer dependency, for the browser: `npm install
+ * @tensorflow/tfjs-backend-webgl`) are loaded on first use. In the browser, pages may pass their
+ * own loader for wasm (it needs its .wasm files served), see docs/design.md#stack.
  */
 import { InputError } from "../core/index.js";
 import { loadTf, tf } from "./tf.js";

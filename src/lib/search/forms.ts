@@ -640,6 +640,8 @@ function answerOnY(
     ...inner,
     best: inner.best && onY(inner.best),
     front: inner.front.map(onY),
+    // The rival, like the front, as a law of y (its gap was weighed on the target the search fitted).
+    ...(inner.ambiguous ? { ambiguous: { rival: onY(inner.ambiguous.rival), gap: inner.ambiguous.gap } } : {}),
     noise: noiseOf ? { nrmse: inner.noise.nrmse, method: `${inner.noise.method} (${noiseOf})` } : inner.noise,
   };
 }

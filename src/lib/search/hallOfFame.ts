@@ -143,7 +143,10 @@ export function frontScores(front: readonly Candidate[], rows: number, leftOut =
   return raw.map((s) => s - low);
 }
 
-/** An equation's structure for nesting: what wraps its sum, and its terms as sets of factor keys (coefficients and inner weights left out). */
+/**
+ * An equation's structure for nesting: what wraps its sum, and its terms as sets of factor keys
+ * (coefficients and inner weights left out).
+ */
 interface Shape {
   wrap: string;
   terms: Set<string>[];

@@ -102,7 +102,10 @@ export interface SearchResult {
   equations: EquationResult[];
   simplified: Equation[];
   front: FrontEntry[];
-  /** Per output whose answer is not clearly better than a rival (OutputSearchResult.ambiguous): the rival's text and the gap. */
+  /**
+   * Per output whose answer is not clearly better than a rival (OutputSearchResult.ambiguous):
+   * the rival's text and the gap.
+   */
   ambiguous: { target: string; rival: string; gap: number }[];
   episodes: number;
   structures: number;
