@@ -10,7 +10,7 @@
 import "./quietTfjs.js";
 import { constants } from "node:os";
 import { Command, CommanderError } from "commander";
-import { isInputError, type InputError, SETTINGS, type SettingRow } from "../lib/core/index.js";
+import { escapedLine, isInputError, type InputError, SETTINGS, type SettingRow } from "../lib/core/index.js";
 import { VERSION } from "../lib/core/index.js";
 import { registerCommands } from "./commands/commands.js";
 import { registerReport } from "./commands/report.js";
@@ -54,18 +54,25 @@ export async function runCli(args: readonly string[]): Promise<number | undefine
       if (error.exitCode === 0) return 0; // --help, --version
       // No command (`consolesr` alone): commander has printed the help on stderr; a usage error.
       if (error.code === "commander.help") return 2;
-      process.stderr.write(`${error.message.startsWith("error:") ? error.message : `error: ${error.message}`}\n`);
+      const text = oneLine(error.message);
+      process.stderr.write(`${text.startsWith("error:") ? text : `error: ${text}`}\n`);
       return 2;
     }
     if (isInputError(error)) {
-      process.stderr.write(`error: ${flagMessage(error)}\n`);
+      process.stderr.write(`error: ${oneLine(flagMessage(error))}\n`);
       return 2;
     }
-    process.stderr.write(`error: internal: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`error: internal: ${oneLine(error instanceof Error ? error.message : String(error))}\n`);
     if (process.env.CONSOLESR_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     return 1;
   }
 }
+
+/**
+ * An error's message as one line of the terminal: a name from the user (a file named with a line
+ * break or a terminal escape) cannot forge a second `error:` line or colour what follows.
+ */
+const oneLine = (message: string): string => escapedLine(message.replace(/\n+$/, ""), Number.POSITIVE_INFINITY);
 
 /**
  * The flag that sets each library option an InputError can name: every flagged row of the settings

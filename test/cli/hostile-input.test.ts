@@ -148,6 +148,13 @@ describe("stdout that fails (the Trust II probe)", () => {
   });
 });
 
+test("a file name with a line break and a terminal escape cannot forge an error line (Trust II probe)", async () => {
+  const evil = file("evil\nerror: forged\u001b[31m.csv", productCsv());
+  const line = assertInputError(await cli(["fit", evil, "--target", "zz"]), 'no target column "zz"');
+  assert.doesNotMatch(line, /\u001b/, "a raw escape reached the terminal");
+  assert.match(line, /evil\\nerror: forged\\u001b\[31m\.csv/);
+});
+
 describe("reproduce bounds what it reads and shows", () => {
   // Row 5.
   test("a result file above the documented size is refused with one line, before it is read", async () => {

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { csvParseRows } from "d3-dsv";
-import { CsvReader, MIN_ROWS, parseCsv, readCsv, type Table } from "../../src/lib/index.js";
+import { CsvReader, InputError, MIN_ROWS, parseCsv, readCsv, type Table } from "../../src/lib/index.js";
 import { GrowingColumn } from "../../src/lib/data/index.js";
 import { createRng } from "../../src/lib/core/rng.js";
 
@@ -166,4 +166,14 @@ test("GrowingColumn: a new column reserves little (a header of 50,000 columns), 
   const values = column.done();
   assert.equal(values.length, n);
   assert.ok(values.every((v, i) => v === i));
+});
+
+test("readCsv: a source that is not text or bytes is one InputError naming it (the Trust II probe)", async () => {
+  const cases: [unknown, RegExp][] = [
+    [[1, 2, 3], /^readCsv: piece 0 of data is 1, not text or bytes$/],
+    [null, /^readCsv: data is null, not an iterable of text or bytes$/],
+    [["a,b\n", 5], /^readCsv: piece 1 of data is 5, not text or bytes$/],
+  ];
+  for (const [source, message] of cases)
+    await assert.rejects(readCsv(source as never), (e: Error) => e instanceof InputError && message.test(e.message));
 });

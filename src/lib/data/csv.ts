@@ -10,7 +10,7 @@ import { InputError, MIN_ROWS } from "../core/index.js";
 export { MIN_ROWS };
 import { runSteps, type Steps } from "../core/index.js";
 import { std } from "../numeric/index.js";
-import { COLUMN_NAME, DECIMAL, escapedLine, quote } from "../core/index.js";
+import { COLUMN_NAME, DECIMAL, escapedLine, quote, shown } from "../core/index.js";
 import type { Dataset } from "./dataset.js";
 import { GrowingColumn } from "./columns.js";
 
@@ -230,11 +230,19 @@ export interface ReadCsvOptions {
  * UTF-8 (a character split between two pieces is joined).
  */
 export async function readCsv(source: CsvSource, options: ReadCsvOptions = {}): Promise<Table> {
-  const reader = new CsvReader(options.file ?? "data");
+  const file = options.file ?? "data";
+  const reader = new CsvReader(file);
   const decoder = new TextDecoder("utf-8");
   options.signal?.throwIfAborted();
+  const iterable = source as unknown as Record<symbol, unknown> | null | undefined;
+  if (typeof iterable?.[Symbol.asyncIterator] !== "function" && typeof iterable?.[Symbol.iterator] !== "function")
+    throw new InputError(`readCsv: ${file} is ${shown(source)}, not an iterable of text or bytes`);
+  let index = 0;
   for await (const piece of source) {
     options.signal?.throwIfAborted();
+    if (typeof piece !== "string" && !(piece instanceof Uint8Array))
+      throw new InputError(`readCsv: piece ${index} of ${file} is ${shown(piece)}, not text or bytes`);
+    index++;
     reader.push(typeof piece === "string" ? piece : decoder.decode(piece, { stream: true }));
     options.onRows?.(reader.rows);
   }
