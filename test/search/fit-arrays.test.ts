@@ -180,6 +180,21 @@ describe("fit({X, y})", () => {
     }
   });
 
+  test("an abort while chunks still arrive ends the read with the signal's reason (Trust II probe)", {
+    timeout: 60_000,
+  }, async () => {
+    // Rows that never end: the read stopped only when the process was killed.
+    async function* forever() {
+      for (let i = 1; ; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        yield { X: [[i, i + 1]], y: [2 * i] };
+      }
+    }
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    await assert.rejects(fit({ chunks: forever(), signal: controller.signal }), { name: "AbortError" });
+  });
+
   test(
     "gives the equations and search block of `consolesr fit` " + "on a CSV of the same numbers, seed and flags",
     async () => {

@@ -390,7 +390,8 @@ const isIterable = (value: unknown): value is Iterable<unknown> | AsyncIterable<
 /**
  * The rows a chunk at a time ({X, y} from an iterable or async iterable) as a table: each chunk is
  * checked as X and y are (its cells named `chunks[k].X[i][j]`, rows counted across chunks) and
- * appended to growing float64 columns; chunks without rows are skipped.
+ * appended to growing float64 columns; chunks without rows are skipped. An abort of `signal` ends
+ * the read with the signal's reason (there is no data to answer from yet).
  */
 async function chunkedTable(options: FitArraysOptions, prefix: string) {
   const { chunks } = options;
@@ -404,7 +405,10 @@ async function chunkedTable(options: FitArraysOptions, prefix: string) {
   let columns: GrowingColumn[] = [];
   let rows = 0;
   let k = 0;
+  options.signal?.throwIfAborted();
   for await (const chunk of chunks as AsyncIterable<unknown>) {
+    // An abort while the rows arrive ends the read with the signal's reason, as readCsv's does.
+    options.signal?.throwIfAborted();
     const what = `chunks[${k}]`;
     if (typeof chunk !== "object" || chunk === null || Array.isArray(chunk))
       throw new InputError(`${prefix}${what} must be {X, y} (got ${shown(chunk)})`);
