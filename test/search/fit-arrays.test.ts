@@ -282,6 +282,13 @@ describe("fit({X, y})", () => {
         { y: y.map((v, i) => (i === 0 ? 1n : v)) as unknown as number[] },
         /^fit: y\[0\] \(row 1, column "y"\) is the BigInt 1n, not a number: convert it with Number\(…\)$/,
       ],
+      // The Trust II probe: a list given as one string, a BigInt seed.
+      ["symbols as one string", { symbols: "x,x^2" as unknown as string[] }, /^fit: symbols must be an array of names/],
+      [
+        "a BigInt seed",
+        { seed: 1n as unknown as number },
+        /^fit: seed is the BigInt 1n, not a number: convert it with Number\(…\)$/,
+      ],
       [
         "a name that is not an identifier",
         { names: ["x1", "x 2", "x3"] },

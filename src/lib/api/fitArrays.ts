@@ -470,6 +470,17 @@ export async function fit(options: FitArraysOptions): Promise<FitArraysResult> {
     throw new InputError(`${prefix}unknown search setting ${quote(badSearch)} (known: ${[...SEARCH_KEYS].join(", ")})`);
   if (options.plugins !== undefined && options.registries !== undefined)
     throw new InputError(`${prefix}give plugins or registries, not both`);
+  // Lists given as one string ("x,x^2") and a BigInt seed are named as such (the string was read a
+  // character at a time; the BigInt failed deep inside with a TypeError).
+  for (const key of ["symbols", "constraints"] as const) {
+    const value = options[key] as unknown;
+    if (value !== undefined && !Array.isArray(value))
+      throw new InputError(`${prefix}${key} must be an array of names, e.g. ["x", "x^2"] (got ${shown(value)})`);
+  }
+  if (typeof (options.seed as unknown) === "bigint")
+    throw new InputError(
+      `${prefix}seed is the BigInt ${String(options.seed)}n, not a number: convert it with Number(…)`,
+    );
 
   const { table, names, targets } =
     options.chunks !== undefined ? await chunkedTable(options, prefix) : arraysTable(options, prefix);
