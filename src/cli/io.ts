@@ -181,6 +181,14 @@ function linkTarget(path: string): string {
   throw new InputError(`${path}: cannot write (too many symbolic links)`);
 }
 
+/**
+ * Whether `--out path` is written in place rather than replaced: a device, a FIFO or a socket (a
+ * FIFO's open waits for its reader), not stdout or stderr.
+ */
+export function writtenInPlace(path: string): boolean {
+  return standardStream(path) === undefined && isSpecial(linkTarget(path));
+}
+
 /** Whether `path` is something other than a regular file or a folder: a device, a FIFO, a socket. */
 function isSpecial(path: string): boolean {
   try {

@@ -87,6 +87,40 @@ describe("--out is written through links and special files, never replacing them
   });
 });
 
+test("a FIFO nobody reads yet: the answer is printed before the write waits for a reader (Trust II probe)", {
+  skip: process.platform === "win32",
+  timeout: 120_000,
+}, async () => {
+  const fifo = join(dir, "unread.fifo");
+  execFileSync("mkfifo", [fifo]);
+  const child = spawn(process.execPath, [bin, ...FIT, "--out", fifo], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
+  // The equation reaches stdout while the FIFO has no reader (a Ctrl-C there lost it).
+  const printed = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), 60_000);
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      if (stdout.includes("\n")) {
+        clearTimeout(timer);
+        resolve(true);
+      }
+    });
+  });
+  const reader = spawn("cat", [fifo], { stdio: ["ignore", "pipe", "inherit"] });
+  const readerClosed = new Promise((resolve) => reader.on("close", resolve));
+  let read = "";
+  reader.stdout.setEncoding("utf8").on("data", (chunk: string) => (read += chunk));
+  const code = await closed;
+  await readerClosed;
+  assert.ok(printed, `nothing printed while the FIFO waited for its reader; stderr: ${stderr}`);
+  assert.equal(code, 0, stderr);
+  assert.equal(stdout, "y = 2*x1*x2\n");
+  assert.equal(JSON.parse(read).version, 1);
+});
+
 describe("--out /dev/stdout and a failed write (Trust II, rows 1 and 2)", () => {
   const command = [process.execPath, bin, ...FIT].map((a) => JSON.stringify(a)).join(" ");
 

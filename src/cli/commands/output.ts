@@ -9,7 +9,7 @@ import { resultToJson, type ModelResult, type ResultJson } from "../../lib/resul
 import { runtimeFacts } from "../../lib/core/index.js";
 import type { OutputSearchResult, SearchResult, SearchSettings } from "../../lib/search/index.js";
 import { escapedLine, InputError } from "../../lib/core/index.js";
-import { standardStream, writeText, type Reporter } from "../io.js";
+import { standardStream, writeText, writtenInPlace, type Reporter } from "../io.js";
 
 import type { CommonFlags } from "./running.js";
 
@@ -38,9 +38,24 @@ export function emit(result: ResultJson, flags: CommonFlags, seconds: number, lo
     result.search.seconds = Number(seconds.toFixed(3));
     result.manifest.runtime = runtimeFacts(availableParallelism());
   }
+  // With the JSON on stdout (`--out /dev/stdout`), what a person reads goes to stderr: stdout stays
+  // one JSON document for a pipe (`| jq`).
+  const print = flags.out && standardStream(flags.out) === 1 ? process.stderr : process.stdout;
+  const show = () => {
+    for (const e of result.equations) print.write(`${e.target} = ${e.text}\n`);
+    if (flags.front) print.write(frontTable(result));
+    for (const m of result.models ?? []) {
+      // EQL's expression where it did not expand into an equation (its equations are printed above).
+      if (m.expression && !m.expression.expanded) print.write(`${m.target} = ${m.expression.text}\n`);
+      print.write(`${modelLine(m)}\n`);
+    }
+  };
   // The file first: after SIGHUP (the terminal closed) printing may fail, the result must not be
-  // lost. A write that fails (a full disk) must not lose the answer either: the equations are
-  // printed all the same, then the error ends the run (exit 2).
+  // lost. But a FIFO's open waits for its reader: there the answer is printed before. A write that
+  // fails (a full disk) must not lose the answer either: the equations are printed all the same,
+  // then the error ends the run (exit 2).
+  const first = flags.out !== undefined && writtenInPlace(flags.out);
+  if (first) show();
   let unwritten: InputError | undefined;
   if (flags.out) {
     try {
@@ -50,16 +65,7 @@ export function emit(result: ResultJson, flags: CommonFlags, seconds: number, lo
       unwritten = error;
     }
   }
-  // With the JSON on stdout (`--out /dev/stdout`), what a person reads goes to stderr: stdout stays
-  // one JSON document for a pipe (`| jq`).
-  const print = flags.out && standardStream(flags.out) === 1 ? process.stderr : process.stdout;
-  for (const e of result.equations) print.write(`${e.target} = ${e.text}\n`);
-  if (flags.front) print.write(frontTable(result));
-  for (const m of result.models ?? []) {
-    // EQL's expression where it did not expand into an equation (its equations are printed above).
-    if (m.expression && !m.expression.expanded) print.write(`${m.target} = ${m.expression.text}\n`);
-    print.write(`${modelLine(m)}\n`);
-  }
+  if (!first) show();
   if (unwritten) throw new InputError(`${unwritten.message}; the result above was not saved`);
   log.info(`done in ${seconds.toFixed(2)} s`);
   if (flags.out) log.info(`wrote ${flags.out}`);
