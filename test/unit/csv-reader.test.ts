@@ -177,3 +177,25 @@ test("readCsv: a source that is not text or bytes is one InputError naming it (t
   for (const [source, message] of cases)
     await assert.rejects(readCsv(source as never), (e: Error) => e instanceof InputError && message.test(e.message));
 });
+
+test("CsvReader: a nonzero cell below float64's range is named, not read as 0 (the Trust II probe)", () => {
+  // 1e-400 read as 0 put a pole of the answer on its row, without a word.
+  const rows = Array.from({ length: MIN_ROWS }, (_, i) => `${i + 1},${2 * (i + 1)}`);
+  for (const [cell, ok] of [
+    ["1e-400", false],
+    ["-2.5E-330", false],
+    ["0.000e-400", true],
+    ["0", true],
+    ["-0.0", true],
+  ] as const) {
+    const text = `a,b\n${rows.join("\n")}\n${cell},1\n`;
+    if (ok) assert.equal(parseCsv(text, "u.csv").rows, MIN_ROWS + 1);
+    else
+      assert.throws(
+        () => parseCsv(text, "u.csv"),
+        (e: Error) =>
+          e instanceof InputError &&
+          e.message.endsWith(`column "a": "${cell}" is below the float64 range (it would read as 0)`),
+      );
+  }
+});

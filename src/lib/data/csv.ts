@@ -31,6 +31,9 @@ export const MIN_MAGNITUDE = 1e-100;
 
 const NOT_FINITE = /^[+-]?(nan|inf|infinity)$/i;
 
+/** Whether a decimal that is not zero reads as 0 (1e-400: below float64's smallest number). */
+const underflows = (text: string, value: number): boolean => value === 0 && /[1-9]/.test(text.split(/[eE]/)[0]!);
+
 /** A cell's number (decimal notation only); `at` names the file, row and column in the error it throws. */
 function cellValue(cell: string, at: () => string): number {
   const text = cell.trim();
@@ -39,6 +42,8 @@ function cellValue(cell: string, at: () => string): number {
     const value = Number(text);
     if (!Number.isFinite(value))
       throw new InputError(`${at()}: ${quote(text)} is not a finite number (beyond the float64 range)`);
+    if (underflows(text, value))
+      throw new InputError(`${at()}: ${quote(text)} is below the float64 range (it would read as 0)`);
     return value;
   }
   if (NOT_FINITE.test(text)) throw new InputError(`${at()}: ${quote(text)} is not a finite number`);
@@ -205,7 +210,7 @@ export class CsvReader {
       // The common case without a closure (a million rows of cells); cellValue says what is wrong.
       const text = cells[j]!.trim();
       const value = DECIMAL.test(text) ? Number(text) : Number.NaN;
-      if (Number.isFinite(value)) this.values[j]!.push(value);
+      if (Number.isFinite(value) && (value !== 0 || !underflows(text, value))) this.values[j]!.push(value);
       else cellValue(text, () => `${this.file}: row ${row} (line ${row + 1}), column ${quote(columns[j]!)}`);
     }
     this.count = row;
