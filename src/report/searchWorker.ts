@@ -33,6 +33,7 @@ import {
   parseCsv,
   Registry,
   resolvePipelineConfig,
+  resolveSettings,
   resultToJson,
   selectBackend,
   usesTfjs,
@@ -249,12 +250,17 @@ self.addEventListener("message", (event: MessageEvent<WorkerRequest>) => {
 // How long the worker took to load its modules (the library among them), from its own start. The
 // calibration's worker loads tfjs first (it loads on first use): its budget times the fits, not
 // tfjs's download and compile (without this, no tfjs backend was measured within 2 s).
-if (self.name === CALIBRATION_WORKER)
-  void loadTf().then(
-    () => post({ type: "ready", loaded: performance.now() }),
-    () => post({ type: "ready", loaded: performance.now() }),
-  );
-else post({ type: "ready", loaded: performance.now() });
+// What the library builds on first use (the plugin and settings schemas) is built here too, as it
+// was when an import built it.
+if (self.name === CALIBRATION_WORKER) {
+  const ready = () => post({ type: "ready", loaded: performance.now() });
+  void loadTf()
+    .then(() => {
+      createRegistries();
+      resolveSettings();
+    })
+    .then(ready, ready);
+} else post({ type: "ready", loaded: performance.now() });
 
 // What the first run will need is loaded now, beside the page's own start-up: the search's LP
 // solver (HiGHS: its WebAssembly compiles off this thread) and tfjs's cpu backend (the one a
