@@ -1,7 +1,7 @@
 /**
- * Loading on first use: what an import of the library does not pay for (tfjs, zod) is loaded when a
- * call first needs it. In Node through `require`, which loads synchronously; in a browser a module
- * loads with the library (there is no synchronous import there).
+ * Work on first use: what an import of the library does not pay for is done when a call first needs
+ * it — tfjs is loaded (in Node through `require`, which loads synchronously; in a browser by an
+ * awaited import: engine/tf.ts), and the zod schemas are built (`once`, `lazyObject`).
  */
 
 /**
