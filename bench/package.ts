@@ -80,7 +80,16 @@ try {
     rows.push([...x, 1.7 * x[0]! * x[1]! ** 2 * x[2]! * Math.sqrt(x[3]!) * x[4]!].join(","));
   }
   writeFileSync(join(project, "product.csv"), `${rows.join("\n")}\n`);
-  writeFileSync(join(project, "import.mjs"), `await import("consolesr");\n`);
+  // (It prints the import's CPU seconds, the figure Trust II's row 6 set at ≤ 0.2 s.)
+  writeFileSync(
+    join(project, "import.mjs"),
+    [
+      "const cpu = process.cpuUsage();",
+      `await import("consolesr");`,
+      "const { user, system } = process.cpuUsage(cpu);",
+      "console.log(`import CPU ${((user + system) / 1e6).toFixed(3)} s`);",
+    ].join("\n"),
+  );
   writeFileSync(
     join(project, "quickstart.mjs"),
     [

@@ -21,7 +21,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { transformSync } from "esbuild";
+import { build as esbuild, type Plugin, transformSync } from "esbuild";
 
 const root = new URL("..", import.meta.url).pathname;
 const target = join(root, "build");
@@ -75,8 +75,60 @@ for (const file of readdirSync(build, { recursive: true, encoding: "utf8" })) {
   before += code.length;
   after += out.length;
 }
+/** core/zod.js for Node: zod required on the first schema built (Node's require loads it synchronously). */
+const NODE_ZOD = `import { createRequire } from "node:module";
+let z;
+export const zod = () => (z ??= createRequire(import.meta.url)("zod").z);
+`;
+
+const bundled = await bundleForNode(build);
 swapIn(build, target);
 console.log(`build/: JavaScript ${(before / 1024).toFixed(0)} kB → ${(after / 1024).toFixed(0)} kB without comments`);
+console.log(`build/lib/node/: the entries for Node, ${bundled} files`);
+
+/**
+ * The package's entries as Node imports them (the exports' "node" condition): one esbuild bundle of
+ * the library's entries and the report components, whose shared code is in chunks (one instance of
+ * each module, whichever entries a program imports), and whose zod loads on first use through Node's
+ * `require` (NODE_ZOD). An import of about 540 files cost 0.25 s of CPU and zod 0.1–0.15 s; the bundle
+ * 0.09 s (Node 20, 2 cores, quiet). In build/lib/node/, one folder down from build/lib as every
+ * compiled module is, so that a path a module resolves beside itself (../vendor/) holds in both.
+ * Browsers and bundlers keep the per-file build (the "default" condition), where zod is imported as
+ * usual: a browser has no synchronous load, and a lazy import would need a top-level await.
+ * The command line runs the per-file build (its own process; its paths are its files'). Returns the
+ * number of files written.
+ */
+async function bundleForNode(from: string): Promise<number> {
+  const entries = {
+    index: "lib/index.js",
+    sdk: "lib/sdk.js",
+    inspect: "lib/inspect.js",
+    browser: "lib/browser.js",
+    report: "report/index.js",
+  };
+  const zodOnFirstUse: Plugin = {
+    name: "zod-on-first-use",
+    setup(b) {
+      b.onLoad({ filter: /[\\/]lib[\\/]core[\\/]zod\.js$/ }, () => ({ contents: NODE_ZOD, loader: "js" }));
+    },
+  };
+  const result = await esbuild({
+    entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, join(from, file)])),
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    packages: "external",
+    keepNames: true,
+    legalComments: "none",
+    chunkNames: "chunk-[hash]",
+    outdir: join(from, "lib/node"),
+    plugins: [zodOnFirstUse],
+    logLevel: "warning",
+  });
+  return result.errors.length === 0 ? readdirSync(join(from, "lib/node")).length : 0;
+}
 
 /**
  * Puts the staged build in place of build/: the old one is renamed aside first (a rename onto a

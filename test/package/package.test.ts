@@ -156,6 +156,38 @@ test("npm pack → install into an empty project → CLI on plain node, fit() fr
   assert.equal(fitted.status, 0, fitted.stderr);
   assert.equal(fitted.stdout, "2*x1*x2 + x3^2\ntrue\ntrue\n");
 
+  // Node imports the bundled entries (build/lib/node/, one instance of each module across the
+  // entries), and zod loads on the first schema built, not with the import (Trust II, row 6).
+  writeFileSync(
+    join(project, "light.mjs"),
+    [
+      'import { createRequire } from "node:module";',
+      "const require = createRequire(import.meta.url);",
+      'const zod = () => Object.keys(require.cache).filter((k) => k.includes("/node_modules/zod/")).length;',
+      'const lib = await import("consolesr");',
+      'const sdk = await import("consolesr/sdk");',
+      'const inspect = await import("consolesr/inspect");',
+      "const before = zod();",
+      'lib.resolveSettings("consolesr");',
+      'console.log(JSON.stringify([import.meta.resolve("consolesr"), before, zod() > 0, ' +
+        "lib.InputError === sdk.InputError, typeof inspect.HallOfFame]));",
+    ].join("\n"),
+  );
+  const light = run(process.execPath, ["light.mjs"], { cwd: project });
+  assert.equal(light.status, 0, light.stderr);
+  const [entry, zodBefore, zodAfter, sameClass, card] = JSON.parse(light.stdout) as [
+    string,
+    number,
+    boolean,
+    boolean,
+    string,
+  ];
+  assert.match(entry, /\/node_modules\/consolesr\/build\/lib\/node\/index\.js$/);
+  assert.equal(zodBefore, 0, "zod was loaded by the import");
+  assert.ok(zodAfter, "the first settings parsed did not load zod through require");
+  assert.ok(sameClass, "consolesr and consolesr/sdk hold two copies of InputError");
+  assert.equal(card, "function");
+
   // The installed tfjs is tfjs-core with the cpu backend (no @tensorflow/tfjs umbrella); its
   // gradients and chained ops are registered: d/dx Σ sin(x²) = 2x·cos(x²).
   assert.ok(!existsSync(join(project, "node_modules", "@tensorflow", "tfjs")), "the tfjs umbrella was installed");
