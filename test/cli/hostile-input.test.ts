@@ -436,3 +436,12 @@ test("a stop signal while 300 columns are screened ends the search promptly with
     `${result.search.episodes} episodes, ${run.afterSignalMs} ms after the signal`,
   );
 });
+
+test("a list flag given twice adds to the list: a second --target no longer replaces the first", async () => {
+  // --target y --target y is --target y,y: a column named twice, one line, exit 2 (it ran on y alone).
+  assertInputError(await cli(["fit", base, "--target", "y", "--target", "y", "--quiet"]), "--target", "named twice");
+  // --inputs x1 --inputs x2 keeps both: the form's x2 is an input (it was not, with x2 replaced by nothing).
+  const both = await cli(["fit", base, "--target", "y", "--inputs", "x1", "--inputs", "x2", "--form", "y = x1*x2"]);
+  assert.equal(both.code, 0, both.stderr);
+  assert.match(both.stdout, /^y = 2\*x1\*x2$/m);
+});

@@ -195,6 +195,29 @@ describe("fit({X, y})", () => {
     await assert.rejects(fit({ chunks: forever(), signal: controller.signal }), { name: "AbortError" });
   });
 
+  test("an error about an option sets error.field to the option's name, as the guide says (Trust II)", async () => {
+    const cases: [Partial<FitArraysOptions>, string][] = [
+      [{ X: [[1, 2, 3], [4]] }, "X"],
+      [{ y: y.map((v, i) => (i === 4 ? Number.NaN : v)) }, "y"],
+      [{ names: ["a"] }, "names"],
+      [{ targets: ["y", "z"] }, "targets"],
+      [{ symbols: ["x", "nope"] }, "symbols"],
+      [{ method: "nope" as FitArraysOptions["method"] }, "method"],
+      [{ search: { episodes: -1 } }, "search.episodes"],
+      [{ timeLimit: -1 }, "timeLimit"],
+      [{ fit: { engine: "gpu" } as unknown as FitArraysOptions["fit"] }, "fit"],
+      [{ constraints: ["nope"] }, "constraints"],
+      [{ reward: "nope" }, "reward"],
+    ];
+    for (const [change, field] of cases) {
+      await assert.rejects(fit({ X, y, symbols: SYMBOLS, ...change } as FitArraysOptions), (error: unknown) => {
+        assert.ok(error instanceof InputError, String(error));
+        assert.equal(error.field, field, error.message);
+        return true;
+      });
+    }
+  });
+
   test(
     "gives the equations and search block of `consolesr fit` " + "on a CSV of the same numbers, seed and flags",
     async () => {

@@ -87,15 +87,18 @@ export function listOption(
   { allowEmpty = false, fallback }: { allowEmpty?: boolean; fallback?: string } = {},
 ): Option {
   const flag = flags.split(" ")[0]!;
-  const option = new Option(flags, description).argParser((text: string) => {
+  const initial = fallback === undefined ? undefined : list(fallback);
+  // A flag given twice adds to the list (`--target y --target z` is `--target y,z`; the second had
+  // replaced the first without a word); its first use replaces the default.
+  const option = new Option(flags, description).argParser((text: string, previous: string[] | undefined) => {
     const names = list(text);
     if (names.length === 0 && !allowEmpty)
       throw new InputError(
         `${flag} names nothing (got ${JSON.stringify(text)}); give one or more comma-separated names`,
       );
-    return names;
+    return previous === undefined || previous === initial ? names : [...previous, ...names];
   });
-  return fallback === undefined ? option : option.default(list(fallback), fallback);
+  return initial === undefined ? option : option.default(initial, fallback);
 }
 
 /**

@@ -14,7 +14,7 @@ import { useBackend } from "../engine/index.js";
 import type { BackendName } from "../core/index.js";
 import { GrowingColumn, MIN_ROWS, type Table } from "../data/index.js";
 import { checkExpression, equationText, evaluateEquation, expressionInputs, factorInputs } from "../equation/index.js";
-import { InputError } from "../core/index.js";
+import { InputError, isInputError } from "../core/index.js";
 import { prepareRun, runPrepared, type PipelineOptions } from "../run/index.js";
 import type { Registries } from "../plugins/index.js";
 import { parseResult } from "../result/index.js";
@@ -459,6 +459,41 @@ async function chunkedTable(options: FitArraysOptions, prefix: string) {
  * `predict(X)`.
  */
 export async function fit(options: FitArraysOptions): Promise<FitArraysResult> {
+  try {
+    return await fitChecked(options);
+  } catch (error) {
+    throw withField(error, options);
+  }
+}
+
+/** The option an error's message is about, by its opening words (`fit: X[4] …`, `unknown symbol …`). */
+const FIELD_OF: readonly [RegExp, (match: RegExpExecArray, options: FitArraysOptions) => string | undefined][] = [
+  [/^fit: ([A-Za-z]+)\b/, (m) => (OPTION_KEYS.has(m[1]!) ? m[1] : undefined)],
+  [/^fit\./, () => "fit"],
+  // A search setting given as its own option (timeLimit) is that option; the others are in `search`.
+  [/^search option (\w+)/, (m, o) => (OPTION_KEYS.has(m[1]!) && m[1]! in o ? m[1] : `search.${m[1]}`)],
+  [/^unknown symbol /, () => "symbols"],
+  [/^unknown search method /, () => "method"],
+  [/^unknown constraint /, () => "constraints"],
+  [/^unknown reward /, () => "reward"],
+  [/^unknown backend /, () => "backend"],
+];
+
+/** An InputError about one option, with `field` set to it where the message names one (the guide's promise). */
+function withField(error: unknown, options: FitArraysOptions): unknown {
+  if (!isInputError(error) || error.field !== undefined || typeof options !== "object" || options === null)
+    return error;
+  for (const [pattern, field] of FIELD_OF) {
+    const match = pattern.exec(error.message);
+    const name = match ? field(match, options) : undefined;
+    if (name === undefined) continue;
+    Object.defineProperty(error, "field", { value: name, enumerable: true });
+    break;
+  }
+  return error;
+}
+
+async function fitChecked(options: FitArraysOptions): Promise<FitArraysResult> {
   const prefix = "fit: ";
   if (typeof options !== "object" || options === null)
     throw new InputError(`${prefix}give an options object {X, y, …} (got ${shown(options)})`);
