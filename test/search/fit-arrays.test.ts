@@ -417,12 +417,28 @@ describe("fit({X, y})", () => {
     assert.equal(head.length, 3);
     assert.ok(head.every(Number.isFinite), `${head}`);
     assert.equal((JSON.parse(resultToJson(result)) as ResultJson).search.stopReason, "aborted");
+  });
 
-    const already = new AbortController();
-    already.abort();
-    const none = await fit({ X, y, symbols: SYMBOLS, signal: already.signal });
-    assert.equal(none.search.stopReason, "aborted");
-    assert.equal(none.search.episodes, 0);
+  test("a signal aborted before the call rejects at once with its reason; a non-signal is an InputError", async () => {
+    // It answered no equations (or threw a TypeError deep inside) after loading tfjs and the data.
+    for (const method of [undefined, "random", "mlp"] as FitArraysOptions["method"][]) {
+      const started = performance.now();
+      const symbols = method === "mlp" ? undefined : SYMBOLS;
+      await assert.rejects(fit({ X, y, symbols, method, signal: AbortSignal.abort() }), { name: "AbortError" });
+      assert.ok(performance.now() - started < 1000, `${method}: ${performance.now() - started} ms`);
+    }
+    const reason = new Error("stop now");
+    await assert.rejects(fit({ X, y, signal: AbortSignal.abort(reason) }), (error) => error === reason);
+    // even with bad data: the abort comes before any work
+    await assert.rejects(fit({ X: [[1]], y: [1, 2], signal: AbortSignal.abort() }), { name: "AbortError" });
+    for (const bad of [{}, "stop", true]) {
+      await assert.rejects(fit({ X, y, signal: bad as unknown as AbortSignal }), (error: unknown) => {
+        assert.ok(error instanceof InputError, String(error));
+        assert.match(error.message, /^fit: signal must be an AbortSignal \(got /);
+        assert.equal(error.field, "signal");
+        return true;
+      });
+    }
   });
 
   test("the browser entry exports fit and readCsv, bundles with tfjs and highs external, no node:", async () => {

@@ -111,7 +111,10 @@ export interface FitSettings {
    * the best found so far, stopReason "time-limit" (the same as `search.timeLimit`).
    */
   timeLimit?: number;
-  /** Stops the search within about 50 ms; the result holds the best found so far, stopReason "aborted". */
+  /**
+   * Stops the search within about 50 ms; the result holds the best found so far, stopReason "aborted".
+   * A signal already aborted when fit is called rejects at once with its reason (an AbortError).
+   */
   signal?: AbortSignal;
   /** After every episode of the search: target, episode, best.nrmse, structures, … */
   onProgress?: (event: EpisodeEvent) => void;
@@ -466,6 +469,14 @@ export async function fit(options: FitArraysOptions): Promise<FitArraysResult> {
   }
 }
 
+/** An AbortSignal, or one of another realm or polyfill (what the search reads of it: aborted, reason, its events). */
+const isAbortSignal = (value: unknown): value is AbortSignal =>
+  value instanceof AbortSignal ||
+  (typeof value === "object" &&
+    value !== null &&
+    typeof (value as AbortSignal).aborted === "boolean" &&
+    typeof (value as AbortSignal).addEventListener === "function");
+
 /** The option an error's message is about, by its opening words (`fit: X[4] …`, `unknown symbol …`). */
 const FIELD_OF: readonly [RegExp, (match: RegExpExecArray, options: FitArraysOptions) => string | undefined][] = [
   [/^fit: ([A-Za-z]+)\b/, (m) => (OPTION_KEYS.has(m[1]!) ? m[1] : undefined)],
@@ -500,6 +511,13 @@ async function fitChecked(options: FitArraysOptions): Promise<FitArraysResult> {
   const unknown = Object.keys(options).find((key) => !OPTION_KEYS.has(key));
   if (unknown !== undefined)
     throw new InputError(`${prefix}unknown option ${quote(unknown)} (known: ${[...OPTION_KEYS].join(", ")})`);
+  // A signal aborted before the call rejects with its reason before any work (it threw a TypeError
+  // deep inside, or answered no equations); what is not a signal was taken silently.
+  const { signal } = options;
+  if (signal !== undefined) {
+    if (!isAbortSignal(signal)) throw new InputError(`${prefix}signal must be an AbortSignal (got ${shown(signal)})`);
+    if (signal.aborted) throw signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+  }
   const badSearch = Object.keys(options.search ?? {}).find((key) => !SEARCH_KEYS.has(key));
   if (badSearch !== undefined)
     throw new InputError(`${prefix}unknown search setting ${quote(badSearch)} (known: ${[...SEARCH_KEYS].join(", ")})`);
