@@ -22,6 +22,11 @@ export interface ParseFormOptions {
   inputs: readonly string[];
   /** Columns a left-hand side may name (all columns when omitted). */
   targets?: readonly string[];
+  /**
+   * Registered symbols outside `symbols` (the pool): a factor only one of them reads is refused
+   * naming it, "its symbol x is not in `symbols`", instead of "cannot read the factor".
+   */
+  others?: readonly SymbolPlugin[];
 }
 
 const HOLE = "\u0001";
@@ -68,6 +73,7 @@ function parseFactor(text: string, o: ParseFormOptions, where: string): Factor |
     const name = `x^${power[2] ?? power[3]}`;
     if (powerOfName(name) !== undefined) return { symbol: name, input: power[1]!.trim() };
   }
+  outsidePool(text, o, where);
   const call = /^([A-Za-z_]\w*)\s*\(/.exec(text);
   if (call && !o.symbols.some((s) => s.text(HOLE).startsWith(`${call[1]}(`))) {
     // A form writes each factor as its symbol prints it, which may differ from the symbol's name.
@@ -93,6 +99,23 @@ function parseFactor(text: string, o: ParseFormOptions, where: string): Factor |
     );
   throw new InputError(
     `form: cannot read the factor ${quote(text)} (${where}); write products of symbols such as x1^2*cos(x2)`,
+    FORM,
+  );
+}
+
+/** Refuses a factor that a registered symbol outside the pool reads, naming that symbol and the pool. */
+function outsidePool(text: string, o: ParseFormOptions, where: string): void {
+  if (!o.others?.length) return;
+  let factor: Factor | null = null;
+  try {
+    factor = parseFactor(text, { ...o, symbols: o.others, others: undefined }, where);
+  } catch {
+    return;
+  }
+  if (factor === null) return;
+  throw new InputError(
+    `form: cannot read the factor ${quote(text)} (${where}): its symbol ${factor.symbol} is not in \`symbols\` ` +
+      `(${o.symbols.map((s) => s.name).join(", ")}); add it there`,
     FORM,
   );
 }

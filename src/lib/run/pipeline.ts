@@ -56,6 +56,8 @@ export interface PipelinePlugins {
   /** The registry fits and searches draw symbols from: all of them, or for a CSV form only the pool, in pool order. */
   symbols: Registry<SymbolPlugin>;
   pool: string[];
+  /** For a CSV form: the registered symbols outside the pool (named when a factor needs one). */
+  others?: SymbolPlugin[];
   constraints: ConstraintPlugin[];
   reward?: RewardPlugin;
   /** Complete search settings (searches only). */
@@ -74,6 +76,7 @@ export function pipelinePlugins(config: PipelineConfig, registries: Registries):
           config.symbols.map((name) => all.get(name)),
         ),
         pool: [...config.symbols],
+        others: all.values().filter((s) => !config.symbols.includes(s.name)),
         constraints: [],
       };
     }
@@ -154,12 +157,26 @@ export function pipelineData(
  * domain checked, and every target given an equation.
  */
 export function formEquations(config: CsvFormConfig, train: Dataset, registries: Registries): Equation[] {
-  return parseFormEquations(config, train, pipelinePlugins(config, registries).symbols);
+  const plugins = pipelinePlugins(config, registries);
+  return parseFormEquations(config, train, plugins.symbols, plugins.others);
 }
 
-/** formEquations with the pool's registry already built (pipelinePlugins(config).symbols). */
-export function parseFormEquations(config: CsvFormConfig, train: Dataset, symbols: Registry<SymbolPlugin>): Equation[] {
-  const equations = parseForm(config.form, { symbols: symbols.values(), inputs: train.inputs, targets: train.targets });
+/**
+ * formEquations with the pool's registry already built (pipelinePlugins(config).symbols); `others`,
+ * the registered symbols outside the pool, are named when a factor needs one.
+ */
+export function parseFormEquations(
+  config: CsvFormConfig,
+  train: Dataset,
+  symbols: Registry<SymbolPlugin>,
+  others?: readonly SymbolPlugin[],
+): Equation[] {
+  const equations = parseForm(config.form, {
+    symbols: symbols.values(),
+    inputs: train.inputs,
+    targets: train.targets,
+    others,
+  });
   checkDomains(equations, train, symbols);
   const missing = train.targets.find((t) => !equations.some((e) => e.target === t));
   if (missing) throw new InputError(`form: no equation for target "${missing}"`, { field: "form" });
@@ -172,7 +189,7 @@ export function parseFormEquations(config: CsvFormConfig, train: Dataset, symbol
  */
 export function givenForms(config: PipelineConfig, train: Dataset, plugins: PipelinePlugins): Equation[] | undefined {
   if (!isFormConfig(config)) return undefined;
-  if (!isExperimentConfig(config)) return parseFormEquations(config, train, plugins.symbols);
+  if (!isExperimentConfig(config)) return parseFormEquations(config, train, plugins.symbols, plugins.others);
   const experiment = findExperiment(config.experiment);
   return (experiment.forms ?? experiment.truth).map(formOf);
 }

@@ -241,7 +241,13 @@ export function resolveRun(options: PipelineOptions, registries: Registries): Re
       ...checkFit({ ...FORM_FIT, ...defined(options.fit) }, "fit."),
     };
     const plugins = pipelinePlugins(config, registries);
-    return { config, table: read, train, plugins, forms: parseFormEquations(config, train, plugins.symbols) };
+    return {
+      config,
+      table: read,
+      train,
+      plugins,
+      forms: parseFormEquations(config, train, plugins.symbols, plugins.others),
+    };
   }
   if (options.symbols) {
     for (const symbol of pool) {
