@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fit } from "../../src/lib/index.js";
+import { fit, reproduceResult, resultToJson } from "../../src/lib/index.js";
 import { createRng } from "../../src/lib/core/rng.js";
 import { assertInputError, cli, cliSignalled } from "../helpers/cli.js";
 import { testDir } from "../helpers/data.js";
@@ -72,6 +72,62 @@ test("SIGTERM inside the first episode's screening keeps an answer, writes --out
   );
   assert.ok(result.equations[0].terms.length > 0, "a best so far, not an empty equation");
   assert.match(run.stdout, /^y = .*x1/m);
+  // Replayed to the same point (no episode, "aborted"), however long the replay takes (issue 59).
+  const again = await cli(["reproduce", out], { timeoutMs: 120_000 });
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+  assert.match(again.stdout, /reproduced exactly/);
+});
+
+/** y = tanh(x1·x2) + |x3 − x4|^1.5 on 300 rows: no form of ours, so the episodes run on and on. */
+function endless(): string {
+  const rng = createRng(3);
+  const X = Array.from({ length: 300 }, () => Array.from({ length: 4 }, () => rng.uniform(1, 2)));
+  const lines = X.map(([a, b, c, d]) => [a, b, c, d, Math.tanh(a! * b!) + Math.abs(c! - d!) ** 1.5].join(","));
+  return `x1,x2,x3,x4,y\n${lines.join("\n")}\n`;
+}
+
+test("a run stopped by Ctrl-C after some episodes reproduces exactly: replayed to its episodes (issue 59)", {
+  timeout: 240_000,
+}, async () => {
+  const file = join(dir, "endless.csv");
+  writeFileSync(file, endless());
+  const out = join(dir, "interrupted.json");
+  // The signal arrives once episode 7 is announced: the run stops after 7 or more episodes.
+  const run = await cliSignalled(["fit", file, "--target", "y", "--out", out], /^y episode 7:/m, "SIGINT", {
+    timeoutMs: 120_000,
+  });
+  assert.equal(run.code, 130, run.stderr);
+  const result = JSON.parse(readFileSync(out, "utf8"));
+  assert.equal(result.search.stopReason, "aborted");
+  assert.ok(result.search.episodes >= 7, `${result.search.episodes} episodes`);
+  // Before: re-run to its own end (or a later point), "NOT reproduced".
+  const again = await cli(["reproduce", out], { timeoutMs: 120_000 });
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+  assert.match(again.stdout, /reproduced exactly/);
+});
+
+test("a run that ended by itself under a time limit replays without the clock (issue 59)", async () => {
+  // y = 1.5·cos(2·x1)·x2 + x3² at 1 % noise: it ends at the noise floor in a few seconds under a 60 s limit.
+  const rng = createRng(4);
+  const X = Array.from({ length: 400 }, () => Array.from({ length: 3 }, () => rng.uniform(0.5, 2)));
+  const f = X.map(([a, b, c]) => 1.5 * Math.cos(2 * a!) * b! + c! * c!);
+  const rms = Math.sqrt(f.reduce((sum, v) => sum + v * v, 0) / f.length);
+  const lines = X.map((row, r) => [...row, f[r]! + 0.01 * rms * rng.normal()].join(","));
+  const file = join(dir, "noisy-cos.csv");
+  writeFileSync(file, `x1,x2,x3,y\n${lines.join("\n")}\n`);
+  const out = join(dir, "ended.json");
+  const run = await cli(["fit", file, "--target", "y", "--time-limit", "60", "--out", out], { timeoutMs: 120_000 });
+  assert.equal(run.code, 0, run.stderr);
+  const result = JSON.parse(readFileSync(out, "utf8"));
+  assert.notEqual(result.search.stopReason, "time-limit");
+  // A replaying machine far slower than this one: the same run recorded under a limit of 0.2 s, which
+  // the replay's screens alone exceed. Before: cut by that clock, "NOT reproduced".
+  result.manifest.config.timeLimit = 0.2;
+  const slow = join(dir, "ended-slow.json");
+  writeFileSync(slow, JSON.stringify(result, null, 2));
+  const again = await cli(["reproduce", slow], { timeoutMs: 120_000 });
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+  assert.match(again.stdout, /reproduced exactly/);
 });
 
 test("fit({ timeLimit }) returns the best so far (time-limit); without it none is recorded", async () => {
@@ -103,4 +159,18 @@ test("timeLimit is refused for a model method, which has no structure search to 
     "timeLimit",
     "mlp",
   );
+});
+
+test("a model's training stopped from outside is refused by reproduce in one line, not re-run (issue 59)", async () => {
+  const X = Array.from({ length: 40 }, (_, i) => [1 + (i % 17) / 17, 1 + (i % 13) / 13]);
+  const trained = JSON.parse(resultToJson(await fit({ X, y: X.map(([a, b]) => a! * b!), method: "mlp" })));
+  assert.equal(trained.search.stopReason, "model-trained");
+  // As a page's Stop records it: the training ended mid-epoch, which no re-run reaches.
+  trained.search.stopReason = "aborted";
+  await assert.rejects(reproduceResult(trained), (error: Error) => {
+    assert.equal(error.name, "InputError");
+    assert.match(error.message, /^result: a run of mlp stopped from outside mid-training cannot be re-run/);
+    assert.ok(!error.message.includes("\n"));
+    return true;
+  });
 });

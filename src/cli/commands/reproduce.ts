@@ -190,7 +190,9 @@ export function registerReproduce(program: Command): void {
         "term, text, metrics, the search block); " +
         "exit 0 when they match (exactly, 1e-9, on the same float64 backend; within float32 tolerance, 1e-4, " +
         "on the equations when a float32 backend is involved), " +
-        "1 when they differ, 2 for a bad file or data that is not the file the result was made from",
+        "1 when they differ, 2 for a bad file, data that is not the file the result was made from, or a result " +
+        "that cannot be re-run to the same point (a model's training stopped mid-epoch); a search stopped by " +
+        "the clock or from outside is replayed to its episodes, one that ended by itself without the clock",
     )
     .argument("<result.json>", "a version-1 JSON written by fit or run with --out")
     .option(

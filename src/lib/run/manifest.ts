@@ -67,15 +67,23 @@ export function configFromManifest(
     const overrides = Object.fromEntries(
       SEARCH_KEYS.filter((key) => key in config).map((key) => [key, config[key]]),
     ) as Partial<SearchSettings>;
+    // A model's training stopped from outside (a page's Stop, Ctrl-C) stopped mid-epoch: no replay
+    // reaches that point, and a re-run to its end is another result.
+    const stop = result.search?.stopReason;
+    if (model && (stop === "aborted" || stop === "time-limit"))
+      throw new InputError(
+        `${file}: a run of ${method} stopped ${stop === "aborted" ? "from outside" : "by the clock"} mid-training ` +
+          `cannot be re-run to the same point: it is not reproducible (re-run it to its end to get one that is)`,
+      );
     // A model method records no fit, symbols, constraints or reward: it uses none.
     if (model) delete overrides.fit;
     else overrides.fit = fit(config.fit as Record<string, unknown>, ".fit");
     delete overrides.replay;
+    delete overrides.replayStop;
     // A result made before a setting existed ran with the table's `manifest.absent` (no noise
     // floor, outer functions, ratios, monomial arguments or additive constant).
     Object.assign(overrides, settingsAbsentFrom(method, config));
-    const replay = replayOf(result.search, file);
-    if (replay) overrides.replay = replay;
+    Object.assign(overrides, replayOf(result.search, file));
     try {
       return resolveSettings(method, overrides);
     } catch (error) {
@@ -120,20 +128,28 @@ export function configFromManifest(
 }
 
 /**
- * A time-limited search's completed episodes per target (search.targets), for replaying it to
- * the same point: the limit stopped it by the clock, which a re-run cannot repeat.
+ * How a re-run replays a search, whatever the speed of the machine. A search stopped by the clock
+ * or from outside (stopReason "time-limit" or "aborted": Ctrl-C, SIGTERM, a page's Stop) is
+ * replayed to its completed episodes per target (search.targets) and states the same reason; one
+ * that ended by itself is re-run without the clock (under the original's limit a slower machine cut
+ * it short: "noise-floor" at 3.8 s of a 5 s limit became "time-limit"), and ends where it did.
+ * Undefined where the result holds no search block (a given form, a model's training).
  */
-export function replayOf(search: ResultJson["search"] | undefined, file: string): Record<string, number> | undefined {
-  if (search?.stopReason !== "time-limit") return undefined;
+export function replayOf(
+  search: ResultJson["search"] | undefined,
+  file: string,
+): Pick<SearchSettings, "replay" | "replayStop"> | undefined {
+  if (search === undefined) return undefined;
+  const stop = search.stopReason;
+  if (stop !== "time-limit" && stop !== "aborted") return { replay: {} };
   const targets = search.targets;
   const ok = (t: { target?: unknown; episodes?: unknown }) =>
     typeof t?.target === "string" && Number.isInteger(t.episodes) && (t.episodes as number) >= 0;
   if (!Array.isArray(targets) || !targets.every(ok))
     throw new InputError(
-      `${file}: search.targets must list every target's episodes to replay a time-limited run ` +
-        `(stopReason "time-limit")`,
+      `${file}: search.targets must list every target's episodes to replay a stopped run (stopReason "${stop}")`,
     );
-  return Object.fromEntries(targets.map((t) => [t.target, t.episodes]));
+  return { replay: Object.fromEntries(targets.map((t) => [t.target, t.episodes])), replayStop: stop };
 }
 
 /** The constraint and reward names a model config carries (unused, unrecorded: the defaults). */

@@ -30,7 +30,7 @@ import {
 import { pipelinePlugins, parseFormEquations, type PipelinePlugins } from "./pipeline.js";
 
 /** Every search setting a config may carry (`replay` only where `reproduce` replays a time-limited run). */
-export const SEARCH_KEYS = [...settingKeys(), "replay"] as (keyof SearchSettings)[];
+export const SEARCH_KEYS = [...settingKeys(), "replay", "replayStop"] as (keyof SearchSettings)[];
 
 export function checkFit(fit: Record<string, unknown>, where: string): FitConfig {
   const { steps, learningRate, polish, engine } = checkWith(fitSchema(), fit, where);

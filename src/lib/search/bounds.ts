@@ -168,7 +168,8 @@ export const searchSettingsSchema = once(() => {
         const replay = z
           .record(z.string(), z.number().int().min(0), { error: "episodes per target (non-negative integers)" })
           .optional();
-        return [entry, ["replay", replay]];
+        const replayStop = z.enum(["time-limit", "aborted"], { error: '"time-limit" or "aborted"' }).optional();
+        return [entry, ["replay", replay], ["replayStop", replayStop]];
       }),
     ),
   );

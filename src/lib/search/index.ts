@@ -129,6 +129,8 @@ export async function search(data: Dataset, options: SearchOptions): Promise<Sea
   const clock = new Clock(settings.replay ? 0 : settings.timeLimit, options.signal, options.started);
   for (const target of data.targets) {
     if (options.signal?.aborted) break;
+    // A replay of a run stopped from outside searches only the targets it reached.
+    if (settings.replayStop === "aborted" && !(target in (settings.replay ?? {}))) break;
     const result = await searchOutput(
       {
         data,

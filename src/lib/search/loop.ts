@@ -429,7 +429,7 @@ async function screenFormsFirst(s: OutputSearch): Promise<Form | undefined> {
  */
 async function screenFirst(s: OutputSearch): Promise<void> {
   const { ctx, status } = s;
-  if (s.replay === 0) status.interrupt("time-limit");
+  if (s.replay === 0) status.interrupt(s.settings.replayStop ?? "time-limit");
   else if (s.exactScreen) return;
   else if (status.going && s.sizes.length > 1 && s.linear) {
     ctx.onPhase?.({ target: ctx.target, phase: "the first screen: products in log space, sparse sums, pursuit" });
@@ -812,7 +812,8 @@ function verdictOf(
   // search (a wider one is visited only where it promises a better score: enterSize).
   if (s.floorReached && (stop || stalled >= STAGE_PATIENCE)) return last ? { search: "noise-floor" } : "size";
   // A replay stops where the time limit stopped the original: after the same episode.
-  if (s.replay !== undefined && s.rewards.length >= s.replay) return { search: "time-limit", replayed: true };
+  if (s.replay !== undefined && s.rewards.length >= s.replay)
+    return { search: s.settings.replayStop ?? "time-limit", replayed: true };
   // Under noise, the last size ends on a long plateau even short of the floor: more
   // structures there have stopped paying (the noiseless search runs on to its episodes).
   if (last && s.floor !== undefined && stalled >= PLATEAU_PATIENCE) return { search: "exhausted" };

@@ -264,6 +264,7 @@ export function resolveSettings(method: string = "consolesr", overrides: Partial
   const base = methodRow(method).defaults;
   const settings: SearchSettings = { ...base, ...overrides, method, fit: { ...base.fit, ...overrides.fit } };
   if (settings.replay === undefined) delete settings.replay;
+  if (settings.replayStop === undefined) delete settings.replayStop;
   checkSettings(settings);
   const row = methodRow(method);
   if (row.kind === "model") {

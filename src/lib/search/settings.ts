@@ -30,6 +30,12 @@ export interface SearchSettings extends TableSettings {
    * `reproduce` replays it to the same point (the clock's limit is then ignored).
    */
   replay?: Record<string, number>;
+  /**
+   * Internal, never recorded: how the replayed run stopped after those episodes ("time-limit" by
+   * default; "aborted" for a run stopped from outside: Ctrl-C, a page's Stop), so that the replay
+   * states the same reason and searches no target the original did not reach.
+   */
+  replayStop?: "time-limit" | "aborted";
   /** Paper stop rule: |R − 1| ≤ λ. */
   lambda: number;
   /**
