@@ -106,9 +106,13 @@ const FLAG_OF: Record<string, string> = {
  */
 export function flagMessage(error: InputError): string {
   const flag = error.field === undefined ? undefined : FLAG_OF[error.field];
+  // A search setting's own check says `search option timeLimit …`: the CLI names its flag, --time-limit.
+  const setting = /^search option (\w+)\b/.exec(error.message)?.[1];
   const message =
     flag && error.message.startsWith(`${error.field}: `)
       ? `${flag}: ${error.message.slice(error.field!.length + 2)}`
-      : error.message;
+      : setting !== undefined && Object.hasOwn(FLAG_OF, setting)
+        ? `${FLAG_OF[setting]}${error.message.slice(`search option ${setting}`.length)}`
+        : error.message;
   return message.replace(/`(\w+)`/g, (text, name: string) => (Object.hasOwn(FLAG_OF, name) ? FLAG_OF[name]! : text));
 }

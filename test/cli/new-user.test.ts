@@ -5,6 +5,7 @@
  * past its bound, and Ctrl-C during a reproduction or a form's fit.
  */
 import { describe, test } from "node:test";
+import assert from "node:assert/strict";
 import { assertInputError, cli } from "../helpers/cli.js";
 import { fileIn, testDir } from "../helpers/data.js";
 
@@ -25,5 +26,35 @@ describe("--form", () => {
     assertInputError(run, '--form: cannot read the factor "x1"', "its symbol x is not in --symbols (cos)");
     const call = await cli(["fit", good, "--target", "y", "--form", "y = cos(x1) + sin(x2)", "--symbols", "cos"]);
     assertInputError(call, '"sin(x2)"', "its symbol sin is not in --symbols (cos)");
+  });
+});
+
+describe("search flags a run does not read", () => {
+  test("--form with search flags: one warning per flag given, exit 0 with the fitted form", async () => {
+    const form = ["fit", good, "--target", "y", "--form", "y = x1*x2 + x3^2", "--quiet"];
+    const run = await cli([...form, "--episodes", "5", "--time-limit", "10", "--terms", "3", "--method", "mlp"]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /y = .*x1\*x2/);
+    assert.deepEqual(
+      run.stderr.trimEnd().split("\n"),
+      ["--episodes", "--time-limit", "--terms", "--method"].map(
+        (flag) => `warning: ${flag} is not used with --form (the form is fitted, not searched)`,
+      ),
+    );
+    // flags left at their defaults say nothing
+    const quiet = await cli(form);
+    assert.equal(quiet.code, 0, quiet.stderr);
+    assert.equal(quiet.stderr, "");
+  });
+
+  test("--method mlp: --terms and --episodes are said to be unused; --time-limit names its flag", async () => {
+    const mlp = ["fit", good, "--target", "y", "--method", "mlp", "--epochs", "5", "--quiet"];
+    const run = await cli([...mlp, "--terms", "3", "--episodes", "3"]);
+    assert.equal(run.code, 0, run.stderr);
+    const lines = run.stderr.trimEnd().split("\n");
+    assert.equal(lines.length, 2, run.stderr);
+    assert.match(lines[0]!, /^warning: --episodes is not used by --method mlp \(it reads .*--epochs/);
+    assert.match(lines[1]!, /^warning: --terms is not used by --method mlp /);
+    assertInputError(await cli([...mlp, "--time-limit", "10"]), /^error: --time-limit is not taken by mlp/);
   });
 });

@@ -21,7 +21,14 @@ import { BOUNDS } from "../../lib/search/index.js";
 import { resultEquation, type ResultJson } from "../../lib/result/index.js";
 import type { Registries } from "../../lib/plugins/index.js";
 import { OUTER_NAMES, outerOf } from "../../lib/equation/index.js";
-import { addFitFlags, addModelFlags, addSearchFlags, listOption, numberOption } from "./fitOptions.js";
+import {
+  addFitFlags,
+  addModelFlags,
+  addSearchFlags,
+  ignoredFlagWarnings,
+  listOption,
+  numberOption,
+} from "./fitOptions.js";
 import { gitSha } from "../git.js";
 import { checkOutPath, readCsvFile, readCsvFileDriven, registerGridFile, reporter, type Reporter } from "../io.js";
 import { addPluginTimeoutFlag, collect, importPluginFile, loadRegistries, TRUST_NOTE } from "../sandbox/plugins.js";
@@ -66,11 +73,11 @@ export function registerCommands(program: Command): void {
         ),
       ),
     ),
-  ).action(async (file: string, flags: FitFlags) => {
+  ).action(async (file: string, flags: FitFlags, command: Command) => {
     const log = reporter(Boolean(flags.quiet));
     if (flags.out) checkOutPath(flags.out, [file, ...(flags.plugin ?? [])]);
     const { registries } = await loadRegistries(flags.plugin);
-    const run = await fitCsv(file, flags, registries, log);
+    const run = await fitCsv(file, flags, registries, log, file, fromCli(command));
     if (!run) return;
     emit(run.result, flags, run.seconds, log);
     if (run.found?.error) throw run.found.error;
@@ -300,6 +307,12 @@ function powerFlowOf(name: string, grid: string | undefined): string {
 }
 
 /** The flags `fit` (and `report`) read. */
+/** Whether an option (by commander's attribute name) was given on the command line, not defaulted. */
+export const fromCli =
+  (command: Command) =>
+  (key: string): boolean =>
+    command.getOptionValueSource(key) === "cli";
+
 export type FitFlags = CommonFlags & { target?: string[]; inputs?: string[]; symbols?: string[]; form?: string };
 
 /**
@@ -314,6 +327,7 @@ export async function fitCsv(
   registries: Registries,
   log: Reporter,
   dataName = file,
+  given: (key: string) => boolean = () => false,
 ): Promise<{ result: ResultJson; found: { error?: unknown } | undefined; seconds: number } | undefined> {
   const seed = flags.seed;
   // A large CSV is parsed a chunk at a time: a stop signal ends the command there, saying so.
@@ -342,6 +356,8 @@ export async function fitCsv(
     { registries },
   );
   const config = prepared.config as CsvFormConfig | CsvSearchConfig;
+  // Search flags the run will not read are said once each (they were ignored without a word).
+  for (const line of ignoredFlagWarnings(flags.method, flags.form !== undefined, given)) log.warn(line);
   const backend = await backendFor(config, flags.backend);
   early.release();
   if (early.stopped()) {

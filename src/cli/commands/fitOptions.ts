@@ -199,3 +199,30 @@ export function searchOverrides(
     if (given[flagKey(row)] !== undefined) settings[name] = given[flagKey(row)];
   return { method: flags.method, settings: settings as Partial<SearchSettings>, constraints: flags.constraints };
 }
+
+/**
+ * Warning lines for the search flags given on the command line (`given`: commander's value source
+ * is "cli") that the run will not read: with --form every search flag (the form is fitted, not
+ * searched); otherwise each table flag the method does not read (`--terms` with `--method mlp`).
+ * They were ignored without a word.
+ */
+export function ignoredFlagWarnings(method: SearchMethod, form: boolean, given: (key: string) => boolean): string[] {
+  const rows = [...flaggedRows("search"), ...flaggedRows("model")];
+  const flagOf = (row: SettingRow) => row.flag!.split(" ")[0]!;
+  if (form) {
+    const others = ["--method", "--front", "--constraints", "--reward"];
+    return [
+      ...rows.filter(([, row]) => given(flagKey(row))).map(([, row]) => flagOf(row)),
+      ...others.filter((flag) => given(flag.slice(2))),
+    ].map((flag) => `warning: ${flag} is not used with --form (the form is fitted, not searched)`);
+  }
+  const uses = new Set<string>(METHODS[method].uses);
+  const reads = [...rows, ...flaggedRows("fit")].filter(([name]) => uses.has(name)).map(([, row]) => flagOf(row));
+  return rows
+    .filter(([name, row]) => !uses.has(name) && given(flagKey(row)))
+    .map(
+      ([, row]) =>
+        `warning: ${flagOf(row)} is not used by --method ${method} (it reads ` +
+        `${reads.length ? reads.join(", ") : "none of the search flags"})`,
+    );
+}

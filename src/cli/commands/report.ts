@@ -17,7 +17,7 @@ import { reportDependencies } from "../../framework/index.js";
 import { BOUNDS } from "../../lib/search/index.js";
 import { loadRegistries } from "../sandbox/plugins.js";
 import { reporter } from "../io.js";
-import { fitCsv, type FitFlags } from "./commands.js";
+import { fitCsv, fromCli, type FitFlags } from "./commands.js";
 import { addFitFlags, addModelFlags, addSearchFlags, listOption, numberOption } from "./fitOptions.js";
 import { emit } from "./output.js";
 
@@ -310,7 +310,7 @@ export function registerReport(program: Command): void {
     checkProjectDir(out);
     if (flags.package !== undefined) packageSpec(flags.package, out);
     const { registries } = await loadRegistries(undefined);
-    const run = await fitCsv(file, flags, registries, log, basename(file));
+    const run = await fitCsv(file, flags, registries, log, basename(file), fromCli(command));
     if (!run) return;
     const title = flags.title ?? `${basename(file)}: what consolesr finds`;
     const project = writeReportProject(out, {
