@@ -4,6 +4,8 @@
  * twice, a compressed or binary file given as the CSV, more columns than rows, a sweep's seed range
  * past its bound, and Ctrl-C during a reproduction or a form's fit.
  */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { assertInputError, cli } from "../helpers/cli.js";
@@ -57,4 +59,27 @@ describe("search flags a run does not read", () => {
     assert.match(lines[1]!, /^warning: --terms is not used by --method mlp /);
     assertInputError(await cli([...mlp, "--time-limit", "10"]), /^error: --time-limit is not taken by mlp/);
   });
+});
+
+test("the same --plugin file given twice (as pl/good.mjs and ./pl/good.mjs) is loaded once", async () => {
+  mkdirSync(join(dir, "pl"), { recursive: true });
+  file(
+    "pl/good.mjs",
+    'export default { kind: "symbol", name: "p.sq", complexity: 2, innerWeight: false, text: (a) => `sq(${a})`, ' +
+      "latex: (a) => `${a}^2`, evaluate: (x) => x * x, apply: (x, tf) => tf.square(x) };\n",
+  );
+  const listed = await cli(["plugins", "--plugin", "pl/good.mjs", "--plugin", "./pl/good.mjs"], { cwd: dir });
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.equal(listed.stdout.match(/p\.sq/g)?.length, 1, listed.stdout);
+  const run = await cli(
+    ["fit", good, "--target", "y", "--form", "y = sq(x1) + x2", "--symbols", "x,p.sq", "--quiet"].concat([
+      "--plugin",
+      "pl/good.mjs",
+      "--plugin",
+      join(dir, "pl/good.mjs"),
+    ]),
+    { cwd: dir },
+  );
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /sq\(x1\)/);
 });

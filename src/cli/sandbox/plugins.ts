@@ -8,7 +8,7 @@
  * stopped and named.
  */
 import { InvalidArgumentError, type Command } from "commander";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { InputError } from "../../lib/core/index.js";
@@ -166,11 +166,26 @@ export interface LoadedPlugins {
   origins: Map<string, string>;
 }
 
-/** The built-in registries with every --plugin file's plugins registered on top. */
+/** A file's absolute path with its links resolved (as given, made absolute, where it cannot be). */
+function realPath(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return resolve(file);
+  }
+}
+
+/** The built-in registries with every --plugin file's plugins registered on top (each file once). */
 export async function loadRegistries(files: readonly string[] = []): Promise<LoadedPlugins> {
   const registries = createRegistries();
   const origins = new Map<string, string>();
+  // The same file given twice (pl/a.mjs and ./pl/a.mjs, or a link to it) is loaded once: its
+  // second load clashed with its first ("already registered (by pl/a.mjs)").
+  const loaded = new Set<string>();
   for (const file of files) {
+    const path = realPath(file);
+    if (loaded.has(path)) continue;
+    loaded.add(path);
     const plugins = await loadPluginFile(file);
     try {
       registerPlugins(registries, plugins);
