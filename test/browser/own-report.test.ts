@@ -183,6 +183,22 @@ test("consolesr report → an offline build of the project → the page, its Re-
   assert.equal(reproduce.status, 0, reproduce.stdout + reproduce.stderr);
   assert.match(reproduce.stdout, /reproduced exactly/);
 
+  // A hand-edited result (a forged coefficient) fails the project's build with one line, so a
+  // deploy never publishes it (issue 59: the build exited 0 under a red box).
+  const published = join(project, "src", "data", "result.json");
+  const genuine = readFileSync(published, "utf8");
+  writeFileSync(published, genuine.replace('"2*a*b + 0.5*c^2"', '"2*a*b + 0.7*c^2"'));
+  assert.notEqual(readFileSync(published, "utf8"), genuine, "the forgery changed nothing");
+  const forged = timed("npm run build (a forged result)", () =>
+    spawnSync("npm", ["run", "build"], { cwd: project, encoding: "utf8", timeout: 600_000 }),
+  );
+  writeFileSync(published, genuine);
+  assert.notEqual(forged.status, 0, `the build published a forged result:\n${forged.stdout}\n${forged.stderr}`);
+  assert.match(
+    `${forged.stdout}\n${forged.stderr}`,
+    /consolesr: src\/data\/result\.json does not reproduce.*DIFFERENT/,
+  );
+
   // The same install as a queue worker on "another host": only the package and the Redis URL. A
   // sweep submitted from this checkout's CLI in another folder is run by it.
   if (spawnSync("redis-server", ["--version"], { stdio: "ignore" }).status !== 0)

@@ -164,6 +164,13 @@ try {
 }
 out.seconds = (performance.now() - started) / 1000;
 out.version = VERSION;
+// A result that does not validate or does not reproduce (a hand edit, a forged file) fails the
+// build with one line: a deploy never publishes it.
+if (!out.match) {
+  const why = out.error ?? out.lines.find((line) => /DIFFERENT|NOT reproduced/.test(line)) ?? "it differs";
+  process.stderr.write(\`consolesr: src/data/result.json does not reproduce, so the build stops: \${why}\\n\`);
+  process.exit(1);
+}
 process.stdout.write(JSON.stringify(out));
 `;
 
@@ -180,7 +187,7 @@ A reproducible report of a symbolic regression of \`${o.data}\`, written by \`${
 (consolesr ${VERSION}). It is an [Observable Framework](https://observablehq.com/framework/) project:
 
     npm install
-    npm run build      # re-runs the search (the page says whether it reproduced), then builds dist/
+    npm run build      # re-runs the search, then builds dist/ (it stops if the result does not reproduce)
     npm run dev        # a live preview
 
 \`dist/\` is a static site: put it on any web server. The build needs no network once the
