@@ -6,6 +6,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { assertInputError, cli } from "../helpers/cli.js";
@@ -82,4 +83,15 @@ test("the same --plugin file given twice (as pl/good.mjs and ./pl/good.mjs) is l
   );
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /sq\(x1\)/);
+});
+
+test("a gzip-compressed or binary file given as the CSV is named as such, in one line", async () => {
+  const gz = file("good.csv.gz", gzipSync(`${lines.join("\n")}\n`));
+  assertInputError(
+    await cli(["fit", gz, "--target", "y"]),
+    /^error: .*good\.csv\.gz: is gzip-compressed, not a CSV text: decompress it first \(gunzip .*good\.csv\.gz\)$/,
+  );
+  const bytes = Uint8Array.from({ length: 3000 }, (_, i) => (i * 7919 + ((i * i) % 251)) % 256);
+  const bin = file("rand.bin", bytes);
+  assertInputError(await cli(["fit", bin, "--target", "y"]), "rand.bin: is not text (binary bytes in its first KiB)");
 });

@@ -151,6 +151,34 @@ test("CsvReader: a UTF-16 file (either byte order, with or without its mark) is 
   assert.equal((await readCsv([Buffer.from(`\uFEFF${text}`, "utf8")], { file: "w.csv" })).columns[0], "a");
 });
 
+test("CsvReader: a gzip, zip or binary file is named as such, not read as garbage (new-user probe)", async () => {
+  const { gzipSync } = await import("node:zlib");
+  const text = `a,b,y\n${Array.from({ length: MIN_ROWS }, (_, i) => `${i},${2 * i},${3 * i}`).join("\n")}\n`;
+  const rng = createRng(3);
+  const random = Uint8Array.from({ length: 3000 }, () => Math.floor(rng.next() * 256));
+  const zip = Buffer.concat([Buffer.from("PK\u0003\u0004", "latin1"), Buffer.from(random.subarray(0, 200))]);
+  const cases: [Uint8Array, string, RegExp][] = [
+    [
+      gzipSync(text),
+      "good.csv.gz",
+      /^good\.csv\.gz: is gzip-compressed, not a CSV text: decompress it first \(gunzip good\.csv\.gz\)$/,
+    ],
+    [zip, "t.zip", /^t\.zip: is a zip archive, not a CSV text: extract the CSV from it first \(unzip t\.zip\)$/],
+    [random, "rand.bin", /^rand\.bin: is not text \(binary bytes in its first KiB\): give a CSV file$/],
+    [Buffer.from(`a,b,y\n1,2,3\n1\u00002,3,4\n${text.slice(6)}`), "nul.csv", /^nul\.csv: is not text /],
+  ];
+  for (const [bytes, file, message] of cases) {
+    await assert.rejects(readCsv([bytes], { file }), (e: Error) => e instanceof InputError && message.test(e.message));
+    assert.throws(
+      () => parseCsv(new TextDecoder().decode(bytes), file),
+      (e: Error) => e instanceof InputError && message.test(e.message),
+    );
+  }
+  // A few bytes UTF-8 cannot read (a Latin-1 "é" in a header) are still text.
+  const latin1 = Buffer.from(`temp\u00e9rature,b,y\n${text.slice(6)}`, "latin1");
+  assert.equal((await readCsv([latin1], { file: "l.csv" })).rows, MIN_ROWS);
+});
+
 test("GrowingColumn: a new column reserves little (a header of 50,000 columns), and grows to any length intact", () => {
   // Each column reserved 512 KiB before its first value: 25 GB for 50,000 columns (the Trust II probe's hang).
   const before = process.memoryUsage().arrayBuffers;

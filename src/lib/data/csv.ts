@@ -110,6 +110,33 @@ function refuseUtf16(text: string, file: string): void {
   );
 }
 
+/**
+ * Refuses a file that is not text: a gzip or zip file (by its first bytes, 1f 8b and PK 03 04, as
+ * UTF-8 reads them) is named with the way to decompress it, and any other with a NUL byte, or with
+ * many bytes UTF-8 cannot read or control characters, in its first KiB is named as binary. They
+ * read as replacement characters: a header of garbage, or "row 1 has 1 cells".
+ */
+function refuseBinary(text: string, file: string): void {
+  if (/^\u001f[\u008b\uFFFD]/.test(text))
+    throw new InputError(`${file}: is gzip-compressed, not a CSV text: decompress it first (gunzip ${file})`);
+  if (text.startsWith("PK\u0003\u0004"))
+    throw new InputError(`${file}: is a zip archive, not a CSV text: extract the CSV from it first (unzip ${file})`);
+  const start = text.slice(0, 1024);
+  let odd = 0;
+  for (let i = 0; i < start.length; i++) {
+    const code = start.charCodeAt(i);
+    if (code === 0) {
+      odd = start.length;
+      break;
+    }
+    // U+FFFD: a byte UTF-8 cannot read; C0 controls but tab, line feed, form feed and carriage return.
+    if (code === 0xfffd || (code < 32 && code !== 9 && code !== 10 && code !== 12 && code !== 13) || code === 127)
+      odd++;
+  }
+  if (odd > 0 && odd >= start.length / 10)
+    throw new InputError(`${file}: is not text (binary bytes in its first KiB): give a CSV file`);
+}
+
 export class CsvReader {
   private pending = "";
   /** Whether `pending` ends inside a quoted cell (it always starts at the start of a row). */
@@ -133,6 +160,7 @@ export class CsvReader {
       if (text === "") return;
       this.started = true;
       refuseUtf16(text, this.file);
+      refuseBinary(text, this.file);
     }
     const buffer = this.pending + text;
     let cut: number;
