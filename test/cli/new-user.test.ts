@@ -11,6 +11,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { assertInputError, cli } from "../helpers/cli.js";
 import { fileIn, testDir } from "../helpers/data.js";
+import { createRng } from "../../src/lib/core/rng.js";
 
 const dir = testDir("new-user");
 const file = fileIn(dir);
@@ -94,4 +95,23 @@ test("a gzip-compressed or binary file given as the CSV is named as such, in one
   const bytes = Uint8Array.from({ length: 3000 }, (_, i) => (i * 7919 + ((i * i) % 251)) % 256);
   const bin = file("rand.bin", bytes);
   assertInputError(await cli(["fit", bin, "--target", "y"]), "rand.bin: is not text (binary bytes in its first KiB)");
+});
+
+test("an answer with as many parameters as rows is said to be underdetermined, in one warning line", async () => {
+  // 12 rows of 14 inputs: a sum of 12 of them fits any y exactly.
+  const rng = createRng(5);
+  const rows = Array.from({ length: 12 }, () => Array.from({ length: 15 }, () => rng.uniform(1, 2).toFixed(4)));
+  const header = [...Array.from({ length: 14 }, (_, j) => `x${j + 1}`), "y"];
+  const wide = file("wide.csv", `${[header, ...rows].map((r) => r.join(",")).join("\n")}\n`);
+  const sum = `y = ${Array.from({ length: 12 }, (_, j) => `x${j + 1}`).join(" + ")}`;
+  const run = await cli(["fit", wide, "--target", "y", "--form", sum, "--quiet"]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(
+    run.stderr,
+    "warning: y: the answer has 12 parameters for 12 rows: it is underdetermined (any data fit it); give more rows\n",
+  );
+  // fewer parameters than rows: no word
+  const few = await cli(["fit", wide, "--target", "y", "--form", "y = x1*x2 + x3", "--quiet"]);
+  assert.equal(few.code, 0, few.stderr);
+  assert.equal(few.stderr, "");
 });

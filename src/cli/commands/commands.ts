@@ -35,7 +35,7 @@ import { addPluginTimeoutFlag, collect, importPluginFile, loadRegistries, TRUST_
 import { registerReproduce } from "./reproduce.js";
 import { registerSweep } from "../sweep/sweep.js";
 
-import { emit } from "./output.js";
+import { emit, underdeterminedWarnings } from "./output.js";
 import {
   type CommonFlags,
   interrupted,
@@ -384,5 +384,6 @@ export async function fitCsv(
     log,
     Boolean(flags.quiet),
   );
+  for (const line of underdeterminedWarnings(result, train.rows)) log.warn(line);
   return { result, found, seconds: (performance.now() - started) / 1000 };
 }

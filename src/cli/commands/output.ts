@@ -5,9 +5,14 @@
 import { availableParallelism } from "node:os";
 import { formatNumber } from "../../lib/equation/index.js";
 import type { PipelineInput } from "../../lib/run/index.js";
-import { resultToJson, type ModelResult, type ResultJson } from "../../lib/result/index.js";
+import { resultEquation, resultToJson, type ModelResult, type ResultJson } from "../../lib/result/index.js";
 import { runtimeFacts } from "../../lib/core/index.js";
-import type { OutputSearchResult, SearchResult, SearchSettings } from "../../lib/search/index.js";
+import {
+  parametersOf,
+  type OutputSearchResult,
+  type SearchResult,
+  type SearchSettings,
+} from "../../lib/search/index.js";
 import { escapedLine, InputError } from "../../lib/core/index.js";
 import { standardStream, writeText, writtenInPlace, type Reporter } from "../io.js";
 
@@ -141,4 +146,22 @@ export function stopAdvice(o: OutputSearchResult, settings: SearchSettings): str
     `was not met (best ${nrmse}, ${o.stopReason} at ${o.size.terms} terms × ${o.size.maxFactors} factors); ` +
     `the equation may be wrong: raise ${flags.join(" or ")}`
   );
+}
+
+/**
+ * One line per answer with at least as many fitted parameters as training rows (more input
+ * columns than rows, or a long form on few rows): any data fit it, and its train NRMSE says
+ * nothing. It was given with no word.
+ */
+export function underdeterminedWarnings(result: ResultJson, rows: number): string[] {
+  return result.equations.flatMap((e) => {
+    const equation = resultEquation(e);
+    const denominator = equation.denominator ? parametersOf({ ...equation, terms: equation.denominator }) : 0;
+    const parameters = parametersOf(equation) + denominator;
+    if (parameters < rows) return [];
+    return [
+      `warning: ${e.target}: the answer has ${parameters} parameters for ${rows} rows: it is underdetermined ` +
+        "(any data fit it); give more rows",
+    ];
+  });
 }
