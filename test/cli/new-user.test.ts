@@ -115,3 +115,20 @@ test("an answer with as many parameters as rows is said to be underdetermined, i
   assert.equal(few.code, 0, few.stderr);
   assert.equal(few.stderr, "");
 });
+
+test("a sweep's seed range past its bound says the bound, not 'a ≤ b'", async () => {
+  const spec = file(
+    "spec.json",
+    JSON.stringify({ experiments: ["syn1"], methods: ["consolesr"], seeds: "0..100000", snr: [null], rows: [200] }),
+  );
+  assertInputError(
+    await cli(["sweep", spec, "--out", join(dir, "sweep-out")]),
+    'seeds: "0..100000" is 100001 seeds; a range a..b holds at most 100000',
+  );
+  // a range the other way round is still told so
+  const back = file("back.json", JSON.stringify({ experiments: ["syn1"], methods: ["consolesr"], seeds: "5..2" }));
+  assertInputError(
+    await cli(["sweep", back, "--out", join(dir, "sweep-out")]),
+    'seeds: "5..2" must be a..b with a ≤ b',
+  );
+});

@@ -161,12 +161,21 @@ export function parseSweepSpec(value: unknown, file: string): SweepSpec {
   return spec;
 }
 
+/** The most seeds a range "a..b" of a spec may hold. */
+const MAX_SEED_RANGE = 100_000;
+
 /** The seeds a spec lists (a range "a..b" expanded), each checked. */
 export function seedList(seeds: SweepSpec["seeds"], file: string): number[] {
   let list: number[];
   if (typeof seeds === "string") {
     const [a, b] = seeds.split("..").map(Number) as [number, number];
-    if (b < a || b - a >= 100_000) throw new InputError(`${file}: seeds: "${seeds}" must be a..b with a ≤ b`);
+    if (b < a) throw new InputError(`${file}: seeds: "${seeds}" must be a..b with a ≤ b`);
+    // The bound is the range's count: it said "a ≤ b" of a range that has it ("0..100000").
+    if (b - a >= MAX_SEED_RANGE)
+      throw new InputError(
+        `${file}: seeds: "${seeds}" is ${b - a + 1} seeds; a range a..b holds at most ${MAX_SEED_RANGE} ` +
+          `(b − a < ${MAX_SEED_RANGE}), e.g. "${a}..${a + MAX_SEED_RANGE - 1}"`,
+      );
     list = Array.from({ length: b - a + 1 }, (_, i) => a + i);
   } else list = seeds;
   list.forEach((s, i) => {
