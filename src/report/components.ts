@@ -16,6 +16,7 @@ import { frontChart, NRMSE_FLOOR } from "./experimentCharts.js";
 import { nrmseText } from "./format.js";
 import { tex, texName } from "./katex.js";
 import { scrollX } from "./layout.js";
+import { withReportStyles } from "./styles.js";
 
 const targetsOf = (result: ResultJson, target?: string): string[] =>
   target === undefined ? result.equations.map((e) => e.target) : [target];
@@ -216,7 +217,8 @@ export function reproduceBlock(
   ];
   const button = html`<button type="button" class="csr-download">download ${file}</button>` as HTMLButtonElement;
   button.onclick = () => saveJson(options.text ?? `${JSON.stringify(result, null, 2)}\n`, file);
-  return html`<div class="csr-reproduce">
+  return withReportStyles(
+    html`<div class="csr-reproduce">
     <table style="font-size: 13px;"><tbody>${items.map(
       ([k, v]) => html`<tr><th style="text-align: left;">${k}</th><td><code>${v}</code></td></tr>`,
     )}</tbody></table>
@@ -224,7 +226,8 @@ export function reproduceBlock(
     <p>Re-run and compare, from the JSON alone (exit 0 when every equation and number matches):
       <code class="csr-reproduce-command">npx consolesr reproduce ${file}</code></p>
     <p>${button}</p>
-  </div>` as HTMLElement;
+  </div>` as HTMLElement,
+  );
 }
 
 /**

@@ -1,14 +1,15 @@
 /// <reference path="./htl.d.ts" />
-// Layout helpers the report pages share (rules in site/site.css).
+// Layout helpers the report pages share (their rules come with them: styles.ts).
 import type { LegendOptions, ScaleOptions } from "@observablehq/plot";
 import { html } from "htl";
+import { withReportStyles } from "./styles.js";
 
 /**
  * Wraps wide content (a table, a chart, a row of charts) in a box that scrolls sideways by itself,
  * so that on a narrow screen the page does not.
  */
 export function scrollX(content: unknown): HTMLElement {
-  return html`<div class="scroll-x">${content}</div>`;
+  return withReportStyles(html`<div class="scroll-x">${content}</div>`);
 }
 
 /**

@@ -17,6 +17,7 @@ import { ecText, nrmseText } from "./format.js";
 import { tex, texName } from "./katex.js";
 import { chartWidth, scrollX } from "./layout.js";
 import { saveJson } from "./download.js";
+import { withReportStyles } from "./styles.js";
 import { progressLine } from "./progressLine.js";
 import type { PipelineOptions, ResultJson } from "../lib/index.js";
 import { SearchWorker, type RunRequest, type WorkerRun } from "./searchClient.js";
@@ -216,6 +217,11 @@ function comparisonTable(published: Published | null, yours: ResultJson | null, 
   const pub = outputsOf(published?.result);
   const mine = outputsOf(yours);
   const targets = [...new Set([...pub.map((o) => o.target), ...mine.map((o) => o.target)])];
+  // Exact recovery, E_c and the test NRMSE need a truth and a test set (an experiment's): a CSV's
+  // results have neither, and their columns would be "—" throughout.
+  const truth = [...pub, ...mine].some((o) =>
+    [o.exact, o.coefficientError, o.testNrmse].some((v) => v !== undefined && v !== null),
+  );
   const pair = (f: (o: OutputRow) => string, target: string) => {
     const a = pub.find((o) => o.target === target);
     const b = mine.find((o) => o.target === target);
@@ -228,8 +234,8 @@ function comparisonTable(published: Published | null, yours: ResultJson | null, 
   return html`<table class="rerun-table" style="font-size: 13px;">
 <thead><tr><th>output</th><th>published${published ? html`<br><small>${published.label}</small>` : ""}</th>
 <th>yours${yours ? html`<br><small>${yoursLabel(yours.manifest as never, engine)}</small>` : ""}</th>
-<th>exact</th><th>E_c (%)</th><th>test NRMSE</th><th>train NRMSE</th><th>episodes · structures</th></tr>
-<tr><th></th><th></th><th></th><th colspan="5"><small>published / yours</small></th></tr></thead>
+${truth ? html`<th>exact</th><th>E_c (%)</th><th>test NRMSE</th>` : ""}<th>train NRMSE</th><th>episodes · structures</th></tr>
+<tr><th></th><th></th><th></th><th colspan=${truth ? 5 : 2}><small>published / yours</small></th></tr></thead>
 <tbody>${targets.map(
     (t) => html`<tr data-target=${t}><td>${tex(texName(t))}</td>
 ${equation(
@@ -241,9 +247,13 @@ ${equation(
   "yours",
   t,
 )}
-<td class="pair">${pair((o) => yesNo(o.exact), t)}</td>
+${
+  truth
+    ? html`<td class="pair">${pair((o) => yesNo(o.exact), t)}</td>
 <td class="pair">${pair((o) => percent(o.coefficientError), t)}</td>
-<td class="pair">${pair((o) => sci(o.testNrmse), t)}</td><td class="pair">${pair((o) => sci(o.trainNrmse), t)}</td>
+<td class="pair">${pair((o) => sci(o.testNrmse), t)}</td>`
+    : ""
+}<td class="pair">${pair((o) => sci(o.trainNrmse), t)}</td>
 <td class="pair">${pair((o) => (o.episodes === undefined ? "—" : `${o.episodes} · ${o.structures}`), t)}</td></tr>`,
   )}</tbody></table>`;
 }
@@ -272,6 +282,8 @@ export interface RerunSpec<V extends FormValues = FormValues> {
   playground?: (values: V) => string;
   published: (values: V) => Published | null;
   filename: (values: V) => string;
+  /** Its own "Re-run with…" heading (default true; false where the page has one). */
+  heading?: boolean;
 }
 
 /**
@@ -301,7 +313,7 @@ export function rerun<V extends FormValues = FormValues>(spec: RerunSpec<V>): HT
   const table = html`<div class="scroll-x rerun-comparison"></div>`;
   const charts = html`<div class="rerun-charts"></div>`;
   const root = html`<section class="rerun" data-experiment=${spec.experiment}>
-<h3 style="margin-top: 0;">Re-run with…</h3>
+${spec.heading === false ? "" : html`<h3 style="margin-top: 0;">Re-run with…</h3>`}
 ${form}
 ${spec.note ? html`<p class="rerun-note">${spec.note}</p>` : ""}
 <p class="rerun-note">Command line: ${command}</p>
@@ -436,7 +448,7 @@ ${status}${table}${charts}</section>`;
   redraw();
   // Charts are sized from the section's width once it is in the page.
   requestAnimationFrame(redraw);
-  return root;
+  return withReportStyles(root);
 }
 
 /** The settings of a user's report form: its published run's, changed by the form. */
@@ -482,12 +494,15 @@ export function csvRerun({
   git = "unknown",
   caps = {},
   note,
+  heading = true,
 }: {
   published: { label: string; text: string; filename: string };
   csv: { name: string; bytes: ArrayBuffer };
   git?: string;
   caps?: { episodes?: number; budget?: number; timeLimit?: number };
   note?: unknown;
+  /** Its own "Re-run with…" heading (false where the page has one, as `consolesr report`'s page does). */
+  heading?: boolean;
 }): HTMLElement {
   const result = JSON.parse(published.text) as ResultJson;
   const config = result.manifest.config as Record<string, any>;
@@ -513,6 +528,7 @@ export function csvRerun({
     fields,
     git,
     note,
+    heading,
     request: (v: CsvRerunValues) => ({
       kind: "result",
       result,

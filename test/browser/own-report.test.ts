@@ -153,6 +153,29 @@ test("consolesr report → an offline build of the project → the page, its Re-
     assert.equal(await page.locator(part).count(), 1, `the page has no ${part}`);
   assert.ok(Number(await page.locator(".csr-diagnostics").getAttribute("data-nrmse")) < 1e-6);
 
+  // The page looks finished without this site's stylesheet (issue 59, row 3): one "Re-run with…"
+  // heading; the form's labels stacked over their inputs (the components carry their rules); a CSV
+  // has no truth, so the table shows no exact / E_c / test columns; and at 390 px nothing widens the
+  // page (the SHA-256 wraps).
+  const headings = await page.locator("h1, h2, h3").evaluateAll((hs) => hs.map((h) => h.textContent?.trim()));
+  assert.equal(headings.filter((h) => h === "Re-run with…").length, 1, `headings: ${headings.join(" | ")}`);
+  const label = page.locator(".rerun form label").first();
+  assert.equal(await label.evaluate((l) => getComputedStyle(l).flexDirection), "column", "the form has no styles");
+  const columns = await page.locator(".rerun-table thead th").allTextContents();
+  assert.ok(
+    columns.some((c) => c.includes("train NRMSE")),
+    columns.join(" | "),
+  );
+  assert.ok(!columns.some((c) => /^(exact|E_c|test NRMSE)/.test(c.trim())), `truth columns for a CSV: ${columns}`);
+  const narrow = await browser.context.newPage();
+  await narrow.setViewportSize({ width: 390, height: 844 });
+  await narrow.goto(`${server.origin}/`);
+  await narrow.locator('.csr-equation[data-target="y"]').waitFor({ timeout: WAIT_MS });
+  await narrow.locator(".csr-reproduce").waitFor({ timeout: WAIT_MS });
+  const overflow = await narrow.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page scrolls ${overflow} px sideways at 390 px`);
+  await narrow.close();
+
   // Re-run with the published settings: the same equation, found again in this browser.
   const rerunStarted = performance.now();
   await page.locator(".rerun-run").click();

@@ -135,7 +135,8 @@ ${fence}js
 display(csvRerun({
   published: {label: \`published (seed \${result.manifest.seed})\`, text: resultText, filename: "result.json"},
   csv: {name: ${js(o.data)}, bytes: csvBytes},
-  git: result.manifest.git
+  git: result.manifest.git,
+  heading: false
 }))
 ${fence}
 `;
