@@ -101,9 +101,88 @@ export function queryOf(values: { [K in ParamName]?: ParamValues[K] | null }): s
  * playground reads them (PARAM_NAMES): a name it does not hold throws, so a form cannot link
  * with a parameter the playground would ignore.
  */
-export function playgroundLink(values: { [K in ParamName]?: ParamValues[K] | null }): string {
+export function playgroundLink(values: LinkValues): string {
   for (const name of Object.keys(values))
     if (!(PARAM_NAMES as readonly string[]).includes(name))
       throw new Error(`playgroundLink: the playground has no parameter "${name}"`);
   return `./playground${queryOf(values)}`;
+}
+
+/** A value a parameter takes in a link. */
+type LinkValues = { [K in ParamName]?: ParamValues[K] | null };
+
+/** A run's search setting → its playground parameter (the fit's under `fit`). */
+const SETTING_PARAMS: Record<string, ParamName> = {
+  episodes: "episodes",
+  budget: "budget",
+  timeLimit: "timeLimit",
+  terms: "terms",
+  maxFactors: "maxFactors",
+  gamma: "gamma",
+  epsilon: "epsilon",
+  stopNrmse: "stop",
+  constraints: "constraints",
+  symbols: "symbols",
+  reward: "reward",
+};
+const FIT_PARAMS: Record<string, ParamName> = {
+  steps: "steps",
+  engine: "engine",
+  learningRate: "lr",
+  polish: "polish",
+};
+
+/**
+ * A sweep variant's settings as playground parameters, or undefined where one of them has no
+ * control there (a Q network, …): a link without it would open another experiment than the cell's.
+ */
+export function settingsParams(settings: Record<string, unknown> | undefined): LinkValues | undefined {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(settings ?? {})) {
+    if (key === "fit" && typeof value === "object" && value !== null) {
+      for (const [k, v] of Object.entries(value)) {
+        const name = FIT_PARAMS[k];
+        if (name === undefined) return undefined;
+        out[name] = v;
+      }
+      continue;
+    }
+    const name = SETTING_PARAMS[key];
+    if (name === undefined) return undefined;
+    out[name] = value;
+  }
+  return out as LinkValues;
+}
+
+/**
+ * A sweep grid's cell as the playground's address: its run and its variant's settings; null where
+ * the playground cannot hold them.
+ */
+export function sweepCellLink(
+  cell: { experiment: string; seed: number; method: string; snr?: number | null; rows?: number | null },
+  settings: Record<string, unknown> | undefined,
+): string | null {
+  const variant = settingsParams(settings);
+  const { experiment, seed, method, snr, rows } = cell;
+  return variant ? playgroundLink({ dataset: experiment, seed, method, snr, rows, ...variant }) : null;
+}
+
+/**
+ * A search-benchmark cell as the playground's address: the entry, its draw, and the suite's
+ * episodes, budget and stop rule.
+ */
+export function benchmarkCellLink(cell: {
+  equation: string;
+  seed: number;
+  method: string;
+  snr: number | null;
+  rows: number;
+  episodes: number;
+  budget: number;
+  stopNrmse: number;
+}): string {
+  const { equation, seed, method, snr, rows, episodes, budget, stopNrmse } = cell;
+  // (6 digits: a record's 2·10^(−100/20) is 1.9999999999999998e-5, the playground's choice 2e-5.)
+  const stop = Number(stopNrmse.toPrecision(6));
+  return playgroundLink({ dataset: equation, seed, snr, rows, method, budget, episodes, stop });
 }

@@ -3,7 +3,7 @@
 // whose runs the library draws from a seed (`consolesr run <experiment>`).
 import { html } from "htl";
 import { field, rerun } from "../report/index.js";
-import { playgroundLink } from "./playgroundLink.js";
+import { benchmarkCellLink, playgroundLink } from "./playgroundLink.js";
 
 const snrName = (v: number | null) => (v === null ? "none" : `${v} dB`);
 
@@ -153,16 +153,8 @@ export function benchmarkRerun({ suites, git }) {
       `npx consolesr run ${v.equation} --seed ${v.seed} --rows ${m.rows}${v.snr === null ? "" : ` --snr ${v.snr}`} ` +
       `--method ${v.method} --episodes ${m.episodes} --budget ${v.budget} --stop-nrmse ${stopOf(v.snr)} ` +
       `--out ${v.equation}.json`,
-    playground: (v) =>
-      playgroundLink({
-        dataset: v.equation,
-        seed: v.seed,
-        snr: v.snr,
-        rows: m.rows,
-        method: v.method,
-        budget: v.budget,
-        episodes: m.episodes,
-      }),
+    // The noise level's stop rule too, as the benchmark ran it (the playground's default is 1e-6).
+    playground: (v) => benchmarkCellLink({ ...v, rows: m.rows, episodes: m.episodes, stopNrmse: stopOf(v.snr) }),
     published: (v) => {
       const r = recordOf(v);
       return r

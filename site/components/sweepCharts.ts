@@ -4,7 +4,7 @@
 import * as Plot from "@observablehq/plot";
 import { html } from "htl";
 import { ecText, field, nrmseText, rerun } from "../report/index.js";
-import { playgroundLink } from "./playgroundLink.js";
+import { sweepCellLink } from "./playgroundLink.js";
 
 /** One fixed colour per method, shared by every chart of these pages. */
 export const METHOD_COLORS = { domain: ["paper", "consolesr"], range: ["#e15759", "#4e79a7"] };
@@ -195,8 +195,9 @@ export function sweepRerun(grid, { git, note, name }) {
       ]
         .filter(Boolean)
         .join(" "),
-    playground: (v) =>
-      playgroundLink({ dataset: v.experiment, seed: v.seed, method: v.method, snr: v.snr, rows: v.rows }),
+    // The cell's variant settings too (a link without them ran the as-is search); none where the
+    // playground has no control for one of them.
+    playground: (v) => sweepCellLink(v as Parameters<typeof sweepCellLink>[0], variantOf(v).settings),
     published: (v) => {
       const cell = cellOf(v);
       return cell?.present && cell.text

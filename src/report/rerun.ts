@@ -279,7 +279,8 @@ export interface RerunSpec<V extends FormValues = FormValues> {
   options?: (values: V) => PipelineOptions;
   request?: (values: V) => RunBody;
   command: (values: V) => string;
-  playground?: (values: V) => string;
+  /** The same run's playground address; null where the playground cannot hold it (no link then). */
+  playground?: (values: V) => string | null;
   published: (values: V) => Published | null;
   filename: (values: V) => string;
   /** Its own "Re-run with…" heading (default true; false where the page has one). */
@@ -347,7 +348,11 @@ ${status}${table}${charts}</section>`;
     const values = valuesNow();
     if (!values) return;
     command.textContent = spec.command(values);
-    if (playground && spec.playground) playground.href = spec.playground(values);
+    if (playground && spec.playground) {
+      const href = spec.playground(values);
+      playground.hidden = href === null;
+      if (href !== null) playground.href = href;
+    }
   }
 
   function setStatus(state: string, text: string) {

@@ -1,5 +1,7 @@
 // The playground's URL parameters (site/components/playgroundParams.ts): what Run writes reads
 // back to the same controls, and a bad or unknown parameter is left out with a notice, never thrown.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import test from "node:test";
 import assert from "node:assert/strict";
 import { resolveEngine, resultWithTimings, type PlaygroundConfig } from "../../site/components/playground.js";
@@ -11,6 +13,9 @@ import {
   writeParams,
   type ParamLists,
 } from "../../site/components/playgroundParams.js";
+import { benchmarkCellLink, sweepCellLink } from "../../site/components/playgroundLink.js";
+
+const repo = join(import.meta.dirname, "..", "..");
 
 const lists: ParamLists = {
   datasets: ["toy", "syn1", "syn2", "csv"],
@@ -267,4 +272,68 @@ test("a report form's playground link names parameters as the playground reads t
     seed: 7,
   });
   assert.throws(() => playgroundLink({ experiment: "syn1" } as never), /the playground has no parameter "experiment"/);
+});
+
+test("every form's 'open in playground' keeps its experiment: each sweep and benchmark cell reads back whole", () => {
+  const read = (link: string, datasets: string[]) =>
+    new UrlParams(new URL(link, "http://localhost/").search, {
+      ...lists,
+      datasets,
+      methods: ["consolesr", "paper", "random", "enumerate", "mlp", "eql", "dsr", "vpg"],
+    });
+  let checked = 0;
+  for (const name of ["ablation", "comparison", "sensitivity-rows", "sensitivity-snr"]) {
+    const spec = JSON.parse(readFileSync(join(repo, "sweeps", `${name}.json`), "utf8"));
+    const variants: { name: string; settings: Record<string, unknown> }[] = spec.variants ?? [
+      { name: "as-is", settings: {} },
+    ];
+    for (const experiment of spec.experiments)
+      for (const method of spec.methods ?? ["consolesr"])
+        for (const variant of variants)
+          for (const snr of spec.snr ?? [null])
+            for (const rows of spec.rows ?? [null]) {
+              const cell = { experiment, seed: 3, method, snr, rows };
+              const link = sweepCellLink(cell, variant.settings);
+              // No link where the playground has no control for a setting (the page shows none).
+              if (link === null) {
+                assert.ok(Object.keys(variant.settings).length > 0, `${name}: the as-is cell has no link`);
+                continue;
+              }
+              const url = read(link, spec.experiments);
+              assert.deepEqual(url.notices, [], `${name} ${variant.name}: ${link}`);
+              const v = url.values;
+              assert.deepEqual(
+                [v.dataset, v.method, v.seed, v.snr ?? null, v.rows ?? null],
+                [experiment, method, 3, snr, rows],
+              );
+              const fit = (variant.settings.fit ?? {}) as Record<string, unknown>;
+              if ("epsilon" in variant.settings) assert.equal(v.epsilon, variant.settings.epsilon, link);
+              if ("constraints" in variant.settings)
+                assert.deepEqual(v.constraints, variant.settings.constraints, link);
+              if ("polish" in fit) assert.equal(v.polish, fit.polish, link);
+              checked++;
+            }
+  }
+  for (const file of ["search-benchmark.json", "search-benchmark-100db.json"]) {
+    const suite = JSON.parse(readFileSync(join(repo, "site", "data", file), "utf8"));
+    const ids: string[] = suite.equations.map((e: { id: string }) => e.id);
+    for (const run of suite.runs.slice(0, 60)) {
+      const link = benchmarkCellLink({
+        equation: run.equation,
+        seed: run.seed,
+        method: run.method,
+        snr: run.snrDb,
+        rows: suite.manifest.rows,
+        episodes: suite.manifest.episodes,
+        budget: suite.manifest.budget,
+        stopNrmse: run.stopNrmse,
+      });
+      const url = read(link, ids);
+      assert.deepEqual(url.notices, [], `${file}: ${link}`);
+      assert.ok(Math.abs(url.values.stop! - run.stopNrmse) <= 1e-9 * run.stopNrmse, link);
+      assert.equal(url.values.snr ?? null, run.snrDb, link);
+      checked++;
+    }
+  }
+  assert.ok(checked > 100, `${checked} links`);
 });
