@@ -143,20 +143,37 @@ export interface ResultLike {
     coefficientError?: number | null;
   }[];
   search?: { targets?: { target: string; episodes?: number; structures?: number; stopReason?: string }[] };
+  /** A model method's outputs (mlp, eql, dsr, vpg): EQL's expression, each model's NRMSEs. */
+  models?: {
+    target: string;
+    trainNrmse?: number | null;
+    testNrmse?: number | null;
+    expression?: { text: string } | null;
+  }[];
 }
 
 /** Per output of a version-1 result: its equation, evaluation and search, the row the table shows. */
 export function outputsOf(result: ResultLike | null | undefined): OutputRow[] {
   if (!result) return [];
-  return result.equations.map((e) => {
+  // A model method's run stopped early (Stop) holds its trained outputs in `models` (EQL's expression,
+  // the NRMSEs) and may hold no equation for them: they are its best so far, rows of the table too.
+  const targets = [...new Set([...result.equations, ...(result.models ?? [])].map((o) => o.target))];
+  return targets.map((target) => {
+    const model = result.models?.find((m) => m.target === target);
+    const e = result.equations.find((q) => q.target === target) ?? {
+      target,
+      latex: null,
+      text: model?.expression?.text ?? "(a model, no equation)",
+      trainNrmse: model?.trainNrmse,
+    };
     const evaluation = result.evaluation?.find((q) => q.target === e.target);
     const search = result.search?.targets?.find((q) => q.target === e.target);
     return {
       target: e.target,
       latex: e.latex,
       text: e.text,
-      trainNrmse: e.trainNrmse,
-      testNrmse: evaluation?.testNrmse,
+      trainNrmse: e.trainNrmse ?? model?.trainNrmse,
+      testNrmse: evaluation?.testNrmse ?? model?.testNrmse,
       exact: evaluation?.exact,
       coefficientError: evaluation?.coefficientError,
       episodes: search?.episodes,
