@@ -4,12 +4,12 @@
  * twice, a compressed or binary file given as the CSV, more columns than rows, a sweep's seed range
  * past its bound, and Ctrl-C during a reproduction or a form's fit.
  */
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { assertInputError, cli } from "../helpers/cli.js";
+import { assertInputError, cli, cliSignalled } from "../helpers/cli.js";
 import { fileIn, testDir } from "../helpers/data.js";
 import { createRng } from "../../src/lib/core/rng.js";
 
@@ -131,4 +131,31 @@ test("a sweep's seed range past its bound says the bound, not 'a ≤ b'", async 
     await cli(["sweep", back, "--out", join(dir, "sweep-out")]),
     'seeds: "5..2" must be a..b with a ≤ b',
   );
+});
+
+test("Ctrl-C during a --form fit on a large CSV stops it at once and says nothing was written (exit 130)", {
+  timeout: 120_000,
+}, async () => {
+  // 100,000 rows: the fit takes about 15 s on tfjs cpu, and ran to its end (or died without a word).
+  const big = ["x1,x2,x3,y"];
+  for (let i = 0; i < 100_000; i++) {
+    const [a, b, c] = [1 + (i % 997) / 997, 1 + (i % 991) / 991, 1 + (i % 983) / 983];
+    big.push(`${a.toFixed(5)},${b.toFixed(5)},${c.toFixed(5)},${(a * b + c * c).toFixed(6)}`);
+  }
+  const path = file("big.csv", `${big.join("\n")}\n`);
+  const out = join(dir, "big.json");
+  const run = await cliSignalled(
+    ["fit", path, "--target", "y", "--form", "y = x1*x2 + x3^2", "--out", out],
+    /fitting y from 100000 rows/,
+    "SIGINT",
+    { delayMs: 1000 },
+  );
+  assert.equal(run.code, 130, run.stderr);
+  assert.equal(run.stdout, "");
+  assert.ok(
+    run.stderr.endsWith(`interrupted while fitting the form on ${path}: no equation was found yet, nothing written\n`),
+    run.stderr,
+  );
+  assert.ok(run.afterSignalMs < 5000, `${run.afterSignalMs} ms after the signal`);
+  assert.ok(!existsSync(out), "nothing written");
 });

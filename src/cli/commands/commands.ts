@@ -378,12 +378,16 @@ export async function fitCsv(
       `searching ${train.targets.join(", ")} from ${train.rows} rows of ${file} with ` +
         `symbols ${config.symbols.join(", ")} (${engineText(config, backend)})`,
     );
-  const { result, search: found } = await runWithProgress(
-    prepared,
-    { git: gitSha(), backend },
-    log,
-    Boolean(flags.quiet),
-  );
+  let output: Awaited<ReturnType<typeof runWithProgress>>;
+  try {
+    output = await runWithProgress(prepared, { git: gitSha(), backend }, log, Boolean(flags.quiet));
+  } catch (error) {
+    // A stop signal during a form's fit: there is no best so far (program.ts says nothing was written).
+    if (!(error instanceof Interrupted) || !interrupted.value) throw error;
+    interrupted.before = `fitting the form on ${file}`;
+    return undefined;
+  }
+  const { result, search: found } = output;
   for (const line of underdeterminedWarnings(result, train.rows)) log.warn(line);
   return { result, found, seconds: (performance.now() - started) / 1000 };
 }

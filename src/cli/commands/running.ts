@@ -3,7 +3,7 @@
  * backend, and the flags as pipeline options.
  */
 import { statSync } from "node:fs";
-import { checkBackendName } from "../../lib/core/index.js";
+import { checkBackendName, Interrupted } from "../../lib/core/index.js";
 import { equationText } from "../../lib/equation/index.js";
 import {
   FORM_FIT,
@@ -108,7 +108,7 @@ export async function runWithProgress(
   log: Reporter,
   quiet: boolean,
 ): Promise<PipelineOutput> {
-  if (isFormConfig(prepared.config)) return runPrepared(prepared, { ...hooks, onFit: fitProgress(log) });
+  if (isFormConfig(prepared.config)) return runFormWithSignals(prepared, hooks, log);
   if (isModelConfig(prepared.config)) return runModelsWithSignals(prepared, hooks, log);
   const symbols = prepared.registries.symbols;
   const progress = searchProgress<EpisodeEvent>({
@@ -227,6 +227,35 @@ function modelLine(log: Reporter) {
         `validation NRMSE ${t.validationNrmse.toExponential(2)} on ${t.validationRows} rows`,
     );
   };
+}
+
+/**
+ * A given form's fit with the stop signals: Ctrl-C, SIGTERM or SIGHUP stops the fit within about
+ * 50 ms (it runs on the event loop) and the run rejects with Interrupted, `interrupted` set (a form
+ * has no best so far: nothing is printed or written; the caller says so). A second signal gets the
+ * default action. It ended the process with nothing after the last progress line.
+ */
+async function runFormWithSignals(prepared: PreparedRun, hooks: CliHooks, log: Reporter): Promise<PipelineOutput> {
+  const controller = new AbortController();
+  const release = () => {
+    for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal);
+  };
+  const onSignal = (signal: StopSignal) => {
+    release();
+    interrupted.value = true;
+    interrupted.signal = signal;
+    controller.abort();
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  try {
+    const output = await runPrepared(prepared, { ...hooks, onFit: fitProgress(log), formSignal: controller.signal });
+    // A signal queued during the last synchronous stretch still counts: the run ends as stopped.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (controller.signal.aborted) throw new Interrupted("aborted");
+    return output;
+  } finally {
+    release();
+  }
 }
 
 /**

@@ -89,6 +89,14 @@ export interface TfjsEngine {
     start: Float64Array,
     settings: AdamSettings,
   ): { theta: Float64Array; curve: number[] };
+  /** adam in steps (it yields before each step), where the engine has them. */
+  adamSteps?(
+    compiled: CompiledLocal,
+    data: FitData,
+    scale: readonly number[],
+    start: Float64Array,
+    settings: AdamSettings,
+  ): Steps<{ theta: Float64Array; curve: number[] }>;
   /** The active tfjs backend's name. */
   backend(): string;
 }
@@ -135,7 +143,7 @@ export function fitLocalSync(structure: LocalStructure, data: FitData, options: 
 }
 
 /**
- * fitLocalSync in steps: on the js engine it yields between Adam steps and LM iterations, so that
+ * fitLocalSync in steps: it yields between Adam steps (either engine) and LM iterations, so that
  * a search driving it (clock.ts driveSteps) lets a signal or a time limit through a long fit (a
  * million rows); the same arithmetic, the same bits.
  */
@@ -232,7 +240,9 @@ function* fitFrom(fit: PreparedFit, start: Float64Array, adam: boolean): Steps<S
     ({ theta, curve } =
       fit.engine === "js"
         ? yield* adamFloat64Steps(model, data, theta, settings)
-        : tfjs().adam(compiled, data, fit.scale, theta, settings));
+        : tfjs().adamSteps
+          ? yield* tfjs().adamSteps!(compiled, data, fit.scale, theta, settings)
+          : tfjs().adam(compiled, data, fit.scale, theta, settings));
   }
   let polishIterations = 0;
   if (fit.useBfgs && compiled.terms.length > 0) {

@@ -5,6 +5,7 @@
 import { publicTf } from "../engine/index.js";
 import { tf, type Tensor } from "../engine/tf.js";
 import type { CompiledLocal } from "./compiled.js";
+import { runSteps, type Steps } from "../core/index.js";
 import { BETA1, BETA2, EPSILON, setTfjsEngine, type AdamSettings, type FitData } from "./fit.js";
 
 /**
@@ -104,6 +105,21 @@ export function adamTfjs(
   start: Float64Array,
   settings: AdamSettings,
 ): { theta: Float64Array; curve: number[] } {
+  return runSteps(adamTfjsSteps(compiled, data, scale, start, settings));
+}
+
+/**
+ * adamTfjs in steps: it yields before each Adam step, so that a driven fit (clock.ts driveSteps;
+ * a --form fit of a large CSV) lets a signal through; the same arithmetic. Its tensors are freed
+ * when it ends, throws or is returned from.
+ */
+export function* adamTfjsSteps(
+  compiled: CompiledLocal,
+  data: FitData,
+  scale: readonly number[],
+  start: Float64Array,
+  settings: AdamSettings,
+): Steps<{ theta: Float64Array; curve: number[] }> {
   const rows = data.y[0]!.length;
   const outputs = data.y.length;
   const nI = compiled.inner.length;
@@ -123,6 +139,7 @@ export function adamTfjs(
   let last = start;
   try {
     for (let t = 1; t <= settings.steps; t++) {
+      yield;
       if (settings.signal?.aborted) break;
       // Every 10 steps, remember the weights this step's loss is computed at; they become the
       // fallback once that loss proves finite (a later step may leave a symbol's domain).
@@ -154,4 +171,4 @@ export function adamTfjs(
   }
 }
 
-setTfjsEngine({ adam: adamTfjs, backend: () => tf.getBackend() });
+setTfjsEngine({ adam: adamTfjs, adamSteps: adamTfjsSteps, backend: () => tf.getBackend() });

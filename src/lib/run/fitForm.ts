@@ -3,7 +3,7 @@
  * gets its own one-block LoCaL (outputs are fitted independently), fitted from the all-ones
  * init; the result is simplified and printed.
  */
-import { InputError } from "../core/index.js";
+import { InputError, runSteps, type Steps } from "../core/index.js";
 import type { Dataset } from "../data/index.js";
 import { columnOf } from "../data/index.js";
 import type { Equation } from "../equation/index.js";
@@ -12,7 +12,7 @@ import { equationsOfLocal, structureOfEquations } from "../local/index.js";
 import { simplifyEquation } from "../equation/index.js";
 import { evaluateEquation } from "../equation/index.js";
 import { nrmse } from "../numeric/index.js";
-import { fitLocalSync, type FitOptions, type FitResult } from "../local/index.js";
+import { fitLocalSteps, type FitOptions, type FitResult } from "../local/index.js";
 import type { Registry, SymbolPlugin } from "../plugins/index.js";
 import { equationResult, type EquationResult } from "../result/index.js";
 
@@ -58,6 +58,18 @@ export function checkDomains(equations: readonly Equation[], data: Dataset, symb
 }
 
 export function fitForm(data: Dataset, form: string | readonly Equation[], options: FitFormOptions): FitFormResult {
+  return runSteps(fitFormSteps(data, form, options));
+}
+
+/**
+ * fitForm in steps: it yields inside each equation's fit (fitLocalSteps), so that a driven fit
+ * (clock.ts driveSteps; the CLI's --form on a large CSV) lets a stop signal through; the same bits.
+ */
+export function* fitFormSteps(
+  data: Dataset,
+  form: string | readonly Equation[],
+  options: FitFormOptions,
+): Steps<FitFormResult> {
   const symbols = options.symbols;
   const equations =
     typeof form === "string"
@@ -70,10 +82,10 @@ export function fitForm(data: Dataset, form: string | readonly Equation[], optio
   const results: EquationResult[] = [];
   const simplified: Equation[] = [];
   const fits: FitResult[] = [];
-  equations.forEach((equation, k) => {
+  for (const [k, equation] of equations.entries()) {
     const structure = structureOfEquations([equation], data.inputs, symbols.names());
     const target = columnOf(data, equation.target);
-    const fit = fitLocalSync(structure, { x: data.x, y: [target] }, { ...options, symbols });
+    const fit = yield* fitLocalSteps(structure, { x: data.x, y: [target] }, { ...options, symbols });
     const [raw] = equationsOfLocal(structure, fit.weights, lookup);
     const clean = simplifyEquation(raw!, { ...order, symbols: lookup, columns, rows: data.rows });
     const predicted = evaluateEquation(clean, lookup, columns, data.rows);
@@ -81,6 +93,6 @@ export function fitForm(data: Dataset, form: string | readonly Equation[], optio
     simplified.push(clean);
     fits.push(fit);
     options.onProgress?.({ target: equation.target, done: k + 1, total: equations.length, fit });
-  });
+  }
   return { equations: results, simplified, fits };
 }

@@ -14,7 +14,14 @@ import { parseForm } from "../equation/index.js";
 import type { Equation } from "../equation/index.js";
 import { InputError } from "../core/index.js";
 import { evaluateExperiment, evaluateModels } from "./evaluate.js";
-import { checkColumnDomain, checkDomains, fitForm, type FitFormOptions, type FitFormResult } from "./fitForm.js";
+import {
+  checkColumnDomain,
+  checkDomains,
+  fitForm,
+  fitFormSteps,
+  type FitFormOptions,
+  type FitFormResult,
+} from "./fitForm.js";
 import {
   Registry,
   type ConstraintPlugin,
@@ -25,7 +32,7 @@ import {
 import { equationResult, requirementsOf, type ModelResult, type ResultJson } from "../result/index.js";
 import { refitOnAllRows, searchSample } from "./sample.js";
 import { screenInputs } from "./screen.js";
-import { createRng, paceSteps } from "../core/index.js";
+import { Clock, createRng, driveSteps, paceSteps } from "../core/index.js";
 import type { TrainingStep } from "../baselines/index.js";
 import type { ArgminSolver } from "../search/index.js";
 import {
@@ -266,6 +273,12 @@ export interface RunHooks {
   onPhase?: (event: PhaseEvent) => void;
   /** After each equation of a given form is fitted. */
   onFit?: FitFormOptions["onProgress"];
+  /**
+   * Stops a given form's fit (a form has no best so far): the fit runs on the event loop, handing
+   * control back about every 50 ms, and runPrepared rejects with Interrupted once this aborts.
+   * Without it the fit runs to its end synchronously.
+   */
+  formSignal?: AbortSignal;
   /** After each target's model is trained (a model method). */
   onModel?: (model: ModelResult) => void;
   /** After each epoch or batch of samples of a model method's training (baselines/pace.ts). */
@@ -350,7 +363,7 @@ export async function runPrepared(prepared: PreparedRun, hooks: RunHooks): Promi
   const answer = isModelConfig(config)
     ? await trainModels(prepared, hooks, experiment)
     : isFormConfig(config)
-      ? fitGivenForms(prepared, hooks)
+      ? await fitGivenForms(prepared, hooks)
       : await searchStructures(prepared, hooks);
   checkFinite(answer.equations, answer.found, isExperimentConfig(config) ? config.experiment : config.data);
   const evaluation = experiment && !answer.models ? evaluated(experiment, answer, prepared) : answer.evaluation;
@@ -399,13 +412,20 @@ async function trainModels(prepared: PreparedRun, hooks: RunHooks, experiment?: 
 }
 
 /** A given form: its weights fitted on the train set, the structure kept. */
-function fitGivenForms(prepared: PreparedRun, hooks: RunHooks): Answer {
+async function fitGivenForms(prepared: PreparedRun, hooks: RunHooks): Promise<Answer> {
   const { config, data, plugins } = prepared;
-  const fitted = fitForm(data.train, prepared.forms!, {
-    symbols: plugins.symbols,
-    ...fitOf(config as FitConfig),
-    onProgress: hooks.onFit,
-  });
+  const options = { symbols: plugins.symbols, ...fitOf(config as FitConfig), onProgress: hooks.onFit };
+  let fitted: FitFormResult;
+  if (!hooks.formSignal) fitted = fitForm(data.train, prepared.forms!, options);
+  else {
+    const steps = fitFormSteps(data.train, prepared.forms!, options);
+    try {
+      fitted = await driveSteps(steps, new Clock(0, hooks.formSignal));
+    } finally {
+      // An abandoned fit frees its tensors (its generators' finally blocks run).
+      steps.return(undefined as never);
+    }
+  }
   return { equations: fitted.equations, simplified: fitted.simplified, block: formBlock(fitted), fitted };
 }
 
