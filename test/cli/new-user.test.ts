@@ -159,3 +159,25 @@ test("Ctrl-C during a --form fit on a large CSV stops it at once and says nothin
   assert.ok(run.afterSignalMs < 5000, `${run.afterSignalMs} ms after the signal`);
   assert.ok(!existsSync(out), "nothing written");
 });
+
+test("Ctrl-C during a reproduction says it did not finish (exit 130)", { timeout: 120_000 }, async () => {
+  // A ratio the pool cannot write: the search runs its 40 episodes (a few seconds), and so does its reproduction.
+  const rows = ["x1,x2,x3,y"];
+  for (let i = 0; i < 200; i++) {
+    const [a, b, c] = [1 + ((i * 37) % 200) / 200, 1 + ((i * 91 + 13) % 200) / 200, 1 + ((i * 53 + 7) % 200) / 200];
+    rows.push(`${a},${b},${c},${(a * b * c) / (1 + a * a * c)}`);
+  }
+  const hard = file("hard.csv", `${rows.join("\n")}\n`);
+  const result = join(dir, "hard.json");
+  const fitted = await cli(["fit", hard, "--target", "y", "--symbols", "x,x^2", "--episodes", "40", "--out", result]);
+  assert.ok(existsSync(result), fitted.stderr);
+  const run = await cliSignalled(["reproduce", result], /reproducing .*hard\.json: searching/, "SIGINT", {
+    delayMs: 500,
+  });
+  assert.equal(run.code, 130, run.stderr);
+  assert.equal(run.stdout, "");
+  assert.ok(
+    run.stderr.endsWith(`interrupted: the reproduction of ${result} did not finish: nothing was compared\n`),
+    run.stderr,
+  );
+});

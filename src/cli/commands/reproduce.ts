@@ -24,6 +24,7 @@ import { shown } from "../../lib/core/index.js";
 import { VERSION } from "../../lib/core/index.js";
 import { fileSha256, readBytes, readCsvFile, registerGridFile, reporter, type Reporter } from "../io.js";
 import { addPluginTimeoutFlag, collect, loadRegistries, TRUST_NOTE } from "../sandbox/plugins.js";
+import { stopWithLine } from "./running.js";
 
 export interface ReproduceOptions {
   backend?: string;
@@ -171,14 +172,25 @@ export async function reproduce(file: string, options: ReproduceOptions = {}): P
   const backend = await useBackend(options.backend ?? "cpu");
   log.info(describe(file, config, backend, csv));
   const { reproduceResult } = await import("../../lib/api/index.js");
-  const { result, comparison, lines } = await reproduceResult(original, {
-    backend,
-    registries,
-    table,
-    file: csv?.path,
-    exact: options.exact,
-    name: file,
-  });
+  // A stop signal ends a search's reproduction with a line saying so (a form's fit is synchronous
+  // here: there the signal keeps its default action).
+  const release = isFormConfig(config)
+    ? () => {}
+    : stopWithLine(`the reproduction of ${file} did not finish: nothing was compared`);
+  let reproduced: Awaited<ReturnType<typeof reproduceResult>>;
+  try {
+    reproduced = await reproduceResult(original, {
+      backend,
+      registries,
+      table,
+      file: csv?.path,
+      exact: options.exact,
+      name: file,
+    });
+  } finally {
+    release();
+  }
+  const { result, comparison, lines } = reproduced;
   return { original, equations: result.equations, backend: result.manifest.backend, result, comparison, lines };
 }
 

@@ -3,6 +3,7 @@
  * backend, and the flags as pipeline options.
  */
 import { statSync } from "node:fs";
+import { constants } from "node:os";
 import { checkBackendName, Interrupted } from "../../lib/core/index.js";
 import { equationText } from "../../lib/equation/index.js";
 import {
@@ -227,6 +228,24 @@ function modelLine(log: Reporter) {
         `validation NRMSE ${t.validationNrmse.toExponential(2)} on ${t.validationRows} rows`,
     );
   };
+}
+
+/**
+ * Until the returned release: a stop signal ends the command at once with one line,
+ * `interrupted: <what>` (`stopped by SIGTERM: …`), and 128 + the signal (a command with nothing to
+ * keep, such as a reproduction: it ended with nothing after the last progress line).
+ */
+export function stopWithLine(what: string): () => void {
+  const release = () => {
+    for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal);
+  };
+  const onSignal = (signal: StopSignal) => {
+    release();
+    const how = signal === "SIGINT" ? "interrupted" : `stopped by ${signal}`;
+    process.stderr.write(`${how}: ${what}\n`, () => process.exit(128 + constants.signals[signal]));
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  return release;
 }
 
 /**
