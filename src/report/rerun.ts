@@ -239,10 +239,14 @@ function comparisonTable(published: Published | null, yours: ResultJson | null, 
   const truth = [...pub, ...mine].some((o) =>
     [o.exact, o.coefficientError, o.testNrmse].some((v) => v !== undefined && v !== null),
   );
+  // Published over yours in one cell (side by side, "a / b", the table needed 750–765 px where a
+  // page's text column at 1280 px leaves 670: it scrolled, its last columns hidden).
   const pair = (f: (o: OutputRow) => string, target: string) => {
     const a = pub.find((o) => o.target === target);
     const b = mine.find((o) => o.target === target);
-    return `${a ? f(a) : "—"} / ${b ? f(b) : "—"}`;
+    return html`<span data-which="published">${a ? f(a) : "—"}</span><br><span data-which="yours">${
+      b ? f(b) : "—"
+    }</span>`;
   };
   const equation = (o: OutputRow | undefined, which: string, target: string) =>
     html`<td class="rerun-equation" data-which=${which} data-target=${target}>${
@@ -252,7 +256,7 @@ function comparisonTable(published: Published | null, yours: ResultJson | null, 
 <thead><tr><th>output</th><th>published${published ? html`<br><small>${published.label}</small>` : ""}</th>
 <th>yours${yours ? html`<br><small>${yoursLabel(yours.manifest as never, engine)}</small>` : ""}</th>
 ${truth ? html`<th>exact</th><th>E_c (%)</th><th>test NRMSE</th>` : ""}<th>train NRMSE</th><th>episodes · structures</th></tr>
-<tr><th></th><th></th><th></th><th colspan=${truth ? 5 : 2}><small>published / yours</small></th></tr></thead>
+<tr><th></th><th></th><th></th><th colspan=${truth ? 5 : 2}><small>published, then yours</small></th></tr></thead>
 <tbody>${targets.map(
     (t) => html`<tr data-target=${t}><td>${tex(texName(t))}</td>
 ${equation(

@@ -86,8 +86,8 @@ function overlapsToc(page: Page): Promise<string[]> {
 
 /**
  * Tables a reader cannot read whole: cut by a box that hides its overflow, wider than the text
- * column at 1280 px (it must fit there), or at 390 px reaching past the column outside a box that
- * scrolls sideways. Source text, as overlapsToc.
+ * column at 1280 px or than the box that scrolls it there (it must fit), or at 390 px reaching past
+ * the column outside a box that scrolls sideways. Source text, as overlapsToc.
  */
 function clippedTables(page: Page, width: number): Promise<string[]> {
   return page.evaluate(`(() => {
@@ -108,6 +108,10 @@ function clippedTables(page: Page, width: number): Promise<string[]> {
       }
       const name = "table " + (k + 1) + " (" + (table.querySelector("th")?.textContent ?? "").trim().slice(0, 30) + ")";
       if (clipper) found.push(name + ": cut by a box that hides its overflow");
+      // At 1280 px a table fits its column, also in a box that would scroll (a Re-run form's table
+      // hid 80–95 px of its columns there: issue 59).
+      else if (${width} >= 1280 && scroller && scroller.scrollWidth > scroller.clientWidth + 1)
+        found.push(name + ": " + (scroller.scrollWidth - scroller.clientWidth) + " px hidden in its scrolling box");
       else if (${width} >= 1280 && rect.right > edge)
         found.push(name + ": " + Math.round(rect.width) + " px, wider than the text column");
       else if ((scroller ?? table).getBoundingClientRect().right > edge)
