@@ -1,7 +1,7 @@
 // Observable Framework configuration for the consolesr site.
 // Offline by construction: no CDN, no font server, no registry (docs/design.md#stack).
 // test/browser/site-build.test.ts builds with network access blocked.
-import { prepareFrameworkCache } from "./src/framework/index.js";
+import { NO_SCRIPT_NOTICE, prepareFrameworkCache } from "./src/framework/index.js";
 import { invalidateStaleLoaders, watchLoaderInputs } from "./scripts/loaderCache.js";
 
 const root = "site";
@@ -31,6 +31,8 @@ export default {
   style: "site.css",
   // A favicon from the site's own origin (without it the browser asks for /favicon.ico: a 404).
   head: '<link rel="icon" href="/favicon.svg" type="image/svg+xml" sizes="any">',
+  // A reader with JavaScript off is told what is missing (the tables, charts and equations).
+  header: NO_SCRIPT_NOTICE,
   // Pages live in site/; the home is site/index.md and is always first.
   pages: [
     {

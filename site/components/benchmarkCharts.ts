@@ -128,7 +128,11 @@ export function recoveryGrid(data, { width = 900 } = {}) {
   );
   const equations = data.equations.map((e) => e.id);
   const noises = data.manifest.noise.map(noiseName);
+  const recovered = cells.reduce((sum, c) => sum + (c.share === 1 ? 1 : 0), 0);
   return Plot.plot({
+    ariaLabel:
+      `Share of seeds recovered per equation and method (${equations.length} equations, ${noises.join(", ")}): ` +
+      `${recovered} of ${cells.length} cells recovered on every seed`,
     // Below this the 150-pixel margin leaves the facets negative widths; the page scrolls the chart in its box.
     width: Math.max(width, 480),
     height: 90 + 20 * equations.length,
@@ -175,6 +179,7 @@ export function recoveryGrid(data, { width = 900 } = {}) {
 export function structuresChart(data, { width = 760 } = {}) {
   const runs = data.runs.filter((r) => r.recovered).map((r) => ({ ...r, noise: noiseName(r.snrDb) }));
   return Plot.plot({
+    ariaLabel: `Structures fitted until recovery per method (log scale), ${runs.length} recovered runs`,
     width: Math.max(width, 400),
     height: 90 + 60 * data.manifest.methods.length * data.manifest.noise.length,
     marginLeft: 90,
@@ -299,7 +304,11 @@ export function recoveryCurve(data, { width = 760, snrDb = null } = {}) {
     out.push({ method, k: budget, share: hits.length / runs.length });
     return out;
   });
+  const finals = points.filter((p) => p.k === budget);
   return Plot.plot({
+    ariaLabel:
+      `Share of runs recovered within k structures, up to ${budget}: ` +
+      finals.map((p) => `${p.method} ${(100 * p.share).toFixed(0)} %`).join(", "),
     width: Math.max(width, 320),
     height: 320,
     x: { type: "log", label: "structures fitted (equal budget for every method) →", domain: [1, budget], grid: true },

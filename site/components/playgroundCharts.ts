@@ -37,6 +37,9 @@ export function rewardChart(run, { width = 640 } = {}) {
   const last = Math.max(...points.map((p) => p.episode)) + 1;
   wrapper.append(
     Plot.plot({
+      ariaLabel: `Reward per episode of ${[...targets].join(", ")}: ${points.length} episodes, last reward ${points
+        .at(-1)
+        .reward.toFixed(3)}`,
       width,
       height: 260,
       marginLeft: 50,
@@ -74,6 +77,7 @@ export function frontChart(run, { width = 640 } = {}) {
   const widest = Math.max(...fits.map((f) => f.complexity)) + 1;
   wrapper.append(
     Plot.plot({
+      ariaLabel: `Complexity against train NRMSE: ${fits.length} fitted structures, a front of ${front.length}`,
       width,
       height: 260,
       marginLeft: 60,

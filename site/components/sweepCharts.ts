@@ -34,6 +34,9 @@ export function ecDots(cells, { x, xLabel, width, domain }) {
   const ran = cells.filter((c) => c.present && c.ec !== null);
   if (ran.length === 0) return html`<p style="color: #888;"><i>No run of this grid has a result yet.</i></p>`;
   return Plot.plot({
+    ariaLabel: `E_c (%) of ${ran.length} runs by ${xLabel}, one dot per seed: ${
+      ran.filter((c) => c.ec === 0).length
+    } exact (E_c 0)`,
     width: Math.max(320, Math.min(width, 900)),
     height: 300,
     marginBottom: 70,
@@ -82,6 +85,7 @@ export function methodDots(cells, { value, label, width, log }) {
   const methods = COMPARISON_COLORS.domain.filter((m) => cells.some((c) => c.method === m));
   const format = (v) => (value === "ec" ? `${ecText(v)} %` : nrmseText(v));
   return Plot.plot({
+    ariaLabel: `${label} of ${ran.length} runs per method (${methods.join(", ")}), one dot per seed`,
     width: Math.max(320, Math.min(width, 900)),
     height: 300,
     x: { label: null, domain: methods, type: "band", padding: 0.3 },

@@ -18,6 +18,7 @@ export function lossSurface(data, { width = 640 } = {}) {
   const dw2 = (config.w2[1] - config.w2[0]) / (config.w2[2] - 1) / 2;
   const floor = 1e-3;
   return Plot.plot({
+    ariaLabel: `The normalised LoCaL loss over (w1, w2) as a heatmap with contours; ${optima.length} optima marked`,
     width,
     height: Math.round(width * 0.72),
     marginLeft: 50,
@@ -100,6 +101,10 @@ export function lossVsInit(data, { width = 640 } = {}) {
       : []),
   ];
   return Plot.plot({
+    ariaLabel:
+      `Final loss against the initial weight w0 for ${runs.length} starts; ` +
+      `the safe range found: ${safe.length ? `[${Math.min(...safe)}, ${Math.max(...safe)}]` : "none"}, ` +
+      "the paper's [−3, 7]",
     width,
     height: 360,
     marginLeft: 60,
@@ -164,6 +169,7 @@ export function qSlice(_data, episode, { width = 300 } = {}) {
   const { cells, gridArgmin, lpArgmin } = episode;
   const h = 0.025;
   return Plot.plot({
+    ariaLabel: `−Q over a 2-D slice of the layer-1 action, ${cells.length} cells, the slice's argmin marked`,
     width,
     height: width + 40,
     marginLeft: 46,

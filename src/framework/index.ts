@@ -309,6 +309,15 @@ export const FAVICON =
   '<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 viewBox=%220 0 16 16%22%3E' +
   '%3Ctext y=%2213%22 font-size=%2213%22%3E%E2%88%91%3C/text%3E%3C/svg%3E">';
 
+/**
+ * What a reader with JavaScript off is told, at the top of every page (Framework's `header`): the
+ * page's tables, charts and equations are computed in the browser, so only its text shows.
+ */
+export const NO_SCRIPT_NOTICE =
+  '<noscript><p style="font: 14px var(--sans-serif); border: solid 1px; padding: 0.5rem 0.75rem;">' +
+  "This page computes its tables, charts and equations in your browser: with JavaScript off, only its " +
+  "text shows. Turn JavaScript on to see them.</p></noscript>";
+
 export interface ReportConfigOptions {
   /** The Framework root (default "src"). */
   root?: string;
@@ -332,6 +341,7 @@ export async function reportConfig(options: ReportConfigOptions): Promise<Record
     // The default theme's global stylesheet links a web-font server: keep it empty.
     globalStylesheets: [],
     head: FAVICON,
+    header: NO_SCRIPT_NOTICE,
     footer: `Made with consolesr ${packageVersion()}.`,
     search: false,
     ...rest,

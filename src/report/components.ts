@@ -148,7 +148,9 @@ export function diagnostics(
   const tip = (p: (typeof points)[number]) =>
     `row ${p.row}\nobserved ${p.observed.toPrecision(6)}\npredicted ${p.predicted.toPrecision(6)}\n` +
     `residual ${p.residual.toExponential(2)}`;
+  const summary = `${table.rows} rows, NRMSE ${nrmseText(value.nrmse)}, largest residual ${maxAbs.toPrecision(3)}`;
   const parity = Plot.plot({
+    ariaLabel: `${target}: predicted against observed on ${summary}`,
     width,
     height: width,
     marginLeft: 56,
@@ -169,6 +171,7 @@ export function diagnostics(
     ],
   });
   const residuals = Plot.plot({
+    ariaLabel: `${target}: residual (observed − predicted) against predicted on ${summary}`,
     width,
     height: width,
     marginLeft: 64,

@@ -44,6 +44,11 @@ export function rewardChart(
     reward: o.rewards[o.rewards.length - 1],
   }));
   return Plot.plot({
+    ariaLabel:
+      "Reward per episode, one line per output: " +
+      ends
+        .map((e) => `${e.target} ends at ${e.reward == null ? "—" : e.reward.toFixed(3)} after ${e.episode} episodes`)
+        .join("; "),
     width,
     height: 340,
     marginLeft: 50,
@@ -92,6 +97,9 @@ export function frontChart(
     .map((f) => ({ ...f, y: Math.max(f.nrmse, NRMSE_FLOOR) }));
   const maxC = Math.max(...front.map((f) => f.complexity));
   return Plot.plot({
+    ariaLabel:
+      `Pareto front of ${target}, complexity against train NRMSE: ` +
+      front.map((f) => `${f.complexity}: ${nrmseText(f.nrmse)}${f.chosen ? " (chosen)" : ""}`).join(", "),
     width,
     height: 300,
     marginLeft: 50,
@@ -176,6 +184,9 @@ export function nrmseChart(
   );
   const targets = [...new Set(points.map((p) => p.target))];
   return Plot.plot({
+    ariaLabel:
+      "Train and test NRMSE per output, the published run and yours: " +
+      points.map((p) => `${p.target} ${p.run} ${p.set} ${nrmseText(p.value)}`).join("; "),
     width,
     height: 70 + 26 * Math.max(1, targets.length) * 2,
     marginLeft: 44,
@@ -225,7 +236,13 @@ export function convergenceChart(
 ): SVGSVGElement | HTMLElement {
   const points = progress.map((p) => ({ ...p, y: Math.max(Number.isFinite(p.nrmse) ? p.nrmse : 10, NRMSE_FLOOR) }));
   const last = Math.max(1, ...points.map((p) => p.episode));
+  const lastOf = (t: string) => points.filter((p) => p.target === t).at(-1)!;
   return Plot.plot({
+    ariaLabel:
+      "Your run's best train NRMSE after each episode: " +
+      [...new Set(points.map((p) => p.target))]
+        .map((t) => `${t} ${nrmseText(lastOf(t).nrmse)} at episode ${lastOf(t).episode}`)
+        .join("; "),
     width,
     height: 240,
     marginLeft: 50,

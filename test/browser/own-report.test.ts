@@ -112,6 +112,8 @@ test("consolesr report → an offline build of the project → the page, its Re-
   const project = cwd;
   const dist = join(project, "dist");
   assert.ok(existsSync(join(dist, "index.html")), "the build wrote no dist/index.html");
+  const html = readFileSync(join(dist, "index.html"), "utf8");
+  assert.match(html, /<noscript>/, "no notice for a reader without JavaScript");
   const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as {
     dependencies: Record<string, string>;
   };

@@ -198,6 +198,8 @@ interface Visit {
   sideways: string[];
   clipped: string[];
   numbers: string[];
+  /** Charts without a text alternative (an aria-label a screen reader reads). */
+  unlabelled: string[];
   /** The freshness lines at 1280 px: [file, state]. */
   notes: [string, string][];
 }
@@ -208,7 +210,15 @@ interface Visit {
  * screenshot), at 390 px the tables and sideways scrolling, at 200 px errors only.
  */
 async function visitPage(context: BrowserContext, origin: string, path: string, width: number): Promise<Visit> {
-  const visit: Visit = { problems: [], overlaps: [], sideways: [], clipped: [], numbers: [], notes: [] };
+  const visit: Visit = {
+    problems: [],
+    overlaps: [],
+    sideways: [],
+    clipped: [],
+    numbers: [],
+    unlabelled: [],
+    notes: [],
+  };
   const other = await context.newPage();
   await other.setViewportSize({ width, height: 900 });
   const w = watch(other, origin, `${path} at ${width} px`);
@@ -222,6 +232,13 @@ async function visitPage(context: BrowserContext, origin: string, path: string, 
     const name = path === "/" ? "index" : path.slice(1).replace(/\//g, "-");
     await other.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
     for (const number of await badNumbers(other)) visit.numbers.push(`${path}: ${number}`);
+    // Plot's charts (an <svg class="plot-…">, its legends apart) each say what they show (issue 59, row 8).
+    const unlabelled = await other.$$eval(
+      "svg[class]",
+      (svgs) =>
+        svgs.filter((s) => /^plot-[0-9a-f]+$/.test(s.getAttribute("class")!) && !s.getAttribute("aria-label")).length,
+    );
+    if (unlabelled > 0) visit.unlabelled.push(`${path}: ${unlabelled} chart(s) without a text alternative`);
     for (const element of await overlapsToc(other)) visit.overlaps.push(`${path}: ${element}`);
     for (const note of await other.$$eval(".freshness[data-file]", (els) =>
       els.map((el) => [el.getAttribute("data-file")!, el.getAttribute("data-state")!]),
@@ -353,6 +370,7 @@ test("report pages: syn1 re-run matches Node, no errors or foreign requests, no 
   const sideways = found.flatMap((f) => f.sideways);
   const clipped = found.flatMap((f) => f.clipped);
   const numbers = found.flatMap((f) => f.numbers);
+  const unlabelled = found.flatMap((f) => f.unlabelled);
   const notes = new Map(found.flatMap((f) => f.notes));
   t.diagnostic(`${pages.length} pages at 1280, 390 and 200 px`);
   assert.deepEqual(problems, [], "console errors, exceptions, foreign or missing requests");
@@ -360,6 +378,7 @@ test("report pages: syn1 re-run matches Node, no errors or foreign requests, no 
   assert.deepEqual(sideways, [], "pages that scroll sideways at 390 px");
   assert.deepEqual(clipped, [], "tables cut, or wider than the text column at 1280 px");
   assert.deepEqual(numbers, [], "NRMSE or E_c written in another format than the site's one");
+  assert.deepEqual(unlabelled, [], "charts without a text alternative");
 
   // 3. Every committed result in the freshness record is shown with its state.
   for (const entry of freshness.entries) {

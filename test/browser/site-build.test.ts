@@ -122,6 +122,9 @@ test("the site builds offline and dist/ references no remote host", { timeout: 6
   const files = walk(dist);
   const pages = files.filter((file) => file.endsWith(".html"));
   assert.ok(pages.includes(join(dist, "index.html")), "dist/index.html was not built");
+  // Every page tells a reader with JavaScript off what is missing (issue 59, row 8).
+  for (const page of pages)
+    assert.match(readFileSync(page, "utf8"), /<noscript><p[^>]*>This page computes its tables/, relative(dist, page));
 
   // 1. No http(s) URL anywhere in a text file of the output, XML namespace names and the inert
   // strings of third-party bundles aside.
