@@ -14,7 +14,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { VERSION } from "../../src/lib/index.js";
@@ -117,7 +117,7 @@ test("consolesr report → an offline build of the project → the page, its Re-
   const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as {
     dependencies: Record<string, string>;
   };
-  assert.equal(pkg.dependencies.consolesr, `file:../${tarball}`);
+  assert.equal(pkg.dependencies.consolesr, `file:vendor/${tarball}`);
 
   // The page, served as a static site.
   const missing: string[] = [];
@@ -223,6 +223,19 @@ test("consolesr report → an offline build of the project → the page, its Re-
     `${forged.stdout}\n${forged.stderr}`,
     /consolesr: src\/data\/result\.json does not reproduce.*DIFFERENT/,
   );
+
+  // The project moved elsewhere still installs: its tarball travels inside it (a `file:../` path broke).
+  const moved = join(dir, "elsewhere", "report");
+  mkdirSync(join(dir, "elsewhere"), { recursive: true });
+  renameSync(project, moved);
+  const reinstall = timed("npm install (the project moved)", () =>
+    spawnSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund"], {
+      cwd: moved,
+      encoding: "utf8",
+      timeout: 300_000,
+    }),
+  );
+  assert.equal(reinstall.status, 0, `the moved project does not install:\n${reinstall.stderr}`);
 
   // The same install as a queue worker on "another host": only the package and the Redis URL. A
   // sweep submitted from this checkout's CLI in another folder is run by it.

@@ -46,7 +46,7 @@ test("report writes a Framework project whose result is fit's, byte for byte, wi
   );
   assert.match(readFileSync(join(project, "src/data/check.json.js"), "utf8"), /reproduceResult/);
 
-  // --package: a local build, named relative to the project.
+  // --package: a local tarball, copied into the project (it installs wherever the project moves).
   writeFileSync(join(dir, `consolesr-${VERSION}.tgz`), "not really a tarball");
   const local = await cli(
     ["report", "data.csv", "--target", "y", "--out", "local", "--package", `consolesr-${VERSION}.tgz`, "--quiet"],
@@ -54,7 +54,8 @@ test("report writes a Framework project whose result is fit's, byte for byte, wi
   );
   assert.equal(local.code, 0, local.stderr);
   const localPkg = JSON.parse(readFileSync(join(dir, "local", "package.json"), "utf8"));
-  assert.equal(localPkg.dependencies.consolesr, `file:../consolesr-${VERSION}.tgz`);
+  assert.equal(localPkg.dependencies.consolesr, `file:vendor/consolesr-${VERSION}.tgz`);
+  assert.equal(readFileSync(join(dir, "local", "vendor", `consolesr-${VERSION}.tgz`), "utf8"), "not really a tarball");
 });
 
 test("report: a bad --out or --package is one line naming it, exit 2, nothing written", async () => {

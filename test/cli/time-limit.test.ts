@@ -156,7 +156,7 @@ for (const bad of ["-1", "abc", "1e9", ""]) {
 test("timeLimit is refused for a model method, which has no structure search to stop", async () => {
   assertInputError(
     await cli(["fit", csv, "--target", "y", "--method", "mlp", "--time-limit", "5"]),
-    "timeLimit",
+    "--time-limit",
     "mlp",
   );
 });

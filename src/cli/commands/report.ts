@@ -37,9 +37,13 @@ const projectName = (file: string) =>
 /** A JavaScript string literal (for names written into the page's code). */
 const js = (text: string) => JSON.stringify(text);
 
-/** The consolesr dependency: this version from the registry, or a local tarball or folder. */
-function packageSpec(pkg: string | undefined, out: string): string {
-  if (pkg === undefined) return VERSION;
+/**
+ * The consolesr dependency: this version from the registry, or a local tarball or folder. A tarball
+ * is copied into the project (vendor/), so that the project still installs after it is moved (a
+ * `file:../x.tgz` broke then); a folder (a checkout) is linked by its path from the project.
+ */
+function packageSpec(pkg: string | undefined, out: string): { spec: string; tarball?: string } {
+  if (pkg === undefined) return { spec: VERSION };
   const path = resolve(pkg);
   if (!existsSync(path)) throw new InputError(`--package ${pkg}: no such file or folder`);
   const isDir = statSync(path).isDirectory();
@@ -47,8 +51,9 @@ function packageSpec(pkg: string | undefined, out: string): string {
     throw new InputError(`--package ${pkg}: a folder without package.json (name a consolesr checkout or its npm pack)`);
   if (!isDir && !/\.(tgz|tar\.gz)$/.test(path))
     throw new InputError(`--package ${pkg}: not a .tgz tarball (npm pack makes one) or a folder`);
+  if (!isDir) return { spec: `file:vendor/${basename(path)}`, tarball: path };
   const rel = relative(resolve(out), path);
-  return `file:${isAbsolute(rel) ? path : rel.split("\\").join("/")}`;
+  return { spec: `file:${isAbsolute(rel) ? path : rel.split("\\").join("/")}` };
 }
 
 /** The page of the report: the published result and the build's check, through `consolesr/report`. */
@@ -214,7 +219,7 @@ export function writeReportProject(
   o: { csv: string; result: ResultJson; title: string; command: string; pkg?: string },
 ): ReportProject {
   const data = basename(o.csv);
-  const spec = packageSpec(o.pkg, out);
+  const { spec, tarball } = packageSpec(o.pkg, out);
   const config = o.result.manifest.config as Record<string, unknown>;
   const fitFlags = [
     `--target ${(config.targets as string[]).join(",")}`,
@@ -259,7 +264,12 @@ export default await reportConfig({ title: ${js(o.title)} });
     writeFileSync(join(out, path), text);
   }
   copyFileSync(o.csv, join(out, "src/data", data));
-  return { out, data, files: [...Object.keys(files), `src/data/${data}`] };
+  if (tarball !== undefined) {
+    mkdirSync(join(out, "vendor"), { recursive: true });
+    copyFileSync(tarball, join(out, "vendor", basename(tarball)));
+  }
+  const vendored = tarball === undefined ? [] : [`vendor/${basename(tarball)}`];
+  return { out, data, files: [...Object.keys(files), `src/data/${data}`, ...vendored] };
 }
 
 /** The command as it was typed (the flags given on the command line, in their long form). */
