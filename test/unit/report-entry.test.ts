@@ -43,9 +43,13 @@ test("the entry exports every component a report page uses", () => {
     assert.equal(typeof report[name], "function", name);
   assert.equal(report.texName("y2"), "y_{2}");
   assert.equal(report.texName("rate_in"), "rate\\_in");
-  // The package's exports name the entry and its declarations.
+  // The package's exports name the entry and its declarations (Node imports the bundled entry).
   const pkg = JSON.parse(readFileSync(join(repo, "package.json"), "utf8"));
-  assert.deepEqual(pkg.exports["./report"], { types: "./build/report/index.d.ts", default: "./build/report/index.js" });
+  assert.deepEqual(pkg.exports["./report"], {
+    types: "./build/report/index.d.ts",
+    node: "./build/lib/node/report.js",
+    default: "./build/report/index.js",
+  });
   assert.ok(pkg.files.includes("build/report") && pkg.files.includes("build/framework"));
 });
 
