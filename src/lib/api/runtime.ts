@@ -76,6 +76,12 @@ export interface Progress {
   done: boolean;
   /** Why the run stopped, once done. */
   stopReason: string | null;
+  /**
+   * What the search of `target` is doing before its episodes (the polynomial question, a screen:
+   * "screening forms: an outer function, a ratio, a monomial argument"); null once its episodes
+   * run, and for a model's training or a given form. A screen can take most of a run (a wide CSV).
+   */
+  phase: string | null;
 }
 
 /** The `equations` cell: text and LaTeX per target. */
@@ -151,6 +157,7 @@ function startProgress(config: RuntimeConfig, data: PipelineData): Progress {
     fraction: 0,
     done: false,
     stopReason: null,
+    phase: null,
   };
 }
 
@@ -208,6 +215,17 @@ async function runSearch(
           fraction: (targetIndex + share) / Math.max(1, targets.length),
         });
         env.hooks?.onEpisode?.(e, config);
+      },
+      // The steps before a target's episodes: the bar's line names them (a screen had left it at 0 %).
+      onPhase: (event) => {
+        // (A new target starts from nothing: no episode, structure or best of the one before.)
+        const same = event.target === feed.latest.target;
+        feed.push({
+          ...(same ? feed.latest : { ...base, fraction: feed.latest.fraction }),
+          target: event.target,
+          targetIndex: Math.max(0, targets.indexOf(event.target)),
+          phase: event.phase,
+        });
       },
       onTraining: (step) => {
         feed.push({
