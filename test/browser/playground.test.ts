@@ -466,4 +466,14 @@ test("the playground: Run and Stop, the address, live charts, plugin files, JSON
   );
   assert.match(tanhRerun.stdout, /^y: same {2}2\*tanh\(1\.5\*x1\)\*x2$/m);
   assert.match(tanhRerun.stdout, /reproduced exactly: all 1 equation and every stored field match/);
+
+  // 13. The stopped syn1 run re-runs in Node to the point where Stop ended it (its episodes per
+  // output, "aborted"), however long Node takes (issue 59: it re-ran the whole search, "NOT reproduced").
+  const stoppedRerun = await cli(["reproduce", stoppedPath, "--quiet"], { timeoutMs: 300_000 });
+  assert.equal(
+    stoppedRerun.code,
+    0,
+    `the stopped run does not reproduce:\n${stoppedRerun.stdout}${stoppedRerun.stderr}`,
+  );
+  assert.match(stoppedRerun.stdout, /^reproduced (exactly|within float32 tolerance)/m);
 });
