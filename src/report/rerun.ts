@@ -244,7 +244,8 @@ function comparisonTable(published: Published | null, yours: ResultJson | null, 
   const pair = (f: (o: OutputRow) => string, target: string) => {
     const a = pub.find((o) => o.target === target);
     const b = mine.find((o) => o.target === target);
-    return html`<span data-which="published">${a ? f(a) : "—"}</span><br><span data-which="yours">${
+    // (A space before the break: the cell's text reads "a b", not "ab", to a screen reader or a copy.)
+    return html`<span data-which="published">${a ? f(a) : "—"}</span> <br><span data-which="yours">${
       b ? f(b) : "—"
     }</span>`;
   };
