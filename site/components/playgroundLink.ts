@@ -169,19 +169,24 @@ export function sweepCellLink(
 
 /**
  * A search-benchmark cell as the playground's address: the entry, its draw, and the suite's
- * episodes, budget and stop rule.
+ * episodes, budget and stop rule; null where the playground does not offer the entry among its
+ * `datasets` (it opened on the toy instead: the benchmark's equations are not the playground's).
  */
-export function benchmarkCellLink(cell: {
-  equation: string;
-  seed: number;
-  method: string;
-  snr: number | null;
-  rows: number;
-  episodes: number;
-  budget: number;
-  stopNrmse: number;
-}): string {
+export function benchmarkCellLink(
+  cell: {
+    equation: string;
+    seed: number;
+    method: string;
+    snr: number | null;
+    rows: number;
+    episodes: number;
+    budget: number;
+    stopNrmse: number;
+  },
+  datasets: readonly string[],
+): string | null {
   const { equation, seed, method, snr, rows, episodes, budget, stopNrmse } = cell;
+  if (!datasets.includes(equation)) return null;
   // (6 digits: a record's 2·10^(−100/20) is 1.9999999999999998e-5, the playground's choice 2e-5.)
   const stop = Number(stopNrmse.toPrecision(6));
   return playgroundLink({ dataset: equation, seed, snr, rows, method, budget, episodes, stop });

@@ -2,7 +2,7 @@
 // form (src/report/rerun.ts, the package's `consolesr/report`) set up for the site's experiments,
 // whose runs the library draws from a seed (`consolesr run <experiment>`).
 import { html } from "htl";
-import { field, rerun } from "../report/index.js";
+import { experimentNames, field, rerun } from "../report/index.js";
 import { benchmarkCellLink, playgroundLink } from "./playgroundLink.js";
 
 const snrName = (v: number | null) => (v === null ? "none" : `${v} dB`);
@@ -153,8 +153,10 @@ export function benchmarkRerun({ suites, git }) {
       `npx consolesr run ${v.equation} --seed ${v.seed} --rows ${m.rows}${v.snr === null ? "" : ` --snr ${v.snr}`} ` +
       `--method ${v.method} --episodes ${m.episodes} --budget ${v.budget} --stop-nrmse ${stopOf(v.snr)} ` +
       `--out ${v.equation}.json`,
-    // The noise level's stop rule too, as the benchmark ran it (the playground's default is 1e-6).
-    playground: (v) => benchmarkCellLink({ ...v, rows: m.rows, episodes: m.episodes, stopNrmse: stopOf(v.snr) }),
+    // The noise level's stop rule too, as the benchmark ran it (the playground's default is 1e-6);
+    // no link where the playground does not offer the entry (none of the benchmark's, for now).
+    playground: (v) =>
+      benchmarkCellLink({ ...v, rows: m.rows, episodes: m.episodes, stopNrmse: stopOf(v.snr) }, experimentNames),
     published: (v) => {
       const r = recordOf(v);
       return r

@@ -79,6 +79,12 @@ test("every method runs in a worker: clicks are handled meanwhile, Stop keeps th
       assert.ok((result.models?.length ?? 0) >= 1, `${method}: the stopped baseline kept no model`);
       const last = result.models!.at(-1)!.training as { stopReason?: string };
       assert.equal(last.stopReason, "aborted", `${method}: its training was not stopped from outside`);
+      // Each trained output is a row of the table, not "—" (issue 59, row 4).
+      for (const model of result.models!) {
+        const cell = section.locator(`.rerun-equation[data-which="yours"][data-target="${model.target}"]`);
+        const text = ((await cell.textContent()) ?? "").trim();
+        assert.ok(text !== "" && text !== "—", `${method}: the stopped run's ${model.target} shows "${text}"`);
+      }
     }
     t.diagnostic(
       `${method} on ${experiment}: click handled in ${click.latency.toFixed(0)} ms (round trip ` +
