@@ -397,40 +397,30 @@ test("report pages: syn1 re-run matches Node, no errors or foreign requests, no 
 
 test("every form's 'open in playground' opens the playground on its experiment, no value ignored (issue 59)", {
   timeout: 900_000,
-}, async () => {
-  const install = ensureChromium();
-  assert.equal(install, undefined, install);
-  const build = await buildSite();
-  assert.equal(build.status, 0, `the site build failed:\n${build.output}`);
-  const server = await serveStatic(dist);
-  const browser = await launchChromium();
-  try {
-    const links: string[] = [];
-    for (const path of sitePages()) {
-      const page = await browser.context.newPage();
-      await page.goto(`${server.origin}${path}`, { waitUntil: "networkidle" });
-      for (const a of await page.locator("a.rerun-playground:not([hidden])").all())
-        links.push(new URL((await a.getAttribute("href"))!, page.url()).href);
-      await page.close();
-    }
-    assert.ok(links.length >= 8, `${links.length} links`);
-    const wrong: string[] = [];
-    for (const link of links) {
-      const page = await browser.context.newPage();
-      await page.goto(link, { waitUntil: "networkidle" });
-      const dataset = page.getByLabel("dataset", { exact: true });
-      await dataset.waitFor({ timeout: WAIT_MS });
-      const shown = await dataset.evaluate((s: HTMLSelectElement) => s.options[s.selectedIndex]?.textContent ?? "");
-      const notice = (await page.locator(".pg-url-notice").allTextContents()).join(" ");
-      const wanted = new URL(link).searchParams.get("dataset");
-      if (shown !== wanted || notice) wrong.push(`${link}: dataset ${shown}${notice ? `; ${notice}` : ""}`);
-      await page.close();
-    }
-    assert.deepEqual(wrong, [], "links whose playground runs another experiment");
-  } finally {
-    await browser.close();
-    await server.close();
+}, async (t) => {
+  const { server, browser } = await openBuiltSite(t);
+  const links: string[] = [];
+  for (const path of sitePages()) {
+    const page = await browser.context.newPage();
+    await page.goto(`${server.origin}${path}`, { waitUntil: "networkidle" });
+    for (const a of await page.locator("a.rerun-playground:not([hidden])").all())
+      links.push(new URL((await a.getAttribute("href"))!, page.url()).href);
+    await page.close();
   }
+  assert.ok(links.length >= 8, `${links.length} links`);
+  const wrong: string[] = [];
+  for (const link of links) {
+    const page = await browser.context.newPage();
+    await page.goto(link, { waitUntil: "networkidle" });
+    const dataset = page.getByLabel("dataset", { exact: true });
+    await dataset.waitFor({ timeout: WAIT_MS });
+    const shown = await dataset.evaluate((s: HTMLSelectElement) => s.options[s.selectedIndex]?.textContent ?? "");
+    const notice = (await page.locator(".pg-url-notice").allTextContents()).join(" ");
+    const wanted = new URL(link).searchParams.get("dataset");
+    if (shown !== wanted || notice) wrong.push(`${link}: dataset ${shown}${notice ? `; ${notice}` : ""}`);
+    await page.close();
+  }
+  assert.deepEqual(wrong, [], "links whose playground runs another experiment");
 });
 
 test("the search benchmark draws each method in one colour on every chart", { timeout: 600_000 }, async () => {

@@ -33,7 +33,12 @@ test("progress names each step a search takes before its episodes, then the epis
   // Each target's phases start from its own nothing (no episode of the target before).
   for (const p of phases) assert.equal(p.episode, 0, `${p.target}: ${p.phase} at episode ${p.episode}`);
   assert.ok(first.target !== null && ["y1", "y2", "y3"].includes(first.target));
-  assert.match(first.phase!, /sparse polynomial|screen/);
+  // (The first one this observer saw: the cell hands over its latest value, so on a fast machine a
+  // short phase can pass unseen; each is one of the search's named steps.)
+  assert.match(
+    first.phase!,
+    /^(asking whether it is a sparse polynomial|screening forms|the first screen|testing symmetries)/,
+  );
   assert.equal(
     progressLine(first, 1.5),
     `output ${first.targetIndex + 1} of 3 (${first.target}): ${first.phase}, 1.5 s`,
